@@ -1,0 +1,1 @@
+"""HDL designs with their golden models and test benches."""

@@ -1,0 +1,85 @@
+"""Command-line interface ``dcsflow`` — a thin layer over the library.
+
+Subcommands live one per module in :mod:`flow.commands`; each module defines ``COMMAND`` (a click
+command or group) and is found automatically, so adding a subcommand touches no other file.
+User errors (any exception whose class has ``user_error = True``) print one line ``error: ...`` on
+stderr and exit with status 1; never a traceback.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import sys
+
+import click
+
+from . import __version__
+from . import commands as _commands_pkg
+
+
+def _command_modules() -> list[str]:
+    return sorted(m.name for m in pkgutil.iter_modules(_commands_pkg.__path__) if not m.name.startswith("_"))
+
+
+class _LazyGroup(click.Group):
+    """A click group whose subcommands are the modules of :mod:`flow.commands`, imported on use."""
+
+    def list_commands(self, ctx):
+        return [m.replace("_", "-") for m in _command_modules()]
+
+    def get_command(self, ctx, name):
+        mod_name = name.replace("-", "_")
+        if mod_name not in _command_modules():
+            return None
+        mod = importlib.import_module(f"flow.commands.{mod_name}")
+        return mod.COMMAND
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="dcsflow")
+def cli():
+    """dcsflow — parameterized configurations (TLUTs, PPC, SCG) for Xilinx 7-series FPGAs.
+
+    Maps a design whose slowly changing inputs (e.g. a cipher key) are parameter inputs onto
+    tunable LUTs, emits a template configuration and a partial parameterized configuration (PPC),
+    and specializes configuration frames when the parameters change.
+    """
+
+
+def _is_user_error(exc: BaseException) -> bool:
+    return bool(getattr(type(exc), "user_error", False))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``dcsflow`` console script; returns the exit status."""
+    try:
+        rv = cli.main(args=argv, prog_name="dcsflow", standalone_mode=False)
+        return rv if isinstance(rv, int) else 0
+    except click.exceptions.Exit as e:
+        return e.exit_code
+    except click.ClickException as e:
+        e.show()
+        return e.exit_code
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        return 1
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        return 130
+    except BrokenPipeError:
+        return 1
+    except Exception as e:  # noqa: BLE001 - user errors become one line; others re-raise
+        if _is_user_error(e):
+            click.echo(f"error: {e}", err=True)
+            return 1
+        raise
+
+
+def run() -> None:
+    """Console-script wrapper: ``sys.exit(main())``."""
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    run()

@@ -1,0 +1,1 @@
+"""Subcommands of ``dcsflow``: one module each, defining ``COMMAND`` (see :mod:`flow.cli`)."""

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs everything dcsflow needs on a fresh Debian machine:
+#   Debian tools (Yosys, ABC, Icarus Verilog, Verilator, ...) and a virtual environment .venv
+#   with the project installed (editable) and its test dependencies.
+# Run as root, or as a user with sudo. Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+APT_PACKAGES=(yosys berkeley-abc iverilog verilator python3-venv python3-pip make gcc)
+
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  echo "[setup] installing Debian packages: ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+PY=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  echo "[setup] creating virtual environment .venv"
+  "$PY" -m venv .venv
+fi
+echo "[setup] installing dcsflow into .venv"
+.venv/bin/python -m pip install -q --upgrade pip >/dev/null
+.venv/bin/python -m pip install -q -e '.[test]'
+echo "[setup] done: $(.venv/bin/dcsflow --version)"

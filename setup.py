@@ -1,0 +1,32 @@
+"""Installs the packages flow, tmap, scg and designs, and the console script ``dcsflow``."""
+
+import re
+from pathlib import Path
+
+from setuptools import find_packages, setup
+
+here = Path(__file__).parent
+version = re.search(r'__version__ = "([^"]+)"', (here / "flow" / "__init__.py").read_text()).group(1)
+
+setup(
+    name="dcsflow",
+    version=version,
+    description="Parameterized-configuration (TLUT/PPC/SCG) tool flow for Xilinx 7-series FPGAs",
+    long_description=(here / "README.md").read_text(encoding="utf-8"),
+    long_description_content_type="text/markdown",
+    license="BSD-3-Clause",
+    python_requires=">=3.10",
+    packages=find_packages(include=["flow", "flow.*", "tmap", "tmap.*", "scg", "scg.*", "designs", "designs.*"]),
+    include_package_data=True,
+    package_data={"designs": ["*/*.v", "*/*.vh", "*/rtl/*.v", "*/tb/*.v"], "scg": ["data/*", "data/*/*"]},
+    install_requires=[
+        "click>=8.1",
+        "rich>=13",
+        "networkx>=3",
+        "matplotlib>=3.6",
+    ],
+    extras_require={
+        "test": ["pytest>=7", "pytest-xdist>=3", "hypothesis>=6"],
+    },
+    entry_points={"console_scripts": ["dcsflow=flow.cli:run"]},
+)

@@ -1,0 +1,1 @@
+"""TMAP: AIG, reduced-cut TLUT mapping and partial parameterized configuration (PPC) construction."""
