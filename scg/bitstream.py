@@ -121,8 +121,129 @@ def crc_update(crc: int, reg: int, word: int) -> int:
     return _CRC_LO[x & 0xFFFF] ^ _CRC_HI[x >> 16] ^ _CRC_G[reg & 0x1F]
 
 
+def _apply_basis(basis: list[int], x: int) -> int:
+    r = 0
+    k = 0
+    while x:
+        if x & 1:
+            r ^= basis[k]
+        x >>= 1
+        k += 1
+    return r
+
+
+def _invert(basis: list[int]) -> list[int]:
+    """Inverse of an invertible 32x32 GF(2) matrix given by the images of the unit vectors."""
+    piv: dict[int, tuple[int, int]] = {}
+    for k in range(32):
+        img, pre = basis[k], 1 << k
+        for bit in range(31, -1, -1):
+            if not (img >> bit) & 1:
+                continue
+            if bit in piv:
+                img ^= piv[bit][0]
+                pre ^= piv[bit][1]
+            else:
+                piv[bit] = (img, pre)
+                break
+    for bit in sorted(piv):
+        img, pre = piv[bit]
+        for b2 in range(bit):
+            if (img >> b2) & 1:
+                img ^= piv[b2][0]
+                pre ^= piv[b2][1]
+        piv[bit] = (img, pre)
+    return [piv[k][1] for k in range(32)]
+
+
+_F_BASIS = [_CRC_LO[1 << k] if k < 16 else _CRC_HI[1 << (k - 16)] for k in range(32)]
+_F_INV = _invert(_F_BASIS)
+_LITTLE = sys.byteorder == "little"
+_LEVELS: list[tuple[list[int], list[list[bytes]]]] = []
+
+
+def _plane_tables(basis: list[int]) -> list[list[bytes]]:
+    # tabs[p][j] maps byte plane p of the input words (native byte order) to byte plane j of the output
+    tabs = []
+    for p in range(4):
+        sh = 8 * p if _LITTLE else 8 * (3 - p)
+        vals = [0]
+        for b in range(8):
+            im = basis[sh + b]
+            vals = vals + [v ^ im for v in vals]
+        row = []
+        for j in range(4):
+            shj = 8 * j if _LITTLE else 8 * (3 - j)
+            row.append(bytes((v >> shj) & 0xFF for v in vals))
+        tabs.append(row)
+    return tabs
+
+
+def _level_tables(level: int) -> list[list[bytes]]:
+    while len(_LEVELS) <= level:
+        m = _F_BASIS if not _LEVELS else [_apply_basis(_LEVELS[-1][0], v) for v in _LEVELS[-1][0]]
+        _LEVELS.append((m, _plane_tables(m)))
+    return _LEVELS[level][1]
+
+
+def _xor_bytes(a: bytes, b: bytes) -> bytes:
+    return (int.from_bytes(a, "little") ^ int.from_bytes(b, "little")).to_bytes(len(a), "little")
+
+
+def _crc_words_tree(crc: int, reg: int, words) -> int:
+    """Same result as the word loop of :func:`crc_words`, computed with C-speed byte operations.
+
+    With F the linear 37-bit CRC step and g = F^-1(G[reg]): crc_N = F(v) where v folds the words
+    w'_k = w_k ^ g (w'_1 also ^ crc) pairwise, v = F^(2^level)(left) ^ right, level by level over a
+    zero-padded power-of-two array; each F^(2^level) is applied to all words at once by 16 byte
+    translations. Checked against the word loop in the tests.
+    """
+    n = len(words)
+    arr = _new_words()
+    arr.extend(words) if not isinstance(words, array.array) else arr.frombytes(words.tobytes())
+    arr[0] ^= crc
+    g = _CRC_G[reg & 0x1F]
+    if g:
+        pat = _new_words()
+        pat.append(_apply_basis(_F_INV, g))
+        arr2 = _new_words()
+        arr2.frombytes(_xor_bytes(arr.tobytes(), pat.tobytes() * n))
+        arr = arr2
+    size = 1
+    while size < n:
+        size *= 2
+    if size > n:
+        pad = _new_words(size - n)
+        pad.extend(arr)
+        arr = pad
+    level = 0
+    while len(arr) > 1:
+        m = len(arr) // 2
+        left = arr[0::2].tobytes()
+        tabs = _level_tables(level)
+        planes = [left[p::4] for p in range(4)]
+        out = bytearray(4 * m)
+        for j in range(4):
+            acc = 0
+            for p in range(4):
+                acc ^= int.from_bytes(planes[p].translate(tabs[p][j]), "little")
+            out[j::4] = acc.to_bytes(m, "little")
+        nxt = _new_words()
+        nxt.frombytes(_xor_bytes(bytes(out), arr[1::2].tobytes()))
+        arr = nxt
+        level += 1
+    x = arr[0]
+    return _CRC_LO[x & 0xFFFF] ^ _CRC_HI[x >> 16]
+
+
 def crc_words(crc: int, reg: int, words) -> int:
-    """Apply :func:`crc_update` for every word of ``words`` written to ``reg``; returns the new CRC."""
+    """Apply :func:`crc_update` for every word of ``words`` written to ``reg``; returns the new CRC.
+
+    Long sequences (>= 4096 words) use a table-and-bytes method (:func:`_crc_words_tree`); short ones
+    a word loop.
+    """
+    if len(words) >= 4096:
+        return _crc_words_tree(crc, reg, words)
     lo, hi = _CRC_LO, _CRC_HI
     g = _CRC_G[reg & 0x1F]
     if g == 0:
