@@ -295,12 +295,21 @@ class FrameMemory:
     def __init__(self, device: Device | str | None = None, words: array.array | None = None):
         self.device = device if isinstance(device, Device) else get_device(device or "xc7z020")
         n = self.device.n_frames * FRAME_WORDS
-        if words is None:
-            words = _new_words(n)
-        elif len(words) != n:
+        if words is not None and len(words) != n:
             raise ValueError(f"frame memory of {self.device.name} needs {n} words, got {len(words)}")
-        self.words = words
+        self._words = words
         self.written = bytearray(self.device.n_frames)
+
+    @property
+    def words(self) -> array.array:
+        """The flat word array (allocated, zero-filled, on first use: 4 MB for xc7z020)."""
+        if self._words is None:
+            self._words = _new_words(self.device.n_frames * FRAME_WORDS)
+        return self._words
+
+    @words.setter
+    def words(self, value: array.array) -> None:
+        self._words = value
 
     def copy(self) -> "FrameMemory":
         """An independent copy (words and written flags)."""
