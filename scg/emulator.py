@@ -80,7 +80,9 @@ class ConfigEmulator:
         self.frames = frames if frames is not None else FrameMemory(self.device)
         if self.frames.device.name != self.device.name:
             raise ValueError("frame memory belongs to another part")
-        self._out: deque[int] = deque()
+        # output queue: segments, each a list of words or a (value, count) repetition
+        self._out: deque = deque()
+        self._out_len = 0
         self.reset()
 
     # ---- state ---------------------------------------------------------------------------
@@ -102,6 +104,7 @@ class ConfigEmulator:
         self._held = None
         self._skip = 0
         self._out.clear()
+        self._out_len = 0
         self.stats = dict(words=0, packets=0, frames_written=0, pad_frames=0, dropped_frames=0,
                           readback_words=0, crc_checks=0, crc_errors=0, bad_headers=0, ignored_writes=0)
 
@@ -110,6 +113,7 @@ class ConfigEmulator:
         the output queue. Registers, flags and frame memory are kept."""
         self._desync()
         self._out.clear()
+        self._out_len = 0
 
     def _desync(self) -> None:
         self.synced = False
@@ -135,13 +139,38 @@ class ConfigEmulator:
     @property
     def out_available(self) -> int:
         """Number of queued output (read) words."""
-        return len(self._out)
+        return self._out_len
 
     def read_words(self, n: int) -> list[int]:
-        """Pop up to ``n`` queued output words (fewer if fewer are queued)."""
-        out = self._out
-        k = min(n, len(out))
-        return [out.popleft() for _ in range(k)]
+        """Pop up to ``n`` queued output words (fewer if fewer are queued), oldest first."""
+        out: list[int] = []
+        q = self._out
+        while n > 0 and q:
+            seg = q[0]
+            if isinstance(seg, tuple):
+                value, k = seg
+                take = min(k, n)
+                out.extend([value] * take)
+                if take == k:
+                    q.popleft()
+                else:
+                    q[0] = (value, k - take)
+            else:
+                take = min(len(seg), n)
+                out.extend(seg[:take])
+                if take == len(seg):
+                    q.popleft()
+                else:
+                    q[0] = seg[take:]
+            n -= take
+            self._out_len -= take
+        return out
+
+    def _queue(self, seg) -> None:
+        k = seg[1] if isinstance(seg, tuple) else len(seg)
+        if k:
+            self._out.append(seg)
+            self._out_len += k
 
     # ---- input ---------------------------------------------------------------------------
     def write_word(self, word: int) -> None:
@@ -282,28 +311,27 @@ class ConfigEmulator:
             self._held = frame
 
     def _read(self, reg: int, cnt: int) -> None:
-        out = self._out
         if reg == R_FDRO:
             self.stats["readback_words"] += cnt
             dummy = min(cnt, FRAME_WORDS)
-            out.extend([0] * dummy)
+            self._queue((0, dummy))
             cnt -= dummy
             mem = self.frames
             dev = self.device
-            while cnt > 0:
+            data = []
+            while cnt > 0 and self._fidx is not None:
                 k = min(cnt, FRAME_WORDS)
                 fidx = self._fidx
-                if fidx is None:
-                    out.extend([0] * k)
+                b = fidx * FRAME_WORDS
+                data.extend(mem.words[b:b + k])
+                if fidx + 1 < dev.n_frames:
+                    self._fidx = fidx + 1
+                    self.far = dev.frame_addresses[fidx + 1]
                 else:
-                    b = fidx * FRAME_WORDS
-                    out.extend(mem.words[b:b + k])
-                    if fidx + 1 < dev.n_frames:
-                        self._fidx = fidx + 1
-                        self.far = dev.frame_addresses[fidx + 1]
-                    else:
-                        self._fidx = None
+                    self._fidx = None
                 cnt -= k
+            self._queue(data)
+            self._queue((0, cnt))  # past the device's last frame (or from an invalid FAR): zeros
             return
         if reg == R_STAT:
             v = self.stat
@@ -315,4 +343,4 @@ class ConfigEmulator:
             v = self.crc
         else:
             v = self.regs.get(reg, 0)
-        out.extend([v] * cnt)
+        self._queue((v, cnt))

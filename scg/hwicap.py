@@ -293,7 +293,21 @@ class HwicapDriver:
 
     def write_frames(self, far: int, frames) -> None:
         """Write consecutive frames from ``far`` on (one row at most): sync, RCRC, IDCODE, FAR, WCFG,
-        FDRI with the frames and one pad frame, RCRC, FAR parked, DESYNC."""
+        FDRI with the frames and one pad frame, RCRC, FAR parked, DESYNC.
+
+        Raises:
+            HwicapError: a frame is not 101 words, ``far`` is not a frame, or the frames cross a row.
+        """
+        frames = [list(fr) for fr in frames]
+        if any(len(fr) != FRAME_WORDS for fr in frames):
+            raise HwicapError(f"every frame must have {FRAME_WORDS} words")
+        dev = self.hw.emulator.device
+        if far not in dev.far_index:
+            raise HwicapError(f"FAR 0x{far:08X} is not a frame of {dev.name}")
+        first = dev.far_index[far]
+        if any(i in dev.row_end for i in range(first, first + len(frames) - 1)) or \
+                first + len(frames) > dev.n_frames:
+            raise HwicapError("write_frames: the frames cross a configuration row; split the write per row")
         data = [w for fr in frames for w in fr] + [0] * FRAME_WORDS
         self.write_words([DUMMY, SYNC_WORD, NOOP, NOOP,
                           type1(OP_WRITE, R_CMD, 1), CMD_RCRC, NOOP, NOOP,

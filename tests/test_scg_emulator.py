@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scg import bitstream as B
 from scg import hwicap as H
@@ -206,3 +208,29 @@ def test_hwicap_bad_access():
     with pytest.raises(HwicapError):
         hw.write(H.WF, 1 << 32)
     assert hw.read(H.WF) == 0  # write-only keyhole
+
+
+_words = st.lists(st.one_of(
+    st.integers(0, 2 ** 32 - 1),
+    st.sampled_from([SYNC_WORD, NOOP, 0x30002001, 0x30008001, 0x30004000, 0x30018001, 0x28006000, 0x2800E001,
+                     0x48000065, 0x50000065, 0x4FFFFFFF, 0x03727093, 0x0000000D, 0x00000001, 0x00000004]),
+), max_size=300)
+
+
+@settings(max_examples=300, deadline=None, database=None, derandomize=True)
+@given(_words, st.lists(st.tuples(st.sampled_from(sorted(H.REG_NAMES)), st.integers(0, 2 ** 32 - 1)),
+                        max_size=20))
+def test_emulator_and_hwicap_never_raise(words, accesses):
+    """Any word stream and any register access sequence at mapped offsets is handled without exception."""
+    hw = H.AxiHwicap(write_fifo_depth=64, read_fifo_depth=16)
+    for i in range(0, len(words), 50):
+        for w in words[i:i + 50]:
+            hw.write(H.WF, w)
+        hw.write(H.CR, H.CR_WRITE)
+    for off, v in accesses:
+        if v & 1:
+            hw.read(off)
+        else:
+            hw.write(off, v)
+    assert 0 <= hw.read(H.RFO) <= 16 and 0 <= hw.read(H.WFV) <= 64
+    assert hw.emulator.out_available >= 0

@@ -13,7 +13,7 @@ import click
 from flow.fileio import write_text_atomic
 
 
-def _load(path: str, strict: bool = True):
+def _load(path: str, strict: bool = True, need_frames: bool = True):
     from scg.bitstream import BitstreamError, parse
 
     try:
@@ -22,9 +22,12 @@ def _load(path: str, strict: bool = True):
     except OSError as e:
         raise BitstreamError(f"cannot read {path}: {e.strerror or e}") from None
     try:
-        return parse(data, strict=strict)
+        bs = parse(data, strict=strict)
     except BitstreamError as e:
         raise BitstreamError(f"{path}: {e}") from None
+    if need_frames and bs.frames is None:
+        raise BitstreamError(f"{path}: no IDCODE and no part in the header: cannot place frames")
+    return bs
 
 
 @click.group(name="bit")
@@ -42,7 +45,7 @@ def info(file, as_json, ecc):
 
     A CRC mismatch is reported (crc: mismatch), not raised; structural damage is an error.
     """
-    bs = _load(file, strict=False)
+    bs = _load(file, strict=False, need_frames=False)
     s = bs.summary()
     s["file"] = file
     if ecc and bs.frames is not None:
