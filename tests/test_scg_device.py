@@ -217,3 +217,28 @@ def test_names_and_errors():
         get_device().slice("SLICEX0Y0")
     with pytest.raises(DeviceError):
         parse_bel("A5LUT")
+
+
+def test_data_locator_lists_where_it_looked(monkeypatch, tmp_path):
+    from scg.data import data_file, shared_candidates
+    from scg.errors import DataMissing
+
+    monkeypatch.setenv("DCSFLOW_SHARED", str(tmp_path / "elsewhere"))
+    assert shared_candidates()[0] == (tmp_path / "elsewhere").resolve()
+    with pytest.raises(DataMissing) as e:
+        data_file("xc7", "no_such_part", "part.json")
+    msg = str(e.value)
+    assert "elsewhere" in msg and "DCSFLOW_SHARED" in msg and "\n" not in msg
+    assert DataMissing.user_error
+
+
+def test_scg_runs_without_flow():
+    """scg is the runtime package for the Zynq: it must not import flow (nor anything outside stdlib)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, scg.device, scg.bitstream, scg.emulator, scg.hwicap, scg.data;"
+            "bad = [m for m in sys.modules if m.split('.')[0] in ('flow', 'click', 'rich', 'numpy')];"
+            "assert not bad, bad")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
