@@ -423,26 +423,34 @@ class FrameMemory:
         return (isinstance(other, FrameMemory) and other.device.name == self.device.name
                 and other.words == self.words)
 
-    def diff(self, other: "FrameMemory") -> list[int]:
-        """FARs (FDRI order) of frames whose contents differ. Raises ValueError for another part."""
+    def diff(self, other: "FrameMemory", only_written: bool = False) -> list[int]:
+        """FARs (FDRI order) of frames whose contents differ.
+
+        Args:
+            only_written: compare only frames marked written in both memories (for partial bitstreams).
+        Raises:
+            ValueError: the memories belong to different parts.
+        """
         if other.device.name != self.device.name:
             raise ValueError(f"cannot compare frames of {self.device.name} and {other.device.name}")
         a, b = self.words.tobytes(), other.words.tobytes()
         step = 4 * FRAME_WORDS
         fa = self.device.frame_addresses
-        return [fa[i] for i in range(len(fa)) if a[i * step:(i + 1) * step] != b[i * step:(i + 1) * step]]
+        wa, wb = self.written, other.written
+        return [fa[i] for i in range(len(fa))
+                if (not only_written or (wa[i] and wb[i])) and a[i * step:(i + 1) * step] != b[i * step:(i + 1) * step]]
 
-    def lut_diff(self, other: "FrameMemory") -> list[tuple[str, str, int, int]]:
+    def lut_diff(self, other: "FrameMemory", only_written: bool = False) -> list[tuple[str, str, int, int]]:
         """LUTs whose INIT differs: list of ``(site, bel, init_self, init_other)``, sorted by site.
 
-        Only frames that differ are examined: their LUT minors (26..29, 32..35) and changed words
-        give the candidate sites.
+        Only frames that differ (:meth:`diff`, same ``only_written``) are examined: their LUT minors
+        (26..29, 32..35) and changed words give the candidate sites.
         """
         dev = self.device
         cands = set()
         col_pair = {c: k for k, c in enumerate(dev.clb_columns)}
         nb = dev.n_bottom_rows
-        for far in self.diff(other):
+        for far in self.diff(other, only_written):
             fa = decode_far(far)
             if fa.block != 0 or fa.column not in col_pair:
                 continue

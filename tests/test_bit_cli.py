@@ -96,3 +96,14 @@ def test_errors_are_one_line(dcsflow, pynq_path, tmp_path, args, msg):
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and msg in lines[0], r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_diff_partial_against_full(dcsflow, pynq_path, modified):
+    full, part = modified
+    r = dcsflow("bit", "diff", part, full, "--json")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert d["compared"] == "frames written by both" and d["frames"] == [] and d["luts"] == []
+    r = dcsflow("bit", "diff", part, pynq_path, "--json")
+    d = json.loads(r.stdout)
+    assert {(x["site"], x["bel"]) for x in d["luts"]} == {("SLICE_X54Y10", "A6LUT"), ("SLICE_X57Y120", "D6LUT")}

@@ -91,19 +91,26 @@ def lut(file, site_bel):
 @click.argument("b", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def diff(a, b, as_json):
-    """Frames and LUT INITs that differ between bitstreams A and B (same part)."""
+    """Frames and LUT INITs that differ between bitstreams A and B (same part).
+
+    If either is a partial bitstream, only the frames written by both are compared.
+    """
     from scg.errors import BitstreamError
 
     ba, bb = _load(a), _load(b)
     if ba.device.name != bb.device.name:
         raise BitstreamError(f"{a} is for {ba.device.name}, {b} for {bb.device.name}: not comparable")
-    fars = ba.frames.diff(bb.frames)
-    luts = ba.frames.lut_diff(bb.frames)
+    partial = ba.is_partial or bb.is_partial
+    fars = ba.frames.diff(bb.frames, only_written=partial)
+    luts = ba.frames.lut_diff(bb.frames, only_written=partial)
     if as_json:
-        click.echo(json.dumps({"frames": [f"0x{f:08X}" for f in fars],
+        click.echo(json.dumps({"compared": "frames written by both" if partial else "all frames",
+                               "frames": [f"0x{f:08X}" for f in fars],
                                "luts": [{"site": s, "bel": e, "a": f"{x:016X}", "b": f"{y:016X}"}
                                         for s, e, x, y in luts]}, indent=1))
         return
+    if partial:
+        click.echo("partial bitstream: comparing only the frames written by both")
     if not fars:
         click.echo("identical frames")
         return
