@@ -5,7 +5,6 @@
 // followed by NWORDS lines of one 16-bit hex word each (byte 2k in the low byte).
 // Results: per output word "W <hex> <m_last> <m_bytes>", per message "D <cycles> <tag> <tag_ok>",
 // at the end "END"; "TIMEOUT <message>" if a message does not finish.
-`timescale 1ns/1ps
 module tb;
     parameter KEY_BITS   = 96;
     parameter BUFFER_KEY = 0;
