@@ -112,6 +112,9 @@ def compile_tb(out: Path, key_bits: int = 96, buffer_key: int = 0, cis: bool = F
     return out
 
 
+#: Stimulus / result file headers and their format version (docs/formats.md).
+STIM_MAGIC, RESULTS_MAGIC, FORMAT_VERSION = "picipher-stim", "picipher-results", 1
+
 #: Simulators :func:`simulate` can drive.
 SIMULATORS = ("icarus", "verilator")
 
@@ -183,7 +186,7 @@ def simulate(messages: list[SimMessage], key_bits: int = 96, buffer_key: int = 0
         raise InputError(f"simulator must be one of {', '.join(SIMULATORS)}, got {simulator!r}")
     if not cis and key_bits not in (96, 128):
         raise InputError(f"key_bits must be 96 or 128, got {key_bits}")
-    lines = [str(len(messages))]
+    lines = [f"{STIM_MAGIC} {FORMAT_VERSION} {len(messages)}"]
     meta = []
     for m in messages:
         if not cis and len(m.key) * 8 != key_bits:
@@ -221,7 +224,10 @@ def simulate(messages: list[SimMessage], key_bits: int = 96, buffer_key: int = 0
 def _parse_results(text: str, meta) -> list[SimResult]:
     out: list[SimResult] = []
     words: list[tuple[int, int, int]] = []
-    for n, line in enumerate(text.splitlines(), start=1):
+    lines = text.splitlines()
+    if not lines or lines[0].split() != [RESULTS_MAGIC, str(FORMAT_VERSION)]:
+        raise SimulationError(f"results file does not start with '{RESULTS_MAGIC} {FORMAT_VERSION}'")
+    for n, line in enumerate(lines[1:], start=2):
         f = line.split()
         if not f:
             continue
@@ -242,7 +248,8 @@ def _parse_results(text: str, meta) -> list[SimResult]:
             elif f[0] == "TIMEOUT":
                 raise SimulationError(f"simulation timed out in message {int(f[1])}")
             elif f[0] == "BADSTIM":
-                raise SimulationError(f"test bench could not read message {int(f[1])} of the stimulus")
+                what = "the stimulus header" if int(f[1]) < 0 else f"message {int(f[1])} of the stimulus"
+                raise SimulationError(f"test bench could not read {what}")
             elif f[0] == "END":
                 break
         except (ValueError, IndexError):

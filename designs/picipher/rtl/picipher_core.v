@@ -80,7 +80,7 @@ module picipher_core #(
         .dout(dout), .out(out_blk));
 
     picipher_tag tag_acc (.clk(clk), .clr(start && HAS_INIT), .ld(start && !HAS_INIT), .init(tag_p),
-                          .add(tag_add), .s(s), .t(t));
+                          .add(tag_add), .rate({s[191:128], s[63:0]}), .t(t));
 
     // tag port: T as 8 little-endian words = 16 bytes; byte 0 in tag[127:120] (hex-string order)
     genvar b;
@@ -116,6 +116,7 @@ module picipher_core #(
     end
 
     // ---------------- output stream: the block's words, low word first ----------------
+    wire [4:0] out_words = (in_bytes + 5'd1) >> 1;     // words of the block: ceil(bytes / 2)
     assign m_valid = out_busy;
     assign m_data  = outbuf[15:0];
     assign m_last  = out_last_blk && (out_left == 4'd1);
@@ -125,7 +126,7 @@ module picipher_core #(
             out_left <= 4'd0;
         end else if (out_write) begin
             outbuf       <= out_blk;
-            out_left     <= (in_bytes == 5'd0) ? 4'd1 : ({1'b0, in_bytes[4:1]} + {3'd0, in_bytes[0]});
+            out_left     <= (in_bytes == 5'd0) ? 4'd1 : out_words[3:0];
             out_last_blk <= in_last;
             out_bytes    <= in_bytes;
         end else if (m_valid && m_ready) begin

@@ -1,9 +1,10 @@
 // Test bench of picipher_mp (or picipher_cis_mp with -DCIS): runs many messages in one simulator run.
 // Plusargs: +in=STIMULUS +out=RESULTS [+stall=SEED] (random gaps on s_valid and m_ready).
-// Stimulus (text): first line N (messages); per message a line
+// Stimulus (text, docs/formats.md "picipher-stim"): first line "picipher-stim 1 N" (version 1, N messages);
+// per message a line
 //   MODE NWORDS LASTBYTES PARAM_HEX TAGIN_HEX
 // followed by NWORDS lines of one 16-bit hex word each (byte 2k in the low byte).
-// Results: per output word "W <hex> <m_last> <m_bytes>", per message "D <cycles> <tag> <tag_ok>",
+// Results: first line "picipher-results 1", then per output word "W <hex> <m_last> <m_bytes>", per message "D <cycles> <tag> <tag_ok>",
 // at the end "END"; "TIMEOUT <message>" if a message does not finish.
 module tb;
     parameter KEY_BITS   = 96;
@@ -42,6 +43,8 @@ module tb;
         .tag(tag), .tag_in(tag_in), .done(done), .tag_ok(tag_ok));
 
     reg [8*1024-1:0] fin, fout;
+    reg [8*32-1:0]   magic;
+    integer          version;
     integer fd, fo, rc, n, i, k, nwords, lastb, md, stall, seed, cyc, t0, ndone, fire;
     reg [PB-1:0]  pv;
     reg [127:0]   tv;
@@ -75,7 +78,11 @@ module tb;
         fd = $fopen(fin, "r");
         fo = $fopen(fout, "w");
         if (fd == 0 || fo == 0) begin $display("cannot open files"); $finish; end
-        rc = $fscanf(fd, "%d\n", n);
+        rc = $fscanf(fd, "%s %d %d\n", magic, version, n);
+        $fdisplay(fo, "picipher-results 1");
+        if (rc != 3 || magic != "picipher-stim" || version != 1) begin
+            $fdisplay(fo, "BADSTIM -1"); $fclose(fo); $finish;
+        end
         repeat (3) @(posedge clk);
         @(negedge clk) rst = 1'b0;
         for (i = 0; i < n; i = i + 1) begin
