@@ -43,6 +43,18 @@ def test_handshake_stalls_key_buffer_and_cis_variant(bits, buffer_key, cis):
     assert rep.ok, [r for r in rep.rows if not r.passed][:3]
 
 
+def test_key_buffer_holds_key_mn_after_key_load():
+    # BUFFER_KEY=1: key_mn is inverted after the key_load pulse, the buffer must keep the loaded value.
+    cases = sim.random_cases(6, 128, max_len=40, seed=21)
+    msgs = [sim.SimMessage(c.key, c.pmn, c.msg) for c in cases]
+    want = [c.cipher for c in cases]
+    res = sim.simulate(msgs, 128, buffer_key=1, scramble_key=True)
+    assert [r.output + r.tag for r in res] == want
+    # Without the buffer the scrambled key_mn is used: every result differs.
+    res = sim.simulate(msgs, 128, buffer_key=0, scramble_key=True)
+    assert all(r.output + r.tag != w for r, w in zip(res, want))
+
+
 def test_wrong_plaintext_is_detected_by_the_check():
     # The check must be able to fail: a case whose expected ciphertext is wrong fails both ways.
     c = sim.random_cases(1, 96, seed=9)[0]

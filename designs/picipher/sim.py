@@ -120,10 +120,19 @@ SIMULATORS = ("icarus", "verilator")
 
 
 def _cache_dir() -> Path:
+    """``$XDG_CACHE_HOME/dcsflow/verilator`` (default ``~/.cache/...``), or the temp folder if that is
+    not writable."""
     import os
 
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "dcsflow" / "verilator"
+    d = Path(base) / "dcsflow" / "verilator"
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+        if os.access(d, os.W_OK):
+            return d
+    except OSError:
+        pass
+    return Path(tempfile.gettempdir()) / f"dcsflow-verilator-{os.getuid()}"
 
 
 def build_verilator(key_bits: int = 96, buffer_key: int = 0, cis: bool = False) -> Path:
@@ -165,7 +174,7 @@ def build_verilator(key_bits: int = 96, buffer_key: int = 0, cis: bool = False) 
 
 def simulate(messages: list[SimMessage], key_bits: int = 96, buffer_key: int = 0, cis: bool = False,
              stall_seed: int | None = None, workdir: str | Path | None = None,
-             simulator: str = "icarus") -> list[SimResult]:
+             simulator: str = "icarus", scramble_key: bool = False) -> list[SimResult]:
     """Run all messages through the RTL in one simulator process (Icarus, or Verilator).
 
     Args:
@@ -176,6 +185,8 @@ def simulate(messages: list[SimMessage], key_bits: int = 96, buffer_key: int = 0
         workdir: folder for the stimulus/result files (default: a temporary folder, removed).
         simulator: ``"icarus"`` (iverilog/vvp) or ``"verilator"`` (binary cached, see
             :func:`build_verilator`).
+        scramble_key: after the ``key_load`` pulse (BUFFER_KEY=1), drive the inverted value on the
+            parameter input while the message runs: only a working key buffer gives right results.
     Returns:
         one :class:`SimResult` per message, in order.
     Raises:
@@ -212,6 +223,8 @@ def simulate(messages: list[SimMessage], key_bits: int = 96, buffer_key: int = 0
         cmd += [f"+in={stim}", f"+out={res}"]
         if stall_seed is not None:
             cmd.append(f"+stall={int(stall_seed)}")
+        if scramble_key:
+            cmd.append("+scramble")
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode != 0 or not res.exists():
             raise SimulationError(f"{simulator} run failed: " + (r.stderr or r.stdout).strip()[-500:])

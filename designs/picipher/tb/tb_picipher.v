@@ -1,5 +1,7 @@
 // Test bench of picipher_mp (or picipher_cis_mp with -DCIS): runs many messages in one simulator run.
-// Plusargs: +in=STIMULUS +out=RESULTS [+stall=SEED] (random gaps on s_valid and m_ready).
+// Plusargs: +in=STIMULUS +out=RESULTS [+stall=SEED] (random gaps on s_valid and m_ready)
+//           [+scramble] (BUFFER_KEY=1: invert the parameter input after key_load, so only the buffer
+//           holds the right Key||PMN).
 // Stimulus (text, docs/formats.md "picipher-stim"): first line "picipher-stim 1 N" (version 1, N messages);
 // per message a line
 //   MODE NWORDS LASTBYTES PARAM_HEX TAGIN_HEX
@@ -45,7 +47,7 @@ module tb;
     reg [8*1024-1:0] fin, fout;
     reg [8*32-1:0]   magic;
     integer          version;
-    integer fd, fo, rc, n, i, k, nwords, lastb, md, stall, seed, cyc, t0, ndone, fire;
+    integer fd, fo, rc, n, i, k, nwords, lastb, md, stall, seed, cyc, t0, ndone, fire, scramble;
     reg [PB-1:0]  pv;
     reg [127:0]   tv;
     reg [15:0]    words [0:MAXW-1];
@@ -75,6 +77,7 @@ module tb;
         if (!$value$plusargs("in=%s", fin)) begin $display("missing +in="); $finish; end
         if (!$value$plusargs("out=%s", fout)) begin $display("missing +out="); $finish; end
         if ($value$plusargs("stall=%d", seed)) stall = 1;
+        scramble = $test$plusargs("scramble");
         fd = $fopen(fin, "r");
         fo = $fopen(fout, "w");
         if (fd == 0 || fo == 0) begin $display("cannot open files"); $finish; end
@@ -97,6 +100,7 @@ module tb;
                 key_load = 1'b1;
                 @(negedge clk) key_load = 1'b0;
             end
+            if (scramble) param = ~pv;
             t0 = cyc;
             k = 0;
             while (k < nwords) begin
