@@ -65,3 +65,28 @@ def test_sim_missing_file_and_bad_design(dcsflow, tmp_path):
     assert r.returncode == 1 and "not found" in r.stderr
     r = dcsflow("sim", "aes")
     assert r.returncode == 2
+
+
+def test_picipher_encrypt_decrypt_match_official_record(dcsflow):
+    # vector #9 of pi16cipher096v2_4 (no SMN, empty message and AD)
+    r = dcsflow("picipher", "encrypt", "--key", "25CFA7958E16A944F11F17EB", "--pmn", "ECDD50A8")
+    assert r.returncode == 0 and r.stdout.strip() == "A064CCE52F3C59C2222264761857DC1F"
+    r = dcsflow("picipher", "decrypt", "--key", "25CFA7958E16A944F11F17EB", "--pmn", "ECDD50A8",
+                "--cipher", "A064CCE52F3C59C2222264761857DC1E")
+    assert r.returncode == 1 and r.stdout == "" and r.stderr.startswith("error: tag mismatch")
+
+
+def test_picipher_bad_input_names_expected_size(dcsflow):
+    r = dcsflow("picipher", "encrypt", "--key", "00" * 13, "--pmn", "00" * 4)
+    assert r.returncode == 1 and "12 bytes" in r.stderr and "16 bytes" in r.stderr
+    r = dcsflow("picipher", "params", "--key", "00" * 12, "--pmn", "0g0000")
+    assert r.returncode == 1 and "PMN" in r.stderr and "4 bytes (8 hex digits)" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_picipher_params_agree_with_model(dcsflow):
+    key, pmn = bytes(range(16)), b"\x01\x02\x03\x04"
+    r = dcsflow("picipher", "params", "--key", key.hex(), "--pmn", pmn.hex())
+    assert r.returncode == 0
+    assert f"cis_param 448'h{model.cis_parameters(key, pmn).as_int():0112X}" in r.stdout
+    assert "key_mn    160'h000102030405060708090A0B0C0D0E0F01020304" in r.stdout
