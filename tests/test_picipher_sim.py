@@ -93,6 +93,25 @@ def test_rtl_is_clean_in_yosys_and_key_mn_is_a_parameter_input(tmp_path):
         assert others == [port]
 
 
+@pytest.mark.parametrize("buffer_key", [0, 1])
+def test_key_mn_feeds_logic_directly_unless_buffered(tmp_path, buffer_key):
+    # BUFFER_KEY=0: no flip-flop samples key_mn (it flows into the init logic, KPIG -> ALU -> pi state);
+    # BUFFER_KEY=1: exactly the 160 bits of Key||PMN are registered.
+    out = tmp_path / "n.json"
+    files = " ".join(str(f) for f in sim.rtl_files())
+    r = subprocess.run(["yosys", "-q", "-p", f"read_verilog {files}; hierarchy -top picipher_mp -chparam "
+                        f"KEY_BITS 128 -chparam BUFFER_KEY {buffer_key}; proc; flatten; opt_clean; "
+                        f"write_json {out}"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    m = json.loads(out.read_text())["modules"]["picipher_mp"]
+    kbits = set(m["ports"]["key_mn"]["bits"])
+    sampled = set()
+    for c in m["cells"].values():
+        if "dff" in c["type"]:
+            sampled |= set(c["connections"]["D"]) & kbits
+    assert len(sampled) == (160 if buffer_key else 0)
+
+
 def test_icarus_compile_error_is_a_simulation_error(tmp_path, monkeypatch):
     bad = tmp_path / "rtl"
     bad.mkdir()

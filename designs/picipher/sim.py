@@ -88,10 +88,14 @@ def _param(msg: SimMessage, cis: bool) -> int:
     return int.from_bytes(msg.key + msg.pmn, "big")
 
 
+_DEBIAN_PACKAGE = {"iverilog": "iverilog", "vvp": "iverilog", "verilator": "verilator", "yosys": "yosys"}
+
+
 def _require(tool: str) -> str:
     p = shutil.which(tool)
     if not p:
-        raise SimulationError(f"{tool} not found on PATH (install the Debian package 'iverilog')")
+        raise SimulationError(f"{tool} not found on PATH (install the Debian package "
+                              f"'{_DEBIAN_PACKAGE.get(tool, tool)}')")
     return p
 
 
