@@ -45,7 +45,8 @@ def main() -> int:
     print("cycles per message (picipher_mp, first s_valid to done):")
     print(f"  {'bytes':>6} {'96-bit key':>11} {'128-bit key':>12} {'cycles/byte':>12}")
     for n in SIZES:
-        print(f"  {n:>6} {c[n]:>11} {cycles[128][n]:>12} {(c[n] / n if n else float('nan')):>12.2f}")
+        cpb = f"{c[n] / n:.2f}" if n else "-"
+        print(f"  {n:>6} {c[n]:>11} {cycles[128][n]:>12} {cpb:>12}")
     print(f"  cycles/byte for long messages (marginal 256->1024 B): {cpb_long:.3f}")
     print(f"  16-byte message: {c[16]} cycles vs {PUBLISHED_CYCLES_16B} published "
           f"(speed-up x{PUBLISHED_CYCLES_16B / c[16]:.2f})")
