@@ -76,6 +76,16 @@ def test_official_vectors_verilator():
     assert rep.total == 75 and rep.ok
 
 
+@pytest.mark.skipif(shutil.which("verilator") is None, reason="verilator not installed")
+@pytest.mark.parametrize("top,params", [("picipher_mp", ["-GKEY_BITS=96", "-GBUFFER_KEY=0"]),
+                                        ("picipher_mp", ["-GKEY_BITS=128", "-GBUFFER_KEY=1"]),
+                                        ("picipher_cis_mp", [])])
+def test_verilator_lint_clean(top, params):
+    r = subprocess.run(["verilator", "--lint-only", "-Wall", "--top-module", top, *params,
+                        *map(str, sim.rtl_files(cis=True))], capture_output=True, text=True)
+    assert r.returncode == 0 and "%Warning" not in r.stderr, r.stderr
+
+
 def test_rtl_is_clean_in_yosys_and_key_mn_is_a_parameter_input(tmp_path):
     files = [str(f) for f in sim.rtl_files(cis=True)]
     for top, kb in (("picipher_mp", 96), ("picipher_mp", 128), ("picipher_cis_mp", None)):

@@ -22,7 +22,9 @@ module picipher_alu #(
     output reg  [255:0] dout,
     output wire [127:0] out
 );
-    localparam OP_INIT = 2'd0, OP_CTR = 2'd1, OP_MSG = 2'd2, OP_UPD = 2'd3;
+    /* verilator lint_off UNUSEDPARAM */
+    localparam OP_INIT = 2'd0, OP_CTR = 2'd1, OP_MSG = 2'd2, OP_UPD = 2'd3;   // OP_INIT: the default
+    /* verilator lint_on UNUSEDPARAM */
 
     wire [127:0] ks = {s[191:128], s[63:0]};     // rate (keystream)
     wire [127:0] new_rate;
