@@ -1,0 +1,409 @@
+"""Simulation driver: runs the message-processor RTL under Icarus Verilog and checks it.
+
+Many messages run in ONE simulator process: :func:`simulate` writes a stimulus file that the test
+bench ``designs/picipher/tb/tb_picipher.v`` reads, and parses the result file it writes (both formats
+are described in the test bench's header and in ``docs/formats.md``).
+
+Designs: ``picipher`` (top ``picipher_mp``, 96-bit key), ``picipher128`` (same, 128-bit key),
+``picipher_cis`` (top ``picipher_cis_mp``; the parameter input is computed by the golden model).
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import model
+from .errors import InputError, SimulationError
+
+HERE = Path(__file__).resolve().parent
+RTL_DIR = HERE / "rtl"
+TB_FILE = HERE / "tb" / "tb_picipher.v"
+CIS_RTL_DIR = HERE.parent / "picipher_cis" / "rtl"
+
+#: Design name → (key size in bits, uses the CIS variant).
+DESIGNS = {"picipher": (96, False), "picipher128": (128, False), "picipher_cis": (None, True)}
+
+
+def rtl_files(cis: bool = False) -> list[Path]:
+    """Verilog sources of the message processor (plus ``picipher_cis_mp`` when ``cis``)."""
+    files = sorted(RTL_DIR.glob("*.v"))
+    if cis:
+        files += sorted(CIS_RTL_DIR.glob("*.v"))
+    return files
+
+
+@dataclass(frozen=True)
+class SimMessage:
+    """One message for the RTL.
+
+    Attributes:
+        key: 12 or 16 bytes; pmn: 4 bytes.
+        data: plaintext (encrypt) or ciphertext without tag (decrypt), any length.
+        decrypt: direction.
+        tag: decrypt: the expected tag (16 bytes) presented on ``tag_in``.
+    """
+
+    key: bytes
+    pmn: bytes
+    data: bytes
+    decrypt: bool = False
+    tag: bytes = bytes(16)
+
+
+@dataclass
+class SimResult:
+    """What the RTL produced for one message.
+
+    Attributes:
+        output: ciphertext or plaintext bytes (len(data) of them).
+        tag: the 16-byte tag port at done; tag_ok: the tag_ok flag; cycles: clock cycles from the
+        first s_valid to done; framing_ok: the output words carried m_last exactly on the final word
+        with the right m_bytes, and their number matched the input words.
+    """
+
+    output: bytes
+    tag: bytes
+    tag_ok: bool
+    cycles: int
+    framing_ok: bool
+
+
+def _words(data: bytes) -> tuple[list[int], int]:
+    """Message bytes → 16-bit stream words (little-endian) and the byte count of the final block."""
+    n = len(data)
+    last = 0 if n == 0 else n - 16 * ((n - 1) // 16)
+    padded = data + bytes(len(data) % 2)
+    words = [padded[2 * k] | padded[2 * k + 1] << 8 for k in range(len(padded) // 2)] or [0]
+    return words, last
+
+
+def _param(msg: SimMessage, cis: bool) -> int:
+    model.check_key_pmn(msg.key, msg.pmn)
+    if cis:
+        return model.cis_parameters(msg.key, msg.pmn).as_int()
+    return int.from_bytes(msg.key + msg.pmn, "big")
+
+
+_DEBIAN_PACKAGE = {"iverilog": "iverilog", "vvp": "iverilog", "verilator": "verilator", "yosys": "yosys"}
+
+
+def _require(tool: str) -> str:
+    p = shutil.which(tool)
+    if not p:
+        raise SimulationError(f"{tool} not found on PATH (install the Debian package "
+                              f"'{_DEBIAN_PACKAGE.get(tool, tool)}')")
+    return p
+
+
+def compile_tb(out: Path, key_bits: int = 96, buffer_key: int = 0, cis: bool = False) -> Path:
+    """Compile the test bench with Icarus (``iverilog -g2005``) into ``out`` (a .vvp file).
+
+    Raises:
+        SimulationError: iverilog missing or the compile failed (its message is included).
+    """
+    cmd = [_require("iverilog"), "-g2005", "-o", str(out), "-s", "tb",
+           f"-Ptb.KEY_BITS={key_bits}", f"-Ptb.BUFFER_KEY={buffer_key}"]
+    if cis:
+        cmd.append("-DCIS")
+    cmd += [str(f) for f in rtl_files(cis)] + [str(TB_FILE)]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SimulationError("iverilog failed: " + (r.stderr or r.stdout).strip().replace("\n", " | "))
+    return out
+
+
+#: Stimulus / result file headers and their format version (docs/formats.md).
+STIM_MAGIC, RESULTS_MAGIC, FORMAT_VERSION = "picipher-stim", "picipher-results", 1
+
+#: Simulators :func:`simulate` can drive.
+SIMULATORS = ("icarus", "verilator")
+
+
+def _cache_dir() -> Path:
+    """``$XDG_CACHE_HOME/dcsflow/verilator`` (default ``~/.cache/...``), or the temp folder if that is
+    not writable."""
+    import os
+
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    d = Path(base) / "dcsflow" / "verilator"
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+        if os.access(d, os.W_OK):
+            return d
+    except OSError:
+        pass
+    return Path(tempfile.gettempdir()) / f"dcsflow-verilator-{os.getuid()}"
+
+
+def build_verilator(key_bits: int = 96, buffer_key: int = 0, cis: bool = False) -> Path:
+    """Build (or reuse from the cache ``~/.cache/dcsflow/verilator``) a Verilator binary of the test
+    bench; the cache key is a hash of the sources and settings. Returns the executable.
+
+    Raises:
+        SimulationError: verilator missing or the build failed.
+    """
+    import hashlib
+    import os
+
+    exe = _require("verilator")
+    files = rtl_files(cis) + [TB_FILE]
+    h = hashlib.sha256(f"{key_bits}/{buffer_key}/{cis}".encode())
+    for f in files:
+        h.update(f.name.encode() + f.read_bytes())
+    dest = _cache_dir() / h.hexdigest()[:16]
+    binary = dest / "Vtb"
+    if binary.exists():
+        return binary
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    build = Path(tempfile.mkdtemp(prefix=".build-", dir=dest.parent))
+    cmd = [exe, "--binary", "--timing", "-Wno-fatal", "-Wno-lint", "-Wno-style", "--top-module", "tb",
+           f"-GKEY_BITS={key_bits}", f"-GBUFFER_KEY={buffer_key}", "-Mdir", str(build / "obj"),
+           "-o", "Vtb"] + (["-DCIS"] if cis else []) + [str(f) for f in files]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        shutil.rmtree(build, ignore_errors=True)
+        raise SimulationError("verilator build failed: " + (r.stderr or r.stdout).strip()[-500:])
+    shutil.move(str(build / "obj" / "Vtb"), str(build / "Vtb"))
+    shutil.rmtree(build / "obj", ignore_errors=True)
+    try:
+        os.rename(build, dest)          # atomic; another process may have won the race
+    except OSError:
+        shutil.rmtree(build, ignore_errors=True)
+    return binary
+
+
+def simulate(messages: list[SimMessage], key_bits: int = 96, buffer_key: int = 0, cis: bool = False,
+             stall_seed: int | None = None, workdir: str | Path | None = None,
+             simulator: str = "icarus", scramble_key: bool = False) -> list[SimResult]:
+    """Run all messages through the RTL in one simulator process (Icarus, or Verilator).
+
+    Args:
+        messages: the messages; keys must be ``key_bits`` long (any size when ``cis``).
+        key_bits: 96 or 128 (``KEY_BITS`` of picipher_mp); buffer_key: ``BUFFER_KEY`` (0/1).
+        cis: simulate ``picipher_cis_mp`` (parameter = init + empty-AD step from the golden model).
+        stall_seed: if given, random gaps on s_valid and m_ready (seeded).
+        workdir: folder for the stimulus/result files (default: a temporary folder, removed).
+        simulator: ``"icarus"`` (iverilog/vvp) or ``"verilator"`` (binary cached, see
+            :func:`build_verilator`).
+        scramble_key: after the ``key_load`` pulse (BUFFER_KEY=1), drive the inverted value on the
+            parameter input while the message runs: only a working key buffer gives right results.
+    Returns:
+        one :class:`SimResult` per message, in order.
+    Raises:
+        InputError: a key of the wrong size. SimulationError: simulator missing/failed, timeout,
+        unreadable results.
+    """
+    if simulator not in SIMULATORS:
+        raise InputError(f"simulator must be one of {', '.join(SIMULATORS)}, got {simulator!r}")
+    if not cis and key_bits not in (96, 128):
+        raise InputError(f"key_bits must be 96 or 128, got {key_bits}")
+    lines = [f"{STIM_MAGIC} {FORMAT_VERSION} {len(messages)}"]
+    meta = []
+    for m in messages:
+        if not cis and len(m.key) * 8 != key_bits:
+            raise InputError(f"key must be {key_bits // 8} bytes for KEY_BITS={key_bits}, got {len(m.key)}")
+        words, last = _words(bytes(m.data))
+        lines.append(f"{int(m.decrypt)} {len(words)} {last} {_param(m, cis):x} {bytes(m.tag).hex()}")
+        lines += [f"{w:04x}" for w in words]
+        meta.append((len(m.data), len(words), last))
+    tmp = None
+    if workdir is None:
+        tmp = tempfile.TemporaryDirectory(prefix="picipher-sim-")
+        workdir = tmp.name
+    try:
+        wd = Path(workdir)
+        wd.mkdir(parents=True, exist_ok=True)
+        kb = key_bits if not cis else 96
+        if simulator == "icarus":
+            cmd = [_require("vvp"), "-n", str(compile_tb(wd / "tb.vvp", kb, buffer_key, cis))]
+        else:
+            cmd = [str(build_verilator(kb, buffer_key, cis))]
+        stim, res = wd / "stimulus.txt", wd / "results.txt"
+        stim.write_text("\n".join(lines) + "\n")
+        cmd += [f"+in={stim}", f"+out={res}"]
+        if stall_seed is not None:
+            cmd.append(f"+stall={int(stall_seed)}")
+        if scramble_key:
+            cmd.append("+scramble")
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0 or not res.exists():
+            raise SimulationError(f"{simulator} run failed: " + (r.stderr or r.stdout).strip()[-500:])
+        return _parse_results(res.read_text(), meta)
+    finally:
+        if tmp is not None:
+            tmp.cleanup()
+
+
+def _parse_results(text: str, meta) -> list[SimResult]:
+    out: list[SimResult] = []
+    words: list[tuple[int, int, int]] = []
+    lines = text.splitlines()
+    if not lines or lines[0].split() != [RESULTS_MAGIC, str(FORMAT_VERSION)]:
+        raise SimulationError(f"results file does not start with '{RESULTS_MAGIC} {FORMAT_VERSION}'")
+    for n, line in enumerate(lines[1:], start=2):
+        f = line.split()
+        if not f:
+            continue
+        try:
+            if f[0] == "W":
+                words.append((int(f[1], 16), int(f[2]), int(f[3])))
+            elif f[0] == "D":
+                if len(out) >= len(meta):
+                    raise SimulationError(f"results line {n}: more messages than sent")
+                nbytes, nwords, last = meta[len(out)]
+                data = b"".join(bytes((w & 0xFF, w >> 8)) for w, _, _ in words)[:nbytes]
+                framing = (len(words) == nwords
+                           and [x[1] for x in words] == [0] * (nwords - 1) + [1]
+                           and words[-1][2] == last)
+                out.append(SimResult(data, bytes.fromhex(f"{int(f[2], 16):032x}"), f[3] == "1",
+                                     int(f[1]), framing))
+                words = []
+            elif f[0] == "TIMEOUT":
+                raise SimulationError(f"simulation timed out in message {int(f[1])}")
+            elif f[0] == "BADSTIM":
+                what = "the stimulus header" if int(f[1]) < 0 else f"message {int(f[1])} of the stimulus"
+                raise SimulationError(f"test bench could not read {what}")
+            elif f[0] == "END":
+                break
+        except (ValueError, IndexError):
+            raise SimulationError(f"results line {n}: unreadable: {line!r}") from None
+    if len(out) != len(meta):
+        raise SimulationError(f"simulation ended after {len(out)} of {len(meta)} messages")
+    return out
+
+
+@dataclass
+class CheckRow:
+    """One checked case: a vector or random message in one direction."""
+
+    name: str
+    msg_len: int
+    direction: str          # "enc" | "dec" | "dec-tampered"
+    passed: bool
+    cycles: int
+    detail: str = ""
+
+
+@dataclass
+class CheckReport:
+    """Outcome of :func:`check_messages` / :func:`check_vectors`.
+
+    Attributes:
+        rows: one per simulated case; skipped: records not simulated (AD or SMN present).
+    """
+
+    rows: list[CheckRow] = field(default_factory=list)
+    skipped: int = 0
+
+    @property
+    def total(self) -> int:
+        """Cases simulated."""
+        return len(self.rows)
+
+    @property
+    def passed(self) -> int:
+        """Cases that passed."""
+        return sum(r.passed for r in self.rows)
+
+    @property
+    def ok(self) -> bool:
+        """All simulated cases passed (and there was at least one)."""
+        return self.total > 0 and self.passed == self.total
+
+
+@dataclass(frozen=True)
+class Case:
+    """A known-answer case: key, PMN, plaintext and the expected ciphertext ‖ tag."""
+
+    name: str
+    key: bytes
+    pmn: bytes
+    msg: bytes
+    cipher: bytes       # C ‖ tag (no AD, no SMN)
+
+
+def check_cases(cases: list[Case], key_bits: int = 96, buffer_key: int = 0, cis: bool = False,
+                tamper_every: int = 1, stall_seed: int | None = None,
+                simulator: str = "icarus") -> CheckReport:
+    """Simulate each case encrypting, decrypting, and (every ``tamper_every``-th case; 0 = never)
+    decrypting with one tag bit flipped.
+
+    A case passes encryption when output ‖ tag equals ``cipher`` and the framing is right; decryption
+    when the plaintext equals ``msg`` and tag_ok is 1; tampered decryption when tag_ok is 0.
+    """
+    msgs: list[SimMessage] = []
+    kinds = []
+    for i, c in enumerate(cases):
+        ctext, tag = c.cipher[:-16], c.cipher[-16:]
+        msgs.append(SimMessage(c.key, c.pmn, c.msg))
+        kinds.append((c, "enc"))
+        msgs.append(SimMessage(c.key, c.pmn, ctext, decrypt=True, tag=tag))
+        kinds.append((c, "dec"))
+        if tamper_every and i % tamper_every == 0:
+            bad = bytearray(tag)
+            bad[i % 16] ^= 1 << (i % 8)
+            msgs.append(SimMessage(c.key, c.pmn, ctext, decrypt=True, tag=bytes(bad)))
+            kinds.append((c, "dec-tampered"))
+    results = simulate(msgs, key_bits, buffer_key, cis, stall_seed, simulator=simulator)
+    rep = CheckReport()
+    for (c, kind), r in zip(kinds, results):
+        if kind == "enc":
+            ok = r.output + r.tag == c.cipher and r.framing_ok
+            detail = "" if ok else f"got {(r.output + r.tag).hex()}"
+        elif kind == "dec":
+            ok = r.output == c.msg and r.tag_ok and r.framing_ok
+            detail = "" if ok else f"tag_ok={int(r.tag_ok)} plaintext {'ok' if r.output == c.msg else 'wrong'}"
+        else:
+            ok = not r.tag_ok
+            detail = "" if ok else "tampered tag accepted"
+        rep.rows.append(CheckRow(c.name, len(c.msg), kind, ok, r.cycles, detail))
+    return rep
+
+
+def cases_from_vectors(vectors) -> tuple[list[Case], int]:
+    """Known-answer cases from official vectors without AD and SMN; returns (cases, skipped count)."""
+    cases, skipped = [], 0
+    for v in vectors:
+        if v.ad or v.smn is not None:
+            skipped += 1
+            continue
+        cases.append(Case(f"#{v.number}", v.key, v.pmn, v.msg, v.cipher))
+    return cases, skipped
+
+
+def check_vectors(vectors, key_bits: int, buffer_key: int = 0, cis: bool = False,
+                  stall_seed: int | None = None, simulator: str = "icarus") -> CheckReport:
+    """Simulate the official-format records without AD/SMN (both directions + tampered tag).
+
+    Raises:
+        InputError: a record's key size differs from ``key_bits``.
+    """
+    cases, skipped = cases_from_vectors(vectors)
+    for c in cases:
+        if len(c.key) * 8 != key_bits:
+            raise InputError(f"vector {c.name} has a {len(c.key) * 8}-bit key; design expects {key_bits}")
+    rep = (check_cases(cases, key_bits, buffer_key, cis, stall_seed=stall_seed, simulator=simulator)
+           if cases else CheckReport())
+    rep.skipped = skipped
+    return rep
+
+
+def random_cases(n: int, key_bits: int, max_len: int = 256, seed: int = 1) -> list[Case]:
+    """``n`` random messages (lengths 0..max_len, all block-boundary cases included) with answers
+    from the golden model."""
+    import random
+
+    rng = random.Random(seed)
+    special = [0, 1, 15, 16, 17, 31, 32, 33, 48, max_len]
+    out = []
+    for i in range(n):
+        ln = special[i] if i < len(special) else rng.randint(0, max_len)
+        key = rng.randbytes(key_bits // 8)
+        pmn = rng.randbytes(4)
+        msg = rng.randbytes(ln)
+        out.append(Case(f"rand{i}", key, pmn, msg, model.encrypt(key, pmn, msg)))
+    return out
