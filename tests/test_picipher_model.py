@@ -155,9 +155,10 @@ def test_checksum_mismatch_detected(tmp_path, shared):
 
 
 def test_missing_shared_folder_says_where(monkeypatch, tmp_path):
-    import flow.paths as paths
+    import scg.data
     from flow.paths import SharedDataMissing
 
-    monkeypatch.setattr(paths, "shared_candidates", lambda: [tmp_path / "nowhere"])
+    # The shared-folder search lives in scg.data (flow.paths re-exports it).
+    monkeypatch.setattr(scg.data, "shared_candidates", lambda: [tmp_path / "nowhere"])
     with pytest.raises(SharedDataMissing, match="nowhere"):
         load_official(96)
