@@ -196,11 +196,11 @@ def _ff_reset_inactive(cell: dict) -> bool:
     return False
 
 
-def extract_logic(pre: dict, top: str, extra_params: list[str], workdir: Path,
+def extract_logic(pre: dict, top: str, extra_params: list[str], workdir: Path | None,
                   fold_param_registers: bool = True) -> tuple[Extraction, dict]:
     """Extract the gate logic of ``top`` as AIGER ``workdir/logic.aag``.
 
-    Returns the :class:`Extraction` and the module dict with parameter registers folded away and
+    ``workdir`` None: write nothing. Returns the :class:`Extraction` and the module dict with parameter registers folded away and
     their Q nets replaced by the parameter nets (the input of :func:`reimport`).
     Raises FrontendError for an unknown parameter port.
     """
@@ -266,9 +266,12 @@ def extract_logic(pre: dict, top: str, extra_params: list[str], workdir: Path,
     for n, c in gates.items():
         gate_out[c["connections"]["Y"][0]] = n
     boundary_read: set = set()
+    port_pbits = {b for p in pports for b in ports[p]["bits"]}
     for n, c in cells.items():
         if c["type"] in GATE_TYPES:
             continue
+        if c["type"] in ("IBUF", "IBUFG") and c["connections"]["I"][0] in port_pbits:
+            continue                      # the parameter's own input buffer (removed with TLUTs)
         dirs = c.get("port_directions", {})
         for port, bits in c["connections"].items():
             if dirs.get(port, "input") != "output":
@@ -337,10 +340,12 @@ def extract_logic(pre: dict, top: str, extra_params: list[str], workdir: Path,
     for b in param_out_bits:
         aig.add_output(f"c{b}", lit[b])
         outputs.append((f"c{b}", b))
-    aig.write(workdir / "logic.aag")
     ext = Extraction(top=top, inputs=inputs, params=params, outputs=outputs, param_ports=pports,
                      folded=folded, gates=len(gates), ands=aig.num_ands)
-    (workdir / "extract.json").write_text(ext.to_json())
+    if workdir is not None:
+        workdir.mkdir(parents=True, exist_ok=True)
+        aig.write(workdir / "logic.aag")
+        (workdir / "extract.json").write_text(ext.to_json())
     return ext, module
 
 
