@@ -86,6 +86,7 @@ def synthesize_pre(spec: DesignSpec, workdir: Path, status: Callable[[str], None
     top_opt = f"-top {spec.top}" if spec.top else ""
     lines += [f"synth_xilinx -flatten {top_opt} -run :map_luts",
               "opt_expr -mux_undef -noclkinv",
+              "delete =A:blackbox =A:whitebox",   # library cells are read again by the continuation
               "write_json pre.json"]
     secs = run_script("\n".join(lines) + "\n", workdir, "frontend", status)
     pre = workdir / "pre.json"
