@@ -50,7 +50,8 @@ class BuildOptions:
 
     design: DESIGN argument (bundled name, file or folder); top: top module; params: extra
     parameter port names; device: target device (recorded; used by the back end); out: build folder;
-    start/stop: first and last stage (names in :data:`STAGES`); progress: show rich progress on stderr.
+    start/stop: first and last stage (names in :data:`STAGES`); progress: show rich progress on stderr;
+    area: TMAP area recovery without the depth bound (fewer LUTs, deeper logic).
     """
 
     design: str
@@ -61,6 +62,7 @@ class BuildOptions:
     start: str = "frontend"
     stop: str = "outputs"
     progress: bool = True
+    area: bool = False
 
 
 @dataclass
@@ -157,6 +159,7 @@ def stage_frontend(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Pro
     t_conv = fe.continue_synthesis(pre_path, top, fe.ABC_LUTS_DEFAULT, cdir / "post.json", cdir, "yosys",
                                    lambda s: prog.step(f"conventional: yosys {s}"))
     conv = json.loads((cdir / "post.json").read_text())
+    conv["modules"][top]["parameter_default_values"] = pre["modules"][top].get("parameter_default_values", {})
     write_text_atomic(cdir / "netlist.json", json.dumps({"creator": "dcsflow", "modules": {top: conv["modules"][top]}}))
     state.update(top=top, design=info.name, params=ext.param_ports, folded=len(ext.folded),
                  aig_ands=ext.ands, gates=ext.gates)
@@ -179,7 +182,7 @@ def stage_tmap(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Progres
     if tdir.exists():
         shutil.rmtree(tdir)
     prog.step(f"TMAP mapping {ext.ands} AND nodes, {len(ext.params)} parameter bits")
-    mo = map_logic(fdir / "logic.aag", [n for n, _ in ext.params], tdir)
+    mo = map_logic(fdir / "logic.aag", [n for n, _ in ext.params], tdir, area=opts.area)
     prog.step("re-importing TLUT netlist into Yosys")
     doc = fe.reimport(pre, module, ext2, mo.netlist)
     ldir = out / "tlut"
@@ -188,6 +191,7 @@ def stage_tmap(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Progres
     t_y = fe.continue_synthesis(ldir / "mapped.json", top, "", ldir / "post.json", ldir, "yosys",
                                 lambda s: prog.step(f"TLUT: yosys {s}"))
     final = fe.finalize_tluts(json.loads((ldir / "post.json").read_text()), top)
+    final["modules"][top]["parameter_default_values"] = pre["modules"][top].get("parameter_default_values", {})
     write_text_atomic(ldir / "netlist.json", json.dumps(final))
     state["map"] = {k: v for k, v in mo.stats.items() if k != "proof"}
     state["ppc_file"] = str(mo.ppc_path.relative_to(out))

@@ -41,11 +41,11 @@ class DesignInfo:
 
 DESIGNS_DIR = REPO_ROOT / "designs"
 
-#: bundled designs: name -> (folder under designs/, top, chparams, key bits, user params, transform)
+#: bundled designs: name -> (RTL folders under designs/, top, chparams, key bits, user params, transform)
 BUNDLED = {
-    "picipher": ("picipher", "picipher_mp", {"KEY_BITS": 96, "BUFFER_KEY": 1}, 96, {}, None),
-    "picipher128": ("picipher", "picipher_mp", {"KEY_BITS": 128, "BUFFER_KEY": 1}, 128, {}, None),
-    "picipher_cis": ("picipher", "picipher_cis_mp", {"KEY_BITS": 96}, 96, {"key_mn": 128},
+    "picipher": (["picipher/rtl"], "picipher_mp", {"KEY_BITS": 96, "BUFFER_KEY": 1}, 96, {}, None),
+    "picipher128": (["picipher/rtl"], "picipher_mp", {"KEY_BITS": 128, "BUFFER_KEY": 1}, 128, {}, None),
+    "picipher_cis": (["picipher/rtl", "picipher_cis/rtl"], "picipher_cis_mp", {}, 96, {"key_mn": 128},
                      "flow.transforms:picipher_cis"),
 }
 
@@ -64,11 +64,14 @@ def resolve(design: str, top: str | None = None) -> DesignInfo:
         DesignError: nothing of that name, or no Verilog found; the message lists bundled names.
     """
     if design in BUNDLED and not Path(design).exists():
-        folder, dtop, chp, kb, up, tr = BUNDLED[design]
-        rtl = DESIGNS_DIR / folder / "rtl"
-        files = _verilog_in(rtl) if rtl.is_dir() else []
-        if not files:
-            raise DesignError(f"design {design}: no RTL found in {rtl}")
+        folders, dtop, chp, kb, up, tr = BUNDLED[design]
+        files = []
+        for f in folders:
+            rtl = DESIGNS_DIR / f
+            got = _verilog_in(rtl) if rtl.is_dir() else []
+            if not got:
+                raise DesignError(f"design {design}: no RTL found in {rtl}")
+            files += got
         return DesignInfo(design, files, top or dtop, dict(chp), kb, dict(up), tr)
     p = Path(design)
     if p.is_file():

@@ -37,8 +37,9 @@ class MapOutcome:
     seconds: float = 0.0
 
 
-def tmap_mapper(aig_path: Path, params: list[str], out_dir: Path, K: int = 6) -> MapOutcome:
-    """Map with TMAP: reduced cuts, depth-oriented then area recovery; writes out_dir/{netlist.json,ppc.aig,ppc.json}."""
+def tmap_mapper(aig_path: Path, params: list[str], out_dir: Path, K: int = 6, area: bool = False) -> MapOutcome:
+    """Map with TMAP: reduced cuts, depth-oriented then area recovery (``area``: without the depth
+    bound); writes out_dir/{netlist.json,ppc.aig,ppc.json}."""
     try:
         from tmap.aig import read_aiger
         from tmap.mapper import MapOptions, map_tluts
@@ -46,10 +47,7 @@ def tmap_mapper(aig_path: Path, params: list[str], out_dir: Path, K: int = 6) ->
         raise MapperError(f"TMAP is not available ({e}); merge the tmap package") from e
     t0 = time.perf_counter()
     aig = read_aiger(str(aig_path))
-    try:
-        res = map_tluts(aig, params, MapOptions(K=K, area=True, verify=True))
-    except TypeError:
-        res = map_tluts(aig, params, MapOptions(K=K))
+    res = map_tluts(aig, params, MapOptions(K=K, area=area, verify=True))
     out_dir.mkdir(parents=True, exist_ok=True)
     res.write(str(out_dir))
     st = res.stats
@@ -70,6 +68,7 @@ def _selected():
         raise MapperError(f"DCSFLOW_MAPPER={spec}: {e}") from e
 
 
-def map_logic(aig_path: Path, params: list[str], out_dir: Path) -> MapOutcome:
+def map_logic(aig_path: Path, params: list[str], out_dir: Path, area: bool = False) -> MapOutcome:
     """Map the AIGER ``aig_path`` (parameter inputs named in ``params``) into ``out_dir``."""
-    return _selected()(aig_path, params, out_dir)
+    fn = _selected()
+    return fn(aig_path, params, out_dir, area=area) if area else fn(aig_path, params, out_dir)

@@ -162,6 +162,9 @@ def write_verilog(module: dict, name: str, init_override: dict[str, int] | None 
         used.update(b for b in p["bits"] if isinstance(b, int))
     out = [f"// dcsflow netlist of Xilinx 7-series primitives (simulate with Yosys xilinx/cells_sim.v)",
            f"module {_id(name)} ({', '.join(_id(p) for p in ports)});"]
+    for pn, v in module.get("parameter_default_values", {}).items():
+        # the RTL's parameters, kept (unused) so that a test bench instantiating the RTL fits
+        out.append(f"  parameter {_id(pn)} = {_param_value(v) if not (isinstance(v, str) and set(v) <= set('01')) else int(v, 2)};")
     for pn, p in ports.items():
         w = len(p["bits"])
         rng = f"[{w - 1}:0] " if w > 1 else ""
