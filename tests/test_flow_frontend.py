@@ -161,3 +161,56 @@ def test_stages_resume(tmp_path):
     # all of x*c is a function of x with c folded into the truth tables: only TLUTs remain
     assert rep["tlut"]["luts"] == rep["tlut"]["tluts"] > 0
     assert rep["tlut"]["luts"] < rep["conventional"]["luts"]
+
+
+# ------------------------------------------------------------------------------- CLI, bad input
+
+def test_cli_syntax_error_shows_yosys_file_line(dcsflow, tmp_path):
+    r = dcsflow("build", DATA / "syntaxerr.v", "--out", tmp_path / "b", "--quiet")
+    assert r.returncode == 1
+    assert "syntaxerr.v:2" in r.stderr and "ERROR" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_cli_unknown_param_lists_ports(dcsflow, tmp_path):
+    r = dcsflow("build", DATA / "mul4.v", "--param", "k", "--out", tmp_path / "b", "--quiet")
+    assert r.returncode == 1 and "input ports: x, c" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_cli_specialize_values_and_permissions(dcsflow, keyxor_build, tmp_path):
+    out, _ = keyxor_build
+    r = dcsflow("specialize", out, "--param", "key=1ff")
+    assert r.returncode == 1 and "expected 8 bits" in r.stderr
+    r = dcsflow("specialize", out, "--param", "key=zz")
+    assert r.returncode == 1 and "not hex" in r.stderr and "8 bits" in r.stderr
+    r = dcsflow("specialize", out, "--param", "kee=12")
+    assert r.returncode == 1 and "key (8 bits)" in r.stderr
+    f = tmp_path / "s.v"
+    r = dcsflow("specialize", out, "--param", "key=a5", "--out", f)
+    assert r.returncode == 0, r.stderr
+    assert (f.stat().st_mode & 0o777) == 0o600 and "LUT" in f.read_text()
+
+
+def test_corrupted_or_mismatched_build_folder_is_refused(dcsflow, keyxor_build, tmp_path):
+    import shutil
+
+    from flow.build import sha256_file
+
+    out, _ = keyxor_build
+    bad = tmp_path / "bad"
+    shutil.copytree(out, bad)
+    t = bad / "template.json"
+    t.write_text(t.read_text().replace("LUT2", "LUT3", 1))
+    r = dcsflow("specialize", bad, "--param", "key=00")
+    assert r.returncode == 1 and "does not match build.json" in r.stderr
+    # a PPC from another build, with build.json "fixed up": the netlist names a different PPC hash
+    mm = tmp_path / "mm"
+    shutil.copytree(out, mm)
+    aig = mm / "ppc.aig"
+    aig.write_bytes(aig.read_bytes() + b"c\nother\n")
+    bj = json.loads((mm / "build.json").read_text())
+    bj["files"]["ppc.aig"] = sha256_file(aig)
+    (mm / "build.json").write_text(json.dumps(bj))
+    r = dcsflow("specialize", mm, "--param", "key=00")
+    assert r.returncode == 1 and "PPC hash does not match" in r.stderr
+    r = dcsflow("check", tmp_path / "nothing")
+    assert r.returncode == 1 and "Traceback" not in r.stderr
