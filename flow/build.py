@@ -290,7 +290,7 @@ def stage_outputs(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Prog
     from tmap.aig import read_aiger
 
     ppc = read_aiger(str(out / "ppc.aig"))
-    manifest = {"format": "dcsflow-ppc", "version": 1, "aiger": "ppc.aig", "sha256": ppc_hash,
+    manifest = {"format": "dcsflow-build-ppc", "version": 1, "aiger": "ppc.aig", "sha256": ppc_hash,
                 "params": list(ppc.input_names), "outputs": len(ppc.outputs), "ands": ppc.num_ands,
                 "netlist": "template.json", "tluts": entries}
     write_text_atomic(out / "ppc.json", json.dumps(manifest, indent=1) + "\n")
