@@ -34,6 +34,8 @@ __all__ = ["MapOptions", "MapStats", "MapResult", "Lut", "TlutNetlist", "map_tlu
 NETLIST_FORMAT = "dcsflow-tlut-netlist"
 PPC_FORMAT = "dcsflow-ppc"
 FORMAT_VERSION = 1
+#: Up to this many parameters, PPC outputs are compared by exhaustive simulation (exact sharing).
+EXHAUSTIVE_PARAMS = 12
 
 
 @dataclass
@@ -220,7 +222,7 @@ class MapResult:
         d = Path(out_dir)
         d.mkdir(parents=True, exist_ok=True)
         paths = [d / "netlist.json", d / "netlist.blif", d / "ppc.aig", d / "ppc.json"]
-        write_text_atomic(paths[0], json.dumps(self.netlist.to_json_obj(), indent=1) + "\n")
+        write_text_atomic(paths[0], json.dumps(self.netlist.to_json_obj()) + "\n")
         write_text_atomic(paths[1], self.netlist.to_blif())
         write_aiger(self.ppc, paths[2])
         write_text_atomic(paths[3], json.dumps(self.manifest(), indent=1) + "\n")
@@ -600,7 +602,23 @@ def _reshare(netlist: TlutNetlist, ppc: Aig):
     new = Aig(num_inputs=ppc.num_inputs, ands=ppc.ands, input_names=list(ppc.input_names))
     index = {}
     remap = []
-    for lit in ppc.outputs:
+    canon = list(ppc.outputs)
+    if ppc.num_inputs <= EXHAUSTIVE_PARAMS:
+        # exhaustive simulation over all parameter values: exact constant detection and sharing of
+        # functionally equal entries
+        width = 1 << ppc.num_inputs
+        pats = [sum(1 << i for i in range(width) if i >> j & 1) for j in range(ppc.num_inputs)]
+        full = (1 << width) - 1
+        sims = ppc.simulate(pats, width=width)
+        first = {}
+        for j, (lit, sv) in enumerate(zip(ppc.outputs, sims)):
+            if sv == 0:
+                canon[j] = 0
+            elif sv == full:
+                canon[j] = 1
+            else:
+                canon[j] = first.setdefault(sv, lit)
+    for lit in canon:
         j = index.get(lit)
         if j is None:
             j = new.add_output(lit, f"e{len(new.outputs)}")
@@ -609,7 +627,7 @@ def _reshare(netlist: TlutNetlist, ppc: Aig):
     luts = []
     for lut in netlist.luts:
         if lut.is_tlut:
-            lits = [ppc.outputs[j] for j in lut.ppc]
+            lits = [canon[j] for j in lut.ppc]
             if all(x <= 1 for x in lits) and lut.inputs:
                 t = 0
                 for i, x in enumerate(lits):
