@@ -375,6 +375,7 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
         from .abc import optimize_aig
 
         ppc = optimize_aig(ppc)
+    if ppc.num_outputs:
         netlist, ppc = _reshare(netlist, ppc)
     seconds = time.perf_counter() - t0
     tl = sum(1 for lut in netlist.luts if lut.is_tlut)
@@ -625,10 +626,14 @@ def _reshare(netlist: TlutNetlist, ppc: Aig):
             index[lit] = j
         remap.append(j)
     luts = []
+    const_luts = {}  # tunable constants that turned out constant -> "0"/"1" (they only drive outputs)
     for lut in netlist.luts:
         if lut.is_tlut:
             lits = [canon[j] for j in lut.ppc]
-            if all(x <= 1 for x in lits) and lut.inputs:
+            if not lut.inputs and lits[0] <= 1:
+                const_luts[lut.name] = str(lits[0])
+                continue
+            if all(x <= 1 for x in lits):
                 t = 0
                 for i, x in enumerate(lits):
                     t |= x << i
@@ -647,6 +652,7 @@ def _reshare(netlist: TlutNetlist, ppc: Aig):
         luts = [Lut(l.name, l.inputs, ppc=[dense[j] for j in l.ppc]) if l.is_tlut else l for l in luts]
         new = final
     netlist.luts = luts
+    netlist.outputs = [(n, const_luts.get(d, d)) for n, d in netlist.outputs]
     return netlist, _compact(new)
 
 
