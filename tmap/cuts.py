@@ -15,9 +15,21 @@ with a 64-bit signature (bit ``v & 63`` per leaf) used as a fast size filter.
 
 from __future__ import annotations
 
+import os
+from array import array
 from dataclasses import dataclass
 
+try:  # compiled core built by setup.py; TMAP_PURE_PYTHON=1 forces the reference implementation
+    from . import _cutsc
+except ImportError:  # pragma: no cover - depends on the build
+    _cutsc = None
+
 INF = 1 << 30
+
+
+def compiled_core() -> bool:
+    """True when the compiled cut selection (tmap._cutsc) is in use."""
+    return _cutsc is not None and not os.environ.get("TMAP_PURE_PYTHON")
 
 
 @dataclass
@@ -58,6 +70,11 @@ def select_cover(first_and: int, fanin0: list, fanin1: list, param: bytearray, o
     Returns:
         a :class:`Cover`.
     """
+    if compiled_core() and K <= 8:
+        best, arr, refs, depth = _cutsc.select_cover(
+            first_and, array("i", fanin0), array("i", fanin1), bytes(param), array("i", out_vars), K, C,
+            int(area_mode), flow_passes, exact_passes)
+        return Cover(best=best, arrival=arr, refs=refs, depth=depth)
     n = len(fanin0)
     is_and = bytearray(n)
     for v in range(first_and, n):
