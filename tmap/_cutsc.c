@@ -289,7 +289,7 @@ static PyObject *py_select_cover(PyObject *self, PyObject *args) {
     int depth = 0;
     Py_BEGIN_ALLOW_THREADS
     for (int p = 0; p < npass; p++) {
-        int mode = p == 0 ? (area_mode ? FLOW : DELAY) : (p <= flow_passes ? FLOW : EXACT);
+        int mode = p == 0 ? (area_mode == 2 ? FLOW : DELAY) : (p <= flow_passes ? FLOW : EXACT);
         if (do_pass(&m, mode, cand, cand_cap) < 0) { depth = -1; break; }
         cover_refs(&m, outs, nouts);
         depth = 0;
