@@ -203,7 +203,8 @@ def _tlut_build(opts: BuildOptions, state: dict, prog: _Progress, pre: dict) -> 
     if tdir.exists():
         shutil.rmtree(tdir)
     prog.step(f"TMAP mapping {ext.ands} AND nodes, {len(ext.params)} parameter bits")
-    mo = map_logic(fdir / "logic.aag", [n for n, _ in ext.params], tdir, area=opts.area)
+    mo = map_logic(fdir / "logic.aag", [n for n, _ in ext.params], tdir, area=opts.area,
+                   status=lambda s: prog.step(f"TMAP: {s}"))
     prog.step("re-importing TLUT netlist into Yosys")
     doc = fe.reimport(pre, module, ext2, mo.netlist)
     ldir = out / "tlut"

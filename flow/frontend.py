@@ -29,7 +29,8 @@ from dataclasses import dataclass, field, asdict
 from pathlib import Path
 from typing import Callable
 
-from ._aigbuild import AigBuilder
+from tmap.aig import Aig, write_aiger
+
 from .errors import FlowError
 from .yosys import run_script
 
@@ -308,7 +309,7 @@ def extract_logic(pre: dict, top: str, extra_params: list[str], workdir: Path | 
     param_out_bits = sorted(b for b in boundary_read if b in param_of_bit and b not in gate_out)
     out_bits = sorted(b for b in boundary_read if b in gate_out)
 
-    aig = AigBuilder()
+    aig = Aig()
     lit: dict = {"0": 0, "1": 1, "x": 0, "z": 0}
     params: list[tuple[str, int]] = []
     inputs: list[tuple[str, int]] = []
@@ -349,16 +350,16 @@ def extract_logic(pre: dict, top: str, extra_params: list[str], workdir: Path | 
 
     outputs: list[tuple[str, int]] = []
     for b in out_bits:
-        aig.add_output(f"o{b}", gate_lit(b))
+        aig.add_output(gate_lit(b), f"o{b}")
         outputs.append((f"o{b}", b))
     for b in param_out_bits:
-        aig.add_output(f"c{b}", lit[b])
+        aig.add_output(lit[b], f"c{b}")
         outputs.append((f"c{b}", b))
     ext = Extraction(top=top, inputs=inputs, params=params, outputs=outputs, param_ports=pports,
                      folded=folded, gates=len(gates), ands=aig.num_ands)
     if workdir is not None:
         workdir.mkdir(parents=True, exist_ok=True)
-        aig.write(workdir / "logic.aag")
+        write_aiger(aig, workdir / "logic.aag", binary=False)
         (workdir / "extract.json").write_text(ext.to_json())
     return ext, module
 
@@ -370,40 +371,40 @@ def _param_sort_key(name: str, pports: dict[str, int]):
     return (order.index(port) if port in order else len(order), idx)
 
 
-def _gate_function(g: AigBuilder, t: str, i: dict[str, int]) -> int:
+def _gate_function(g: Aig, t: str, i: dict[str, int]) -> int:
     A, B, C, D, S = (i.get(k) for k in "ABCDS")
     if t == "$_BUF_":
         return A
     if t == "$_NOT_":
         return A ^ 1
     if t == "$_AND_":
-        return g.and_(A, B)
+        return g.add_and(A, B)
     if t == "$_NAND_":
-        return g.and_(A, B) ^ 1
+        return g.add_and(A, B) ^ 1
     if t == "$_OR_":
-        return g.or_(A, B)
+        return g.add_or(A, B)
     if t == "$_NOR_":
-        return g.or_(A, B) ^ 1
+        return g.add_or(A, B) ^ 1
     if t == "$_XOR_":
-        return g.xor(A, B)
+        return g.add_xor(A, B)
     if t == "$_XNOR_":
-        return g.xor(A, B) ^ 1
+        return g.add_xor(A, B) ^ 1
     if t == "$_ANDNOT_":
-        return g.and_(A, B ^ 1)
+        return g.add_and(A, B ^ 1)
     if t == "$_ORNOT_":
-        return g.or_(A, B ^ 1)
+        return g.add_or(A, B ^ 1)
     if t == "$_MUX_":
-        return g.mux(S, A, B)
+        return g.add_mux(S, B, A)
     if t == "$_NMUX_":
-        return g.mux(S, A, B) ^ 1
+        return g.add_mux(S, B, A) ^ 1
     if t == "$_AOI3_":
-        return g.or_(g.and_(A, B), C) ^ 1
+        return g.add_or(g.add_and(A, B), C) ^ 1
     if t == "$_OAI3_":
-        return g.and_(g.or_(A, B), C) ^ 1
+        return g.add_and(g.add_or(A, B), C) ^ 1
     if t == "$_AOI4_":
-        return g.or_(g.and_(A, B), g.and_(C, D)) ^ 1
+        return g.add_or(g.add_and(A, B), g.add_and(C, D)) ^ 1
     if t == "$_OAI4_":
-        return g.and_(g.or_(A, B), g.or_(C, D)) ^ 1
+        return g.add_and(g.add_or(A, B), g.add_or(C, D)) ^ 1
     raise FrontendError(f"unsupported gate {t}")
 
 
