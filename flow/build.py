@@ -451,11 +451,10 @@ def main_job(out_root: Path | str = "build", progress: bool = True, file=None) -
         t = res.report["tlut"]
         rows.append((design, t, res.report["conventional"], cycles_for(chk), f"{chk.passed}/{chk.total}"))
     tab = Table(title="π16-Cipher message processor: TLUT implementations")
-    for col in ("design", "LUTs (TLUTs)", "FFs", "LUT depth", "conventional LUTs / FFs",
-                "cycles, 16-byte message", "vectors"):
+    for col in ("design", "LUTs (TLUTs)", "FFs", "depth", "conv. LUTs/FFs", "cycles 16 B", "vectors"):
         tab.add_column(col, justify="right" if col != "design" else "left")
     for d, t, c, cyc, ok in rows:
         tab.add_row(d, f"{t['luts']} ({t['tluts']})", str(t["ffs"]), str(t["depth"]),
-                    f"{c['luts']} / {c['ffs']}", "-" if cyc is None else str(cyc), ok)
+                    f"{c['luts']}/{c['ffs']}", "-" if cyc is None else str(cyc), ok)
     Console(file=file).print(tab)
     return status
