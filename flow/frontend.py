@@ -40,7 +40,7 @@ class FrontendError(FlowError):
 
 
 #: Fine-grained gate cells that ``abc`` maps (Yosys ``abc`` pass, cell library of simplemap).
-GATE_TYPES = {"$_BUF_", "$_NOT_", "$_AND_", "$_NAND_", "$_OR_", "$_NOR_", "$_XOR_", "$_XNOR_",
+GATE_TYPES = {"$lut", "$_BUF_", "$_NOT_", "$_AND_", "$_NAND_", "$_OR_", "$_NOR_", "$_XOR_", "$_XNOR_",
               "$_ANDNOT_", "$_ORNOT_", "$_MUX_", "$_NMUX_", "$_AOI3_", "$_OAI3_", "$_AOI4_", "$_OAI4_"}
 
 #: synth_xilinx default LUT mapping (Yosys 0.23, step map_luts).
@@ -340,12 +340,15 @@ def extract_logic(pre: dict, top: str, extra_params: list[str], workdir: Path | 
                 continue
             c = gates[gate_out[b]]
             conns = c["connections"]
-            pend = [x[0] for p, x in conns.items() if p != "Y" and x[0] not in lit]
+            pend = [x for p, xs in conns.items() if p != "Y" for x in xs if x not in lit]
             if pend:
                 stack.extend(pend)
                 continue
             stack.pop()
-            lit[b] = _gate_function(aig, c["type"], {p: lit[x[0]] for p, x in conns.items() if p != "Y"})
+            if c["type"] == "$lut":
+                lit[b] = _lut_function(aig, c["parameters"]["LUT"], [lit[x] for x in conns["A"]])
+            else:
+                lit[b] = _gate_function(aig, c["type"], {p: lit[x[0]] for p, x in conns.items() if p != "Y"})
         return lit[root_bit]
 
     outputs: list[tuple[str, int]] = []
@@ -369,6 +372,21 @@ def _param_sort_key(name: str, pports: dict[str, int]):
     port, idx = m.group(1), int(m.group(2) or 0)
     order = list(pports)
     return (order.index(port) if port in order else len(order), idx)
+
+
+def _lut_function(g: Aig, table, ins: list[int]) -> int:
+    """AIG literal of a Yosys ``$lut`` (LUT parameter: bit string MSB first, or int; entry i = inputs as LSB-first index)."""
+    k = len(ins)
+    if isinstance(table, str) and set(table) <= set("01xz"):
+        bits = [1 if ch == "1" else 0 for ch in reversed(table)]
+    else:
+        v = int(table)
+        bits = [(v >> i) & 1 for i in range(1 << k)]
+    bits += [0] * ((1 << k) - len(bits))
+    level = list(bits[:1 << k])
+    for j in range(k):                      # Shannon expansion on input j (LSB first)
+        level = [g.add_mux(ins[j], level[2 * i + 1], level[2 * i]) for i in range(len(level) // 2)]
+    return level[0]
 
 
 def _gate_function(g: Aig, t: str, i: dict[str, int]) -> int:

@@ -262,3 +262,20 @@ def test_parameter_register_rules(tmp_path):
     assert set(folded_mod["cells"]) >= {"f_rst", "f_port", "f_off"}
     assert folded_mod["cells"]["x1"]["connections"]["A"] == [10]   # reads the parameter directly now
     assert [n for n, _ in ext.params] == ["k"]
+
+
+def test_lut_cells_are_extracted(tmp_path):
+    """A Yosys $lut (e.g. from cmp2lut) is logic for the mapper; its AIG has the same truth table."""
+    from tmap.aig import read_aiger
+
+    table = 0b1001_0110_1110_0001
+    mod = {"ports": {"a": {"direction": "input", "bits": [2, 3, 4, 5]}, "y": {"direction": "output", "bits": [9]}},
+           "cells": {"l": {"type": "$lut", "parameters": {"WIDTH": "00000000000000000000000000000100",
+                                                           "LUT": format(table, "016b")},
+                           "port_directions": {"A": "input", "Y": "output"},
+                           "connections": {"A": [2, 3, 4, 5], "Y": [9]}}},
+           "netnames": {}}
+    ext, _ = fe.extract_logic({"modules": {"t": mod}}, "t", [], tmp_path)
+    aig = read_aiger(str(tmp_path / "logic.aag"))
+    iv = {f"w{b}": sum(((i >> j) & 1) << i for i in range(16)) for j, b in enumerate([2, 3, 4, 5])}
+    assert aig.simulate(iv, 16) == [table]
