@@ -347,6 +347,19 @@ _STAGE_FUNCS: dict[str, Callable] = {"frontend": stage_frontend, "tmap": stage_t
                                      "backend": stage_backend, "outputs": stage_outputs}
 
 
+def _check_device(device: str) -> None:
+    """Refuse a device without Project X-Ray data in the shared folder (when the folder exists)."""
+    from .paths import SharedDataMissing, shared_dir
+
+    try:
+        xc7 = shared_dir() / "xc7"
+    except SharedDataMissing:
+        return                      # nothing to check against; the back end will say more
+    known = sorted(p.name for p in xc7.iterdir() if p.is_dir()) if xc7.is_dir() else []
+    if known and device not in known:
+        raise BuildError(f"--device {device}: no device data; known devices: {', '.join(known)}")
+
+
 def build(opts: BuildOptions) -> BuildResult:
     """Run stages ``opts.start``..``opts.stop`` of the build of ``opts.design`` into ``opts.out``.
 
@@ -360,6 +373,7 @@ def build(opts: BuildOptions) -> BuildResult:
     i0, i1 = STAGES.index(opts.start), STAGES.index(opts.stop)
     if i0 > i1:
         raise BuildError(f"--from {opts.start} comes after --to {opts.stop}")
+    _check_device(opts.device)
     info = resolve(opts.design, opts.top)
     opts.out = Path(opts.out)
     opts.out.mkdir(parents=True, exist_ok=True)
