@@ -27,7 +27,9 @@ def _random_netlist(seed: int, n: int):
             conns["O"] = [100 + i]
             cells[f"c{i}"] = {"type": t, "connections": conns,
                               "port_directions": {**{f"I{j}": "input" for j in range(k)}, "O": "output"}}
-    return {"ports": {}, "cells": cells, "netnames": {}}
+    order = list(cells)
+    rng.shuffle(order)                 # cell order must not matter (not topological)
+    return {"ports": {}, "cells": {n: cells[n] for n in order}, "netnames": {}}
 
 
 def _reference(m) -> int:
