@@ -1,4 +1,10 @@
-"""``dcsflow demo``: the main job (for now): simulate the message processor on the official vectors."""
+"""``dcsflow demo``: the main job on the bundled π16-Cipher design.
+
+Builds ``picipher`` and ``picipher_cis`` (TLUT and conventional implementations), checks each
+specialized implementation against the official no-AD/no-SMN vectors and prints the comparison
+(:func:`flow.build.main_job`). ``--rtl-sim`` first simulates the RTL of both key sizes on the
+official vectors (``dcsflow sim``).
+"""
 
 from __future__ import annotations
 
@@ -10,19 +16,32 @@ from designs.picipher.sim import SIMULATORS
 from ._picipher import print_report, run_check
 
 
-@click.command("demo")
-@click.option("--simulator", type=click.Choice(SIMULATORS), default="icarus", show_default=True)
-def COMMAND(simulator):
-    """Simulate picipher_mp for both key sizes on the official π16-Cipher vectors (no AD, no SMN:
-    25 per key size, each encrypted, decrypted and decrypted with a corrupted tag) and print the
-    result table. Exit status 0 only if all passed."""
+def _rtl_sim(simulator: str) -> bool:
     out, err = Console(), Console(stderr=True)
     passed = total = 0
     for design in ("picipher", "picipher128"):
         rep, path = run_check(design, None, 0, simulator, None, err)
-        print_report(out, f"{design} (picipher_mp) on {path.name}", rep)
+        print_report(out, f"{design} (picipher_mp RTL) on {path.name}", rep)
         passed += rep.passed
         total += rep.total
-    out.print(f"passed {passed}/{total}")
-    if not (total and passed == total):
+    out.print(f"RTL simulation: passed {passed}/{total}")
+    return bool(total) and passed == total
+
+
+@click.command("demo")
+@click.option("--out", "out_root", type=click.Path(file_okay=False), default="build", show_default=True,
+              help="Folder for the build folders (OUT/picipher, OUT/picipher_cis).")
+@click.option("--rtl-sim", is_flag=True, help="First simulate the RTL of both key sizes on the official vectors.")
+@click.option("--simulator", type=click.Choice(SIMULATORS), default="icarus", show_default=True,
+              help="Simulator for --rtl-sim.")
+def COMMAND(out_root, rtl_sim, simulator):
+    """Main job: build picipher and picipher_cis, check both on the official vectors, compare.
+
+    Exit status 0 only if every check passed.
+    """
+    from flow.build import main_job
+
+    ok = _rtl_sim(simulator) if rtl_sim else True
+    status = main_job(out_root=out_root, progress=True)
+    if status or not ok:
         raise click.exceptions.Exit(1)
