@@ -1,0 +1,203 @@
+"""C99 code generation for the firmware SCG (``dcsflow codegen BUILD --out DIR``).
+
+Writes three files into DIR:
+
+``scg_gen.h``
+    sizes (``SCG_GEN_INPUTS``, ``SCG_GEN_OUTPUTS``, ``SCG_GEN_FRAMES``, ``SCG_GEN_ENTRIES``,
+    ``SCG_GEN_RUNS``, ``SCG_GEN_PARAM_BITS``, ``SCG_GEN_ANDS``, ``SCG_GEN_IDCODE``) and declarations.
+``scg_gen.c``
+    ``scg_ppc_eval(const uint32_t *x, uint32_t *y)``: straight-line, bit-sliced evaluation of the PPC
+    AIG (one C statement per AND node, no branches, no table look-ups: its time does not depend on
+    the key). Bit lane ``p`` of every word is an independent parameter set, so one call evaluates 32
+    sets (``x[i]`` = input ``i`` of the PPC for the 32 sets, ``y[j]`` = output ``j``).
+    ``scg_blob[]``: the data blob, 32-bit words (layout below), with a CRC-32 over it.
+``scg_devtab.c``
+    the device's configuration rows (frame counts per column, FDRI order) for the C model
+    (``firmware/icap_model.c``); not needed on the board.
+
+Blob layout (format version 1, all 32-bit words)::
+
+    0 magic 0x42474353 ("SCGB")  1 version 1  2 IDCODE  3..10 design hash (SHA-256, 8 words, big-endian)
+    11 inputs I  12 outputs O  13 frames F  14 entries E  15 runs R  16 parameter bits P  17 AND nodes
+    18.. FARs[F] | template frames[F*101] | run lengths[R] | entry positions[E] | entry outputs[E] |
+         input bits[I] | CRC
+    entry position = frame_index << 12 | word << 5 | bit (frame_index into FARs);
+    input bit i = position of PPC input i in the parameter vector (scg.rekey.param_layout);
+    CRC = CRC-32 (IEEE 802.3, zlib.crc32) over the little-endian bytes of all previous words.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from flow.fileio import write_text_atomic
+
+from .device import FRAME_WORDS
+from .rekey import ScgBuild, load_build, param_layout
+
+BLOB_MAGIC = 0x42474353
+BLOB_VERSION = 1
+HEADER_WORDS = 18
+
+
+@dataclass
+class CodegenResult:
+    """What :func:`codegen` wrote: ``files`` (paths) and the blob size in words, AND nodes, frames."""
+
+    files: list
+    blob_words: int
+    ands: int
+    frames: int
+    entries: int
+
+
+def input_bits(build: ScgBuild) -> list[int]:
+    """Position of each PPC input in the firmware parameter vector."""
+    off = {p: o for p, o, _ in param_layout(build.ppc)}
+    out = []
+    for n in build.ppc.inputs:
+        m = re.match(r"^(.*?)(?:\[(\d+)\])?$", n)
+        out.append(off[m.group(1)] + int(m.group(2) or 0))
+    return out
+
+
+def make_blob(build: ScgBuild) -> list[int]:
+    """The data blob (list of 32-bit words, CRC last); layout in the module docstring."""
+    ppc = build.ppc
+    fidx = {f: k for k, f in enumerate(build.fars)}
+    hw = [int(build.design_hash[8 * k:8 * k + 8] or "0", 16) for k in range(8)] if len(build.design_hash) >= 64 \
+        else [0] * 8
+    pbits = sum(w for _, _, w in param_layout(ppc))
+    words = [BLOB_MAGIC, BLOB_VERSION, build.idcode & 0xFFFFFFFF, *hw, len(ppc.inputs), ppc.num_outputs,
+             len(build.fars), len(build.entries), len(build.runs), pbits, ppc.aig.num_ands]
+    words += list(build.fars)
+    for f in build.fars:
+        words += build.template.frame(f)
+    words += [len(r) for r in build.runs]
+    words += [fidx[f] << 12 | w << 5 | b for f, w, b, _ in build.entries]
+    words += [j for *_, j in build.entries]
+    words += input_bits(build)
+    words.append(blob_crc(words))
+    return words
+
+
+def blob_crc(words) -> int:
+    """CRC-32 (zlib) over the little-endian bytes of ``words``."""
+    return zlib.crc32(b"".join((w & 0xFFFFFFFF).to_bytes(4, "little") for w in words)) & 0xFFFFFFFF
+
+
+def eval_source(aig, name: str = "scg_ppc_eval") -> str:
+    """C99 function ``void name(const uint32_t *x, uint32_t *y)``: straight-line bit-sliced AIG."""
+    ni = aig.num_inputs
+
+    def lit(v):
+        var, neg = v >> 1, v & 1
+        if var == 0:
+            return "0xFFFFFFFFu" if neg else "0u"
+        return f"~n{var}" if neg else f"n{var}"
+
+    live = set(o >> 1 for o in aig.outputs)
+    for k in range(len(aig.ands) - 1, -1, -1):  # nodes in the outputs' cones only
+        if ni + 1 + k in live:
+            a, b = aig.ands[k]
+            live.add(a >> 1)
+            live.add(b >> 1)
+    lines = [f"void {name}(const uint32_t *restrict x, uint32_t *restrict y)", "{"]
+    for i in range(ni):
+        if i + 1 in live:
+            lines.append(f"    const uint32_t n{i + 1} = x[{i}];")
+    for k, (a, b) in enumerate(aig.ands):
+        if ni + 1 + k in live:
+            lines.append(f"    const uint32_t n{ni + 1 + k} = {lit(a)} & {lit(b)};")
+    for j, o in enumerate(aig.outputs):
+        lines.append(f"    y[{j}] = {lit(o)};")
+    if not any(i + 1 in live for i in range(ni)):
+        lines.append("    (void)x;")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def devtab_words(device) -> list[int]:
+    """Device table of ``firmware/icap_model.h``: idcode, rows, then per row key, ncols, counts."""
+    out = [device.idcode, len(device.rows)]
+    for block, bottom, row, counts in device.rows:
+        out += [block << 16 | bottom << 8 | row, len(counts), *counts]
+    return out
+
+
+def _array(name: str, words: list[int], per_line: int = 8) -> str:
+    body = ",\n".join("    " + ", ".join(f"0x{w:08X}u" for w in words[i:i + per_line])
+                      for i in range(0, len(words), per_line))
+    return f"const uint32_t {name}[{len(words)}] = {{\n{body}\n}};\n"
+
+
+def codegen(build_dir, out_dir) -> CodegenResult:
+    """Generate the firmware sources for a build folder into ``out_dir`` (created).
+
+    Raises:
+        scg.rekey.RekeyError: the build folder is incomplete or inconsistent.
+    """
+    build = load_build(build_dir)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    blob = make_blob(build)
+    ppc = build.ppc
+    pbits = blob[16]
+    hdr = f"""/* scg_gen.h - generated by dcsflow codegen from {build.path.name}; do not edit.
+ * design hash {build.design_hash}
+ */
+#ifndef SCG_GEN_H
+#define SCG_GEN_H
+#include <stdint.h>
+#define SCG_GEN_INPUTS {len(ppc.inputs)}u
+#define SCG_GEN_OUTPUTS {ppc.num_outputs}u
+#define SCG_GEN_FRAMES {len(build.fars)}u
+#define SCG_GEN_ENTRIES {len(build.entries)}u
+#define SCG_GEN_RUNS {len(build.runs)}u
+#define SCG_GEN_PARAM_BITS {pbits}u
+#define SCG_GEN_ANDS {ppc.aig.num_ands}u
+#define SCG_GEN_IDCODE 0x{build.idcode:08X}u
+#define SCG_GEN_BLOB_WORDS {len(blob)}u
+#define SCG_GEN_DEVICE "{build.device.name}"
+extern const uint32_t scg_blob[SCG_GEN_BLOB_WORDS];
+extern const uint32_t scg_devtab[];
+void scg_ppc_eval(const uint32_t *restrict x, uint32_t *restrict y);
+#endif
+"""
+    src = ("/* scg_gen.c - generated by dcsflow codegen; do not edit. */\n#include \"scg_gen.h\"\n\n"
+           + eval_source(ppc.aig) + "\n" + _array("scg_blob", blob))
+    dt = ("/* scg_devtab.c - generated by dcsflow codegen: configuration rows of "
+          f"{build.device.name} (C model only). */\n#include <stdint.h>\n\n"
+          + _array("scg_devtab", devtab_words(build.device)))
+    files = []
+    for name, text in (("scg_gen.h", hdr), ("scg_gen.c", src), ("scg_devtab.c", dt)):
+        write_text_atomic(out / name, text)
+        files.append(out / name)
+    return CodegenResult(files, len(blob), ppc.aig.num_ands, len(build.fars), len(build.entries))
+
+
+def main(argv=None) -> int:
+    """``python -m scg.codegen BUILD OUT`` or ``python -m scg.codegen --synthetic OUT`` (firmware Makefile)."""
+    import sys
+    import tempfile
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) == 2 and args[0] == "--synthetic":
+        from ._synthetic import make_build
+
+        with tempfile.TemporaryDirectory() as d:
+            make_build(d)
+            codegen(d, args[1])
+        return 0
+    if len(args) != 2:
+        print("usage: python -m scg.codegen BUILD OUT | --synthetic OUT", file=sys.stderr)
+        return 2
+    codegen(args[0], args[1])
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
