@@ -1,6 +1,6 @@
 """A small synthetic build folder following the build-folder contract (tests, firmware demo).
 
-``make_build(dir)`` writes ``ppc.aig`` (a PPC over a 16-bit parameter ``key``), ``ppc.json``,
+``make_build(dir)`` writes ``ppc.aig`` (a PPC over a ``key_bits``-bit parameter ``key`` (default 16)), ``ppc.json``,
 ``build.json`` and ``tlut/framemap.json`` + ``tlut/template.frm`` with TLUTs on real xc7z020 LUT
 sites (several frame columns, both site kinds, two clock-region rows), so that the touched frames
 form several runs. The template holds random non-TLUT bits (kept by every rekey) and the TLUT bits
@@ -41,13 +41,13 @@ def make_ppc(key_bits: int = 16, seed: int = 1) -> Aig:
     return a
 
 
-def make_build(root, seed: int = 1, device: str = "xc7z020") -> Path:
+def make_build(root, seed: int = 1, device: str = "xc7z020", key_bits: int = 16) -> Path:
     """Write the synthetic build into ``root``; returns ``root`` as a Path."""
     root = Path(root)
     (root / "tlut").mkdir(parents=True, exist_ok=True)
     rnd = random.Random(seed)
     dev = get_device(device)
-    ppc = make_ppc(seed=seed)
+    ppc = make_ppc(key_bits=key_bits, seed=seed)
     write_aiger(ppc, root / "ppc.aig")
     zero = ppc.simulate({n: 0 for n in ppc.input_names}, width=1)
     design_hash = hashlib.sha256(b"synthetic" + ppc.to_bytes() + bytes([seed])).hexdigest()

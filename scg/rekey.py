@@ -548,6 +548,7 @@ def rekey(build: ScgBuild, assignment: dict, target: str = "emulator", *, verify
         s.init(devcfg)
     except _HwError as e:
         raise RekeyError(f"refusing to rekey: {e}", e.code) from None
+    s.icap_words_in = s.icap_words_out = s.reg_accesses = 0  # count the rekey only (as the firmware)
     apply_hwicap(s, build, p.frames, prev, verify)
     return RekeyResult(target, len(build.fars), len(build.runs), s.icap_words_in, s.reg_accesses,
                        s.icap_words_out, time.perf_counter() - t0, h, verify)
