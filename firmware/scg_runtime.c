@@ -45,20 +45,8 @@ int scg_open(scg *s, const uint32_t *blob, uint32_t words, hwicap *icap) {
     s->epos = s->run_len + SCG_GEN_RUNS;
     s->eout = s->epos + SCG_GEN_ENTRIES;
     s->ibit = s->eout + SCG_GEN_ENTRIES;
-    for (i = 0; i < SCG_GEN_FRAMES * FW; i++) s->cur[i] = s->tpl[i];
+    for (i = 0; i < SCG_GEN_FRAMES * FW; i++) s->cur[i] = s->next[i] = s->tpl[i];
     return SCG_OK;
-}
-
-/* Frame ECC contribution of `data` in word `idx` (scg.device.word_ecc), constant time. */
-static uint32_t word_ecc(uint32_t idx, uint32_t data) {
-    uint32_t base = idx * 32u + (idx > 0x25u ? 0x1360u : idx > 6u ? 0x1340u : 0x1320u), e = 0, par = 0, i;
-    if (idx == ECC_WORD) data &= 0xFFFFE000u;
-    for (i = 0; i < 32; i++) {
-        uint32_t bit = (data >> i) & 1u;
-        e ^= i & (0u - bit);
-        par ^= bit;
-    }
-    return e ^ (base & (0u - par));
 }
 
 static uint32_t finish_ecc(uint32_t e) {
@@ -69,24 +57,32 @@ static uint32_t finish_ecc(uint32_t e) {
 
 static uint32_t x_in[SCG_GEN_INPUTS + 1u];
 static uint32_t y_out[SCG_GEN_OUTPUTS + 1u];
+static uint32_t ecc_acc[SCG_GEN_FRAMES + 1u];
 
+/* Constant time: every entry is visited once, no branch depends on parameter values. The frame ECC
+ * is linear (scg.device.frame_ecc): a bit b of word w contributes base(w) ^ b, so each touched
+ * frame's ECC is the template's XOR the contributions of the bits that differ from the template.
+ * s->next holds the template outside the entry bits and ECC bits (set by scg_open). */
 void scg_evaluate(scg *s, const uint8_t *param) {
-    uint32_t i, f, k;
+    uint32_t i, f;
     for (i = 0; i < SCG_GEN_INPUTS; i++) {
         uint32_t p = s->ibit[i];
         x_in[i] = 0u - (uint32_t)((param[p >> 3] >> (p & 7u)) & 1u);
     }
     scg_ppc_eval(x_in, y_out);
-    for (i = 0; i < SCG_GEN_FRAMES * FW; i++) s->next[i] = s->tpl[i];
+    for (f = 0; f < SCG_GEN_FRAMES; f++) ecc_acc[f] = 0;
     for (i = 0; i < SCG_GEN_ENTRIES; i++) {
-        uint32_t pos = s->epos[i], w = (pos >> 12) * FW + ((pos >> 5) & 0x7Fu), b = pos & 31u;
-        s->next[w] = (s->next[w] & ~(1u << b)) | ((y_out[s->eout[i]] & 1u) << b);
+        uint32_t pos = s->epos[i], fi = pos >> 12, w = (pos >> 5) & 0x7Fu, b = pos & 31u;
+        uint32_t idx = fi * FW + w;
+        uint32_t nb = y_out[s->eout[i]] & 1u, tb = (s->tpl[idx] >> b) & 1u;
+        uint32_t base = w * 32u + (w > 0x25u ? 0x1360u : w > 6u ? 0x1340u : 0x1320u);
+        uint32_t code = (base ^ b) & ~(0u - (uint32_t)(w == ECC_WORD && b < 13u));
+        s->next[idx] = (s->next[idx] & ~(1u << b)) | (nb << b);
+        ecc_acc[fi] ^= code & (0u - (nb ^ tb));
     }
     for (f = 0; f < SCG_GEN_FRAMES; f++) {
-        uint32_t e = 0, *fr = &s->next[f * FW];
-        const uint32_t *t = &s->tpl[f * FW];
-        for (k = 0; k < FW; k++) e ^= word_ecc(k, fr[k] ^ t[k]);
-        fr[ECC_WORD] = (fr[ECC_WORD] & ~0x1FFFu) | ((t[ECC_WORD] ^ finish_ecc(e)) & 0x1FFFu);
+        uint32_t k = f * FW + ECC_WORD;
+        s->next[k] = (s->next[k] & ~0x1FFFu) | ((s->tpl[k] ^ finish_ecc(ecc_acc[f])) & 0x1FFFu);
     }
     scg_zeroize(x_in, sizeof x_in);
     scg_zeroize(y_out, sizeof y_out);
