@@ -2,7 +2,6 @@
 #include "scg_runtime.h"
 
 #define FW 101u
-#define ECC_WORD 50u
 
 static uint32_t crc32_words(const uint32_t *w, uint32_t n) {
     uint32_t crc = 0xFFFFFFFFu, i, b, k;
@@ -49,43 +48,28 @@ int scg_open(scg *s, const uint32_t *blob, uint32_t words, hwicap *icap) {
     return SCG_OK;
 }
 
-static uint32_t finish_ecc(uint32_t e) {
-    uint32_t v = e & 0xFFFu;
-    v ^= v >> 8; v ^= v >> 4; v ^= v >> 2; v ^= v >> 1;
-    return (e ^ ((v & 1u) << 12)) & 0x1FFFu;
+static void zero_words(uint32_t *p, uint32_t n) {
+    volatile uint32_t *q = p;
+    while (n--) *q++ = 0;
 }
 
 static uint32_t x_in[SCG_GEN_INPUTS + 1u];
 static uint32_t y_out[SCG_GEN_OUTPUTS + 1u];
-static uint32_t ecc_acc[SCG_GEN_FRAMES + 1u];
 
-/* Constant time: every entry is visited once, no branch depends on parameter values. The frame ECC
- * is linear (scg.device.frame_ecc): a bit b of word w contributes base(w) ^ b, so each touched
- * frame's ECC is the template's XOR the contributions of the bits that differ from the template.
- * s->next holds the template outside the entry bits and ECC bits (set by scg_open). */
+/* Constant time: the generated PPC evaluation and frame patch are straight-line code (no branch or
+ * address depends on parameter values). Every input word is 0 or 0xFFFFFFFF (the same parameter set
+ * in all 32 lanes), as scg_gen_patch requires. s->next holds the template outside the entry bits and
+ * ECC bits (scg_open), so only those are rewritten. */
 void scg_evaluate(scg *s, const uint8_t *param) {
-    uint32_t i, f;
+    uint32_t i;
     for (i = 0; i < SCG_GEN_INPUTS; i++) {
         uint32_t p = s->ibit[i];
         x_in[i] = 0u - (uint32_t)((param[p >> 3] >> (p & 7u)) & 1u);
     }
     scg_ppc_eval(x_in, y_out);
-    for (f = 0; f < SCG_GEN_FRAMES; f++) ecc_acc[f] = 0;
-    for (i = 0; i < SCG_GEN_ENTRIES; i++) {
-        uint32_t pos = s->epos[i], fi = pos >> 12, w = (pos >> 5) & 0x7Fu, b = pos & 31u;
-        uint32_t idx = fi * FW + w;
-        uint32_t nb = y_out[s->eout[i]] & 1u, tb = (s->tpl[idx] >> b) & 1u;
-        uint32_t base = w * 32u + (w > 0x25u ? 0x1360u : w > 6u ? 0x1340u : 0x1320u);
-        uint32_t code = (base ^ b) & ~(0u - (uint32_t)(w == ECC_WORD && b < 13u));
-        s->next[idx] = (s->next[idx] & ~(1u << b)) | (nb << b);
-        ecc_acc[fi] ^= code & (0u - (nb ^ tb));
-    }
-    for (f = 0; f < SCG_GEN_FRAMES; f++) {
-        uint32_t k = f * FW + ECC_WORD;
-        s->next[k] = (s->next[k] & ~0x1FFFu) | ((s->tpl[k] ^ finish_ecc(ecc_acc[f])) & 0x1FFFu);
-    }
-    scg_zeroize(x_in, sizeof x_in);
-    scg_zeroize(y_out, sizeof y_out);
+    scg_gen_patch(y_out, s->next);
+    zero_words(x_in, SCG_GEN_INPUTS + 1u);
+    zero_words(y_out, SCG_GEN_OUTPUTS + 1u);
 }
 
 static int write_all(scg *s, const uint32_t *frames) {
