@@ -355,3 +355,23 @@ def test_qemu_firmware_hash_equals_host_scg(fwbuild):
     for k, d in zip(keys, res):
         assert d["rc"] == "0"
         assert d["hash"] == rk.frames_hash(rk.plan(b, {"key": int(k, 16)}).frames, b.device)
+
+
+def test_firmware_init_selects_icap_over_pcap(fwbuild):
+    """hwicap_init clears devcfg CTRL bit 27 (PCAP_PR; FACTS.md) of the model's devcfg register."""
+    out = _host(fwbuild, "pcap")
+    ctrl = int(re.search(r"devcfg_ctrl=([0-9a-f]{8})", out).group(1), 16)
+    assert out.startswith("init rc=0") and ctrl == 0x0C006000 & ~(1 << 27)  # only PCAP_PR cleared
+
+
+def test_devmem_target_shares_the_driver(tmp_path, dcsflow):
+    """devmem:BASE@FILE maps FILE like a UIO device: a file is no HWICAP (write FIFO vacancy reads 0),
+    so the shared driver times out in its IDCODE check and the rekey is refused with one line."""
+    root = make_build(tmp_path / "b")
+    regs = tmp_path / "regs"
+    regs.write_bytes(bytes(4096))
+    r = dcsflow("rekey", root, "--param", "key=0001", "--to", f"devmem:0@{regs}")
+    assert r.returncode == 1 and r.stderr.startswith("error: refusing to rekey") and "timeout" in r.stderr
+    with pytest.raises(rk.RekeyError) as ei:
+        rk.rekey(rk.load_build(root), {"key": 1}, f"devmem:0@{regs}", timeout=5)
+    assert ei.value.code == "timeout"
