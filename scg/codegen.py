@@ -28,12 +28,11 @@ Blob layout (format version 1, all 32-bit words)::
 
 from __future__ import annotations
 
+import os
 import re
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-
-from flow.fileio import write_text_atomic
 
 from .device import ECC_MASK, ECC_WORD, FRAME_WORDS, finish_ecc
 from .rekey import ScgBuild, load_build, param_layout
@@ -52,6 +51,17 @@ class CodegenResult:
     ands: int
     frames: int
     entries: int
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file and a rename (no partial outputs)."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(text)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def input_bits(build: ScgBuild) -> list[int]:

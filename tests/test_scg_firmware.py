@@ -375,3 +375,14 @@ def test_devmem_target_shares_the_driver(tmp_path, dcsflow):
     with pytest.raises(rk.RekeyError) as ei:
         rk.rekey(rk.load_build(root), {"key": 1}, f"devmem:0@{regs}", timeout=5)
     assert ei.value.code == "timeout"
+
+
+def test_rekey_and_codegen_run_without_flow():
+    """scg.rekey / scg.codegen run on a Zynq's Linux: no flow, click or rich imported."""
+    import sys
+
+    code = ("import sys, scg.rekey, scg.codegen;"
+            "bad = [m for m in sys.modules if m.split('.')[0] in ('flow', 'click', 'rich', 'numpy')];"
+            "assert not bad, bad")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO_ROOT)
+    assert r.returncode == 0, r.stderr
