@@ -1,0 +1,43 @@
+// KPIG: key / public-message-number initialization generator.
+// Builds the 256-bit state before the initialization pi: Key || PMN || 0x01 || zeros
+// (32 bytes; byte 2n = low byte of word Wn, state word Wn at [16n+15:16n]).
+// key_mn is Key || PMN written as a hex string: byte 0 of the key is key_mn[KM-1 -: 8].
+// BUFFER_KEY = 0: key_mn (a parameter input) flows straight into the init logic, no register.
+// BUFFER_KEY = 1: seed-style register buffer, loaded from key_mn while key_load is high.
+module picipher_kpig #(
+    parameter KEY_BITS   = 96,
+    parameter BUFFER_KEY = 0
+) (
+    input  wire                 clk,
+    input  wire                 key_load,
+    input  wire [KEY_BITS+31:0] key_mn,
+    output wire [255:0]         init_state
+);
+    localparam KM = KEY_BITS + 32;       // bits of Key || PMN
+    localparam NB = KM / 8;              // bytes of Key || PMN: 16 or 20
+
+    wire [KM-1:0] km;
+    generate
+        if (BUFFER_KEY) begin : g_buf
+            reg [KM-1:0] key_buf;
+            always @(posedge clk)
+                if (key_load) key_buf <= key_mn;
+            assign km = key_buf;
+        end else begin : g_nobuf
+            assign km = key_mn;
+        end
+    endgenerate
+
+    genvar i;
+    generate
+        for (i = 0; i < 32; i = i + 1) begin : g_byte
+            if (i < NB) begin : g_km
+                assign init_state[8*i+7:8*i] = km[KM-1-8*i -: 8];
+            end else if (i == NB) begin : g_one
+                assign init_state[8*i+7:8*i] = 8'h01;
+            end else begin : g_zero
+                assign init_state[8*i+7:8*i] = 8'h00;
+            end
+        end
+    endgenerate
+endmodule

@@ -1,0 +1,325 @@
+"""Simulation driver: runs the message-processor RTL under Icarus Verilog and checks it.
+
+Many messages run in ONE simulator process: :func:`simulate` writes a stimulus file that the test
+bench ``designs/picipher/tb/tb_picipher.v`` reads, and parses the result file it writes (both formats
+are described in the test bench's header and in ``docs/formats.md``).
+
+Designs: ``picipher`` (top ``picipher_mp``, 96-bit key), ``picipher128`` (same, 128-bit key),
+``picipher_cis`` (top ``picipher_cis_mp``; the parameter input is computed by the golden model).
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import model
+from .errors import InputError, SimulationError
+
+HERE = Path(__file__).resolve().parent
+RTL_DIR = HERE / "rtl"
+TB_FILE = HERE / "tb" / "tb_picipher.v"
+CIS_RTL_DIR = HERE.parent / "picipher_cis" / "rtl"
+
+#: Design name → (key size in bits, uses the CIS variant).
+DESIGNS = {"picipher": (96, False), "picipher128": (128, False), "picipher_cis": (None, True)}
+
+
+def rtl_files(cis: bool = False) -> list[Path]:
+    """Verilog sources of the message processor (plus ``picipher_cis_mp`` when ``cis``)."""
+    files = sorted(RTL_DIR.glob("*.v"))
+    if cis:
+        files += sorted(CIS_RTL_DIR.glob("*.v"))
+    return files
+
+
+@dataclass(frozen=True)
+class SimMessage:
+    """One message for the RTL.
+
+    Attributes:
+        key: 12 or 16 bytes; pmn: 4 bytes.
+        data: plaintext (encrypt) or ciphertext without tag (decrypt), any length.
+        decrypt: direction.
+        tag: decrypt: the expected tag (16 bytes) presented on ``tag_in``.
+    """
+
+    key: bytes
+    pmn: bytes
+    data: bytes
+    decrypt: bool = False
+    tag: bytes = bytes(16)
+
+
+@dataclass
+class SimResult:
+    """What the RTL produced for one message.
+
+    Attributes:
+        output: ciphertext or plaintext bytes (len(data) of them).
+        tag: the 16-byte tag port at done; tag_ok: the tag_ok flag; cycles: clock cycles from the
+        first s_valid to done; framing_ok: the output words carried m_last exactly on the final word
+        with the right m_bytes, and their number matched the input words.
+    """
+
+    output: bytes
+    tag: bytes
+    tag_ok: bool
+    cycles: int
+    framing_ok: bool
+
+
+def _words(data: bytes) -> tuple[list[int], int]:
+    """Message bytes → 16-bit stream words (little-endian) and the byte count of the final block."""
+    n = len(data)
+    last = 0 if n == 0 else n - 16 * ((n - 1) // 16)
+    padded = data + bytes(len(data) % 2)
+    words = [padded[2 * k] | padded[2 * k + 1] << 8 for k in range(len(padded) // 2)] or [0]
+    return words, last
+
+
+def _param(msg: SimMessage, cis: bool) -> int:
+    model.check_key_pmn(msg.key, msg.pmn)
+    if cis:
+        return model.cis_parameters(msg.key, msg.pmn).as_int()
+    return int.from_bytes(msg.key + msg.pmn, "big")
+
+
+def _require(tool: str) -> str:
+    p = shutil.which(tool)
+    if not p:
+        raise SimulationError(f"{tool} not found on PATH (install the Debian package 'iverilog')")
+    return p
+
+
+def compile_tb(out: Path, key_bits: int = 96, buffer_key: int = 0, cis: bool = False) -> Path:
+    """Compile the test bench with Icarus (``iverilog -g2005``) into ``out`` (a .vvp file).
+
+    Raises:
+        SimulationError: iverilog missing or the compile failed (its message is included).
+    """
+    cmd = [_require("iverilog"), "-g2005", "-o", str(out), "-s", "tb",
+           f"-Ptb.KEY_BITS={key_bits}", f"-Ptb.BUFFER_KEY={buffer_key}"]
+    if cis:
+        cmd.append("-DCIS")
+    cmd += [str(f) for f in rtl_files(cis)] + [str(TB_FILE)]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SimulationError("iverilog failed: " + (r.stderr or r.stdout).strip().replace("\n", " | "))
+    return out
+
+
+def simulate(messages: list[SimMessage], key_bits: int = 96, buffer_key: int = 0, cis: bool = False,
+             stall_seed: int | None = None, workdir: str | Path | None = None) -> list[SimResult]:
+    """Run all messages through the RTL in one Icarus process.
+
+    Args:
+        messages: the messages; keys must be ``key_bits`` long (any size when ``cis``).
+        key_bits: 96 or 128 (``KEY_BITS`` of picipher_mp); buffer_key: ``BUFFER_KEY`` (0/1).
+        cis: simulate ``picipher_cis_mp`` (parameter = init + empty-AD step from the golden model).
+        stall_seed: if given, random gaps on s_valid and m_ready (seeded).
+        workdir: folder for the stimulus/result files (default: a temporary folder, removed).
+    Returns:
+        one :class:`SimResult` per message, in order.
+    Raises:
+        InputError: a key of the wrong size. SimulationError: simulator missing/failed, timeout,
+        unreadable results.
+    """
+    if not cis and key_bits not in (96, 128):
+        raise InputError(f"key_bits must be 96 or 128, got {key_bits}")
+    lines = [str(len(messages))]
+    meta = []
+    for m in messages:
+        if not cis and len(m.key) * 8 != key_bits:
+            raise InputError(f"key must be {key_bits // 8} bytes for KEY_BITS={key_bits}, got {len(m.key)}")
+        words, last = _words(bytes(m.data))
+        lines.append(f"{int(m.decrypt)} {len(words)} {last} {_param(m, cis):x} {bytes(m.tag).hex()}")
+        lines += [f"{w:04x}" for w in words]
+        meta.append((len(m.data), len(words), last))
+    tmp = None
+    if workdir is None:
+        tmp = tempfile.TemporaryDirectory(prefix="picipher-sim-")
+        workdir = tmp.name
+    try:
+        wd = Path(workdir)
+        wd.mkdir(parents=True, exist_ok=True)
+        vvp = compile_tb(wd / "tb.vvp", key_bits if not cis else 96, buffer_key, cis)
+        stim, res = wd / "stimulus.txt", wd / "results.txt"
+        stim.write_text("\n".join(lines) + "\n")
+        cmd = [_require("vvp"), "-n", str(vvp), f"+in={stim}", f"+out={res}"]
+        if stall_seed is not None:
+            cmd.append(f"+stall={int(stall_seed)}")
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0 or not res.exists():
+            raise SimulationError("vvp failed: " + (r.stderr or r.stdout).strip()[-500:])
+        return _parse_results(res.read_text(), meta)
+    finally:
+        if tmp is not None:
+            tmp.cleanup()
+
+
+def _parse_results(text: str, meta) -> list[SimResult]:
+    out: list[SimResult] = []
+    words: list[tuple[int, int, int]] = []
+    for n, line in enumerate(text.splitlines(), start=1):
+        f = line.split()
+        if not f:
+            continue
+        try:
+            if f[0] == "W":
+                words.append((int(f[1], 16), int(f[2]), int(f[3])))
+            elif f[0] == "D":
+                if len(out) >= len(meta):
+                    raise SimulationError(f"results line {n}: more messages than sent")
+                nbytes, nwords, last = meta[len(out)]
+                data = b"".join(bytes((w & 0xFF, w >> 8)) for w, _, _ in words)[:nbytes]
+                framing = (len(words) == nwords
+                           and [x[1] for x in words] == [0] * (nwords - 1) + [1]
+                           and words[-1][2] == last)
+                out.append(SimResult(data, bytes.fromhex(f"{int(f[2], 16):032x}"), f[3] == "1",
+                                     int(f[1]), framing))
+                words = []
+            elif f[0] == "TIMEOUT":
+                raise SimulationError(f"simulation timed out in message {int(f[1])}")
+            elif f[0] == "BADSTIM":
+                raise SimulationError(f"test bench could not read message {int(f[1])} of the stimulus")
+            elif f[0] == "END":
+                break
+        except (ValueError, IndexError):
+            raise SimulationError(f"results line {n}: unreadable: {line!r}") from None
+    if len(out) != len(meta):
+        raise SimulationError(f"simulation ended after {len(out)} of {len(meta)} messages")
+    return out
+
+
+@dataclass
+class CheckRow:
+    """One checked case: a vector or random message in one direction."""
+
+    name: str
+    msg_len: int
+    direction: str          # "enc" | "dec" | "dec-tampered"
+    passed: bool
+    cycles: int
+    detail: str = ""
+
+
+@dataclass
+class CheckReport:
+    """Outcome of :func:`check_messages` / :func:`check_vectors`.
+
+    Attributes:
+        rows: one per simulated case; skipped: records not simulated (AD or SMN present).
+    """
+
+    rows: list[CheckRow] = field(default_factory=list)
+    skipped: int = 0
+
+    @property
+    def total(self) -> int:
+        """Cases simulated."""
+        return len(self.rows)
+
+    @property
+    def passed(self) -> int:
+        """Cases that passed."""
+        return sum(r.passed for r in self.rows)
+
+    @property
+    def ok(self) -> bool:
+        """All simulated cases passed (and there was at least one)."""
+        return self.total > 0 and self.passed == self.total
+
+
+@dataclass(frozen=True)
+class Case:
+    """A known-answer case: key, PMN, plaintext and the expected ciphertext ‖ tag."""
+
+    name: str
+    key: bytes
+    pmn: bytes
+    msg: bytes
+    cipher: bytes       # C ‖ tag (no AD, no SMN)
+
+
+def check_cases(cases: list[Case], key_bits: int = 96, buffer_key: int = 0, cis: bool = False,
+                tamper: bool = True, stall_seed: int | None = None) -> CheckReport:
+    """Simulate each case encrypting, decrypting, and (``tamper``) decrypting with a flipped tag bit.
+
+    A case passes encryption when output ‖ tag equals ``cipher`` and the framing is right; decryption
+    when the plaintext equals ``msg`` and tag_ok is 1; tampered decryption when tag_ok is 0.
+    """
+    msgs: list[SimMessage] = []
+    kinds = []
+    for i, c in enumerate(cases):
+        ctext, tag = c.cipher[:-16], c.cipher[-16:]
+        msgs.append(SimMessage(c.key, c.pmn, c.msg))
+        kinds.append((c, "enc"))
+        msgs.append(SimMessage(c.key, c.pmn, ctext, decrypt=True, tag=tag))
+        kinds.append((c, "dec"))
+        if tamper:
+            bad = bytearray(tag)
+            bad[i % 16] ^= 1 << (i % 8)
+            msgs.append(SimMessage(c.key, c.pmn, ctext, decrypt=True, tag=bytes(bad)))
+            kinds.append((c, "dec-tampered"))
+    results = simulate(msgs, key_bits, buffer_key, cis, stall_seed)
+    rep = CheckReport()
+    for (c, kind), r in zip(kinds, results):
+        if kind == "enc":
+            ok = r.output + r.tag == c.cipher and r.framing_ok
+            detail = "" if ok else f"got {(r.output + r.tag).hex()}"
+        elif kind == "dec":
+            ok = r.output == c.msg and r.tag_ok and r.framing_ok
+            detail = "" if ok else f"tag_ok={int(r.tag_ok)} plaintext {'ok' if r.output == c.msg else 'wrong'}"
+        else:
+            ok = not r.tag_ok
+            detail = "" if ok else "tampered tag accepted"
+        rep.rows.append(CheckRow(c.name, len(c.msg), kind, ok, r.cycles, detail))
+    return rep
+
+
+def cases_from_vectors(vectors) -> tuple[list[Case], int]:
+    """Known-answer cases from official vectors without AD and SMN; returns (cases, skipped count)."""
+    cases, skipped = [], 0
+    for v in vectors:
+        if v.ad or v.smn is not None:
+            skipped += 1
+            continue
+        cases.append(Case(f"#{v.number}", v.key, v.pmn, v.msg, v.cipher))
+    return cases, skipped
+
+
+def check_vectors(vectors, key_bits: int, buffer_key: int = 0, cis: bool = False,
+                  stall_seed: int | None = None) -> CheckReport:
+    """Simulate the official-format records without AD/SMN (both directions + tampered tag).
+
+    Raises:
+        InputError: a record's key size differs from ``key_bits``.
+    """
+    cases, skipped = cases_from_vectors(vectors)
+    for c in cases:
+        if len(c.key) * 8 != key_bits:
+            raise InputError(f"vector {c.name} has a {len(c.key) * 8}-bit key; design expects {key_bits}")
+    rep = check_cases(cases, key_bits, buffer_key, cis, stall_seed=stall_seed) if cases else CheckReport()
+    rep.skipped = skipped
+    return rep
+
+
+def random_cases(n: int, key_bits: int, max_len: int = 256, seed: int = 1) -> list[Case]:
+    """``n`` random messages (lengths 0..max_len, all block-boundary cases included) with answers
+    from the golden model."""
+    import random
+
+    rng = random.Random(seed)
+    special = [0, 1, 15, 16, 17, 31, 32, 33, 48, max_len]
+    out = []
+    for i in range(n):
+        ln = special[i] if i < len(special) else rng.randint(0, max_len)
+        key = rng.randbytes(key_bits // 8)
+        pmn = rng.randbytes(4)
+        msg = rng.randbytes(ln)
+        out.append(Case(f"rand{i}", key, pmn, msg, model.encrypt(key, pmn, msg)))
+    return out

@@ -1,0 +1,410 @@
+"""``dcsflow build``: the TLUT implementation and the conventional baseline of one design.
+
+Labelled stages (like Yosys ``-run from:to``), each reading the previous stage's files in the
+build folder:
+
+- ``frontend``: Yosys up to LUT mapping (``pre.json``); gate logic -> ``frontend/logic.aag`` with the
+  parameter inputs marked and parameter registers folded; the conventional baseline is finished
+  right away from the same ``pre.json`` with Yosys's own mapping (``abc -luts 2:2,3,6:5,10,20``).
+- ``tmap``: TMAP maps the AIG (``tmap/``); the TLUT netlist goes back into Yosys, which finishes
+  synth_xilinx (``tlut/netlist.json``).
+- ``verify``: random-pattern simulation of TLUT netlist ∘ PPC against the input AIG (independent of
+  TMAP's own ABC ``cec`` proof, whose verdict is also reported) and consistency of TLUT attributes.
+- ``backend``: placeholder until the back-end issue (packing, placement, frame map).
+- ``outputs``: ``template.v``, ``conventional.v``, ``ppc.aig`` + ``ppc.json``, ``build.json``
+  (hashes), ``report.json``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import shutil
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from . import frontend as fe
+from . import netlist as nl
+from .designs import DesignInfo, resolve
+from .errors import FlowError
+from .fileio import write_text_atomic
+from .mapping import map_logic
+
+STAGES = ["frontend", "tmap", "verify", "backend", "outputs"]
+BUILD_FORMAT = "dcsflow-build"
+BUILD_VERSION = 1
+REPORT_FORMAT = "dcsflow-report"
+
+
+class BuildError(FlowError):
+    """A build stage cannot run (missing inputs of an earlier stage, failed verification)."""
+
+
+@dataclass
+class BuildOptions:
+    """Inputs of :func:`build`.
+
+    design: DESIGN argument (bundled name, file or folder); top: top module; params: extra
+    parameter port names; device: target device (recorded; used by the back end); out: build folder;
+    start/stop: first and last stage (names in :data:`STAGES`); progress: show rich progress on stderr;
+    area: TMAP area recovery without the depth bound (fewer LUTs, deeper logic).
+    """
+
+    design: str
+    out: Path
+    top: str | None = None
+    params: list[str] = field(default_factory=list)
+    device: str = "xc7z020"
+    start: str = "frontend"
+    stop: str = "outputs"
+    progress: bool = True
+    area: bool = False
+
+
+@dataclass
+class BuildResult:
+    """Output of :func:`build`: the build folder and the report dict (``report.json``)."""
+
+    out: Path
+    report: dict
+
+
+def sha256_file(path: Path) -> str:
+    """SHA-256 hex digest of a file."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _design_hash(info: DesignInfo, params: list[str]) -> str:
+    h = hashlib.sha256()
+    for p in info.sources:
+        h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
+    h.update(json.dumps([info.top, info.chparams, sorted(params)], sort_keys=True).encode())
+    return h.hexdigest()
+
+
+class _Progress:
+    """Status line on stderr (rich) naming the stage and the current Yosys/TMAP step."""
+
+    def __init__(self, enabled: bool, title: str):
+        self.enabled = enabled
+        self.title = title
+        self._status = None
+        self._stage = ""
+        self._t0 = time.perf_counter()
+
+    @contextmanager
+    def running(self):
+        if not self.enabled:
+            yield self
+            return
+        from rich.console import Console
+
+        console = Console(stderr=True)
+        with console.status(f"{self.title}: starting") as st:
+            self._status = st
+            yield self
+        self._status = None
+
+    def stage(self, name: str) -> None:
+        self._stage = name
+        self.step("")
+
+    def step(self, what: str) -> None:
+        if self._status is not None:
+            el = time.perf_counter() - self._t0
+            self._status.update(f"[bold]{self.title}[/] · {self._stage} · {what} [dim]({el:.0f} s)[/]")
+
+
+def _load_json(path: Path, stage: str) -> dict:
+    if not path.exists():
+        raise BuildError(f"{path} missing: run the '{stage}' stage first (--from {stage})")
+    return json.loads(path.read_text())
+
+
+def _state(out: Path) -> dict:
+    p = out / "state.json"
+    return json.loads(p.read_text()) if p.exists() else {}
+
+
+def _save_state(out: Path, state: dict) -> None:
+    write_text_atomic(out / "state.json", json.dumps(state, indent=1) + "\n")
+
+
+# ------------------------------------------------------------------------------------ stages
+
+def stage_frontend(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Progress) -> None:
+    """Yosys to map_luts, extraction (TLUT build) and the conventional baseline."""
+    out = opts.out
+    fdir = out / "frontend"
+    if fdir.exists():
+        shutil.rmtree(fdir)
+    spec = fe.DesignSpec(sources=info.sources, top=info.top, chparams=info.chparams, params=opts.params)
+    prog.step("yosys synth_xilinx -run :map_luts")
+    pre_path, top, t_pre = fe.synthesize_pre(spec, fdir, lambda s: prog.step(f"yosys {s}"))
+    pre = json.loads(pre_path.read_text())
+    prog.step("extracting gate logic")
+    t0 = time.perf_counter()
+    ext, _ = fe.extract_logic(pre, top, opts.params, fdir)
+    t_ext = time.perf_counter() - t0
+    cdir = out / "conventional"
+    cdir.mkdir(parents=True, exist_ok=True)
+    t_conv = fe.continue_synthesis(pre_path, top, fe.ABC_LUTS_DEFAULT, cdir / "post.json", cdir, "yosys",
+                                   lambda s: prog.step(f"conventional: yosys {s}"))
+    conv = json.loads((cdir / "post.json").read_text())
+    conv["modules"][top]["parameter_default_values"] = pre["modules"][top].get("parameter_default_values", {})
+    write_text_atomic(cdir / "netlist.json", json.dumps({"creator": "dcsflow", "modules": {top: conv["modules"][top]}}))
+    state.update(top=top, design=info.name, params=ext.param_ports, folded=len(ext.folded),
+                 aig_ands=ext.ands, gates=ext.gates)
+    state.setdefault("seconds", {}).update(yosys_pre=t_pre, extract=t_ext, conventional_yosys=t_conv)
+
+
+def stage_tmap(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Progress) -> None:
+    """TMAP on the extracted AIG, re-import, rest of synth_xilinx."""
+    out = opts.out
+    fdir = out / "frontend"
+    pre = _load_json(fdir / "pre.json", "frontend")
+    _load_json(fdir / "extract.json", "frontend")
+    ext = fe.Extraction.from_json((fdir / "extract.json").read_text())
+    top = ext.top
+    # re-run the (deterministic) extraction to get the folded module
+    ext2, module = fe.extract_logic(pre, top, list(opts.params), None)
+    if ext2.to_json() != ext.to_json():
+        raise BuildError("frontend files changed since the frontend stage; run it again (--from frontend)")
+    tdir = out / "tmap"
+    if tdir.exists():
+        shutil.rmtree(tdir)
+    prog.step(f"TMAP mapping {ext.ands} AND nodes, {len(ext.params)} parameter bits")
+    mo = map_logic(fdir / "logic.aag", [n for n, _ in ext.params], tdir, area=opts.area)
+    prog.step("re-importing TLUT netlist into Yosys")
+    doc = fe.reimport(pre, module, ext2, mo.netlist)
+    ldir = out / "tlut"
+    ldir.mkdir(parents=True, exist_ok=True)
+    (ldir / "mapped.json").write_text(json.dumps(doc))
+    t_y = fe.continue_synthesis(ldir / "mapped.json", top, "", ldir / "post.json", ldir, "yosys",
+                                lambda s: prog.step(f"TLUT: yosys {s}"))
+    final = fe.finalize_tluts(json.loads((ldir / "post.json").read_text()), top)
+    final["modules"][top]["parameter_default_values"] = pre["modules"][top].get("parameter_default_values", {})
+    write_text_atomic(ldir / "netlist.json", json.dumps(final))
+    state["map"] = {k: v for k, v in mo.stats.items() if k != "proof"}
+    state["ppc_file"] = str(mo.ppc_path.relative_to(out))
+    state.setdefault("seconds", {}).update(tmap=mo.stats.get("seconds", mo.seconds), tlut_yosys=t_y)
+
+
+def _tlut_entries(module: dict) -> dict[str, list[int]]:
+    ent = {}
+    for cn, c in module["cells"].items():
+        if nl.is_tlut(c):
+            ent[cn] = [int(x) for x in str(c["attributes"]["dcs_ppc"]).strip().rstrip(",").split(",")]
+    return ent
+
+
+def simulate_netlist(netlist: dict, ppc_vals: list[int], inputs: dict[str, int], width: int) -> dict[str, int]:
+    """Evaluate a TLUT netlist (format "dcsflow-tlut-netlist" v1) bit-parallel.
+
+    ``ppc_vals[j]`` is PPC output j (``width`` patterns per int), ``inputs`` the regular inputs.
+    Returns output name -> value. An independent evaluator of the netlist, used by ``verify``.
+    """
+    mask = (1 << width) - 1
+    val = dict(inputs)
+    val["0"], val["1"] = 0, mask
+    for lut in netlist["luts"]:
+        ins = [val[x] for x in lut["inputs"]]
+        k = len(ins)
+        if "ppc" in lut:
+            entries = [ppc_vals[j] for j in lut["ppc"]]
+        else:
+            init = int(lut["init"], 16)
+            entries = [mask if (init >> i) & 1 else 0 for i in range(1 << k)]
+        acc = 0
+        for i, e in enumerate(entries):
+            sel = e
+            for j in range(k):
+                sel &= ins[j] if (i >> j) & 1 else ins[j] ^ mask
+            acc |= sel
+        val[lut["name"]] = acc
+    return {o["name"]: val[o["driver"]] for o in netlist["outputs"]}
+
+
+def stage_verify(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Progress) -> None:
+    """Random-pattern check of netlist ∘ PPC against the extracted AIG; TLUT attribute checks."""
+    from tmap.aig import read_aiger
+
+    out = opts.out
+    t0 = time.perf_counter()
+    src = read_aiger(str(out / "frontend" / "logic.aag"))
+    netlist = _load_json(out / "tmap" / "netlist.json", "tmap")
+    ppc = read_aiger(str(out / state.get("ppc_file", "tmap/ppc.aig")))
+    rng = random.Random(0xD5C)
+    width = 512
+    rounds = 4
+    prog.step(f"simulating {rounds}×{width} random patterns")
+    for _ in range(rounds):
+        iv = {n: rng.getrandbits(width) for n in src.input_names}
+        ref = src.simulate(iv, width=width)
+        pv = ppc.simulate({n: iv[n] for n in ppc.input_names}, width=width)
+        got = simulate_netlist(netlist, pv, {n: iv[n] for n in netlist["inputs"]}, width)
+        for name, r in zip(src.output_names, ref):
+            if got.get(name) != r:
+                raise BuildError(f"verify: TLUT netlist ∘ PPC differs from the front end's AIG at output {name}")
+    final = _load_json(out / "tlut" / "netlist.json", "tmap")
+    module = final["modules"][state["top"]]
+    for cn, ent in _tlut_entries(module).items():
+        if any(j < 0 or j >= len(ppc.outputs) for j in ent):
+            raise BuildError(f"verify: TLUT {cn} names a PPC output that does not exist")
+        if 1 << int(module["cells"][cn]["type"][3:]) != len(ent):
+            raise BuildError(f"verify: TLUT {cn} has {len(ent)} PPC entries for its inputs")
+    if any(c["type"].startswith(fe.TLUT_CELL) for c in module["cells"].values()):
+        raise BuildError("verify: opaque TLUT cells left in the netlist")
+    state["verify"] = {"random_patterns": width * rounds, "equal": True,
+                       "abc_cec": state.get("map", {}).get("verified")}
+    state.setdefault("seconds", {})["verify"] = time.perf_counter() - t0
+
+
+def stage_backend(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Progress) -> None:
+    """Placeholder: packing/placement/frame map arrive with the back-end issue."""
+    state["backend"] = {"status": "not run: back end not implemented yet", "device": opts.device}
+
+
+def stage_outputs(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Progress) -> None:
+    """Template netlist, PPC with manifest, build manifest with hashes, report."""
+    out = opts.out
+    top = state["top"]
+    final = _load_json(out / "tlut" / "netlist.json", "tmap")
+    conv = _load_json(out / "conventional" / "netlist.json", "frontend")
+    ppc_src = out / state.get("ppc_file", "tmap/ppc.aig")
+    shutil.copyfile(ppc_src, out / ".ppc.aig.tmp")
+    (out / ".ppc.aig.tmp").replace(out / "ppc.aig")
+    ppc_hash = sha256_file(out / "ppc.aig")
+    module = final["modules"][top]
+    module.setdefault("attributes", {})["dcs_ppc_sha256"] = ppc_hash
+    write_text_atomic(out / "template.json", json.dumps(final))
+    entries = _tlut_entries(module)
+    from tmap.aig import read_aiger
+
+    ppc = read_aiger(str(out / "ppc.aig"))
+    manifest = {"format": "dcsflow-ppc", "version": 1, "aiger": "ppc.aig", "sha256": ppc_hash,
+                "params": list(ppc.input_names), "outputs": len(ppc.outputs), "ands": ppc.num_ands,
+                "netlist": "template.json", "tluts": entries}
+    write_text_atomic(out / "ppc.json", json.dumps(manifest, indent=1) + "\n")
+    write_text_atomic(out / "template.v", nl.write_verilog(module, top))
+    write_text_atomic(out / "conventional.v", nl.write_verilog(conv["modules"][top], top))
+    ts = nl.stats(module)
+    cs = nl.stats(conv["modules"][top])
+    secs = state.get("seconds", {})
+    report = {
+        "format": REPORT_FORMAT, "version": 1, "design": info.name, "top": top, "device": opts.device,
+        "params": state.get("params", {}), "parameter_registers_folded": state.get("folded", 0),
+        "conventional": {**cs.as_dict(), "ppc_ands": 0,
+                         "seconds": round(secs.get("yosys_pre", 0) + secs.get("conventional_yosys", 0), 3)},
+        "tlut": {**ts.as_dict(), "ppc_ands": ppc.num_ands, "ppc_outputs": len(ppc.outputs),
+                 "seconds": round(secs.get("yosys_pre", 0) + secs.get("extract", 0) + secs.get("tmap", 0)
+                                  + secs.get("tlut_yosys", 0), 3)},
+        "verify": state.get("verify"), "backend": state.get("backend"),
+        "stage_seconds": {k: round(v, 3) for k, v in secs.items()},
+    }
+    write_text_atomic(out / "report.json", json.dumps(report, indent=1) + "\n")
+    files = {n: sha256_file(out / n) for n in ("template.json", "ppc.aig", "ppc.json", "template.v",
+                                                 "conventional.v", "report.json")}
+    bj = {"format": BUILD_FORMAT, "version": BUILD_VERSION, "design": info.name, "top": top,
+          "device": opts.device, "design_hash": state.get("design_hash"),
+          "params": state.get("params", {}), "key_bits": info.key_bits,
+          "user_params": info.user_params, "transform": info.transform, "files": files}
+    write_text_atomic(out / "build.json", json.dumps(bj, indent=1) + "\n")
+    state["report"] = report
+
+
+_STAGE_FUNCS: dict[str, Callable] = {"frontend": stage_frontend, "tmap": stage_tmap, "verify": stage_verify,
+                                     "backend": stage_backend, "outputs": stage_outputs}
+
+
+def build(opts: BuildOptions) -> BuildResult:
+    """Run stages ``opts.start``..``opts.stop`` of the build of ``opts.design`` into ``opts.out``.
+
+    Raises:
+        BuildError: unknown stage name, missing files of an earlier stage, verification failure.
+        FlowError subclasses from the front end (Yosys errors, unknown --param), the mapper.
+    """
+    for s in (opts.start, opts.stop):
+        if s not in STAGES:
+            raise BuildError(f"unknown stage {s!r}; stages: {', '.join(STAGES)}")
+    i0, i1 = STAGES.index(opts.start), STAGES.index(opts.stop)
+    if i0 > i1:
+        raise BuildError(f"--from {opts.start} comes after --to {opts.stop}")
+    info = resolve(opts.design, opts.top)
+    opts.out = Path(opts.out)
+    opts.out.mkdir(parents=True, exist_ok=True)
+    state = _state(opts.out) if i0 > 0 else {}
+    if i0 > 0 and not state:
+        raise BuildError(f"{opts.out} holds no earlier build; run from the 'frontend' stage")
+    if i0 == 0:
+        for stale in ("build.json", "report.json"):
+            (opts.out / stale).unlink(missing_ok=True)
+    state["design_hash"] = _design_hash(info, opts.params)
+    prog = _Progress(opts.progress, f"build {info.name}")
+    with prog.running():
+        for name in STAGES[i0:i1 + 1]:
+            prog.stage(name)
+            _STAGE_FUNCS[name](info, opts, state, prog)
+            state.setdefault("done", [])
+            if name not in state["done"]:
+                state["done"].append(name)
+            _save_state(opts.out, state)
+    return BuildResult(opts.out, state.get("report") or {})
+
+
+# ------------------------------------------------------------------------------------ table
+
+def comparison_rows(report: dict) -> list[tuple[str, str, str]]:
+    """(metric, conventional, TLUT) rows of the comparison table."""
+    c, t = report["conventional"], report["tlut"]
+    return [
+        ("LUTs", str(c["luts"]), f"{t['luts']} ({t['tluts']} TLUTs)"),
+        ("FFs", str(c["ffs"]), str(t["ffs"])),
+        ("LUTs + FFs", str(c["luts"] + c["ffs"]), str(t["luts"] + t["ffs"])),
+        ("CARRY4", str(c["carry4"]), str(t["carry4"])),
+        ("MUXF7 / MUXF8", f"{c['muxf7']} / {c['muxf8']}", f"{t['muxf7']} / {t['muxf8']}"),
+        ("LUT depth", str(c["depth"]), str(t["depth"])),
+        ("PPC AND nodes", "-", str(t["ppc_ands"])),
+        ("run time (s)", f"{c['seconds']:.1f}", f"{t['seconds']:.1f}"),
+    ]
+
+
+def print_table(report: dict, file=None) -> None:
+    """Print the conventional-vs-TLUT comparison as a rich table (stdout by default)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    tab = Table(title=f"{report['design']} ({report['top']}): conventional vs TLUT")
+    tab.add_column("metric")
+    tab.add_column("conventional", justify="right")
+    tab.add_column("TLUT", justify="right")
+    for r in comparison_rows(report):
+        tab.add_row(*r)
+    Console(file=file).print(tab)
+
+
+def main_job(out_root: Path | str = "build", progress: bool = True) -> int:
+    """The README's main job: build ``picipher`` and ``picipher_cis``, check each against the official
+    vectors, print the comparison; returns the exit status (0 only when every check passes)."""
+    from .check import check_build
+
+    out_root = Path(out_root)
+    status = 0
+    reports = {}
+    for design in ("picipher", "picipher_cis"):
+        res = build(BuildOptions(design=design, out=out_root / design, progress=progress))
+        print_table(res.report)
+        reports[design] = res.report
+        chk = check_build(out_root / design, progress=progress)
+        print(f"{design}: passed {chk.passed}/{chk.total}")
+        if chk.passed != chk.total:
+            status = 1
+    return status

@@ -1,0 +1,40 @@
+"""``dcsflow build``: TLUT implementation and conventional baseline of a design, with a comparison."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..build import STAGES, BuildOptions, build, print_table
+
+
+@click.command("build")
+@click.argument("design")
+@click.option("--top", help="Top module (bundled designs know theirs).")
+@click.option("--param", "params", multiple=True, metavar="PORT",
+              help="Treat input PORT as a parameter input (in addition to (* PARAM *) ports). Repeatable.")
+@click.option("--device", default="xc7z020", show_default=True, help="Target device.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Build folder [build/<design>].")
+@click.option("--from", "start", type=click.Choice(STAGES), default="frontend", show_default=True,
+              help="First stage to run (earlier stages' files must exist).")
+@click.option("--to", "stop", type=click.Choice(STAGES), default="outputs", show_default=True,
+              help="Last stage to run.")
+@click.option("--area", is_flag=True, help="TMAP: recover area without keeping the depth (fewer LUTs, deeper).")
+@click.option("--quiet", is_flag=True, help="No progress display.")
+def COMMAND(design, top, params, device, out, start, stop, area, quiet):
+    """Build DESIGN twice: with TLUTs (TMAP, parameters in the PPC) and conventionally.
+
+    DESIGN is a Verilog file or folder, or a bundled design: picipher (96-bit key),
+    picipher128, picipher_cis. Stages: frontend, tmap, verify, backend, outputs.
+    Writes OUT/report.json and prints the comparison table.
+    """
+    if out is None:
+        out = Path("build") / Path(design).stem
+    res = build(BuildOptions(design=design, out=out, top=top, params=list(params), device=device,
+                             start=start, stop=stop, progress=not quiet, area=area))
+    if res.report:
+        print_table(res.report)
+        click.echo(f"report: {out / 'report.json'}")
+    else:
+        click.echo(f"stages {start}..{stop} done in {out}")

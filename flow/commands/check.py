@@ -1,0 +1,23 @@
+"""``dcsflow check``: specialized netlists of a π16-Cipher build against the official vectors."""
+
+from __future__ import annotations
+
+import click
+
+from ..check import check_build
+
+
+@click.command("check")
+@click.argument("build", type=click.Path(file_okay=False))
+@click.option("--vectors", type=click.Path(dir_okay=False, exists=True),
+              help="Vector file (π-Cipher reference format); default: the official vectors of the key size.")
+@click.option("--quiet", is_flag=True, help="No progress display.")
+def COMMAND(build, vectors, quiet):
+    """Specialize BUILD for the Key and PMN of every vector without AD and SMN, simulate the
+    encryption with Icarus Verilog (Yosys's cells_sim.v), compare with CIPHER and print
+    'passed N/M'. Exit status 0 only when all pass."""
+    res = check_build(build, vectors, progress=not quiet)
+    for num, why in res.failures:
+        click.echo(f"vector #{num}: {why}")
+    click.echo(f"passed {res.passed}/{res.total}")
+    raise SystemExit(0 if res.passed == res.total else 1)

@@ -1,0 +1,588 @@
+"""Yosys front end: synthesis up to LUT mapping, hand-off of the fine-grained logic, continuation.
+
+Stages (DESIGN.md, "Pipeline" 1-2; Yosys 0.23 ``help synth_xilinx``):
+
+1. :func:`synthesize_pre` runs ``synth_xilinx -flatten -top T -run :map_luts`` plus the first command
+   of ``map_luts`` (``opt_expr -mux_undef -noclkinv``) and writes ``pre.json`` (Yosys JSON). FFs, CARRY4,
+   MUXF7/F8, RAM and DSP cells are already what synth_xilinx makes them; what is left as ``$_AND_``,
+   ``$_XOR_``, ``$_MUX_`` ... gates is exactly what ``abc -luts`` would map.
+2. :func:`extract_logic` finds the parameter inputs (``(* PARAM *)`` ports and/or names given by the
+   user), follows them through their IBUFs, folds **parameter registers** (FFs whose D is a parameter
+   or ``mux(parameter, Q)`` and whose reset is tied inactive) into the parameter, and writes the gate
+   logic as an AIGER whose inputs are the boundary nets (parameter inputs marked by name) and whose
+   outputs are the gate-driven nets read by other cells or ports. Parameter bits read directly by a
+   non-gate cell become outputs too (the mapper gives them a "tunable constant" TLUT).
+3. :func:`reimport` puts the mapper's TLUT netlist (format "dcsflow-tlut-netlist" v1) back: static
+   LUTs as ``$lut`` cells (exactly what ABC's result becomes), TLUTs as opaque black-box cells
+   ``DCS_TLUT<k>`` so that no Yosys pass (``lut_map``, ``xilinx_dffopt``, ``opt_lut_ins``) can rewrite
+   a truth table that is not fixed; :func:`continue_synthesis` runs the rest of synth_xilinx and
+   :func:`finalize_tluts` turns them into ``LUT<k>`` cells with attributes ``dcs_tlut`` and ``dcs_ppc``
+   (comma-separated PPC output index of INIT bit 0, 1, ...) and physical input order I0..I(k-1)
+   = the netlist's input order.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field, asdict
+from pathlib import Path
+from typing import Callable
+
+from ._aigbuild import AigBuilder
+from .errors import FlowError
+from .yosys import run_script
+
+
+class FrontendError(FlowError):
+    """Bad front-end input (unknown parameter port, unsupported netlist construct)."""
+
+
+#: Fine-grained gate cells that ``abc`` maps (Yosys ``abc`` pass, cell library of simplemap).
+GATE_TYPES = {"$_BUF_", "$_NOT_", "$_AND_", "$_NAND_", "$_OR_", "$_NOR_", "$_XOR_", "$_XNOR_",
+              "$_ANDNOT_", "$_ORNOT_", "$_MUX_", "$_NMUX_", "$_AOI3_", "$_OAI3_", "$_AOI4_", "$_OAI4_"}
+
+#: synth_xilinx default LUT mapping (Yosys 0.23, step map_luts).
+ABC_LUTS_DEFAULT = "abc -luts 2:2,3,6:5,10,20"
+
+TLUT_CELL = "DCS_TLUT"
+
+
+@dataclass
+class DesignSpec:
+    """What to synthesize.
+
+    sources: Verilog files; top: top module (None: Yosys picks it); chparams: Verilog parameters
+    of the top (name -> value); params: parameter port names given by the user in addition to
+    ``(* PARAM *)`` ports; defines: ``-D`` macros.
+    """
+
+    sources: list[Path]
+    top: str | None = None
+    chparams: dict[str, int | str] = field(default_factory=dict)
+    params: list[str] = field(default_factory=list)
+    defines: dict[str, str] = field(default_factory=dict)
+
+
+def _vlog_value(v: int | str) -> str:
+    return str(v) if isinstance(v, int) else f'"{v}"'
+
+
+def synthesize_pre(spec: DesignSpec, workdir: Path, status: Callable[[str], None] | None = None) -> tuple[Path, str, float]:
+    """Run Yosys up to LUT mapping; returns (pre.json path, top module name, seconds).
+
+    Raises:
+        YosysError: Yosys failed (syntax errors carry Yosys's file:line message).
+        FrontendError: chparams given without a top module.
+    """
+    workdir.mkdir(parents=True, exist_ok=True)
+    defs = " ".join(f"-D{k}={v}" for k, v in spec.defines.items())
+    lines = [f"read_verilog -sv {defs} " + " ".join(f'"{p.resolve()}"' for p in spec.sources)]
+    if spec.chparams:
+        if not spec.top:
+            raise FrontendError("Verilog parameters need --top")
+        sets = " ".join(f"-set {k} {_vlog_value(v)}" for k, v in spec.chparams.items())
+        lines.append(f"chparam {sets} {spec.top}")
+    top_opt = f"-top {spec.top}" if spec.top else ""
+    lines += [f"synth_xilinx -flatten {top_opt} -run :map_luts",
+              "opt_expr -mux_undef -noclkinv",
+              "delete =A:blackbox =A:whitebox",   # library cells are read again by the continuation
+              "write_json pre.json"]
+    secs = run_script("\n".join(lines) + "\n", workdir, "frontend", status)
+    pre = workdir / "pre.json"
+    top = spec.top or _find_top(json.loads(pre.read_text()))
+    return pre, top, secs
+
+
+def _find_top(doc: dict) -> str:
+    for name, m in doc["modules"].items():
+        if _is_true_attr(m.get("attributes", {}).get("top", "0")):
+            return name
+    raise FrontendError("could not determine the top module; give --top")
+
+
+# ---------------------------------------------------------------------------------------------
+# extraction
+
+@dataclass
+class Extraction:
+    """Result of :func:`extract_logic` (also saved as ``extract.json``).
+
+    inputs: (AIG input name, net bit) of regular inputs; params: (name, net bit) of parameter
+    inputs, name ``port[i]``; outputs: (AIG output name, net bit); param_ports: port name ->
+    width; folded: names of the parameter registers folded away; gates: number of gate cells;
+    ands: AND nodes of the AIG.
+    """
+
+    top: str
+    inputs: list[tuple[str, int]]
+    params: list[tuple[str, int]]
+    outputs: list[tuple[str, int]]
+    param_ports: dict[str, int]
+    folded: list[str]
+    gates: int
+    ands: int
+    aig: str = "logic.aag"
+
+    def to_json(self) -> str:
+        """Serialized form (JSON)."""
+        return json.dumps(asdict(self), indent=1)
+
+    @classmethod
+    def from_json(cls, text: str) -> "Extraction":
+        """Inverse of :meth:`to_json`."""
+        d = json.loads(text)
+        d["inputs"] = [tuple(x) for x in d["inputs"]]
+        d["params"] = [tuple(x) for x in d["params"]]
+        d["outputs"] = [tuple(x) for x in d["outputs"]]
+        return cls(**d)
+
+
+def _is_true_attr(v) -> bool:
+    s = str(v).strip()
+    if s and set(s) <= {"0", "1"}:
+        return int(s, 2) != 0
+    return s.lower() in ("true", "yes", "1")
+
+
+def param_ports_of(module: dict, extra: list[str]) -> dict[str, int]:
+    """Parameter ports of a Yosys JSON module: ``(* PARAM *)`` input ports plus ``extra`` names.
+
+    Returns port name -> width. Raises FrontendError when a name in ``extra`` is not an input
+    port (the message lists the input ports).
+    """
+    ports = module["ports"]
+    inputs = [n for n, p in ports.items() if p["direction"] == "input"]
+    out: dict[str, int] = {}
+    for name in inputs:
+        attrs = module["netnames"].get(name, {}).get("attributes", {})
+        if any(k.upper() == "PARAM" and _is_true_attr(v) for k, v in attrs.items()):
+            out[name] = len(ports[name]["bits"])
+    for name in extra:
+        if name not in inputs:
+            raise FrontendError(f"--param {name}: no input port of that name; input ports: "
+                                + ", ".join(inputs))
+        out[name] = len(ports[name]["bits"])
+    return out
+
+
+def _bitname(port: str, i: int, width: int) -> str:
+    return f"{port}[{i}]" if width > 1 else port
+
+
+_FF_RE = re.compile(r"^\$_(DFF|DFFE|SDFF|SDFFE|SDFFCE|ADFF|ADFFE|DFFSR|DFFSRE|ALDFF|ALDFFE)_([NP01]+)_$")
+
+
+def _ff_reset_inactive(cell: dict) -> bool:
+    """True when the FF has no set/reset, or every set/reset input is a constant at its inactive level."""
+    t = cell["type"]
+    m = _FF_RE.match(t)
+    if not m:
+        return False
+    kind, pol = m.groups()
+    conns = cell["connections"]
+    if kind in ("DFF", "DFFE"):
+        return True
+    if kind in ("SDFF", "SDFFE", "SDFFCE", "ADFF", "ADFFE"):
+        active = "1" if pol[1] == "P" else "0"
+        r = conns.get("R", ["x"])[0]
+        return isinstance(r, str) and r in "01" and r != active
+    if kind in ("DFFSR", "DFFSRE"):
+        for port, p in (("S", pol[1]), ("R", pol[2])):
+            active = "1" if p == "P" else "0"
+            v = conns.get(port, ["x"])[0]
+            if not (isinstance(v, str) and v in "01" and v != active):
+                return False
+        return True
+    return False
+
+
+def extract_logic(pre: dict, top: str, extra_params: list[str], workdir: Path | None,
+                  fold_param_registers: bool = True) -> tuple[Extraction, dict]:
+    """Extract the gate logic of ``top`` as AIGER ``workdir/logic.aag``.
+
+    ``workdir`` None: write nothing. Returns the :class:`Extraction` and the module dict with parameter registers folded away and
+    their Q nets replaced by the parameter nets (the input of :func:`reimport`).
+    Raises FrontendError for an unknown parameter port.
+    """
+    module = json.loads(json.dumps(pre["modules"][top]))  # private copy
+    cells: dict = module["cells"]
+    pports = param_ports_of(module, extra_params)
+    ports = module["ports"]
+
+    # parameter bits: port bits, then through IBUF (or any single-input buffer of the port)
+    param_of_bit: dict[int, str] = {}
+    for p, w in pports.items():
+        for i, b in enumerate(ports[p]["bits"]):
+            if isinstance(b, int):
+                param_of_bit[b] = _bitname(p, i, w)
+    for name, c in cells.items():
+        if c["type"] in ("IBUF", "IBUFG") and c["connections"]["I"][0] in param_of_bit:
+            param_of_bit[c["connections"]["O"][0]] = param_of_bit[c["connections"]["I"][0]]
+    # which bit carries the parameter into the logic: the IBUF output if any, else the port bit
+    carrier: dict[str, int] = {}
+    for b, n in param_of_bit.items():
+        if n not in carrier or b not in set(x for p in pports for x in ports[p]["bits"]):
+            carrier[n] = b
+
+    # fold parameter registers (iterate: chains of registers)
+    folded: list[str] = []
+    subst: dict = {}
+    if fold_param_registers and param_of_bit:
+        driver_gate = {}
+        for name, c in cells.items():
+            if c["type"] in GATE_TYPES:
+                driver_gate[c["connections"]["Y"][0]] = c
+        changed = True
+        while changed:
+            changed = False
+            for name, c in list(cells.items()):
+                if not _FF_RE.match(c["type"]) or not _ff_reset_inactive(c):
+                    continue
+                d, q = c["connections"]["D"][0], c["connections"]["Q"][0]
+                d = subst.get(d, d)
+                pname = None
+                if d in param_of_bit:
+                    pname = param_of_bit[d]
+                elif d in driver_gate and driver_gate[d]["type"] == "$_MUX_":
+                    mc = driver_gate[d]["connections"]
+                    a, b = subst.get(mc["A"][0], mc["A"][0]), subst.get(mc["B"][0], mc["B"][0])
+                    if a == q and b in param_of_bit:
+                        pname = param_of_bit[b]
+                    elif b == q and a in param_of_bit:
+                        pname = param_of_bit[a]
+                if pname is None or any(k.lower() == "keep" for k in c.get("attributes", {})):
+                    continue
+                subst[q] = carrier[pname]
+                param_of_bit[q] = pname
+                del cells[name]
+                folded.append(name)
+                changed = True
+        if subst:
+            _apply_subst(module, subst)
+
+    # drivers and readers
+    gates = {n: c for n, c in cells.items() if c["type"] in GATE_TYPES}
+    gate_out: dict[int, str] = {}
+    for n, c in gates.items():
+        gate_out[c["connections"]["Y"][0]] = n
+    boundary_read: set = set()
+    port_pbits = {b for p in pports for b in ports[p]["bits"]}
+    for n, c in cells.items():
+        if c["type"] in GATE_TYPES:
+            continue
+        if c["type"] in ("IBUF", "IBUFG") and c["connections"]["I"][0] in port_pbits:
+            continue                      # the parameter's own input buffer (removed with TLUTs)
+        dirs = c.get("port_directions", {})
+        for port, bits in c["connections"].items():
+            if dirs.get(port, "input") != "output":
+                boundary_read.update(b for b in bits if isinstance(b, int))
+    for p in ports.values():
+        if p["direction"] in ("output", "inout"):
+            boundary_read.update(b for b in p["bits"] if isinstance(b, int))
+    for nn in module["netnames"].values():
+        if any(k.lower() == "keep" and _is_true_attr(v) for k, v in nn.get("attributes", {}).items()):
+            boundary_read.update(b for b in nn["bits"] if isinstance(b, int))
+
+    # gate inputs that are not gate outputs are AIG inputs
+    gate_in: set = set()
+    for c in gates.values():
+        for port, bits in c["connections"].items():
+            if port != "Y":
+                gate_in.update(b for b in bits if isinstance(b, int))
+    in_bits = sorted(b for b in gate_in if b not in gate_out)
+    # parameter bits read by non-gate cells need a tunable-constant output
+    param_out_bits = sorted(b for b in boundary_read if b in param_of_bit and b not in gate_out)
+    out_bits = sorted(b for b in boundary_read if b in gate_out)
+
+    aig = AigBuilder()
+    lit: dict = {"0": 0, "1": 1, "x": 0, "z": 0}
+    params: list[tuple[str, int]] = []
+    inputs: list[tuple[str, int]] = []
+    # parameters first (in port order), then regular inputs
+    param_bits_used = sorted({b for b in in_bits + param_out_bits if b in param_of_bit},
+                             key=lambda b: _param_sort_key(param_of_bit[b], pports))
+    seen_names: dict[str, int] = {}
+    for b in param_bits_used:
+        n = param_of_bit[b]
+        if n in seen_names:      # same parameter reached through two nets (should not happen after subst)
+            lit[b] = seen_names[n]
+            continue
+        seen_names[n] = lit[b] = aig.add_input(n)
+        params.append((n, b))
+    for b in in_bits:
+        if b in param_of_bit:
+            continue
+        lit[b] = aig.add_input(f"w{b}")
+        inputs.append((f"w{b}", b))
+
+    # topological evaluation of gates (iterative DFS)
+    def gate_lit(root_bit: int) -> int:
+        stack = [root_bit]
+        while stack:
+            b = stack[-1]
+            if b in lit:
+                stack.pop()
+                continue
+            c = gates[gate_out[b]]
+            conns = c["connections"]
+            pend = [x[0] for p, x in conns.items() if p != "Y" and x[0] not in lit]
+            if pend:
+                stack.extend(pend)
+                continue
+            stack.pop()
+            lit[b] = _gate_function(aig, c["type"], {p: lit[x[0]] for p, x in conns.items() if p != "Y"})
+        return lit[root_bit]
+
+    outputs: list[tuple[str, int]] = []
+    for b in out_bits:
+        aig.add_output(f"o{b}", gate_lit(b))
+        outputs.append((f"o{b}", b))
+    for b in param_out_bits:
+        aig.add_output(f"c{b}", lit[b])
+        outputs.append((f"c{b}", b))
+    ext = Extraction(top=top, inputs=inputs, params=params, outputs=outputs, param_ports=pports,
+                     folded=folded, gates=len(gates), ands=aig.num_ands)
+    if workdir is not None:
+        workdir.mkdir(parents=True, exist_ok=True)
+        aig.write(workdir / "logic.aag")
+        (workdir / "extract.json").write_text(ext.to_json())
+    return ext, module
+
+
+def _param_sort_key(name: str, pports: dict[str, int]):
+    m = re.match(r"^(.*?)(?:\[(\d+)\])?$", name)
+    port, idx = m.group(1), int(m.group(2) or 0)
+    order = list(pports)
+    return (order.index(port) if port in order else len(order), idx)
+
+
+def _gate_function(g: AigBuilder, t: str, i: dict[str, int]) -> int:
+    A, B, C, D, S = (i.get(k) for k in "ABCDS")
+    if t == "$_BUF_":
+        return A
+    if t == "$_NOT_":
+        return A ^ 1
+    if t == "$_AND_":
+        return g.and_(A, B)
+    if t == "$_NAND_":
+        return g.and_(A, B) ^ 1
+    if t == "$_OR_":
+        return g.or_(A, B)
+    if t == "$_NOR_":
+        return g.or_(A, B) ^ 1
+    if t == "$_XOR_":
+        return g.xor(A, B)
+    if t == "$_XNOR_":
+        return g.xor(A, B) ^ 1
+    if t == "$_ANDNOT_":
+        return g.and_(A, B ^ 1)
+    if t == "$_ORNOT_":
+        return g.or_(A, B ^ 1)
+    if t == "$_MUX_":
+        return g.mux(S, A, B)
+    if t == "$_NMUX_":
+        return g.mux(S, A, B) ^ 1
+    if t == "$_AOI3_":
+        return g.or_(g.and_(A, B), C) ^ 1
+    if t == "$_OAI3_":
+        return g.and_(g.or_(A, B), C) ^ 1
+    if t == "$_AOI4_":
+        return g.or_(g.and_(A, B), g.and_(C, D)) ^ 1
+    if t == "$_OAI4_":
+        return g.and_(g.or_(A, B), g.or_(C, D)) ^ 1
+    raise FrontendError(f"unsupported gate {t}")
+
+
+def _apply_subst(module: dict, subst: dict) -> None:
+    """Replace net bits in every cell connection and net name (not in ports)."""
+    def s(b):
+        seen = 0
+        while b in subst and seen < 64:
+            b = subst[b]
+            seen += 1
+        return b
+    for c in module["cells"].values():
+        for port, bits in c["connections"].items():
+            c["connections"][port] = [s(b) for b in bits]
+    for nn in module["netnames"].values():
+        nn["bits"] = [s(b) for b in nn["bits"]]
+
+
+# ---------------------------------------------------------------------------------------------
+# re-import
+
+def _max_bit(module: dict) -> int:
+    m = 1
+    for c in module["cells"].values():
+        for bits in c["connections"].values():
+            m = max([m] + [b for b in bits if isinstance(b, int)])
+    for nn in module["netnames"].values():
+        m = max([m] + [b for b in nn["bits"] if isinstance(b, int)])
+    for p in module["ports"].values():
+        m = max([m] + [b for b in p["bits"] if isinstance(b, int)])
+    return m
+
+
+def _lut_param(init: int, k: int) -> str:
+    return format(init, f"0{1 << k}b") if k else format(init & 1, "01b")
+
+
+def reimport(pre: dict, module: dict, ext: Extraction, netlist: dict, tlut_mode: bool = True) -> dict:
+    """Replace the gate logic of ``module`` by the mapped netlist; return a new Yosys JSON document.
+
+    Args:
+        pre: the pre.json document (only its top is replaced; library modules are dropped).
+        module: the folded module from :func:`extract_logic`.
+        ext: the extraction record.
+        netlist: TLUT netlist (format "dcsflow-tlut-netlist" v1, see tmap contract).
+        tlut_mode: remove the parameter IBUFs (parameters now live in the configuration).
+    Raises:
+        FrontendError: the netlist does not match the extraction (unknown input/output names).
+    """
+    if netlist.get("format") != "dcsflow-tlut-netlist" or netlist.get("version") != 1:
+        raise FrontendError("mapper result is not a dcsflow-tlut-netlist version 1")
+    module = json.loads(json.dumps(module))
+    cells = module["cells"]
+    for n in [n for n, c in cells.items() if c["type"] in GATE_TYPES]:
+        del cells[n]
+    pbits = {b for _, b in ext.params}
+    if tlut_mode:
+        for n in [n for n, c in cells.items() if c["type"] in ("IBUF", "IBUFG")
+                  and c["connections"]["O"][0] in pbits]:
+            del cells[n]
+    in_bit = dict(ext.inputs)
+    for name in netlist["inputs"]:
+        if name not in in_bit:
+            raise FrontendError(f"mapper netlist input {name!r} is not a boundary net")
+    out_bit = dict(ext.outputs)
+    port_bits = {b for p in module["ports"].values() for b in p["bits"] if isinstance(b, int)}
+    nxt = _max_bit(module) + 1
+
+    # choose each LUT's output net: the first boundary output it drives, else a fresh net
+    ybit: dict[str, int] = {}
+    claimed: set = set()
+    for o in netlist["outputs"]:
+        if o["name"] not in out_bit:
+            raise FrontendError(f"mapper netlist output {o['name']!r} is not a boundary net")
+        d = o["driver"]
+        if d not in ybit and d not in in_bit and d not in ("0", "1"):
+            ybit[d] = out_bit[o["name"]]
+            claimed.add(o["name"])
+    names = {}
+    for lut in netlist["luts"]:
+        if lut["name"] not in ybit:
+            ybit[lut["name"]] = nxt
+            nxt += 1
+        names[lut["name"]] = lut
+
+    def src(name: str):
+        if name in ybit:
+            return ybit[name]
+        if name in in_bit:
+            return in_bit[name]
+        if name in ("0", "1"):
+            return name
+        raise FrontendError(f"mapper netlist refers to unknown signal {name!r}")
+
+    n_tlut = 0
+    for lut in netlist["luts"]:
+        a = [src(x) for x in lut["inputs"]]
+        k = len(a)
+        y = ybit[lut["name"]]
+        cname = f"$dcs${lut['name']}"
+        if "ppc" in lut:
+            ppc = list(lut["ppc"])
+            if k == 0:                       # tunable constant: LUT1 with I0 tied low, both entries equal
+                a, k, ppc = ["0"], 1, ppc * 2
+            if len(ppc) != 1 << k:
+                raise FrontendError(f"TLUT {lut['name']}: {len(ppc)} PPC entries for {k} inputs")
+            conns = {f"I{j}": [a[j]] for j in range(k)}
+            conns["O"] = [y]
+            cells[cname] = {
+                "hide_name": 0, "type": f"{TLUT_CELL}{k}", "parameters": {},
+                "attributes": {"dcs_tlut": "00000000000000000000000000000001",
+                               "dcs_ppc": ",".join(map(str, ppc)) + ","},
+                "port_directions": {**{f"I{j}": "input" for j in range(k)}, "O": "output"},
+                "connections": conns}
+            n_tlut += 1
+        else:
+            init = int(lut.get("init", "0"), 16)
+            if k == 0:
+                raise FrontendError(f"static LUT {lut['name']} without inputs")
+            cells[cname] = {
+                "hide_name": 0, "type": "$lut",
+                "parameters": {"WIDTH": format(k, "032b"), "LUT": _lut_param(init, k)},
+                "attributes": {}, "port_directions": {"A": "input", "Y": "output"},
+                "connections": {"A": a, "Y": [y]}}
+
+    subst: dict = {}
+    for o in netlist["outputs"]:
+        if o["name"] in claimed:
+            continue
+        b = out_bit[o["name"]]
+        s = src(o["driver"])
+        if b in port_bits:                   # a port bit cannot be renamed: identity LUT
+            cells[f"$dcs$buf{b}"] = {
+                "hide_name": 1, "type": "$lut", "parameters": {"WIDTH": format(1, "032b"), "LUT": "10"},
+                "attributes": {}, "port_directions": {"A": "input", "Y": "output"},
+                "connections": {"A": [s], "Y": [b]}}
+        else:
+            subst[b] = s
+    if subst:
+        _apply_subst(module, subst)
+    doc = {"creator": "dcsflow front end", "modules": {ext.top: module}}
+    for k in range(1, 7):
+        doc["modules"][f"{TLUT_CELL}{k}"] = {
+            "attributes": {"blackbox": "00000000000000000000000000000001"},
+            "ports": {**{f"I{j}": {"direction": "input", "bits": [2 + j]} for j in range(k)},
+                      "O": {"direction": "output", "bits": [2 + k]}},
+            "cells": {}, "netnames": {}}
+    return doc
+
+
+def continuation_script(json_in: str, top: str, mapping: str, json_out: str) -> str:
+    """The remaining synth_xilinx commands after the LUT mapping (DESIGN.md hint, Yosys 0.23).
+
+    ``mapping`` is the LUT-mapping command (e.g. :data:`ABC_LUTS_DEFAULT`) or "" when the LUTs are
+    already in the netlist (TMAP result).
+    """
+    return "\n".join([
+        f"read_json {json_in}",
+        "read_verilog -lib -overwrite -specify +/xilinx/cells_sim.v",
+        "read_verilog -lib -overwrite +/xilinx/cells_xtra.v",
+        f"hierarchy -top {top}",
+        mapping,
+        "clean",
+        "techmap -map +/xilinx/ff_map.v",
+        "xilinx_srl -fixed -minlen 3",
+        "techmap -map +/xilinx/lut_map.v -map +/xilinx/cells_map.v -D LUT_WIDTH=6",
+        "xilinx_dffopt",
+        "opt_lut_ins -tech xilinx",
+        f"synth_xilinx -top {top} -run finalize:",
+        f"write_json {json_out}",
+        "",
+    ])
+
+
+def continue_synthesis(json_in: Path, top: str, mapping: str, json_out: Path, workdir: Path, name: str,
+                       status: Callable[[str], None] | None = None) -> float:
+    """Run :func:`continuation_script` in Yosys; returns seconds."""
+    return run_script(continuation_script(json_in.name if json_in.parent == workdir else str(json_in.resolve()),
+                                          top, mapping, json_out.name), workdir, name, status)
+
+
+def finalize_tluts(doc: dict, top: str) -> dict:
+    """Turn ``DCS_TLUT<k>`` cells into ``LUT<k>`` with a zero INIT placeholder; keep only the top.
+
+    The result is the template netlist: TLUTs are LUT cells with attributes ``dcs_tlut`` = 1 and
+    ``dcs_ppc`` = "e0,e1,...," (PPC output index per INIT bit).
+    """
+    m = doc["modules"][top]
+    for c in m["cells"].values():
+        t = c["type"]
+        if t.startswith(TLUT_CELL):
+            k = int(t[len(TLUT_CELL):])
+            c["type"] = f"LUT{k}"
+            c["parameters"] = {"INIT": "0" * (1 << k)}
+    return {"creator": doc.get("creator", "yosys"), "modules": {top: m}}

@@ -1,0 +1,74 @@
+"""The LUT-mapper hand-off: one function, so the mapper can be swapped.
+
+:func:`map_logic` maps the front end's AIGER with TMAP (``tmap.mapper.map_tluts``, see the TMAP
+contract) and returns the TLUT netlist (format "dcsflow-tlut-netlist" v1) and the PPC location.
+``DCSFLOW_MAPPER=module:function`` selects another function with the same signature as
+:func:`tmap_mapper` (used by tests and for experiments).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import FlowError
+
+
+class MapperError(FlowError):
+    """The mapper is missing or failed."""
+
+
+@dataclass
+class MapOutcome:
+    """Result of a mapper run.
+
+    netlist: the TLUT netlist dict; ppc_path: PPC AIGER (inputs = ``netlist["params"]``);
+    stats: luts, tluts, depth, ppc_ands, verified (bool or None); seconds: wall time.
+    """
+
+    netlist: dict
+    ppc_path: Path
+    stats: dict = field(default_factory=dict)
+    seconds: float = 0.0
+
+
+def tmap_mapper(aig_path: Path, params: list[str], out_dir: Path, K: int = 6, area: bool = False) -> MapOutcome:
+    """Map with TMAP: reduced cuts, depth-oriented then area recovery (``area``: without the depth
+    bound); writes out_dir/{netlist.json,ppc.aig,ppc.json}."""
+    try:
+        from tmap.aig import read_aiger
+        from tmap.mapper import MapOptions, map_tluts
+    except ImportError as e:  # pragma: no cover - depends on the TMAP branch being merged
+        raise MapperError(f"TMAP is not available ({e}); merge the tmap package") from e
+    t0 = time.perf_counter()
+    aig = read_aiger(str(aig_path))
+    res = map_tluts(aig, params, MapOptions(K=K, area=area, verify=True))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    res.write(str(out_dir))
+    st = res.stats
+    stats = dataclasses.asdict(st) if dataclasses.is_dataclass(st) else dict(vars(st) if not isinstance(st, dict) else st)
+    netlist = json.loads((out_dir / "netlist.json").read_text())
+    return MapOutcome(netlist=netlist, ppc_path=out_dir / "ppc.aig", stats=stats,
+                      seconds=time.perf_counter() - t0)
+
+
+def _selected():
+    spec = os.environ.get("DCSFLOW_MAPPER")
+    if not spec:
+        return tmap_mapper
+    mod, _, fn = spec.partition(":")
+    try:
+        return getattr(importlib.import_module(mod), fn)
+    except (ImportError, AttributeError) as e:
+        raise MapperError(f"DCSFLOW_MAPPER={spec}: {e}") from e
+
+
+def map_logic(aig_path: Path, params: list[str], out_dir: Path, area: bool = False) -> MapOutcome:
+    """Map the AIGER ``aig_path`` (parameter inputs named in ``params``) into ``out_dir``."""
+    fn = _selected()
+    return fn(aig_path, params, out_dir, area=area) if area else fn(aig_path, params, out_dir)

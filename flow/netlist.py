@@ -1,0 +1,194 @@
+"""Netlists of Xilinx 7-series primitives in Yosys JSON form: statistics and a Verilog writer.
+
+A module dict is one entry of a Yosys JSON document's ``modules`` (``ports``, ``cells``, ``netnames``;
+net bits are integers, constants the strings "0", "1", "x", "z").
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, asdict
+
+LUT_TYPES = {"LUT1", "LUT2", "LUT3", "LUT4", "LUT5", "LUT6", "INV", "LUT6_2"}
+FF_TYPES = {"FDRE", "FDSE", "FDCE", "FDPE", "FDRE_1", "FDSE_1", "FDCE_1", "FDPE_1", "LDCE", "LDPE"}
+SRL_TYPES = {"SRL16E", "SRLC16E", "SRLC32E"}
+#: cells through which combinational paths run when counting LUT depth (weight 0)
+PASS_TYPES = {"CARRY4", "MUXF7", "MUXF8", "MUXCY", "XORCY", "BUFG"}
+
+
+@dataclass
+class NetlistStats:
+    """Resource counts of a mapped netlist.
+
+    luts: LUT1..LUT6 (+ INV, a LUT1); tluts: those with attribute ``dcs_tlut``; ffs: FD*/LD*;
+    carry4, muxf7, muxf8, srls, brams (RAMB*), dsps (DSP48*); depth: largest number of LUTs on a
+    combinational path between registers/ports (CARRY4 and MUXF7/F8 pass through with weight 0).
+    """
+
+    luts: int
+    tluts: int
+    ffs: int
+    carry4: int
+    muxf7: int
+    muxf8: int
+    srls: int
+    brams: int
+    dsps: int
+    depth: int
+    cells: dict
+
+    def as_dict(self) -> dict:
+        """Plain dict (for report.json)."""
+        return asdict(self)
+
+
+def is_tlut(cell: dict) -> bool:
+    """True for a TLUT cell (attribute ``dcs_tlut``)."""
+    return "dcs_tlut" in cell.get("attributes", {})
+
+
+def stats(module: dict) -> NetlistStats:
+    """Count resources and LUT depth of a module dict."""
+    cells = module["cells"]
+    cnt = Counter(c["type"] for c in cells.values())
+    luts = sum(v for t, v in cnt.items() if t in LUT_TYPES)
+    tluts = sum(1 for c in cells.values() if c["type"] in LUT_TYPES and is_tlut(c))
+    return NetlistStats(
+        luts=luts, tluts=tluts, ffs=sum(v for t, v in cnt.items() if t in FF_TYPES),
+        carry4=cnt.get("CARRY4", 0), muxf7=cnt.get("MUXF7", 0), muxf8=cnt.get("MUXF8", 0),
+        srls=sum(v for t, v in cnt.items() if t in SRL_TYPES),
+        brams=sum(v for t, v in cnt.items() if t.startswith("RAMB")),
+        dsps=sum(v for t, v in cnt.items() if t.startswith("DSP48")),
+        depth=lut_depth(module), cells=dict(sorted(cnt.items())))
+
+
+def lut_depth(module: dict) -> int:
+    """Largest number of LUTs on a combinational path (registers, ports and other cells cut paths)."""
+    cells = module["cells"]
+    driver: dict[int, str] = {}
+    for n, c in cells.items():
+        dirs = c.get("port_directions", {})
+        for p, bits in c["connections"].items():
+            if dirs.get(p) == "output":
+                for b in bits:
+                    if isinstance(b, int):
+                        driver[b] = n
+    depth: dict[str, int] = {}
+
+    def comb(n: str) -> bool:
+        t = cells[n]["type"]
+        return t in LUT_TYPES or t in PASS_TYPES
+
+    best = 0
+    for root in cells:
+        if not comb(root) or root in depth:
+            continue
+        stack = [root]
+        onstack = {root}
+        while stack:
+            n = stack[-1]
+            c = cells[n]
+            dirs = c.get("port_directions", {})
+            pend = []
+            d = 0
+            for p, bits in c["connections"].items():
+                if dirs.get(p) == "output":
+                    continue
+                for b in bits:
+                    m = driver.get(b) if isinstance(b, int) else None
+                    if m is None or not comb(m) or cells[m]["type"] == "BUFG":
+                        continue
+                    if m in depth:
+                        d = max(d, depth[m])
+                    elif m not in onstack:
+                        pend.append(m)
+            if pend:
+                for m in pend:
+                    onstack.add(m)
+                    stack.append(m)
+                continue
+            stack.pop()
+            onstack.discard(n)
+            depth[n] = d + (1 if c["type"] in LUT_TYPES else 0)
+            best = max(best, depth[n])
+    return best
+
+
+# ---------------------------------------------------------------------------------------------
+# Verilog writer
+
+_ID_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_$]*$")
+
+
+def _id(name: str) -> str:
+    return name if _ID_RE.match(name) else "\\" + name + " "
+
+
+def _param_value(v) -> str:
+    if isinstance(v, int):
+        return str(v)
+    s = str(v)
+    if s and set(s) <= set("01xz"):
+        return f"{len(s)}'b{s}"
+    return '"' + s.rstrip(" ").replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def write_verilog(module: dict, name: str, init_override: dict[str, int] | None = None) -> str:
+    """Structural Verilog of a flat module of primitives (simulates with Yosys's cells_sim.v).
+
+    Args:
+        module: Yosys JSON module dict.
+        name: Verilog module name.
+        init_override: cell name -> INIT value (int) replacing the cell's INIT (specialized TLUTs).
+    """
+    init_override = init_override or {}
+
+    def net(b) -> str:
+        if isinstance(b, int):
+            return f"n{b}"
+        return {"0": "1'b0", "1": "1'b1"}.get(b, "1'bx")
+
+    def vec(bits) -> str:
+        parts = [net(b) for b in reversed(bits)]
+        return parts[0] if len(parts) == 1 else "{" + ", ".join(parts) + "}"
+
+    used = set()
+    for c in module["cells"].values():
+        for bits in c["connections"].values():
+            used.update(b for b in bits if isinstance(b, int))
+    ports = module["ports"]
+    for p in ports.values():
+        used.update(b for b in p["bits"] if isinstance(b, int))
+    out = [f"// dcsflow netlist of Xilinx 7-series primitives (simulate with Yosys xilinx/cells_sim.v)",
+           f"module {_id(name)} ({', '.join(_id(p) for p in ports)});"]
+    for pn, v in module.get("parameter_default_values", {}).items():
+        # the RTL's parameters, kept (unused) so that a test bench instantiating the RTL fits
+        out.append(f"  parameter {_id(pn)} = {_param_value(v) if not (isinstance(v, str) and set(v) <= set('01')) else int(v, 2)};")
+    for pn, p in ports.items():
+        w = len(p["bits"])
+        rng = f"[{w - 1}:0] " if w > 1 else ""
+        out.append(f"  {p['direction']} {rng}{_id(pn)};")
+    for b in sorted(used):
+        out.append(f"  wire n{b};")
+    for pn, p in ports.items():
+        w = len(p["bits"])
+        for i, b in enumerate(p["bits"]):
+            ref = f"{_id(pn)}[{i}]" if w > 1 else _id(pn)
+            if p["direction"] == "input":
+                if isinstance(b, int):
+                    out.append(f"  assign n{b} = {ref};")
+            else:
+                out.append(f"  assign {ref} = {net(b)};")
+    for cn, c in module["cells"].items():
+        params = dict(c.get("parameters", {}))
+        if cn in init_override:
+            k = len(params.get("INIT", "0")) if isinstance(params.get("INIT"), str) else 64
+            params["INIT"] = format(init_override[cn], f"0{k}b")
+        ptxt = ""
+        if params:
+            ptxt = " #(" + ", ".join(f".{k}({_param_value(v)})" for k, v in params.items()) + ")"
+        conns = ", ".join(f".{p}({vec(bits)})" for p, bits in c["connections"].items())
+        out.append(f"  {c['type']}{ptxt} {_id(cn)} ({conns});")
+    out.append("endmodule")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,216 @@
+"""Front end: Yosys continuation, extraction, parameter registers, TLUT re-import, specialization.
+
+Independent references: plain ``synth_xilinx`` (Yosys), the RTL simulated by Icarus, the naive
+one-LUT-per-AND mapper in tests/_naive_mapper.py.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from flow import frontend as fe
+from flow import netlist as nl
+from flow.build import BuildOptions, build, simulate_netlist
+from flow.specialize import load_build, specialized_verilog
+from flow.yosys import cells_sim, run_script
+
+DATA = Path(__file__).parent / "data" / "flow"
+
+
+@pytest.fixture(scope="module")
+def keyxor_build(tmp_path_factory):
+    out = tmp_path_factory.mktemp("kx") / "b"
+    res = build(BuildOptions(design=str(DATA / "keyxor.v"), out=out, progress=False))
+    return out, res.report
+
+
+def test_continuation_reproduces_plain_synth_xilinx(keyxor_build, tmp_path):
+    """DESIGN.md hint: pre.json + abc + remaining map_luts commands + finalize == synth_xilinx.
+
+    The conventional build is exactly that continuation (frontend/pre.json + abc -luts)."""
+    src = DATA / "keyxor.v"
+    out, _ = keyxor_build
+    run_script(f'read_verilog "{src}"\nsynth_xilinx -flatten -top keyxor\nwrite_json plain.json\n', tmp_path, "plain")
+    a = json.loads((out / "conventional" / "post.json").read_text())["modules"]["keyxor"]["cells"]
+    b = json.loads((tmp_path / "plain.json").read_text())["modules"]["keyxor"]["cells"]
+
+    def sig(cells):
+        return Counter((c["type"], json.dumps(c.get("parameters", {}), sort_keys=True)) for c in cells.values())
+
+    assert sig(a) == sig(b)
+    assert any(t == "CARRY4" for t, _ in sig(a))
+
+
+def test_extraction_marks_params_and_folds_key_buffer(keyxor_build, tmp_path):
+    out, _ = keyxor_build
+    pre = json.loads((out / "frontend" / "pre.json").read_text())
+    ext, module = fe.extract_logic(pre, "keyxor", [], tmp_path)
+    assert ext.param_ports == {"key": 8}
+    assert [n for n, _ in ext.params] == [f"key[{i}]" for i in range(8)]
+    assert len(ext.folded) == 8                       # the key buffer kb[7:0]
+    # no FF of the folded module reads a parameter register any more
+    assert sum(1 for c in module["cells"].values() if "DFF" in c["type"]) == 8
+
+
+@pytest.fixture(scope="module")
+def mul4_pre(tmp_path_factory):
+    d = tmp_path_factory.mktemp("mul4")
+    pre, top, _ = fe.synthesize_pre(fe.DesignSpec([DATA / "mul4.v"], top="mul4"), d)
+    return json.loads(pre.read_text())
+
+
+def test_unknown_param_lists_ports(mul4_pre, tmp_path):
+    with pytest.raises(fe.FrontendError, match=r"input ports: x, c"):
+        fe.extract_logic(mul4_pre, "mul4", ["k"], tmp_path)
+
+
+def test_naive_mapper_roundtrip_matches_aig(mul4_pre, tmp_path):
+    """Extraction + a second mapper + the independent netlist evaluator agree with the AIG."""
+    from tests._naive_mapper import naive_mapper
+    from tmap.aig import read_aiger
+
+    ext, module = fe.extract_logic(mul4_pre, "mul4", ["c"], tmp_path)
+    mo = naive_mapper(tmp_path / "logic.aag", [n for n, _ in ext.params], tmp_path / "m")
+    src = read_aiger(str(tmp_path / "logic.aag"))
+    ppc = read_aiger(str(mo.ppc_path))
+    rng = random.Random(1)
+    iv = {n: rng.getrandbits(64) for n in src.input_names}
+    got = simulate_netlist(mo.netlist, ppc.simulate({n: iv[n] for n in ppc.input_names}, 64),
+                           {n: iv[n] for n in mo.netlist["inputs"]}, 64)
+    assert [got[n] for n in src.output_names] == src.simulate(iv, 64)
+    # x*c: every output depends on the parameter, so the naive mapping has TLUTs
+    assert any("ppc" in lut for lut in mo.netlist["luts"])
+
+
+def test_keyxor_build_report(keyxor_build):
+    out, rep = keyxor_build
+    t, c = rep["tlut"], rep["conventional"]
+    assert t["tluts"] > 0 and c["tluts"] == 0
+    assert rep["parameter_registers_folded"] == 8
+    assert t["ffs"] == c["ffs"] - 8                   # the key buffer disappeared
+    assert t["luts"] + t["ffs"] < c["luts"] + c["ffs"]
+    assert rep["verify"]["equal"] and rep["verify"]["abc_cec"] is True
+    # TLUTs are LUT cells with PPC entries for every INIT bit (2^k), k = number of connected inputs
+    b = load_build(out)
+    for cell, ent in b.entries.items():
+        cd = b.module["cells"][cell]
+        k = int(cd["type"][3:])
+        assert len(ent) == 1 << k and set(cd["connections"]) == {f"I{j}" for j in range(k)} | {"O"}
+    assert not any(c["type"].startswith("DCS_") for c in b.module["cells"].values())
+
+
+def _run_iverilog(tmp_path: Path, files: list[Path]) -> str:
+    exe = tmp_path / "sim.vvp"
+    subprocess.run(["iverilog", "-g2012", "-o", str(exe), *map(str, files), str(cells_sim())],
+                   check=True, capture_output=True, text=True)
+    return subprocess.run(["vvp", "-n", str(exe)], check=True, capture_output=True, text=True).stdout
+
+
+TB = """
+`timescale 1ns/1ps
+module tb;
+  reg clk = 0, load = 1; reg [7:0] key = 8'h%(key)s; reg [7:0] d = 0;
+  wire [7:0] q_r, q_s, q_c, m_r, m_s, m_c;
+  keyxor rtl (.clk(clk), .load(load), .key(key), .d(d), .q(q_r), .m(m_r));
+  keyxor_spec spec (.clk(clk), .load(1'b0), .key(8'h00), .d(d), .q(q_s), .m(m_s));
+  keyxor_conv conv (.clk(clk), .load(load), .key(key), .d(d), .q(q_c), .m(m_c));
+  integer i, bad = 0;
+  initial begin
+    #1 clk = 1; #1 clk = 0; load = 0;
+    for (i = 0; i < 300; i = i + 1) begin
+      d = $random; #1 clk = 1; #1 clk = 0; #1;
+      if (q_r !== q_s || m_r !== m_s || q_r !== q_c || m_r !== m_c) bad = bad + 1;
+    end
+    $display("BAD %%0d", bad); $finish;
+  end
+endmodule
+"""
+
+
+@pytest.mark.parametrize("key", [0x00, 0xA5, 0x3C])
+def test_specialized_netlist_simulates_like_rtl(keyxor_build, tmp_path, key):
+    """Icarus: RTL (with its key buffer loaded) == specialized TLUT netlist == conventional netlist."""
+    out, _ = keyxor_build
+    b = load_build(out)
+    (tmp_path / "spec.v").write_text(specialized_verilog(b, {"key": key}, "keyxor_spec"))
+    conv = json.loads((out / "conventional" / "netlist.json").read_text())["modules"]["keyxor"]
+    (tmp_path / "conv.v").write_text(nl.write_verilog(conv, "keyxor_conv"))
+    (tmp_path / "tb.v").write_text(TB % {"key": f"{key:02x}"})
+    res = _run_iverilog(tmp_path, [tmp_path / "tb.v", DATA / "keyxor.v", tmp_path / "spec.v", tmp_path / "conv.v"])
+    assert "BAD 0" in res
+
+
+def test_design_without_parameters_has_no_tluts(tmp_path):
+    rep = build(BuildOptions(design=str(DATA / "noparam.v"), out=tmp_path / "b", progress=False)).report
+    assert rep["tlut"]["tluts"] == 0 and rep["params"] == {}
+    assert rep["tlut"]["ffs"] == rep["conventional"]["ffs"]
+
+
+def test_stages_resume(tmp_path):
+    out = tmp_path / "b"
+    build(BuildOptions(design=str(DATA / "mul4.v"), out=out, params=["c"], stop="frontend", progress=False))
+    assert (out / "frontend" / "logic.aag").exists() and not (out / "tmap").exists()
+    rep = build(BuildOptions(design=str(DATA / "mul4.v"), out=out, params=["c"], start="tmap", progress=False)).report
+    assert rep["params"] == {"c": 4}
+    # all of x*c is a function of x with c folded into the truth tables: only TLUTs remain
+    assert rep["tlut"]["luts"] == rep["tlut"]["tluts"] > 0
+    assert rep["tlut"]["luts"] < rep["conventional"]["luts"]
+
+
+# ------------------------------------------------------------------------------- CLI, bad input
+
+def test_cli_syntax_error_shows_yosys_file_line(dcsflow, tmp_path):
+    r = dcsflow("build", DATA / "syntaxerr.v", "--out", tmp_path / "b", "--quiet")
+    assert r.returncode == 1
+    assert "syntaxerr.v:2" in r.stderr and "ERROR" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_cli_unknown_param_lists_ports(dcsflow, tmp_path):
+    r = dcsflow("build", DATA / "mul4.v", "--param", "k", "--out", tmp_path / "b", "--quiet")
+    assert r.returncode == 1 and "input ports: x, c" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_cli_specialize_values_and_permissions(dcsflow, keyxor_build, tmp_path):
+    out, _ = keyxor_build
+    r = dcsflow("specialize", out, "--param", "key=1ff")
+    assert r.returncode == 1 and "expected 8 bits" in r.stderr
+    r = dcsflow("specialize", out, "--param", "key=zz")
+    assert r.returncode == 1 and "not hex" in r.stderr and "8 bits" in r.stderr
+    r = dcsflow("specialize", out, "--param", "kee=12")
+    assert r.returncode == 1 and "key (8 bits)" in r.stderr
+    f = tmp_path / "s.v"
+    r = dcsflow("specialize", out, "--param", "key=a5", "--out", f)
+    assert r.returncode == 0, r.stderr
+    assert (f.stat().st_mode & 0o777) == 0o600 and "LUT" in f.read_text()
+
+
+def test_corrupted_or_mismatched_build_folder_is_refused(dcsflow, keyxor_build, tmp_path):
+    import shutil
+
+    from flow.build import sha256_file
+
+    out, _ = keyxor_build
+    bad = tmp_path / "bad"
+    shutil.copytree(out, bad)
+    t = bad / "template.json"
+    t.write_text(t.read_text().replace("LUT2", "LUT3", 1))
+    r = dcsflow("specialize", bad, "--param", "key=00")
+    assert r.returncode == 1 and "does not match build.json" in r.stderr
+    # a PPC from another build, with build.json "fixed up": the netlist names a different PPC hash
+    mm = tmp_path / "mm"
+    shutil.copytree(out, mm)
+    aig = mm / "ppc.aig"
+    aig.write_bytes(aig.read_bytes() + b"c\nother\n")
+    bj = json.loads((mm / "build.json").read_text())
+    bj["files"]["ppc.aig"] = sha256_file(aig)
+    (mm / "build.json").write_text(json.dumps(bj))
+    r = dcsflow("specialize", mm, "--param", "key=00")
+    assert r.returncode == 1 and "PPC hash does not match" in r.stderr
+    r = dcsflow("check", tmp_path / "nothing")
+    assert r.returncode == 1 and "Traceback" not in r.stderr

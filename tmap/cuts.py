@@ -1,0 +1,237 @@
+"""Reduced-cut enumeration with priority cuts and cut selection (depth, area flow, exact area).
+
+Algorithm: priority cuts (Mishchenko, Cho, Chatterjee, Brayton, "Combinational and sequential
+mapping with priority cuts", ICCAD 2007) — at most C cuts are kept per node, ranked by the current
+objective; the mapping is depth-optimal over those cuts first, then improved by area flow and by
+exact area (reference counting over the current cover) under required times that keep the depth.
+Reduced cuts (Bruneel, Heirman, Stroobandt, "Dynamic data folding with parameterizable FPGA
+configurations", ACM TODAES 16(4), 2011 — TMAP): parameter inputs and nodes that depend only on
+parameters are never cut leaves and cost nothing; a cut is K-feasible when it has at most K
+(regular) leaves.
+
+Data: a cut is a ``frozenset`` of variable indices (regular inputs or regular AND nodes) together
+with a 64-bit signature (bit ``v & 63`` per leaf) used as a fast size filter.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+INF = 1 << 30
+
+
+@dataclass
+class Cover:
+    """Result of the cut selection.
+
+    Attributes:
+        best: per variable, the chosen cut (tuple of leaf variables, ascending) of every regular
+            AND node; ``None`` for inputs, parameter-only nodes and the constant.
+        arrival: per variable, LUT depth of the chosen cut (0 for inputs and parameter nodes).
+        refs: per variable, number of references in the final cover (LUT fanins and outputs).
+        depth: maximum arrival over the output drivers.
+    """
+
+    best: list
+    arrival: list
+    refs: list
+    depth: int
+
+
+def select_cover(first_and: int, fanin0: list, fanin1: list, param: bytearray, out_vars: list,
+                 K: int = 6, C: int = 8, area_mode: bool = False, flow_passes: int = 1,
+                 exact_passes: int = 2) -> Cover:
+    """Choose one K-feasible reduced cut for every regular AND node, covering the outputs.
+
+    Args:
+        first_and: variable index of the first AND node; variables below it are the constant (0)
+            and the inputs.
+        fanin0, fanin1: per variable, fanin *variable* of each AND node (entries below
+            ``first_and`` unused).
+        param: per variable, 1 if it is the constant, a parameter input or depends on parameters
+            only (such variables are never leaves).
+        out_vars: variables driving outputs (duplicates allowed).
+        K: maximum number of regular leaves (2..6 in the flow; any K ≥ 1 works here).
+        C: priority cuts kept per node.
+        area_mode: no depth constraint; select for area from the first pass (``--area``).
+        flow_passes, exact_passes: area-recovery passes after the depth pass.
+    Returns:
+        a :class:`Cover`.
+    """
+    n = len(fanin0)
+    is_and = bytearray(n)
+    for v in range(first_and, n):
+        if not param[v]:
+            is_and[v] = 1
+    fanout = [0] * n
+    for v in range(first_and, n):
+        if is_and[v]:
+            fanout[fanin0[v]] += 1
+            fanout[fanin1[v]] += 1
+    for v in out_vars:
+        fanout[v] += 1
+    est = [max(1.0, float(f)) for f in fanout]
+    best = [None] * n
+    arr = [0] * n
+    req = [INF] * n
+    refs = [0] * n
+
+    passes = [("area" if area_mode else "delay")] + ["area"] * flow_passes + ["exact"] * exact_passes
+    for pi, mode in enumerate(passes):
+        _pass(first_and, fanin0, fanin1, param, is_and, K, C, mode, best, arr, req, est, refs)
+        # cover, refs, depth, required times
+        refs = _cover_refs(n, first_and, is_and, best, out_vars)
+        depth = max([arr[v] for v in out_vars], default=0)
+        target = INF if area_mode else depth
+        req = [INF] * n
+        for v in out_vars:
+            if is_and[v]:
+                req[v] = min(req[v], target)
+        for v in range(n - 1, first_and - 1, -1):
+            if refs[v] and is_and[v]:
+                r = req[v] - 1
+                for l in best[v]:
+                    if req[l] > r:
+                        req[l] = r
+        for v in range(first_and, n):
+            if is_and[v]:
+                est[v] = max(1.0, (est[v] + 2.0 * refs[v]) / 3.0)
+    bt = [tuple(sorted(c)) if c is not None else None for c in best]
+    return Cover(best=bt, arrival=arr, refs=refs, depth=max([arr[v] for v in out_vars], default=0))
+
+
+def _cover_refs(n, first_and, is_and, best, out_vars):
+    refs = [0] * n
+    for v in out_vars:
+        refs[v] += 1
+    for v in range(n - 1, first_and - 1, -1):
+        if refs[v] and is_and[v]:
+            for l in best[v]:
+                refs[l] += 1
+    return refs
+
+
+def _pass(first_and, fanin0, fanin1, param, is_and, K, C, mode, best, arr, req, est, refs):
+    n = len(fanin0)
+    empty = (frozenset(), 0)
+    cuts = [None] * n
+    for v in range(1, first_and):
+        cuts[v] = [empty] if param[v] else [(frozenset((v,)), 1 << (v & 63))]
+    cuts[0] = [empty]
+    af = [0.0] * n
+    arr_get = arr.__getitem__
+    af_get = af.__getitem__
+    exact = mode == "exact"
+    delay_mode = mode == "delay"
+    if exact:
+        ref = refs  # reference counts of the current cover, updated in place
+
+        def ref_cut(cut):
+            area = 0
+            stack = [cut]
+            while stack:
+                c = stack.pop()
+                area += 1
+                for l in c:
+                    if is_and[l]:
+                        r = ref[l]
+                        ref[l] = r + 1
+                        if r == 0:
+                            stack.append(best[l])
+            return area
+
+        def deref_cut(cut):
+            area = 0
+            stack = [cut]
+            while stack:
+                c = stack.pop()
+                area += 1
+                for l in c:
+                    if is_and[l]:
+                        r = ref[l] - 1
+                        ref[l] = r
+                        if r == 0:
+                            stack.append(best[l])
+            return area
+
+    remaining = [0] * n
+    for v in range(first_and, n):
+        if is_and[v]:
+            remaining[fanin0[v]] += 1
+            remaining[fanin1[v]] += 1
+    for v in range(first_and, n):
+        if param[v]:
+            cuts[v] = [empty]
+            continue
+        f0, f1 = fanin0[v], fanin1[v]
+        ca = cuts[f0]
+        cb = cuts[f1]
+        remaining[f0] -= 1
+        if not remaining[f0]:
+            cuts[f0] = None
+        remaining[f1] -= 1
+        if not remaining[f1]:
+            cuts[f1] = None
+        cand = {}
+        for fa, sa in ca:
+            for fb, sb in cb:
+                s = sa | sb
+                if s.bit_count() > K:
+                    continue
+                u = fa | fb
+                if len(u) > K:
+                    continue
+                cand[u] = s
+        prev = best[v]
+        if prev is not None and prev not in cand:
+            fs = frozenset(prev)
+            sig = 0
+            for l in fs:
+                sig |= 1 << (l & 63)
+            cand[fs] = sig
+        rv = req[v]
+        scored = []
+        if exact:
+            r0 = ref[v]
+            if r0 and prev is not None:
+                deref_cut(prev)
+        for u, s in cand.items():
+            d = 1 + max(map(arr_get, u))
+            if d > rv and u != prev:
+                continue
+            a = (1.0 + sum(map(af_get, u))) / est[v]
+            if delay_mode:
+                scored.append((d, len(u), a, u, s, a))
+            elif exact:
+                ar = ref_cut(u)
+                deref_cut(u)
+                scored.append((ar, len(u), d, u, s, a))
+            else:
+                scored.append((a, len(u), d, u, s, a))
+        scored.sort(key=_key3)
+        keep = []
+        for t in scored:
+            u = t[3]
+            dominated = False
+            for k in keep:
+                if k[3] <= u:
+                    dominated = True
+                    break
+            if not dominated:
+                keep.append(t)
+                if len(keep) >= C:
+                    break
+        chosen = keep[0]
+        if exact and r0:
+            ref_cut(chosen[3])
+        d = chosen[0] if delay_mode else chosen[2]
+        a = chosen[5]
+        best[v] = chosen[3]
+        arr[v] = d
+        af[v] = a
+        if remaining[v]:
+            cuts[v] = [(t[3], t[4]) for t in keep] + [(frozenset((v,)), 1 << (v & 63))]
+
+
+def _key3(t):
+    return (t[0], t[1], t[2])

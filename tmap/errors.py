@@ -1,0 +1,31 @@
+"""Error types of the TMAP package.
+
+Every class here has ``user_error = True``: the ``dcsflow`` CLI prints such an error as one line
+``error: ...`` and exits with status 1 (see :mod:`flow.cli`). Stdlib only (the runtime package
+``scg`` reads PPCs through :mod:`tmap.aig`).
+"""
+
+from __future__ import annotations
+
+
+class TmapError(Exception):
+    """Base class of user-facing TMAP errors (bad input, failed proof, missing tool)."""
+
+    user_error = True
+
+
+class AigerError(TmapError):
+    """Malformed AIGER input. The message names the file and the line (ASCII ``.aag``, header and
+    symbol table of binary ``.aig``) or byte offset (binary AND section) where the problem is."""
+
+
+class ParamError(TmapError):
+    """Parameter names that are not inputs of the AIG (the message lists close matches)."""
+
+
+class VerificationError(TmapError):
+    """The formal equivalence proof (ABC ``cec``) of TLUT netlist ∘ PPC against the AIG failed."""
+
+
+class ToolError(TmapError):
+    """An external tool (``yosys-abc``) is missing or failed; the message carries its output tail."""

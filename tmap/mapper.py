@@ -1,0 +1,694 @@
+"""TMAP: map an AIG with parameter inputs onto TLUTs and build the partial parameterized configuration.
+
+Pipeline of :func:`map_tluts`:
+1. combinational view of the AIG (latch outputs are inputs, latch next states are outputs);
+2. mark parameter-only nodes (constant, parameter inputs, ANDs whose fanins are all parameter-only);
+3. reduced-cut selection (:mod:`tmap.cuts`): depth-optimal priority cuts, then area flow and exact
+   area without increasing the depth (``area=True``: area only);
+4. per chosen cut, the LUT function: a truth table when the cone holds no parameter (static LUT,
+   INIT), else one PPC literal per truth-table entry, built by evaluating the cone for each
+   assignment of the regular leaves inside the PPC AIG (structural hashing folds constants and shares
+   equal entries) — a TLUT;
+5. PPC optimization with ABC and re-sharing of equal / constant outputs;
+6. proof with ABC ``cec`` that netlist ∘ PPC equals the AIG for all parameter values.
+
+Reference: K. Bruneel, W. Heirman, D. Stroobandt, "Dynamic data folding with parameterizable FPGA
+configurations", ACM TODAES 16(4), 2011 (TMAP, reduced cuts, TLUTs).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .aig import Aig, write_aiger
+from .cuts import select_cover
+from .errors import ParamError, TmapError, VerificationError
+
+__all__ = ["MapOptions", "MapStats", "MapResult", "Lut", "TlutNetlist", "map_tluts", "read_param_file",
+           "check_params", "compose", "NETLIST_FORMAT", "PPC_FORMAT"]
+
+NETLIST_FORMAT = "dcsflow-tlut-netlist"
+PPC_FORMAT = "dcsflow-ppc"
+FORMAT_VERSION = 1
+
+
+@dataclass
+class MapOptions:
+    """Options of :func:`map_tluts`.
+
+    Attributes:
+        K: LUT size, maximum number of regular inputs per LUT (2..6).
+        cuts_per_node: priority cuts C kept per node.
+        area: trade depth for area (no depth constraint during area recovery).
+        verify: prove netlist ∘ PPC ≡ AIG with ABC ``cec`` (failure raises VerificationError).
+        param_latches: also treat latches whose next state depends only on parameters and on such
+            latches as parameters.
+        optimize_ppc: optimize the PPC with ABC (``strash; dc2; dc2``).
+        flow_passes, exact_passes: area-recovery passes (area flow, exact area).
+    """
+
+    K: int = 6
+    cuts_per_node: int = 8
+    area: bool = False
+    verify: bool = True
+    param_latches: bool = False
+    optimize_ppc: bool = True
+    flow_passes: int = 1
+    exact_passes: int = 2
+
+
+@dataclass
+class Lut:
+    """One LUT of the netlist.
+
+    Attributes:
+        name: net name of its output (unique, distinct from input names).
+        inputs: ordered regular input nets (inputs[0] is truth-table index bit 0, Xilinx I0).
+        init: static LUT truth table, bit i = value for entry i; None for a TLUT.
+        ppc: TLUT only: for each of the 2^k entries, the index of the PPC output driving it.
+    """
+
+    name: str
+    inputs: list
+    init: int | None = None
+    ppc: list | None = None
+
+    @property
+    def is_tlut(self) -> bool:
+        """True for a TLUT (truth table given by PPC outputs)."""
+        return self.ppc is not None
+
+
+@dataclass
+class TlutNetlist:
+    """LUT netlist with TLUTs (format ``dcsflow-tlut-netlist`` version 1, see docs/formats.md).
+
+    Attributes:
+        K: LUT size used for mapping.
+        inputs: regular input names (AIG inputs that are not parameters, then latch outputs).
+        params: parameter input names, in PPC input order.
+        luts: LUTs in topological order.
+        outputs: (output name, driver) pairs; a driver is a LUT name, a regular input name, "0" or "1".
+        source_hash: SHA-256 of the canonical source AIG.
+    """
+
+    K: int
+    inputs: list
+    params: list
+    luts: list
+    outputs: list
+    source_hash: str = ""
+
+    def to_json_obj(self) -> dict:
+        """The JSON document (dict) of this netlist."""
+        luts = []
+        for lut in self.luts:
+            d = {"name": lut.name, "inputs": list(lut.inputs)}
+            if lut.is_tlut:
+                d["ppc"] = list(lut.ppc)
+            else:
+                d["init"] = format(lut.init, "x")
+            luts.append(d)
+        return {"format": NETLIST_FORMAT, "version": FORMAT_VERSION, "K": self.K, "inputs": list(self.inputs),
+                "params": list(self.params), "luts": luts,
+                "outputs": [{"name": n, "driver": d} for n, d in self.outputs], "source_hash": self.source_hash}
+
+    @classmethod
+    def from_json_obj(cls, d: dict) -> "TlutNetlist":
+        """Inverse of :meth:`to_json_obj`; raises TmapError on another format or version."""
+        if d.get("format") != NETLIST_FORMAT or d.get("version") != FORMAT_VERSION:
+            raise TmapError(f"not a {NETLIST_FORMAT} version {FORMAT_VERSION} document")
+        luts = [Lut(x["name"], list(x["inputs"]), int(x["init"], 16) if "init" in x else None,
+                    list(x["ppc"]) if "ppc" in x else None) for x in d["luts"]]
+        return cls(d["K"], list(d["inputs"]), list(d["params"]), luts,
+                   [(o["name"], o["driver"]) for o in d["outputs"]], d.get("source_hash", ""))
+
+    def to_blif(self, model: str = "tmap") -> str:
+        """BLIF text readable by Yosys ``read_blif``: static LUTs as ``.names``; TLUTs as
+        ``.subckt LUT<k>`` (Xilinx primitive, k ≥ 1) with ``.param INIT`` all zero (template
+        placeholder) and ``.attr tlut_ppc "<indices>"`` (PPC output per entry); a TLUT with no
+        input is written as LUT1 on constant 0 with its entry repeated. Outputs are buffers."""
+        out = [f"# {NETLIST_FORMAT} version {FORMAT_VERSION} K={self.K} source_hash={self.source_hash}",
+               f".model {model}", ".inputs " + " ".join(self.inputs + self.params),
+               ".outputs " + " ".join(n for n, _ in self.outputs)]
+        need_const0 = False
+        for lut in self.luts:
+            k = len(lut.inputs)
+            if lut.is_tlut:
+                ins = lut.inputs
+                ppc = lut.ppc
+                if k == 0:
+                    need_const0 = True
+                    ins, ppc = ["$tmap_const0"], [ppc[0], ppc[0]]
+                pins = " ".join(f"I{j}={x}" for j, x in enumerate(ins))
+                out.append(f".subckt LUT{len(ins)} {pins} O={lut.name}")
+                out.append(f".param INIT {'0' * (1 << len(ins))}")
+                out.append(".attr tlut_ppc \"" + " ".join(map(str, ppc)) + "\"")
+            else:
+                out.append(".names " + " ".join(lut.inputs + [lut.name]))
+                for i in range(1 << k):
+                    if lut.init >> i & 1:
+                        out.append("".join(str(i >> j & 1) for j in range(k)) + (" 1" if k else "1"))
+        for n, d in self.outputs:
+            if d == "0":
+                out.append(f".names {n}")
+            elif d == "1":
+                out.append(f".names {n}\n1")
+            else:
+                out.append(f".names {d} {n}\n1 1")
+        if need_const0:
+            out.append(".names $tmap_const0")
+        out.append(".end")
+        return "\n".join(out) + "\n"
+
+    def depth(self) -> int:
+        """Number of LUT levels on the longest input-to-output path."""
+        lvl = {}
+        for lut in self.luts:
+            lvl[lut.name] = 1 + max((lvl.get(x, 0) for x in lut.inputs), default=0)
+        return max((lvl.get(d, 0) for _, d in self.outputs), default=0)
+
+
+@dataclass
+class MapStats:
+    """Figures of one mapping: LUT count (static + TLUTs), TLUTs, LUT depth, PPC AND nodes and
+    outputs, proof result (None when not run), mapping seconds (wall), AIG AND nodes."""
+
+    luts: int
+    tluts: int
+    depth: int
+    ppc_ands: int
+    ppc_outputs: int
+    verified: bool | None
+    seconds: float
+    aig_ands: int
+    params: int
+    proof: str = ""
+
+    def as_dict(self) -> dict:
+        """Plain dict of the figures."""
+        return dict(self.__dict__)
+
+
+@dataclass
+class MapResult:
+    """Result of :func:`map_tluts`: the TLUT netlist, the PPC (an AIG whose inputs are
+    ``netlist.params`` and whose output j drives every TLUT entry that names j) and the stats."""
+
+    netlist: TlutNetlist
+    ppc: Aig
+    stats: MapStats
+    notes: list = field(default_factory=list)
+
+    def manifest(self) -> dict:
+        """PPC manifest (format ``dcsflow-ppc`` version 1)."""
+        return {"format": PPC_FORMAT, "version": FORMAT_VERSION, "K": self.netlist.K,
+                "params": list(self.netlist.params), "outputs": self.ppc.num_outputs,
+                "ands": self.ppc.num_ands, "aiger": "ppc.aig",
+                "tluts": {lut.name: list(lut.ppc) for lut in self.netlist.luts if lut.is_tlut},
+                "source_hash": self.netlist.source_hash, "verified": self.stats.verified}
+
+    def write(self, out_dir) -> list[Path]:
+        """Write ``netlist.json``, ``netlist.blif``, ``ppc.aig`` and ``ppc.json`` into ``out_dir``
+        (created if needed; each file written atomically). Returns the paths."""
+        from flow.fileio import write_text_atomic  # flow is installed with tmap
+
+        d = Path(out_dir)
+        d.mkdir(parents=True, exist_ok=True)
+        paths = [d / "netlist.json", d / "netlist.blif", d / "ppc.aig", d / "ppc.json"]
+        write_text_atomic(paths[0], json.dumps(self.netlist.to_json_obj(), indent=1) + "\n")
+        write_text_atomic(paths[1], self.netlist.to_blif())
+        write_aiger(self.ppc, paths[2])
+        write_text_atomic(paths[3], json.dumps(self.manifest(), indent=1) + "\n")
+        return paths
+
+
+# --------------------------------------------------------------------------- parameters
+def read_param_file(path) -> list[str]:
+    """Read parameter input names, one per line (blank lines and ``#`` comments ignored).
+
+    Raises:
+        ParamError: the file cannot be read.
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise ParamError(f"{path}: cannot read parameter file: {e.strerror or e}") from None
+    names = []
+    for line in text.splitlines():
+        s = line.strip()
+        if s and not s.startswith("#"):
+            names.append(s)
+    return names
+
+
+def check_params(aig: Aig, params: list[str], param_latches: bool = False) -> list[str]:
+    """Validate parameter names against the AIG's inputs (and latch names); returns them without
+    duplicates, in the given order.
+
+    Raises:
+        ParamError: a name is not an input; the message gives close matches (difflib).
+    """
+    known = list(aig.input_names) + list(aig.latch_names)
+    kset = set(known)
+    seen, res = set(), []
+    for p in params:
+        if p not in kset:
+            close = difflib.get_close_matches(p, known, n=3, cutoff=0.6)
+            hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+            raise ParamError(f"parameter {p!r} is not an input of the AIG{hint}")
+        if p not in seen:
+            seen.add(p)
+            res.append(p)
+    return res
+
+
+def _param_latches(aig: Aig, pvars: set) -> set:
+    """Latch variables whose next state depends only on parameters and on such latches (greatest
+    fixpoint)."""
+    I, L = aig.num_inputs, aig.num_latches
+    base = aig.first_and
+    cand = set(range(1 + I, 1 + I + L))
+    supp_cache = {}
+
+    def support(lit):
+        v = lit >> 1
+        if v in supp_cache:
+            return supp_cache[v]
+        stack, seen, sup = [v], set(), set()
+        while stack:
+            x = stack.pop()
+            if x in seen:
+                continue
+            seen.add(x)
+            if x >= base:
+                a, b = aig.ands[x - base]
+                stack += [a >> 1, b >> 1]
+            elif x:
+                sup.add(x)
+        supp_cache[v] = sup
+        return sup
+
+    changed = True
+    while changed:
+        changed = False
+        for lv in sorted(cand):
+            sup = support(aig.latch_next[lv - 1 - I])
+            if not sup <= (pvars | cand):
+                cand.discard(lv)
+                changed = True
+    return cand
+
+
+# --------------------------------------------------------------------------- mapping
+def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, progress=None) -> MapResult:
+    """Map ``aig`` onto LUTs/TLUTs with at most ``options.K`` regular inputs each and build the PPC.
+
+    Args:
+        aig: the circuit (latches allowed; mapped combinationally).
+        params: names of parameter inputs (input or latch names); may be empty (conventional mapping).
+        options: :class:`MapOptions`.
+        progress: optional callable(str) told the current step.
+    Returns:
+        :class:`MapResult`.
+    Raises:
+        ParamError: unknown parameter name. TmapError: K outside 2..6.
+        VerificationError: the ABC proof failed (``options.verify``). ToolError: ABC missing/failed.
+    """
+    opt = options or MapOptions()
+    if not 2 <= opt.K <= 6:
+        raise TmapError(f"K must be between 2 and 6, got {opt.K}")
+    if opt.cuts_per_node < 1:
+        raise TmapError(f"cuts per node must be at least 1, got {opt.cuts_per_node}")
+    say = progress or (lambda s: None)
+    t0 = time.perf_counter()
+    notes = []
+    params = check_params(aig, params)
+    comb = aig.combinational()
+    I = comb.num_inputs
+    name_to_var = {n: 1 + j for j, n in enumerate(comb.input_names)}
+    pvars = {name_to_var[p] for p in params}
+    if opt.param_latches and aig.num_latches:
+        extra = _param_latches(aig, pvars)
+        for v in sorted(extra):
+            if v not in pvars:
+                pvars.add(v)
+                params.append(comb.input_names[v - 1])
+        if extra:
+            notes.append(f"{len(extra)} latch(es) treated as parameters")
+    if not params:
+        notes.append("no parameter inputs: conventional LUT mapping")
+    # parameter order = order of the AIG's inputs
+    params = [n for n in comb.input_names if name_to_var[n] in pvars]
+
+    n = comb.max_var + 1
+    base = comb.first_and
+    fanin0 = [0] * n
+    fanin1 = [0] * n
+    param = bytearray(n)
+    param[0] = 1
+    for v in pvars:
+        param[v] = 1
+    for i, (a, b) in enumerate(comb.ands):
+        v = base + i
+        fa, fb = a >> 1, b >> 1
+        fanin0[v] = fa
+        fanin1[v] = fb
+        if param[fa] and param[fb]:
+            param[v] = 1
+    out_vars = [o >> 1 for o in comb.outputs]
+    say("selecting cuts")
+    cover = select_cover(base, fanin0, fanin1, param, [v for v in out_vars if v >= base and not param[v]],
+                         K=opt.K, C=opt.cuts_per_node, area_mode=opt.area, flow_passes=opt.flow_passes,
+                         exact_passes=opt.exact_passes)
+    say("building LUTs and PPC")
+    netlist, ppc = _build(comb, params, param, cover, opt.K)
+    netlist.source_hash = aig.canonical_hash()
+    if opt.optimize_ppc and ppc.num_ands:
+        say("optimizing PPC (yosys-abc)")
+        from .abc import optimize_aig
+
+        ppc = optimize_aig(ppc)
+        netlist, ppc = _reshare(netlist, ppc)
+    seconds = time.perf_counter() - t0
+    tl = sum(1 for lut in netlist.luts if lut.is_tlut)
+    stats = MapStats(luts=len(netlist.luts), tluts=tl, depth=netlist.depth(), ppc_ands=ppc.num_ands,
+                     ppc_outputs=ppc.num_outputs, verified=None, seconds=seconds, aig_ands=aig.num_ands,
+                     params=len(params))
+    res = MapResult(netlist, ppc, stats, notes)
+    if opt.verify:
+        say("proving netlist ∘ PPC ≡ AIG (yosys-abc cec)")
+        verify(res, comb)
+    return res
+
+
+def verify(res: MapResult, comb: Aig) -> None:
+    """Prove ``res.netlist`` ∘ ``res.ppc`` equivalent to the combinational AIG ``comb`` with ABC
+    ``cec``; sets ``res.stats.verified``/``proof``. Raises VerificationError when not proved."""
+    from .abc import cec
+
+    composed = compose(res.netlist, res.ppc, comb.input_names)
+    ok, verdict = cec(comb, composed)
+    res.stats.verified = ok
+    res.stats.proof = verdict
+    if not ok:
+        raise VerificationError(f"equivalence proof failed: {verdict}")
+
+
+def _truth_vars(k: int) -> list[int]:
+    """Projection truth tables of k variables over 2^k entries (entry i bit j = var j)."""
+    size = 1 << k
+    res = []
+    for j in range(k):
+        t = 0
+        for i in range(size):
+            if i >> j & 1:
+                t |= 1 << i
+        res.append(t)
+    return res
+
+
+def _unique_namer(taken: set):
+    def name(base: str) -> str:
+        s = base
+        while s in taken:
+            s += "_t"
+        taken.add(s)
+        return s
+    return name
+
+
+def _build(comb: Aig, params: list, param: bytearray, cover, K: int):
+    """Turn the chosen cuts into LUTs/TLUTs and the PPC AIG (before ABC)."""
+    base = comb.first_and
+    ands = comb.ands
+    I = comb.num_inputs
+    best = cover.best
+    refs = cover.refs
+    n = comb.max_var + 1
+    names_in = comb.input_names
+    ppc = Aig()
+    ppc_lit = {0: 0}
+    for p in params:
+        ppc_lit[1 + names_in.index(p)] = ppc.add_input(p)
+
+    def get_ppc(v):
+        """PPC literal (positive) of parameter-only variable v."""
+        if v in ppc_lit:
+            return ppc_lit[v]
+        stack = [v]
+        while stack:
+            x = stack[-1]
+            if x in ppc_lit:
+                stack.pop()
+                continue
+            a, b = ands[x - base]
+            pa, pb = ppc_lit.get(a >> 1), ppc_lit.get(b >> 1)
+            if pa is None:
+                stack.append(a >> 1)
+                continue
+            if pb is None:
+                stack.append(b >> 1)
+                continue
+            ppc_lit[x] = ppc.add_and(pa ^ (a & 1), pb ^ (b & 1))
+            stack.pop()
+        return ppc_lit[v]
+
+    taken = set(names_in)
+    namer = _unique_namer(taken)
+    regular_inputs = [nm for j, nm in enumerate(names_in) if not param[1 + j]]
+    out_lits = comb.outputs
+    # which LUT nodes are needed, in which polarity at the outputs
+    used_as_leaf = bytearray(n)
+    mapped = [v for v in range(base, n) if refs[v] and not param[v] and best[v] is not None]
+    for v in mapped:
+        for l in best[v]:
+            used_as_leaf[l] = 1
+    pos_out = bytearray(n)
+    neg_out = bytearray(n)
+    for o in out_lits:
+        if o >> 1 >= base and not param[o >> 1]:
+            if o & 1:
+                neg_out[o >> 1] = 1
+            else:
+                pos_out[o >> 1] = 1
+    ppc_out_index = {}  # PPC literal -> output index
+
+    def ppc_index(lit):
+        j = ppc_out_index.get(lit)
+        if j is None:
+            j = ppc.add_output(lit, f"e{len(ppc.outputs)}")
+            ppc_out_index[lit] = j
+        return j
+
+    luts = []
+    lut_name = {}  # var -> name of its positive LUT
+    neg_name = {}  # var -> name of LUT computing its complement
+    tvars = {k: _truth_vars(k) for k in range(K + 1)}
+    for v in mapped:
+        leaves = best[v]
+        k = len(leaves)
+        size = 1 << k
+        mask = (1 << size) - 1
+        # cone between leaves and v, in topological (variable) order
+        val = {}
+        for j, l in enumerate(leaves):
+            val[l] = tvars[k][j]
+        cone = []
+        stack = [v]
+        seen = set(leaves)
+        while stack:
+            x = stack.pop()
+            if x in seen:
+                continue
+            seen.add(x)
+            if param[x]:
+                continue
+            cone.append(x)
+            a, b = ands[x - base]
+            stack.append(a >> 1)
+            stack.append(b >> 1)
+        cone.sort()
+        # values: int truth table (static) or list of PPC literals per entry (tunable)
+        for x in cone:
+            a, b = ands[x - base]
+            va = _value(a, val, param, get_ppc, mask, size)
+            vb = _value(b, val, param, get_ppc, mask, size)
+            if isinstance(va, int) and isinstance(vb, int):
+                val[x] = va & vb
+            else:
+                if isinstance(va, int):
+                    va = [(va >> i) & 1 for i in range(size)]
+                if isinstance(vb, int):
+                    vb = [(vb >> i) & 1 for i in range(size)]
+                val[x] = [ppc.add_and(p, q) for p, q in zip(va, vb)]
+        f = val[v]
+        want_pos = pos_out[v] or used_as_leaf[v] or not neg_out[v]
+        want_neg = neg_out[v]
+        polarities = ([0] if want_pos else []) + ([1] if want_neg else [])
+        ins = [_leaf_name(l, lut_name, names_in) for l in leaves]
+        for c in polarities:
+            nm = namer(f"n{v}" if c == 0 else f"n{v}_inv")
+            if isinstance(f, int):
+                luts.append(Lut(nm, ins, init=(f ^ mask) if c else f))
+            elif all(p <= 1 for p in f):
+                t = 0
+                for i, p in enumerate(f):
+                    t |= (p ^ c) << i
+                luts.append(Lut(nm, ins, init=t))
+            else:
+                luts.append(Lut(nm, ins, ppc=[ppc_index(p ^ c) for p in f]))
+            (neg_name if c else lut_name)[v] = nm
+    outputs = []
+    for oname, o in zip(comb.output_names, out_lits):
+        v, c = o >> 1, o & 1
+        if v == 0:
+            outputs.append((oname, str(c)))
+        elif param[v]:
+            lit = get_ppc(v) ^ c
+            if lit <= 1:
+                outputs.append((oname, str(lit)))
+            else:
+                key = ("tc", lit)
+                if key not in lut_name:
+                    nm = namer(f"n{v}" if not c else f"n{v}_inv")
+                    luts.append(Lut(nm, [], ppc=[ppc_index(lit)]))
+                    lut_name[key] = nm
+                outputs.append((oname, lut_name[key]))
+        elif v < base:
+            if not c:
+                outputs.append((oname, names_in[v - 1]))
+            else:
+                key = ("inv", v)
+                if key not in lut_name:
+                    nm = namer(f"n{v}_inv")
+                    luts.append(Lut(nm, [names_in[v - 1]], init=1))
+                    lut_name[key] = nm
+                outputs.append((oname, lut_name[key]))
+        else:
+            outputs.append((oname, neg_name[v] if c else lut_name[v]))
+    netlist = TlutNetlist(K=K, inputs=regular_inputs, params=list(params), luts=luts, outputs=outputs)
+    return netlist, ppc
+
+
+def _leaf_name(l, lut_name, names_in):
+    return lut_name[l] if l in lut_name else names_in[l - 1]
+
+
+def _value(lit, val, param, get_ppc, mask, size):
+    v = lit >> 1
+    if param[v]:
+        p = get_ppc(v) ^ (lit & 1)
+        if p <= 1:
+            return mask if p else 0
+        return [p] * size
+    x = val[v]
+    if lit & 1:
+        if isinstance(x, int):
+            return x ^ mask
+        return [p ^ 1 for p in x]
+    return x
+
+
+def _reshare(netlist: TlutNetlist, ppc: Aig):
+    """After ABC: merge PPC outputs with equal literals; TLUTs whose entries all became constant
+    turn into static LUTs. Returns the new netlist and PPC."""
+    new = Aig(num_inputs=ppc.num_inputs, ands=ppc.ands, input_names=list(ppc.input_names))
+    index = {}
+    remap = []
+    for lit in ppc.outputs:
+        j = index.get(lit)
+        if j is None:
+            j = new.add_output(lit, f"e{len(new.outputs)}")
+            index[lit] = j
+        remap.append(j)
+    luts = []
+    for lut in netlist.luts:
+        if lut.is_tlut:
+            lits = [ppc.outputs[j] for j in lut.ppc]
+            if all(x <= 1 for x in lits) and lut.inputs:
+                t = 0
+                for i, x in enumerate(lits):
+                    t |= x << i
+                luts.append(Lut(lut.name, lut.inputs, init=t))
+                continue
+            luts.append(Lut(lut.name, lut.inputs, ppc=[remap[j] for j in lut.ppc]))
+        else:
+            luts.append(lut)
+    # drop outputs no longer used (keep numbering dense)
+    used = sorted({j for lut in luts if lut.is_tlut for j in lut.ppc})
+    if len(used) != new.num_outputs:
+        dense = {j: i for i, j in enumerate(used)}
+        final = Aig(num_inputs=new.num_inputs, ands=new.ands, input_names=list(new.input_names))
+        for j in used:
+            final.add_output(new.outputs[j], f"e{dense[j]}")
+        luts = [Lut(l.name, l.inputs, ppc=[dense[j] for j in l.ppc]) if l.is_tlut else l for l in luts]
+        new = final
+    netlist.luts = luts
+    return netlist, _compact(new)
+
+
+def _compact(aig: Aig) -> Aig:
+    """Remove AND nodes not in the cone of an output (renumbering)."""
+    base = aig.first_and
+    keep = bytearray(aig.max_var + 1)
+    stack = [o >> 1 for o in aig.outputs]
+    while stack:
+        v = stack.pop()
+        if keep[v]:
+            continue
+        keep[v] = 1
+        if v >= base:
+            a, b = aig.ands[v - base]
+            stack += [a >> 1, b >> 1]
+    newlit = {v: 2 * v for v in range(base)}
+    ands = []
+    for i, (a, b) in enumerate(aig.ands):
+        v = base + i
+        if keep[v]:
+            newlit[v] = 2 * (base + len(ands))
+            ands.append((newlit[a >> 1] | (a & 1), newlit[b >> 1] | (b & 1)))
+    return Aig(num_inputs=aig.num_inputs, num_latches=0, ands=ands,
+               outputs=[newlit[o >> 1] | (o & 1) for o in aig.outputs],
+               input_names=list(aig.input_names), output_names=list(aig.output_names))
+
+
+def compose(netlist: TlutNetlist, ppc: Aig, input_names: list[str]) -> Aig:
+    """Build one AIG computing the netlist with its TLUT entries driven by the PPC outputs.
+
+    Inputs are ``input_names`` (must contain all regular inputs and parameters), outputs are the
+    netlist outputs in order. Each LUT becomes a multiplexer tree over its inputs (Shannon
+    expansion, entry i at select value i). Used for the equivalence proof.
+    """
+    g = Aig()
+    lit = {}
+    for nm in input_names:
+        lit[nm] = g.add_input(nm)
+    missing = [p for p in netlist.params + netlist.inputs if p not in lit]
+    if missing:
+        raise TmapError(f"compose: names not among the inputs: {missing[:3]}")
+    pl = {0: 0}
+    for j, p in enumerate(ppc.input_names):
+        pl[1 + j] = lit[netlist.params[j]]
+    pbase = ppc.first_and
+    for i, (a, b) in enumerate(ppc.ands):
+        pl[pbase + i] = g.add_and(pl[a >> 1] ^ (a & 1), pl[b >> 1] ^ (b & 1))
+    ppc_out = [pl[o >> 1] ^ (o & 1) for o in ppc.outputs]
+    for lut in netlist.luts:
+        sel = [lit[x] for x in lut.inputs]
+        k = len(sel)
+        if lut.is_tlut:
+            vals = [ppc_out[j] for j in lut.ppc]
+        else:
+            vals = [(lut.init >> i) & 1 for i in range(1 << k)]
+        for j in range(k):
+            vals = [g.add_mux(sel[j], vals[2 * i + 1], vals[2 * i]) for i in range(len(vals) // 2)]
+        lit[lut.name] = vals[0]
+    lit["0"], lit["1"] = 0, 1
+    for oname, d in netlist.outputs:
+        g.add_output(lit[d], oname)
+    return g
