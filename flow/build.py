@@ -4,10 +4,11 @@ Labelled stages (like Yosys ``-run from:to``), each reading the previous stage's
 build folder:
 
 - ``frontend``: Yosys up to LUT mapping (``pre.json``); gate logic -> ``frontend/logic.aag`` with the
-  parameter inputs marked and parameter registers folded; the conventional baseline is finished
-  right away from the same ``pre.json`` with Yosys's own mapping (``abc -luts 2:2,3,6:5,10,20``).
-- ``tmap``: TMAP maps the AIG (``tmap/``); the TLUT netlist goes back into Yosys, which finishes
-  synth_xilinx (``tlut/netlist.json``).
+  parameter inputs marked and parameter registers folded.
+- ``tmap``: LUT mapping. TMAP maps the AIG (``tmap/``); the TLUT netlist goes back into Yosys, which
+  finishes synth_xilinx (``tlut/netlist.json``). In parallel (a second Yosys process) the
+  conventional baseline finishes the same ``pre.json`` with Yosys's own mapping
+  (``abc -luts 2:2,3,6:5,10,20``, synth_xilinx defaults) (``conventional/netlist.json``).
 - ``verify``: random-pattern simulation of TLUT netlist ∘ PPC against the input AIG (independent of
   TMAP's own ABC ``cec`` proof, whose verdict is also reported) and consistency of TLUT attributes.
 - ``backend``: placeholder until the back-end issue (packing, placement, frame map).
@@ -142,7 +143,7 @@ def _save_state(out: Path, state: dict) -> None:
 # ------------------------------------------------------------------------------------ stages
 
 def stage_frontend(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Progress) -> None:
-    """Yosys to map_luts, extraction (TLUT build) and the conventional baseline."""
+    """Yosys to map_luts (``frontend/pre.json``, shared by both builds) and extraction of the gate logic."""
     out = opts.out
     fdir = out / "frontend"
     if fdir.exists():
@@ -155,23 +156,43 @@ def stage_frontend(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Pro
     t0 = time.perf_counter()
     ext, _ = fe.extract_logic(pre, top, opts.params, fdir)
     t_ext = time.perf_counter() - t0
+    state.update(top=top, design=info.name, params=ext.param_ports, folded=len(ext.folded),
+                 aig_ands=ext.ands, gates=ext.gates)
+    state.setdefault("seconds", {}).update(yosys_pre=t_pre, extract=t_ext)
+
+
+def _conventional(out: Path, top: str, pre: dict, prog: _Progress) -> float:
+    """The baseline: pre.json finished with Yosys's own LUT mapping (synth_xilinx defaults)."""
     cdir = out / "conventional"
     cdir.mkdir(parents=True, exist_ok=True)
-    t_conv = fe.continue_synthesis(pre_path, top, fe.ABC_LUTS_DEFAULT, cdir / "post.json", cdir, "yosys",
-                                   lambda s: prog.step(f"conventional: yosys {s}"))
+    t_conv = fe.continue_synthesis(out / "frontend" / "pre.json", top, fe.ABC_LUTS_DEFAULT, cdir / "post.json",
+                                   cdir, "yosys")
     conv = json.loads((cdir / "post.json").read_text())
     conv["modules"][top]["parameter_default_values"] = pre["modules"][top].get("parameter_default_values", {})
     write_text_atomic(cdir / "netlist.json", json.dumps({"creator": "dcsflow", "modules": {top: conv["modules"][top]}}))
-    state.update(top=top, design=info.name, params=ext.param_ports, folded=len(ext.folded),
-                 aig_ands=ext.ands, gates=ext.gates)
-    state.setdefault("seconds", {}).update(yosys_pre=t_pre, extract=t_ext, conventional_yosys=t_conv)
+    return t_conv
 
 
 def stage_tmap(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Progress) -> None:
-    """TMAP on the extracted AIG, re-import, rest of synth_xilinx."""
+    """LUT mapping: TMAP on the extracted AIG, re-import, rest of synth_xilinx (TLUT build); in
+    parallel, the conventional build's ABC mapping and rest of synth_xilinx (a separate Yosys process)."""
+    from concurrent.futures import ThreadPoolExecutor
+
     out = opts.out
     fdir = out / "frontend"
     pre = _load_json(fdir / "pre.json", "frontend")
+    with ThreadPoolExecutor(1) as ex:
+        conv_job = ex.submit(_conventional, out, state["top"], pre, prog)
+        try:
+            _tlut_build(opts, state, prog, pre)
+        finally:
+            t_conv = conv_job.result()
+    state.setdefault("seconds", {})["conventional_yosys"] = t_conv
+
+
+def _tlut_build(opts: BuildOptions, state: dict, prog: _Progress, pre: dict) -> None:
+    out = opts.out
+    fdir = out / "frontend"
     _load_json(fdir / "extract.json", "frontend")
     ext = fe.Extraction.from_json((fdir / "extract.json").read_text())
     top = ext.top
@@ -295,7 +316,7 @@ def stage_outputs(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Prog
     from tmap.aig import read_aiger
 
     ppc = read_aiger(str(out / "ppc.aig"))
-    manifest = {"format": "dcsflow-ppc", "version": 1, "aiger": "ppc.aig", "sha256": ppc_hash,
+    manifest = {"format": "dcsflow-build-ppc", "version": 1, "aiger": "ppc.aig", "sha256": ppc_hash,
                 "params": list(ppc.input_names), "outputs": len(ppc.outputs), "ands": ppc.num_ands,
                 "netlist": "template.json", "tluts": entries}
     write_text_atomic(out / "ppc.json", json.dumps(manifest, indent=1) + "\n")
@@ -354,7 +375,10 @@ def build(opts: BuildOptions) -> BuildResult:
     if i0 == 0:
         for stale in ("build.json", "report.json"):
             (opts.out / stale).unlink(missing_ok=True)
-    state["design_hash"] = _design_hash(info, opts.params)
+    dh = _design_hash(info, opts.params)
+    if i0 > 0 and state.get("design_hash") not in (None, dh):
+        raise BuildError(f"{opts.design} or its --param list changed since the frontend stage; run from 'frontend'")
+    state["design_hash"] = dh
     prog = _Progress(opts.progress, f"build {info.name}")
     with prog.running():
         for name in STAGES[i0:i1 + 1]:
