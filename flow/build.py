@@ -4,10 +4,11 @@ Labelled stages (like Yosys ``-run from:to``), each reading the previous stage's
 build folder:
 
 - ``frontend``: Yosys up to LUT mapping (``pre.json``); gate logic -> ``frontend/logic.aag`` with the
-  parameter inputs marked and parameter registers folded; the conventional baseline is finished
-  right away from the same ``pre.json`` with Yosys's own mapping (``abc -luts 2:2,3,6:5,10,20``).
-- ``tmap``: TMAP maps the AIG (``tmap/``); the TLUT netlist goes back into Yosys, which finishes
-  synth_xilinx (``tlut/netlist.json``).
+  parameter inputs marked and parameter registers folded.
+- ``tmap``: LUT mapping. TMAP maps the AIG (``tmap/``); the TLUT netlist goes back into Yosys, which
+  finishes synth_xilinx (``tlut/netlist.json``). In parallel (a second Yosys process) the
+  conventional baseline finishes the same ``pre.json`` with Yosys's own mapping
+  (``abc -luts 2:2,3,6:5,10,20``, synth_xilinx defaults) (``conventional/netlist.json``).
 - ``verify``: random-pattern simulation of TLUT netlist ∘ PPC against the input AIG (independent of
   TMAP's own ABC ``cec`` proof, whose verdict is also reported) and consistency of TLUT attributes.
 - ``backend``: placeholder until the back-end issue (packing, placement, frame map).
@@ -51,7 +52,7 @@ class BuildOptions:
     design: DESIGN argument (bundled name, file or folder); top: top module; params: extra
     parameter port names; device: target device (recorded; used by the back end); out: build folder;
     start/stop: first and last stage (names in :data:`STAGES`); progress: show rich progress on stderr;
-    area: TMAP area recovery without the depth bound (fewer LUTs, deeper logic).
+    area: TMAP area recovery without the depth bound (fewer LUTs, deeper logic); seed: placer seed.
     """
 
     design: str
@@ -63,6 +64,7 @@ class BuildOptions:
     stop: str = "outputs"
     progress: bool = True
     area: bool = False
+    seed: int = 1
 
 
 @dataclass
@@ -141,7 +143,7 @@ def _save_state(out: Path, state: dict) -> None:
 # ------------------------------------------------------------------------------------ stages
 
 def stage_frontend(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Progress) -> None:
-    """Yosys to map_luts, extraction (TLUT build) and the conventional baseline."""
+    """Yosys to map_luts (``frontend/pre.json``, shared by both builds) and extraction of the gate logic."""
     out = opts.out
     fdir = out / "frontend"
     if fdir.exists():
@@ -154,23 +156,43 @@ def stage_frontend(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Pro
     t0 = time.perf_counter()
     ext, _ = fe.extract_logic(pre, top, opts.params, fdir)
     t_ext = time.perf_counter() - t0
+    state.update(top=top, design=info.name, params=ext.param_ports, folded=len(ext.folded),
+                 aig_ands=ext.ands, gates=ext.gates)
+    state.setdefault("seconds", {}).update(yosys_pre=t_pre, extract=t_ext)
+
+
+def _conventional(out: Path, top: str, pre: dict, prog: _Progress) -> float:
+    """The baseline: pre.json finished with Yosys's own LUT mapping (synth_xilinx defaults)."""
     cdir = out / "conventional"
     cdir.mkdir(parents=True, exist_ok=True)
-    t_conv = fe.continue_synthesis(pre_path, top, fe.ABC_LUTS_DEFAULT, cdir / "post.json", cdir, "yosys",
-                                   lambda s: prog.step(f"conventional: yosys {s}"))
+    t_conv = fe.continue_synthesis(out / "frontend" / "pre.json", top, fe.ABC_LUTS_DEFAULT, cdir / "post.json",
+                                   cdir, "yosys")
     conv = json.loads((cdir / "post.json").read_text())
     conv["modules"][top]["parameter_default_values"] = pre["modules"][top].get("parameter_default_values", {})
     write_text_atomic(cdir / "netlist.json", json.dumps({"creator": "dcsflow", "modules": {top: conv["modules"][top]}}))
-    state.update(top=top, design=info.name, params=ext.param_ports, folded=len(ext.folded),
-                 aig_ands=ext.ands, gates=ext.gates)
-    state.setdefault("seconds", {}).update(yosys_pre=t_pre, extract=t_ext, conventional_yosys=t_conv)
+    return t_conv
 
 
 def stage_tmap(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Progress) -> None:
-    """TMAP on the extracted AIG, re-import, rest of synth_xilinx."""
+    """LUT mapping: TMAP on the extracted AIG, re-import, rest of synth_xilinx (TLUT build); in
+    parallel, the conventional build's ABC mapping and rest of synth_xilinx (a separate Yosys process)."""
+    from concurrent.futures import ThreadPoolExecutor
+
     out = opts.out
     fdir = out / "frontend"
     pre = _load_json(fdir / "pre.json", "frontend")
+    with ThreadPoolExecutor(1) as ex:
+        conv_job = ex.submit(_conventional, out, state["top"], pre, prog)
+        try:
+            _tlut_build(opts, state, prog, pre)
+        finally:
+            t_conv = conv_job.result()
+    state.setdefault("seconds", {})["conventional_yosys"] = t_conv
+
+
+def _tlut_build(opts: BuildOptions, state: dict, prog: _Progress, pre: dict) -> None:
+    out = opts.out
+    fdir = out / "frontend"
     _load_json(fdir / "extract.json", "frontend")
     ext = fe.Extraction.from_json((fdir / "extract.json").read_text())
     top = ext.top
@@ -269,8 +291,12 @@ def stage_verify(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Progr
 
 
 def stage_backend(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Progress) -> None:
-    """Placeholder: packing/placement/frame map arrive with the back-end issue."""
-    state["backend"] = {"status": "not run: back end not implemented yet", "device": opts.device}
+    """Built-in back end (flow.backend): pack, place, template configuration, frame map, report."""
+    from .backend.stage import run_backend
+
+    t0 = time.perf_counter()
+    state["backend"] = run_backend(opts.out, state, opts.device, opts.seed, prog.step)
+    state.setdefault("seconds", {})["backend"] = time.perf_counter() - t0
 
 
 def stage_outputs(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Progress) -> None:
@@ -290,7 +316,7 @@ def stage_outputs(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Prog
     from tmap.aig import read_aiger
 
     ppc = read_aiger(str(out / "ppc.aig"))
-    manifest = {"format": "dcsflow-ppc", "version": 1, "aiger": "ppc.aig", "sha256": ppc_hash,
+    manifest = {"format": "dcsflow-build-ppc", "version": 1, "aiger": "ppc.aig", "sha256": ppc_hash,
                 "params": list(ppc.input_names), "outputs": len(ppc.outputs), "ands": ppc.num_ands,
                 "netlist": "template.json", "tluts": entries}
     write_text_atomic(out / "ppc.json", json.dumps(manifest, indent=1) + "\n")
@@ -313,6 +339,8 @@ def stage_outputs(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Prog
     write_text_atomic(out / "report.json", json.dumps(report, indent=1) + "\n")
     files = {n: sha256_file(out / n) for n in ("template.json", "ppc.aig", "ppc.json", "template.v",
                                                  "conventional.v", "report.json")}
+    if state.get("backend", {}).get("rekey"):
+        files.update({n: sha256_file(out / n) for n in state.get("backend_files", [])})
     bj = {"format": BUILD_FORMAT, "version": BUILD_VERSION, "design": info.name, "top": top,
           "device": opts.device, "design_hash": state.get("design_hash"),
           "params": state.get("params", {}), "key_bits": info.key_bits,
@@ -347,7 +375,10 @@ def build(opts: BuildOptions) -> BuildResult:
     if i0 == 0:
         for stale in ("build.json", "report.json"):
             (opts.out / stale).unlink(missing_ok=True)
-    state["design_hash"] = _design_hash(info, opts.params)
+    dh = _design_hash(info, opts.params)
+    if i0 > 0 and state.get("design_hash") not in (None, dh):
+        raise BuildError(f"{opts.design} or its --param list changed since the frontend stage; run from 'frontend'")
+    state["design_hash"] = dh
     prog = _Progress(opts.progress, f"build {info.name}")
     with prog.running():
         for name in STAGES[i0:i1 + 1]:
@@ -365,7 +396,7 @@ def build(opts: BuildOptions) -> BuildResult:
 def comparison_rows(report: dict) -> list[tuple[str, str, str]]:
     """(metric, conventional, TLUT) rows of the comparison table."""
     c, t = report["conventional"], report["tlut"]
-    return [
+    rows = [
         ("LUTs", str(c["luts"]), f"{t['luts']} ({t['tluts']} TLUTs)"),
         ("FFs", str(c["ffs"]), str(t["ffs"])),
         ("LUTs + FFs", str(c["luts"] + c["ffs"]), str(t["luts"] + t["ffs"])),
@@ -375,6 +406,11 @@ def comparison_rows(report: dict) -> list[tuple[str, str, str]]:
         ("PPC AND nodes", "-", str(t["ppc_ands"])),
         ("run time (s)", f"{c['seconds']:.1f}", f"{t['seconds']:.1f}"),
     ]
+    if (report.get("backend") or {}).get("rekey"):
+        from .backend.report import table_rows
+
+        rows += table_rows(report["backend"])
+    return rows
 
 
 def print_table(report: dict, file=None) -> None:
@@ -391,20 +427,46 @@ def print_table(report: dict, file=None) -> None:
     Console(file=file).print(tab)
 
 
-def main_job(out_root: Path | str = "build", progress: bool = True) -> int:
+def cycles_for(check_result, msg_bytes: int = 16) -> int | None:
+    """Cycles (first s_valid to done) the check measured for a message of ``msg_bytes`` bytes."""
+    for n, cyc in check_result.cycles:
+        if n == msg_bytes and cyc >= 0:
+            return cyc
+    return None
+
+
+def main_job(out_root: Path | str = "build", progress: bool = True, file=None) -> int:
     """The README's main job: build ``picipher`` and ``picipher_cis``, check each against the official
-    vectors, print the comparison; returns the exit status (0 only when every check passes)."""
+    no-AD/no-SMN vectors, print both comparison tables and a summary (LUTs, FFs, cycles for a
+    16-byte message). Returns the exit status: 0 only when every check passes.
+
+    Raises the build's FlowErrors (Yosys/TMAP missing or failing).
+    """
+    from rich.console import Console
+    from rich.table import Table
+
     from .check import check_build
 
     out_root = Path(out_root)
     status = 0
-    reports = {}
+    rows = []
     for design in ("picipher", "picipher_cis"):
+        t0 = time.perf_counter()
         res = build(BuildOptions(design=design, out=out_root / design, progress=progress))
-        print_table(res.report)
-        reports[design] = res.report
+        print_table(res.report, file=file)
         chk = check_build(out_root / design, progress=progress)
-        print(f"{design}: passed {chk.passed}/{chk.total}")
+        Console(file=file).print(f"{design}: check passed {chk.passed}/{chk.total} "
+                                 f"(build + check {time.perf_counter() - t0:.0f} s)")
         if chk.passed != chk.total:
             status = 1
+        t = res.report["tlut"]
+        rows.append((design, t, res.report["conventional"], cycles_for(chk), f"{chk.passed}/{chk.total}"))
+    tab = Table(title="π16-Cipher message processor: TLUT implementations")
+    for col in ("design", "LUTs (TLUTs)", "FFs", "LUT depth", "conventional LUTs / FFs",
+                "cycles, 16-byte message", "vectors"):
+        tab.add_column(col, justify="right" if col != "design" else "left")
+    for d, t, c, cyc, ok in rows:
+        tab.add_row(d, f"{t['luts']} ({t['tluts']})", str(t["ffs"]), str(t["depth"]),
+                    f"{c['luts']} / {c['ffs']}", "-" if cyc is None else str(cyc), ok)
+    Console(file=file).print(tab)
     return status

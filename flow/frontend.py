@@ -197,6 +197,16 @@ def _ff_reset_inactive(cell: dict) -> bool:
     return False
 
 
+def _enable_stuck_off(cell: dict) -> bool:
+    """True when an enable FF's E input is a constant at its inactive level."""
+    m = _FF_RE.match(cell["type"])
+    if not m or "E" not in cell["connections"]:
+        return False
+    e = cell["connections"]["E"][0]
+    active = "1" if m.group(2)[-1] == "P" else "0"
+    return isinstance(e, str) and e in "01" and e != active
+
+
 def extract_logic(pre: dict, top: str, extra_params: list[str], workdir: Path | None,
                   fold_param_registers: bool = True) -> tuple[Extraction, dict]:
     """Extract the gate logic of ``top`` as AIGER ``workdir/logic.aag``.
@@ -228,6 +238,7 @@ def extract_logic(pre: dict, top: str, extra_params: list[str], workdir: Path | 
     # fold parameter registers (iterate: chains of registers)
     folded: list[str] = []
     subst: dict = {}
+    port_bits_all = {b for p in ports.values() for b in p["bits"] if isinstance(b, int)}
     if fold_param_registers and param_of_bit:
         driver_gate = {}
         for name, c in cells.items():
@@ -253,6 +264,8 @@ def extract_logic(pre: dict, top: str, extra_params: list[str], workdir: Path | 
                         pname = param_of_bit[a]
                 if pname is None or any(k.lower() == "keep" for k in c.get("attributes", {})):
                     continue
+                if q in port_bits_all or _enable_stuck_off(c):
+                    continue                      # Q is a port, or the register never loads
                 subst[q] = carrier[pname]
                 param_of_bit[q] = pname
                 del cells[name]

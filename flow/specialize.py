@@ -87,6 +87,8 @@ def load_build(path: str | Path) -> BuildFolder:
         ppc_json = json.loads((path / "ppc.json").read_text())
     except (KeyError, json.JSONDecodeError) as e:
         raise BuildFolderError(f"{path}: template or PPC manifest unreadable ({e})") from e
+    if ppc_json.get("format") != "dcsflow-build-ppc" or ppc_json.get("version") != 1:
+        raise BuildFolderError(f"{path}: ppc.json is not a dcsflow-build-ppc version 1 manifest")
     ppc_hash = sha256_file(path / "ppc.aig")
     if module.get("attributes", {}).get("dcs_ppc_sha256") != ppc_hash or ppc_json.get("sha256") != ppc_hash:
         raise BuildFolderError(f"{path}: PPC hash does not match the template netlist (mismatched build folder)")

@@ -214,3 +214,36 @@ def test_corrupted_or_mismatched_build_folder_is_refused(dcsflow, keyxor_build, 
     assert r.returncode == 1 and "PPC hash does not match" in r.stderr
     r = dcsflow("check", tmp_path / "nothing")
     assert r.returncode == 1 and "Traceback" not in r.stderr
+
+
+def test_parameter_register_rules(tmp_path):
+    """Synthetic Yosys JSON: which FFs count as parameter registers."""
+    def ff(t, d, q, **kw):
+        conns = {"C": [2], "D": [d], "Q": [q], **{k: [v] for k, v in kw.items()}}
+        return {"type": t, "connections": conns,
+                "port_directions": {**{k: "input" for k in conns}, "Q": "output"}}
+    gate = lambda t, y, **ins: {"type": t, "connections": {**{k: [v] for k, v in ins.items()}, "Y": [y]},
+                                "port_directions": {**{k: "input" for k in ins}, "Y": "output"}}
+    cells = {
+        "ibuf": {"type": "IBUF", "connections": {"I": [3], "O": [10]}, "port_directions": {"I": "input", "O": "output"}},
+        "f_en": ff("$_DFFE_PP_", 10, 20, E=4),                    # D = param, enable: folded
+        "f_rst": ff("$_SDFF_PP0_", 10, 21, R=5),                  # real reset: not a parameter register
+        "mux": gate("$_MUX_", 30, A=22, B=10, S=4),
+        "f_mux": ff("$_DFF_P_", 30, 22),                          # D = mux(Q, param): folded
+        "f_port": ff("$_DFF_P_", 10, 23),                         # Q is an output port: kept
+        "f_off": ff("$_DFFE_PP_", 10, 24, E="0"),                 # never loads: kept
+        "x1": gate("$_XOR_", 40, A=20, B=6), "x2": gate("$_XOR_", 41, A=21, B=22), "x3": gate("$_AND_", 42, A=24, B=6),
+        "obuf": {"type": "OBUF", "connections": {"I": [40], "O": [50]}, "port_directions": {"I": "input", "O": "output"}},
+        "sink": ff("$_DFF_P_", 41, 51), "sink2": ff("$_DFF_P_", 42, 52),
+    }
+    ports = {"clk": {"direction": "input", "bits": [2]}, "k": {"direction": "input", "bits": [3]},
+             "load": {"direction": "input", "bits": [4]}, "rst": {"direction": "input", "bits": [5]},
+             "d": {"direction": "input", "bits": [6]}, "y": {"direction": "output", "bits": [50]},
+             "kq": {"direction": "output", "bits": [23]}}
+    mod = {"ports": ports, "cells": cells,
+           "netnames": {"k": {"bits": [3], "attributes": {"PARAM": "00000000000000000000000000000001"}}}}
+    ext, folded_mod = fe.extract_logic({"modules": {"t": mod}}, "t", [], tmp_path)
+    assert sorted(ext.folded) == ["f_en", "f_mux"]
+    assert set(folded_mod["cells"]) >= {"f_rst", "f_port", "f_off"}
+    assert folded_mod["cells"]["x1"]["connections"]["A"] == [10]   # reads the parameter directly now
+    assert [n for n, _ in ext.params] == ["k"]
