@@ -52,7 +52,7 @@ class BuildOptions:
     design: DESIGN argument (bundled name, file or folder); top: top module; params: extra
     parameter port names; device: target device (recorded; used by the back end); out: build folder;
     start/stop: first and last stage (names in :data:`STAGES`); progress: show rich progress on stderr;
-    area: TMAP area recovery without the depth bound (fewer LUTs, deeper logic).
+    area: TMAP area recovery without the depth bound (fewer LUTs, deeper logic); seed: placer seed.
     """
 
     design: str
@@ -64,6 +64,7 @@ class BuildOptions:
     stop: str = "outputs"
     progress: bool = True
     area: bool = False
+    seed: int = 1
 
 
 @dataclass
@@ -291,8 +292,12 @@ def stage_verify(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Progr
 
 
 def stage_backend(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Progress) -> None:
-    """Placeholder: packing/placement/frame map arrive with the back-end issue."""
-    state["backend"] = {"status": "not run: back end not implemented yet", "device": opts.device}
+    """Built-in back end (flow.backend): pack, place, template configuration, frame map, report."""
+    from .backend.stage import run_backend
+
+    t0 = time.perf_counter()
+    state["backend"] = run_backend(opts.out, state, opts.device, opts.seed, prog.step)
+    state.setdefault("seconds", {})["backend"] = time.perf_counter() - t0
 
 
 def stage_outputs(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Progress) -> None:
@@ -335,6 +340,8 @@ def stage_outputs(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Prog
     write_text_atomic(out / "report.json", json.dumps(report, indent=1) + "\n")
     files = {n: sha256_file(out / n) for n in ("template.json", "ppc.aig", "ppc.json", "template.v",
                                                  "conventional.v", "report.json")}
+    if state.get("backend", {}).get("rekey"):
+        files.update({n: sha256_file(out / n) for n in state.get("backend_files", [])})
     bj = {"format": BUILD_FORMAT, "version": BUILD_VERSION, "design": info.name, "top": top,
           "device": opts.device, "design_hash": state.get("design_hash"),
           "params": state.get("params", {}), "key_bits": info.key_bits,
@@ -404,7 +411,7 @@ def build(opts: BuildOptions) -> BuildResult:
 def comparison_rows(report: dict) -> list[tuple[str, str, str]]:
     """(metric, conventional, TLUT) rows of the comparison table."""
     c, t = report["conventional"], report["tlut"]
-    return [
+    rows = [
         ("LUTs", str(c["luts"]), f"{t['luts']} ({t['tluts']} TLUTs)"),
         ("FFs", str(c["ffs"]), str(t["ffs"])),
         ("LUTs + FFs", str(c["luts"] + c["ffs"]), str(t["luts"] + t["ffs"])),
@@ -414,6 +421,11 @@ def comparison_rows(report: dict) -> list[tuple[str, str, str]]:
         ("PPC AND nodes", "-", str(t["ppc_ands"])),
         ("run time (s)", f"{c['seconds']:.1f}", f"{t['seconds']:.1f}"),
     ]
+    if (report.get("backend") or {}).get("rekey"):
+        from .backend.report import table_rows
+
+        rows += table_rows(report["backend"])
+    return rows
 
 
 def print_table(report: dict, file=None) -> None:

@@ -9,5 +9,9 @@ Standard library only (Python >= 3.10); never imports :mod:`flow`. Modules:
   bitstreams, :class:`~scg.bitstream.FrameMemory` with the LUT INIT API, frame files.
 - :mod:`scg.emulator` — configuration-memory emulator (the ICAP's packet processor).
 - :mod:`scg.hwicap` — AXI HWICAP (PG134) register model and a driver using it.
+- :mod:`scg.ppc` — PPC evaluation (bit-parallel).
+- :mod:`scg.rekey` — host SCG: build folder loading, frame patches, HWICAP session driver (same
+  sequence as firmware/hwicap.c), transports emulator / bitfile / devmem, rollback.
+- :mod:`scg.codegen` — C99 for the firmware: straight-line PPC evaluation and frame patch, blob.
 - :mod:`scg.data` — locator of the shared device data; :mod:`scg.errors` — error types.
 """

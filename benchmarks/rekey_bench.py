@@ -1,0 +1,218 @@
+"""Rekey benchmark (issue 7): PPC AND nodes, Cortex-A9 instructions per SCG evaluation (QEMU), ICAP
+words and frames per rekey, firmware .text size, ICAP words against per-TLUT read-modify-write.
+
+Usage: python benchmarks/rekey_bench.py [--build NAME=DIR ...] [--keys 100] [--designs picipher,picipher_cis]
+
+For every design a build folder is needed (``dcsflow build NAME --out DIR``; built into a temporary
+folder when not given). If the build has no back-end frame map yet (``tlut/framemap.json``), a
+STAND-IN placement is used and said so in the output: TLUTs in netlist order on consecutive LUT
+sites of one CLB column pair (A..D of SLICE_X56Y0..49, then X57, X58, ...), a zero template with the
+TLUT bits of the all-zero key and a consistent ECC, the design hash of ``build.json``.
+
+Instruction counts: the QEMU image (firmware + C model, ``make -C firmware qemu``) runs ``bench N``
+(N evaluations for pseudo-random keys) under ``qemu-system-arm -M xilinx-zynq-a9`` with
+``-d in_asm,exec,nochain`` filtered to ``scg_evaluate`` and ``scg_ppc_eval``; the executed instructions
+of each call are the sum of the sizes of its executed translation blocks. ``scg_instructions`` =
+whole evaluation (PPC + frame patch + ECC), ``ppc_instructions`` = the PPC part alone.
+
+Cost model: AXI HWICAP driven word by word ≈ 20x below the ICAP's 400 MB/s (FACTS.md) = 5 Mwords/s
+= 0.2 µs per ICAP word; raw ICAP 0.01 µs per word; Cortex-A9 at 667 MHz, 1 instruction per cycle.
+Per-TLUT read-modify-write baseline (the published flow): for each TLUT, read its 4 frames and
+write them back, ICAP words counted with the same driver (``scg.rekey.HwicapSession``).
+The last line is one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from scg import rekey as rk  # noqa: E402
+from scg.bitstream import FrameMemory  # noqa: E402
+from scg.codegen import codegen  # noqa: E402
+from scg.device import get_device  # noqa: E402
+from scg.emulator import ConfigEmulator  # noqa: E402
+from scg.hwicap import AxiHwicap  # noqa: E402
+
+AXI_US_PER_WORD = 0.2
+ICAP_US_PER_WORD = 0.01
+CPU_HZ = 667e6
+
+
+def standin_framemap(build: Path) -> bool:
+    """Write tlut/framemap.json + tlut/template.frm by the stand-in placement (see module doc);
+    returns False if the build already has a frame map."""
+    if (build / "tlut" / "framemap.json").exists():
+        return False
+    ppc_json = json.loads((build / "ppc.json").read_text())
+    bj = json.loads((build / "build.json").read_text())
+    dev = get_device(bj.get("device", "xc7z020"))
+    tluts = ppc_json["tluts"]
+    entries, meta = [], []
+    for n, (cell, ent) in enumerate(sorted(tluts.items())):
+        x, r = 56 + n // 200, n % 200
+        site, bel = f"SLICE_X{x}Y{r // 4}", "ABCD"[r % 4] + "6LUT"
+        for i, (far, word, bit) in enumerate(dev.lut_bits(site, bel)):
+            entries.append([far, word, bit, ent[i % len(ent)]])
+        meta.append({"name": cell, "site": site, "bel": bel, "pins": []})
+    entries.sort()
+    from tmap.aig import read_aiger
+
+    ppc = read_aiger(str(build / "ppc.aig"))
+    zero = ppc.simulate({nm: 0 for nm in ppc.input_names}, width=1)
+    mem = FrameMemory(dev)
+    fars = sorted({e[0] for e in entries}, key=dev.far_index.__getitem__)
+    for far, word, bit, j in entries:
+        mem.set_bit(far, word, bit, zero[j] & 1)
+    mem.update_ecc(fars)
+    for f in fars:
+        mem.written[dev.far_index[f]] = 1
+    (build / "tlut").mkdir(exist_ok=True)
+    (build / "tlut" / "template.frm").write_text(mem.to_frm(fars))
+    (build / "tlut" / "framemap.json").write_text(json.dumps(
+        {"format": "dcsflow-frame-map", "version": 1, "device": dev.name, "idcode": f"0x{dev.idcode:08X}",
+         "design_hash": bj["design_hash"], "ppc_outputs": ppc.num_outputs, "entries": entries, "tluts": meta}))
+    return True
+
+
+def rmw_words_per_tlut(b: rk.ScgBuild) -> int:
+    """ICAP words (in + out) of one per-TLUT read-modify-write of 4 frames with our driver."""
+    far = b.fars[0]
+    hw = AxiHwicap(ConfigEmulator(b.device, b.template.copy()))
+    s = rk.HwicapSession(hw, b.idcode)
+    s.init()
+    s.icap_words_in = s.icap_words_out = 0
+    fr = s.read_frames(far, 4)
+    s.write_frames(far, fr)
+    return s.icap_words_in + s.icap_words_out
+
+
+def qemu_counts(gen: Path, out: Path, n: int) -> dict:
+    subprocess.run(["make", "-s", "-C", str(ROOT / "firmware"), f"GEN={gen}", f"BUILD={out}", "qemu", "zynq"],
+                   check=True, capture_output=True)
+    elf = out / "qemu" / "scg_qemu.elf"
+    syms = {}
+    for line in subprocess.run(["arm-none-eabi-nm", "-S", str(elf)], capture_output=True, text=True,
+                               check=True).stdout.splitlines():
+        p = line.split()
+        if len(p) == 4 and p[3] in ("scg_evaluate", "scg_ppc_eval"):
+            syms[p[3]] = (int(p[0], 16), int(p[1], 16))
+    filt = ",".join(f"0x{a:x}+0x{s:x}" for a, s in syms.values())
+    log = out / "qemu.log"
+    cmds = f"bench {n}"
+    subprocess.run(["qemu-system-arm", "-M", "xilinx-zynq-a9", "-m", "256M", "-nographic", "-monitor", "none",
+                    "-serial", "null", "-d", "in_asm,exec,nochain", "-dfilter", filt, "-D", str(log),
+                    "-semihosting-config", f"enable=on,target=native,arg=scg,arg={cmds}", "-kernel", str(elf)],
+                   capture_output=True, text=True, timeout=600)
+    tb_size: dict[int, int] = {}
+    calls: list[list[int]] = []
+    ev0 = syms["scg_evaluate"][0]
+    pa, ps = syms["scg_ppc_eval"]
+    cur_tb = None
+    with open(log) as f:
+        for line in f:
+            if line.startswith("IN:"):
+                cur_tb = None
+                continue
+            m = re.match(r"^0x([0-9a-f]{8}):", line)
+            if m:
+                pc = int(m.group(1), 16)
+                if cur_tb is None:
+                    cur_tb = pc
+                    tb_size[pc] = 0
+                tb_size[cur_tb] += 1
+                continue
+            m = re.match(r"^Trace \d+: 0x[0-9a-f]+ \[[0-9a-f]+/([0-9a-f]+)/", line)
+            if m:
+                pc = int(m.group(1), 16)
+                if pc == ev0:
+                    calls.append([0, 0])
+                if calls:
+                    k = tb_size.get(pc, 0)
+                    calls[-1][0] += k
+                    if pa <= pc < pa + ps:
+                        calls[-1][1] += k
+    log.unlink()
+    calls = calls[:n]
+    size = subprocess.run(["arm-none-eabi-size", "-A", str(out / "zynq" / "scg_zynq.elf")], capture_output=True,
+                          text=True, check=True).stdout
+    text = int(re.search(r"^\.text\s+(\d+)", size, re.M).group(1))
+    rodata = int((re.search(r"^\.rodata\s+(\d+)", size, re.M) or [0, 0])[1])
+    return {"all": [c[0] for c in calls], "ppc": [c[1] for c in calls], "text_bytes": text, "rodata_bytes": rodata}
+
+
+def bench(name: str, build: Path, keys: int, tmp: Path) -> dict:
+    import shutil
+
+    work = tmp / f"{name}_work"  # never modify the user's build folder
+    shutil.copytree(build, work, ignore=shutil.ignore_patterns("frontend", "tmap", "conventional"))
+    build = work
+    standin = standin_framemap(build)
+    b = rk.load_build(build)
+    t0 = time.perf_counter()
+    r = rk.rekey(b, {p: 0 for p in b.ports}, "emulator")
+    host_s = time.perf_counter() - t0
+    n_tluts = len(json.loads((build / "tlut" / "framemap.json").read_text())["tluts"])
+    rmw = rmw_words_per_tlut(b) * n_tluts
+    gen = tmp / f"{name}_gen"
+    codegen(build, gen)
+    q = qemu_counts(gen, tmp / f"{name}_fw", keys)
+    ins = q["all"]
+    res = {
+        "design": name, "standin_placement": standin, "ppc_ands": b.ppc.aig.num_ands, "tluts": n_tluts,
+        "frames": r.frames, "runs": r.runs, "icap_words": r.icap_words, "register_accesses": r.reg_accesses,
+        "rmw_icap_words": rmw, "icap_reduction": round(rmw / r.icap_words, 1),
+        "scg_instructions": max(ins) if ins else None, "scg_instructions_min": min(ins) if ins else None,
+        "scg_instructions_spread": (max(ins) - min(ins)) if ins else None,
+        "ppc_instructions": max(q["ppc"]) if q["ppc"] else None, "keys": len(ins),
+        "text_bytes": q["text_bytes"], "rodata_bytes": q["rodata_bytes"],
+        "modelled_rekey_us_axi": round(r.icap_words * AXI_US_PER_WORD + (max(ins) if ins else 0) / CPU_HZ * 1e6, 1),
+        "modelled_rekey_us_icap": round(r.icap_words * ICAP_US_PER_WORD + (max(ins) if ins else 0) / CPU_HZ * 1e6, 1),
+        "host_rekey_seconds": round(host_s, 4),
+    }
+    return res
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--build", action="append", default=[], metavar="NAME=DIR")
+    ap.add_argument("--designs", default="picipher,picipher_cis")
+    ap.add_argument("--keys", type=int, default=100)
+    a = ap.parse_args()
+    given = dict(x.split("=", 1) for x in a.build)
+    results = {}
+    with tempfile.TemporaryDirectory() as td:
+        tmp = Path(td)
+        for name in a.designs.split(","):
+            build = Path(given[name]) if name in given else tmp / f"{name}_build"
+            if not (build / "ppc.aig").exists():
+                print(f"[{name}] building (dcsflow build {name}) ...", file=sys.stderr)
+                subprocess.run([sys.executable, "-m", "flow", "build", name, "--out", str(build), "--quiet"],
+                               check=True, cwd=ROOT)
+            res = bench(name, build, a.keys, tmp)
+            results[name] = res
+            print(f"{name}: {res['ppc_ands']} PPC ANDs, {res['tluts']} TLUTs, {res['frames']} frames "
+                  f"({res['runs']} runs), {res['icap_words']} ICAP words/rekey vs {res['rmw_icap_words']} per-TLUT "
+                  f"RMW ({res['icap_reduction']}x fewer); SCG evaluation {res['scg_instructions']} A9 instructions "
+                  f"(PPC {res['ppc_instructions']}; spread over {res['keys']} keys: {res['scg_instructions_spread']}); "
+                  f".text {res['text_bytes']} B; modelled rekey {res['modelled_rekey_us_axi']} µs (AXI HWICAP), "
+                  f"{res['modelled_rekey_us_icap']} µs (ICAP)"
+                  + (" [stand-in placement: no back-end frame map yet]" if res["standin_placement"] else ""))
+    first = results[a.designs.split(",")[0]]
+    print(json.dumps({"scg_instructions": first["scg_instructions"],
+                      "scg_instructions_spread": first["scg_instructions_spread"],
+                      "icap_words": first["icap_words"], "frames": first["frames"], "text_bytes": first["text_bytes"],
+                      "designs": results}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,172 @@
+/* app.c - demo application (see app.h). Output lines are key=value pairs for scripts:
+ *   rekey rc=<n> frames=<n> runs=<n> icap_words=<n> reg_accesses=<n> eval_cycles=<n> cycles=<n> hash=<hex64>
+ */
+#include "app.h"
+#include "hwicap.h"
+#include "scg_runtime.h"
+#ifdef SCG_MODEL
+#include "icap_model.h"
+#endif
+
+static hwicap icap;
+static scg S;
+static int ready;
+static int init_rc;
+static unsigned flags;
+static uint32_t blob_ram[SCG_GEN_BLOB_WORDS];
+
+void con_puts(const char *s) { while (*s) con_putc(*s++); }
+void con_dec(uint32_t v) {
+    char b[11]; int i = 10; b[i] = 0;
+    do { b[--i] = (char)('0' + v % 10u); v /= 10u; } while (v);
+    con_puts(&b[i]);
+}
+void con_hex(uint32_t v, int digits) {
+    static const char h[] = "0123456789abcdef";
+    while (digits--) con_putc(h[(v >> (4 * digits)) & 15u]);
+}
+static void con_int(int v) { if (v < 0) { con_putc('-'); con_dec((uint32_t)(-v)); } else con_dec((uint32_t)v); }
+static void con_hex64(uint64_t v) { con_hex((uint32_t)(v >> 32), 8); con_hex((uint32_t)v, 8); }
+
+int app_init(hal_bus bus, const hal_bus *devcfg) {
+    uint32_t i;
+    for (i = 0; i < SCG_GEN_BLOB_WORDS; i++) blob_ram[i] = scg_blob[i];
+    ready = 0;
+    init_rc = hwicap_init(&icap, bus, devcfg, SCG_GEN_IDCODE, 1000u);
+    if (!init_rc) init_rc = scg_open(&S, blob_ram, SCG_GEN_BLOB_WORDS, &icap);
+    ready = init_rc == 0;
+    con_puts("init rc="); con_int(init_rc); con_putc('\n');
+    return init_rc;
+}
+
+static int streq(const char *a, const char *b) { while (*a && *a == *b) { a++; b++; } return *a == *b; }
+static char *word(char **p) {
+    char *s = *p, *w;
+    while (*s == ' ' || *s == '\t') s++;
+    w = s;
+    while (*s && *s != ' ' && *s != '\t' && *s != '\r' && *s != '\n') s++;
+    if (*s) *s++ = 0;
+    *p = s;
+    return w;
+}
+static uint32_t num(const char *s) { uint32_t v = 0; while (*s >= '0' && *s <= '9') v = v * 10u + (uint32_t)(*s++ - '0'); return v; }
+
+#ifdef SCG_MODEL
+static model_device mdev;
+static cfg_model cfg;
+static hwicap_model hwm;
+static uint32_t mem[MODEL_MAX_FRAMES * FRAME_WORDS];
+static uint8_t written[MODEL_MAX_FRAMES];
+static hal_bus mbus, mdevcfg;
+
+int app_model_setup(void) {
+    uint32_t f, k;
+    if (model_device_load(&mdev, scg_devtab)) return -1;
+    cfg_init(&cfg, &mdev, mem, written);
+    hwm_init(&hwm, &cfg, 1024, 256);
+    for (f = 0; f < SCG_GEN_FRAMES; f++) {
+        int32_t idx = model_far_index(&mdev, scg_blob[18 + f]);
+        for (k = 0; k < FRAME_WORDS; k++) mem[(uint32_t)idx * FRAME_WORDS + k] = scg_blob[18 + SCG_GEN_FRAMES + f * FRAME_WORDS + k];
+    }
+    mbus = hwm_bus(&hwm);
+    mdevcfg = hwm_devcfg_bus(&hwm);
+    return app_init(mbus, &mdevcfg);
+}
+
+static uint64_t model_hash(void) {   /* hash of the touched frames as they are in the model memory */
+    uint64_t h = 0xCBF29CE484222325ull;
+    uint32_t f, k, b;
+    for (f = 0; f < SCG_GEN_FRAMES; f++) {
+        uint32_t idx = (uint32_t)model_far_index(&mdev, scg_blob[18 + f]);
+        for (k = 0; k < FRAME_WORDS; k++)
+            for (b = 0; b < 4; b++) { h ^= (mem[idx * FRAME_WORDS + k] >> (8 * b)) & 0xFFu; h *= 0x100000001B3ull; }
+    }
+    return h;
+}
+#endif
+
+static uint8_t param[(SCG_GEN_PARAM_BITS + 7u) / 8u + 1u];
+
+int app_command(char *line) {
+    char *p = line, *cmd = word(&p);
+    if (!*cmd) return 0;
+    if (streq(cmd, "rekey")) {
+        scg_stats st;
+        int rc;
+        char *hex = word(&p);
+        if (scg_parse_hex(hex, param, SCG_GEN_PARAM_BITS)) {
+            rc = SCG_ERR_KEY;
+            st.frames_written = st.runs = st.icap_words = st.reg_accesses = st.eval_cycles = st.total_cycles = 0;
+        } else if (!ready) {
+            rc = init_rc == HWICAP_ERR_IDCODE ? SCG_ERR_DEVICE : init_rc;
+            st.frames_written = st.runs = st.icap_words = st.reg_accesses = st.eval_cycles = st.total_cycles = 0;
+        } else {
+            rc = scg_rekey(&S, param, SCG_GEN_PARAM_BITS, flags, &st);
+        }
+        scg_zeroize(param, sizeof param);
+        scg_zeroize(hex, (uint32_t)(p - hex));
+        con_puts("rekey rc="); con_int(rc);
+        con_puts(" frames="); con_dec(st.frames_written);
+        con_puts(" runs="); con_dec(st.runs);
+        con_puts(" icap_words="); con_dec(st.icap_words);
+        con_puts(" reg_accesses="); con_dec(st.reg_accesses);
+        con_puts(" eval_cycles="); con_dec(st.eval_cycles);
+        con_puts(" cycles="); con_dec(st.total_cycles);
+#ifdef SCG_MODEL
+        con_puts(" hash="); con_hex64(model_hash());
+#else
+        con_puts(" hash="); con_hex64(scg_frames_hash(S.cur, SCG_GEN_FRAMES));
+#endif
+        con_putc('\n');
+        return rc;
+    }
+    if (streq(cmd, "verify")) {
+        char *a = word(&p);
+        flags = streq(a, "on") ? SCG_VERIFY : 0u;
+        con_puts("verify "); con_puts(flags ? "on\n" : "off\n");
+        return 0;
+    }
+    if (streq(cmd, "bench")) {   /* evaluation only, n pseudo-random parameter vectors */
+        uint32_t n = num(word(&p)), i, k, lo = 0xFFFFFFFFu, hi = 0, x = 0x12345678u;
+        for (i = 0; i < n; i++) {
+            uint32_t c0, c;
+            for (k = 0; k < sizeof param; k++) { x ^= x << 13; x ^= x >> 17; x ^= x << 5; param[k] = (uint8_t)x; }
+            c0 = hal_cycles();
+            scg_evaluate(&S, param);
+            c = hal_cycles() - c0;
+            if (c < lo) lo = c;
+            if (c > hi) hi = c;
+        }
+        scg_zeroize(param, sizeof param);
+        con_puts("bench n="); con_dec(n); con_puts(" eval_min="); con_dec(lo); con_puts(" eval_max="); con_dec(hi);
+        con_putc('\n');
+        return 0;
+    }
+#ifdef SCG_MODEL
+    if (streq(cmd, "fault")) {
+        char *k = word(&p);
+        if (streq(k, "stall")) hwm.fault_stall_words = hwm.st.icap_words_in + num(word(&p));
+        else if (streq(k, "abort")) hwm.fault_abort_words = hwm.st.icap_words_in + num(word(&p));
+        else if (streq(k, "idcode")) { mdev.idcode ^= 0x00010000u; app_init(mbus, &mdevcfg); }
+        else if (streq(k, "blob")) blob_ram[18 + SCG_GEN_FRAMES] ^= 0x00000100u;
+        con_puts("fault "); con_puts(k); con_putc('\n');
+        return 0;
+    }
+    if (streq(cmd, "dump")) {
+        uint32_t f, k;
+        for (f = 0; f < SCG_GEN_FRAMES; f++) {
+            uint32_t far = scg_blob[18 + f], idx = (uint32_t)model_far_index(&mdev, far);
+            con_puts("frame "); con_hex(far, 8);
+            for (k = 0; k < FRAME_WORDS; k++) { con_putc(' '); con_hex(mem[idx * FRAME_WORDS + k], 8); }
+            con_putc('\n');
+        }
+        return 0;
+    }
+    if (streq(cmd, "pcap")) {
+        con_puts("devcfg_ctrl="); con_hex(hwm.devcfg_ctrl, 8); con_putc('\n');
+        return 0;
+    }
+#endif
+    con_puts("commands: rekey <hex> | verify on|off | bench <n>\n");
+    return 0;
+}

@@ -1,0 +1,21 @@
+/* app.h - demo application: console commands of the SCG firmware (shared by board, QEMU, host). */
+#ifndef SCG_APP_H
+#define SCG_APP_H
+#include <stdint.h>
+#include "hal.h"
+
+void con_putc(char c);            /* provided by the platform (UART, semihosting, stdio) */
+void con_puts(const char *s);
+void con_dec(uint32_t v);
+void con_hex(uint32_t v, int digits);
+
+/* Set up: HWICAP on `bus` (devcfg may be NULL), open the generated SCG. Prints "init rc=..". */
+int app_init(hal_bus bus, const hal_bus *devcfg);
+/* One command line: "rekey <hex>", "verify on|off", "hash", "bench <n>", "help" (+ model commands
+ * "fault stall <n>|abort <n>|idcode|blob", "dump" when built with SCG_MODEL). */
+int app_command(char *line);
+
+#ifdef SCG_MODEL
+int app_model_setup(void);        /* model instance with the template loaded; then app_init */
+#endif
+#endif

@@ -1,0 +1,165 @@
+/* scg_runtime.c - SCG runtime (see scg_runtime.h). */
+#include "scg_runtime.h"
+
+#define FW 101u
+
+static uint32_t crc32_words(const uint32_t *w, uint32_t n) {
+    uint32_t crc = 0xFFFFFFFFu, i, b, k;
+    for (i = 0; i < n; i++) {
+        for (b = 0; b < 4; b++) {
+            crc ^= (w[i] >> (8 * b)) & 0xFFu;
+            for (k = 0; k < 8; k++) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+        }
+    }
+    return ~crc;
+}
+
+void scg_zeroize(void *p, uint32_t n) {
+    volatile uint8_t *q = (volatile uint8_t *)p;
+    while (n--) *q++ = 0;
+}
+
+int scg_check_blob(const uint32_t *b, uint32_t words) {
+    uint32_t need;
+    if (words < 19 || b[0] != 0x42474353u || b[1] != 1u) return SCG_ERR_BLOB;
+    need = 18u + b[13] + b[13] * FW + b[15] + 2u * b[14] + b[11] + 1u;
+    if (need != words) return SCG_ERR_BLOB;
+    if (crc32_words(b, words - 1) != b[words - 1]) return SCG_ERR_BLOB;
+    if (b[11] != SCG_GEN_INPUTS || b[12] != SCG_GEN_OUTPUTS || b[13] != SCG_GEN_FRAMES ||
+        b[14] != SCG_GEN_ENTRIES || b[15] != SCG_GEN_RUNS || b[16] != SCG_GEN_PARAM_BITS)
+        return SCG_ERR_DESIGN;
+    return SCG_OK;
+}
+
+int scg_open(scg *s, const uint32_t *blob, uint32_t words, hwicap *icap) {
+    int r = scg_check_blob(blob, words);
+    uint32_t i;
+    if (r) return r;
+    if ((blob[2] ^ icap->idcode) & 0x0FFFFFFFu) return SCG_ERR_DEVICE;
+    s->blob = blob;
+    s->icap = icap;
+    s->fars = blob + 18;
+    s->tpl = s->fars + SCG_GEN_FRAMES;
+    s->run_len = s->tpl + SCG_GEN_FRAMES * FW;
+    s->epos = s->run_len + SCG_GEN_RUNS;
+    s->eout = s->epos + SCG_GEN_ENTRIES;
+    s->ibit = s->eout + SCG_GEN_ENTRIES;
+    for (i = 0; i < SCG_GEN_FRAMES * FW; i++) s->cur[i] = s->next[i] = s->tpl[i];
+    return SCG_OK;
+}
+
+static void zero_words(uint32_t *p, uint32_t n) {
+    volatile uint32_t *q = p;
+    while (n--) *q++ = 0;
+}
+
+static uint32_t x_in[SCG_GEN_INPUTS + 1u];
+static uint32_t y_out[SCG_GEN_OUTPUTS + 1u];
+
+/* Constant time: the generated PPC evaluation and frame patch are straight-line code (no branch or
+ * address depends on parameter values). Every input word is 0 or 0xFFFFFFFF (the same parameter set
+ * in all 32 lanes), as scg_gen_patch requires. s->next holds the template outside the entry bits and
+ * ECC bits (scg_open), so only those are rewritten. */
+void scg_evaluate(scg *s, const uint8_t *param) {
+    uint32_t i;
+    for (i = 0; i < SCG_GEN_INPUTS; i++) {
+        uint32_t p = s->ibit[i];
+        x_in[i] = 0u - (uint32_t)((param[p >> 3] >> (p & 7u)) & 1u);
+    }
+    scg_ppc_eval(x_in, y_out);
+    scg_gen_patch(y_out, s->next);
+    zero_words(x_in, SCG_GEN_INPUTS + 1u);
+    zero_words(y_out, SCG_GEN_OUTPUTS + 1u);
+}
+
+static int write_all(scg *s, const uint32_t *frames) {
+    uint32_t r, f = 0;
+    int rc;
+    for (r = 0; r < SCG_GEN_RUNS; r++) {
+        rc = hwicap_write_frames(s->icap, s->fars[f], &frames[f * FW], s->run_len[r]);
+        if (rc) return rc;
+        f += s->run_len[r];
+    }
+    return 0;
+}
+
+static uint32_t rb[SCG_GEN_FRAMES * 101u];
+
+static int check_all(scg *s, const uint32_t *frames) {
+    uint32_t r, f = 0, i;
+    int rc;
+    for (r = 0; r < SCG_GEN_RUNS; r++) {
+        rc = hwicap_read_frames(s->icap, s->fars[f], s->run_len[r], rb);
+        if (rc) return rc;
+        for (i = 0; i < s->run_len[r] * FW; i++)
+            if (rb[i] != frames[f * FW + i]) return 1; /* mismatch */
+        f += s->run_len[r];
+    }
+    return 0;
+}
+
+int scg_rekey(scg *s, const uint8_t *param, uint32_t param_bits, unsigned flags, scg_stats *st) {
+    uint32_t c0, c1, w0 = s->icap->icap_words_in, a0 = s->icap->reg_accesses, i;
+    int rc, code;
+    st->frames_written = st->runs = st->icap_words = st->reg_accesses = 0;
+    st->eval_cycles = st->total_cycles = 0;
+    st->hw_error = 0;
+    if (param_bits != SCG_GEN_PARAM_BITS) return SCG_ERR_KEY;
+    rc = scg_check_blob(s->blob, SCG_GEN_BLOB_WORDS);
+    if (rc) return rc;
+    c0 = hal_cycles();
+    scg_evaluate(s, param);
+    c1 = hal_cycles();
+    st->eval_cycles = c1 - c0;
+    rc = write_all(s, s->next);
+    code = SCG_ERR_WRITE;
+    if (!rc && (flags & SCG_VERIFY)) {
+        rc = check_all(s, s->next);
+        if (rc > 0) code = SCG_ERR_VERIFY;
+    }
+    if (rc) {
+        st->hw_error = rc < 0 ? rc : 0;
+        if (hwicap_recover(s->icap) || write_all(s, s->cur) || ((flags & SCG_VERIFY) && check_all(s, s->cur)))
+            code = SCG_ERR_ROLLBACK;
+    } else {
+        code = SCG_OK;
+        for (i = 0; i < SCG_GEN_FRAMES * FW; i++) s->cur[i] = s->next[i];
+        st->frames_written = SCG_GEN_FRAMES;
+        st->runs = SCG_GEN_RUNS;
+    }
+    st->icap_words = s->icap->icap_words_in - w0;
+    st->reg_accesses = s->icap->reg_accesses - a0;
+    st->total_cycles = hal_cycles() - c0;
+    return code;
+}
+
+uint64_t scg_frames_hash(const uint32_t *frames, uint32_t n_frames) {
+    uint64_t h = 0xCBF29CE484222325ull;
+    uint32_t i, k;
+    for (i = 0; i < n_frames * FW; i++)
+        for (k = 0; k < 4; k++) {
+            h ^= (frames[i] >> (8 * k)) & 0xFFu;
+            h *= 0x100000001B3ull;
+        }
+    return h;
+}
+
+int scg_parse_hex(const char *hex, uint8_t *out, uint32_t bits) {
+    uint32_t n = 0, i, digits = (bits + 3u) / 4u;
+    const char *p;
+    if (hex[0] == '0' && (hex[1] == 'x' || hex[1] == 'X')) hex += 2;
+    for (p = hex; *p; p++) n++;
+    if (n != digits) return -1;
+    for (i = 0; i < (bits + 7u) / 8u; i++) out[i] = 0;
+    for (i = 0; i < n; i++) {
+        char c = hex[n - 1 - i];
+        uint32_t v;
+        if (c >= '0' && c <= '9') v = (uint32_t)(c - '0');
+        else if (c >= 'a' && c <= 'f') v = (uint32_t)(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F') v = (uint32_t)(c - 'A' + 10);
+        else return -1;
+        if (4u * i + 4u > bits && (v >> (bits - 4u * i))) return -1;
+        out[i / 2] |= (uint8_t)(v << (4u * (i & 1u)));
+    }
+    return 0;
+}

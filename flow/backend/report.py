@@ -1,0 +1,172 @@
+"""Rekey cost model (ICAP words, modelled time), back-end table rows and the HTML report with plots.
+
+ICAP word counts (FACTS.md "Frame read and write sequences", UG470):
+(a) per-TLUT read-modify-write as the vendor-style drivers do: for every TLUT, read its 4 frames
+    (command words + dummy frame + 4 frames) and write them back (sync, RCRC, IDCODE, FAR, WCFG,
+    FDRI with 4 frames + 1 pad frame, RCRC, parked FAR, DESYNC);
+(b) frame-batched: the SCG patches shadow frames and writes each touched frame once in one
+    partial stream (:func:`scg.bitstream.partial_stream_words` without CRC/preamble, the HWICAP path).
+Time: AXI HWICAP cost per word = 230 µs (published per-TLUT figure) / words of (a) for one TLUT;
+raw ICAP = 4 bytes per word at 400 MB/s (ICAPE2, 32 bit × 100 MHz).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from scg.bitstream import FrameMemory, partial_stream_words
+from scg.device import FRAME_WORDS, Device
+
+#: Published time of one TLUT update through AXI HWICAP (FACTS.md), microseconds.
+HWICAP_US_PER_TLUT = 230.0
+#: Raw ICAPE2 throughput (FACTS.md): bytes per microsecond (400 MB/s).
+ICAP_BYTES_PER_US = 400.0
+#: LUTs per 4-frame set: 4 LUTs x 50 rows of one slice column in a clock region (FACTS.md).
+LUTS_PER_FRAME_SET = 200
+
+
+def vendor_read_words(n_frames: int) -> tuple[int, int]:
+    """(words written to the ICAP, words read back) to read ``n_frames`` frames (FACTS.md sequence):
+    6 sync words, CMD RCRC + 6 NOOP, CMD RCFG + NOOP, FAR, FDRO type-1 + type-2, 32 NOOP, CMD DESYNC;
+    the read returns a dummy frame first."""
+    written = 6 + 2 + 6 + 2 + 1 + 2 + 2 + 32 + 2
+    return written, (n_frames + 1) * FRAME_WORDS
+
+
+def vendor_write_words(n_frames: int) -> int:
+    """Words written to the ICAP to write ``n_frames`` consecutive frames (FACTS.md sequence): sync
+    (4), CMD RCRC + 2 NOOP, IDCODE, FAR, CMD WCFG + NOOP, FDRI type-1 + type-2, frames + 1 pad frame,
+    CMD RCRC + 2 NOOP, parked FAR, CMD DESYNC."""
+    return 4 + 4 + 2 + 2 + 3 + 2 + (n_frames + 1) * FRAME_WORDS + 4 + 2 + 2
+
+
+def rmw_words_per_tlut() -> int:
+    """ICAP words (written + read) of one per-TLUT read-modify-write of its 4 frames."""
+    w, r = vendor_read_words(4)
+    return w + r + vendor_write_words(4)
+
+
+def rekey_model(n_tluts: int, tlut_fars: list, device: Device) -> dict:
+    """Frames and ICAP words per rekey and modelled times (module docstring).
+
+    Returns dict: tluts, frames_per_rekey, frames_lower_bound (4 × ⌈TLUTs/200⌉), icap_words_batched,
+    icap_words_per_tlut_rmw, rmw_words_per_tlut, ratio, us_per_word_hwicap, rekey_us_{hwicap,icap}_{rmw,batched}.
+    """
+    per = rmw_words_per_tlut()
+    rmw = n_tluts * per
+    if tlut_fars:
+        batched = len(partial_stream_words(FrameMemory(device), tlut_fars, crc=False, sync_preamble=False))
+    else:
+        batched = 0
+    us_word = HWICAP_US_PER_TLUT / per
+    icap_us = 4.0 / ICAP_BYTES_PER_US
+    return {
+        "tluts": n_tluts, "frames_per_rekey": len(tlut_fars),
+        "frames_lower_bound": 4 * math.ceil(n_tluts / LUTS_PER_FRAME_SET),
+        "icap_words_batched": batched, "icap_words_per_tlut_rmw": rmw, "rmw_words_per_tlut": per,
+        "ratio_rmw_to_batched": round(rmw / batched, 1) if batched else None,
+        "us_per_word_hwicap": round(us_word, 4),
+        "rekey_us_hwicap_rmw": round(rmw * us_word, 1), "rekey_us_hwicap_batched": round(batched * us_word, 1),
+        "rekey_us_icap_rmw": round(rmw * icap_us, 2), "rekey_us_icap_batched": round(batched * icap_us, 2),
+    }
+
+
+def table_rows(backend: dict) -> list[tuple[str, str, str]]:
+    """(metric, conventional, TLUT) rows for the comparison table from ``report["backend"]``."""
+    c, t, r = backend["conventional"], backend["tlut"], backend["rekey"]
+    saved = backend["slices_saved"]
+    return [
+        ("slices (SLICEM)", f"{c['slices']} ({c['slicem']})", f"{t['slices']} ({t['slicem']})"),
+        ("slices saved", "-", f"{saved} ({backend['slices_saved_percent']:.1f}%)"),
+        ("LUT sites / LUT6_2 pairs", f"{c['lut_sites']} / {c['lut6_2_pairs']}", f"{t['lut_sites']} / {t['lut6_2_pairs']}"),
+        ("HPWL", str(c["hpwl"]), str(t["hpwl"])),
+        ("frames per rekey (bound)", "-", f"{r['frames_per_rekey']} ({r['frames_lower_bound']})"),
+        ("ICAP words per rekey: per-TLUT RMW", "-", str(r["icap_words_per_tlut_rmw"])),
+        ("ICAP words per rekey: batched", "-", f"{r['icap_words_batched']} ({r['ratio_rmw_to_batched']}x fewer)"),
+        ("rekey time HWICAP RMW / batched (µs)", "-", f"{r['rekey_us_hwicap_rmw']:.0f} / {r['rekey_us_hwicap_batched']:.1f}"),
+        ("rekey time raw ICAP RMW / batched (µs)", "-", f"{r['rekey_us_icap_rmw']:.1f} / {r['rekey_us_icap_batched']:.2f}"),
+        ("pack + place (s)", f"{c['seconds']['pack'] + c['seconds']['place']:.1f}",
+         f"{t['seconds']['pack'] + t['seconds']['place']:.1f}"),
+    ]
+
+
+def plot_utilization(backend: dict, path: Path) -> None:
+    """Bar chart (PNG) of slices, LUT sites, LUTs, FFs, CARRY4 for both implementations."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    keys = ["slices", "lut_sites", "luts", "ffs", "carry4", "route_throughs"]
+    c, t = backend["conventional"], backend["tlut"]
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    xs = range(len(keys))
+    ax.bar([x - 0.2 for x in xs], [c[k] for k in keys], 0.4, label="conventional")
+    ax.bar([x + 0.2 for x in xs], [t[k] for k in keys], 0.4, label="TLUT")
+    ax.set_xticks(list(xs), keys)
+    ax.set_ylabel("count")
+    ax.set_title("Utilization")
+    ax.legend()
+    fig.tight_layout()
+    _save(fig, path)
+
+
+def plot_device_map(device: Device, used_sites: list, tlut_sites: list, path: Path, title: str) -> None:
+    """Device map (PNG): all CLB sites (grey), used slices (blue), slices holding TLUTs (red)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 7))
+    allp = list(device.sites.values())
+    ax.scatter([s.x for s in allp], [s.y for s in allp], s=0.3, c="#dddddd", marker="s")
+    u = [device.sites[n] for n in used_sites]
+    ax.scatter([s.x for s in u], [s.y for s in u], s=1.2, c="#1f77b4", marker="s", label="used slice")
+    tl = [device.sites[n] for n in tlut_sites]
+    ax.scatter([s.x for s in tl], [s.y for s in tl], s=2.0, c="#d62728", marker="s", label="TLUT slice")
+    for y in range(50, max(s.y for s in allp) + 1, 50):
+        ax.axhline(y - 0.5, color="#999999", lw=0.5)
+    ax.set_xlabel("slice X")
+    ax.set_ylabel("slice Y (clock regions of 50 rows)")
+    ax.set_title(title)
+    ax.legend(loc="upper right", fontsize=7, markerscale=4)
+    fig.tight_layout()
+    _save(fig, path)
+
+
+def _save(fig, path: Path) -> None:
+    import matplotlib.pyplot as plt
+
+    tmp = path.with_name("." + path.name + ".tmp.png")
+    fig.savefig(tmp, dpi=110)
+    plt.close(fig)
+    tmp.replace(path)
+
+
+def html_page(title: str, backend: dict, images: list[str]) -> str:
+    """The back end's HTML report: comparison table and the plot images (relative file names)."""
+    import html
+
+    rows = "\n".join(f"<tr><td>{html.escape(a)}</td><td>{html.escape(b)}</td><td>{html.escape(c)}</td></tr>"
+                     for a, b, c in table_rows(backend))
+    imgs = "\n".join(f'<p><img src="{html.escape(i)}" alt="{html.escape(i)}"></p>' for i in images)
+    return f"""<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>{html.escape(title)}</title>
+<style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse}}
+td,th{{border:1px solid #bbb;padding:3px 8px}}td:nth-child(n+2){{text-align:right}}</style></head>
+<body><h1>{html.escape(title)}</h1>
+<p>Device {html.escape(backend['device'])} (IDCODE {html.escape(backend['idcode'])}),
+design hash <code>{html.escape(str(backend['design_hash']))}</code>, placer seed {backend['seed']}.
+Configuration is logic-only (LUT contents; routing comes from an external back end).</p>
+<table><tr><th>metric</th><th>conventional</th><th>TLUT</th></tr>
+{rows}
+</table>
+<p>ICAP model: per-TLUT read-modify-write = {backend['rekey']['rmw_words_per_tlut']} words per TLUT
+(read 4 frames + dummy frame with commands, write 4 frames + pad frame with commands); batched = one
+partial stream writing each touched frame once. AXI HWICAP: {backend['rekey']['us_per_word_hwicap']} µs
+per word (230 µs per TLUT / words per TLUT); raw ICAP 400 MB/s.</p>
+{imgs}
+</body></html>
+"""

@@ -1,0 +1,79 @@
+"""A small synthetic build folder following the build-folder contract (tests, firmware demo).
+
+``make_build(dir)`` writes ``ppc.aig`` (a PPC over a ``key_bits``-bit parameter ``key`` (default 16)), ``ppc.json``,
+``build.json`` and ``tlut/framemap.json`` + ``tlut/template.frm`` with TLUTs on real xc7z020 LUT
+sites (several frame columns, both site kinds, two clock-region rows), so that the touched frames
+form several runs. The template holds random non-TLUT bits (kept by every rekey) and the TLUT bits
+for an all-zero key, with a consistent frame ECC.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from pathlib import Path
+
+from tmap.aig import Aig, write_aiger
+
+from .bitstream import FrameMemory
+from .device import ECC_MASK, ECC_WORD, get_device
+
+#: (site, bel) of the synthetic TLUTs.
+SITES = [("SLICE_X56Y34", "A6LUT"), ("SLICE_X56Y34", "C6LUT"), ("SLICE_X57Y34", "B6LUT"),
+         ("SLICE_X57Y80", "D6LUT"), ("SLICE_X100Y120", "A6LUT"), ("SLICE_X3Y10", "B6LUT")]
+
+
+def make_ppc(key_bits: int = 16, seed: int = 1) -> Aig:
+    """A random PPC: inputs ``key[0..key_bits-1]``, 48 outputs built from XOR/AND/MUX of key bits."""
+    rnd = random.Random(seed)
+    a = Aig()
+    ins = [a.add_input(f"key[{i}]") for i in range(key_bits)]
+    pool = list(ins)
+    for _ in range(120):
+        x, y, z = rnd.sample(pool, 3)
+        op = rnd.randrange(3)
+        lit = a.add_xor(x, y) if op == 0 else a.add_and(x ^ rnd.randrange(2), y) if op == 1 else a.add_mux(x, y, z)
+        pool.append(lit)
+    outs = rnd.sample(pool[key_bits:], 46) + [0, 1]
+    for o in outs:
+        a.add_output(o ^ rnd.randrange(2))
+    return a
+
+
+def make_build(root, seed: int = 1, device: str = "xc7z020", key_bits: int = 16) -> Path:
+    """Write the synthetic build into ``root``; returns ``root`` as a Path."""
+    root = Path(root)
+    (root / "tlut").mkdir(parents=True, exist_ok=True)
+    rnd = random.Random(seed)
+    dev = get_device(device)
+    ppc = make_ppc(key_bits=key_bits, seed=seed)
+    write_aiger(ppc, root / "ppc.aig")
+    zero = ppc.simulate({n: 0 for n in ppc.input_names}, width=1)
+    design_hash = hashlib.sha256(b"synthetic" + ppc.to_bytes() + bytes([seed])).hexdigest()
+    entries, tluts = [], []
+    mem = FrameMemory(dev)
+    for site, bel in SITES:
+        locs = dev.lut_bits(site, bel)
+        outs = [rnd.randrange(ppc.num_outputs) for _ in range(64)]
+        for i, (far, word, bit) in enumerate(locs):
+            entries.append([far, word, bit, outs[i]])
+        tluts.append({"name": f"t_{site}_{bel}", "site": site, "bel": bel, "pins": [f"n{k}" for k in range(6)]})
+    entries.sort()
+    fars = sorted({e[0] for e in entries}, key=dev.far_index.__getitem__)
+    for far in fars:  # random background content, then the TLUT bits of the all-zero key
+        mem.set_frame(far, [rnd.getrandbits(32) if k != ECC_WORD else rnd.getrandbits(32) & ~ECC_MASK
+                            for k in range(101)])
+    for far, word, bit, j in entries:
+        mem.set_bit(far, word, bit, zero[j] & 1)
+    mem.update_ecc(fars)
+    (root / "tlut" / "template.frm").write_text(mem.to_frm(fars))
+    fm = {"format": "dcsflow-frame-map", "version": 1, "device": dev.name, "idcode": f"0x{dev.idcode:08X}",
+          "design_hash": design_hash, "ppc_outputs": ppc.num_outputs, "entries": entries, "tluts": tluts}
+    (root / "tlut" / "framemap.json").write_text(json.dumps(fm))
+    (root / "build.json").write_text(json.dumps({"format": "dcsflow-build", "version": 1, "design": "synthetic",
+                                                 "device": dev.name, "design_hash": design_hash}))
+    (root / "ppc.json").write_text(json.dumps({"format": "dcsflow-ppc", "version": 1, "aiger": "ppc.aig",
+                                               "params": ppc.input_names, "outputs": ppc.num_outputs,
+                                               "ands": ppc.num_ands}))
+    return root

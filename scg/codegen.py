@@ -1,0 +1,289 @@
+"""C99 code generation for the firmware SCG (``dcsflow codegen BUILD --out DIR``).
+
+Writes three files into DIR:
+
+``scg_gen.h``
+    sizes (``SCG_GEN_INPUTS``, ``SCG_GEN_OUTPUTS``, ``SCG_GEN_FRAMES``, ``SCG_GEN_ENTRIES``,
+    ``SCG_GEN_RUNS``, ``SCG_GEN_PARAM_BITS``, ``SCG_GEN_ANDS``, ``SCG_GEN_IDCODE``) and declarations.
+``scg_gen.c``
+    ``scg_ppc_eval(const uint32_t *x, uint32_t *y)``: straight-line, bit-sliced evaluation of the PPC
+    AIG (one C statement per AND node, no branches, no table look-ups: its time does not depend on
+    the key). Bit lane ``p`` of every word is an independent parameter set, so one call evaluates 32
+    sets (``x[i]`` = input ``i`` of the PPC for the 32 sets, ``y[j]`` = output ``j``).
+    ``scg_blob[]``: the data blob, 32-bit words (layout below), with a CRC-32 over it.
+``scg_devtab.c``
+    the device's configuration rows (frame counts per column, FDRI order) for the C model
+    (``firmware/icap_model.c``); not needed on the board.
+
+Blob layout (format version 1, all 32-bit words)::
+
+    0 magic 0x42474353 ("SCGB")  1 version 1  2 IDCODE  3..10 design hash (SHA-256, 8 words, big-endian)
+    11 inputs I  12 outputs O  13 frames F  14 entries E  15 runs R  16 parameter bits P  17 AND nodes
+    18.. FARs[F] | template frames[F*101] | run lengths[R] | entry positions[E] | entry outputs[E] |
+         input bits[I] | CRC
+    entry position = frame_index << 12 | word << 5 | bit (frame_index into FARs);
+    input bit i = position of PPC input i in the parameter vector (scg.rekey.param_layout);
+    CRC = CRC-32 (IEEE 802.3, zlib.crc32) over the little-endian bytes of all previous words.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from .device import ECC_MASK, ECC_WORD, FRAME_WORDS, finish_ecc
+from .rekey import ScgBuild, load_build, param_layout
+
+BLOB_MAGIC = 0x42474353
+BLOB_VERSION = 1
+HEADER_WORDS = 18
+
+
+@dataclass
+class CodegenResult:
+    """What :func:`codegen` wrote: ``files`` (paths) and the blob size in words, AND nodes, frames."""
+
+    files: list
+    blob_words: int
+    ands: int
+    frames: int
+    entries: int
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file and a rename (no partial outputs)."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(text)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def input_bits(build: ScgBuild) -> list[int]:
+    """Position of each PPC input in the firmware parameter vector."""
+    off = {p: o for p, o, _ in param_layout(build.ppc)}
+    out = []
+    for n in build.ppc.inputs:
+        m = re.match(r"^(.*?)(?:\[(\d+)\])?$", n)
+        out.append(off[m.group(1)] + int(m.group(2) or 0))
+    return out
+
+
+def make_blob(build: ScgBuild) -> list[int]:
+    """The data blob (list of 32-bit words, CRC last); layout in the module docstring."""
+    ppc = build.ppc
+    fidx = {f: k for k, f in enumerate(build.fars)}
+    hw = [int(build.design_hash[8 * k:8 * k + 8] or "0", 16) for k in range(8)] if len(build.design_hash) >= 64 \
+        else [0] * 8
+    pbits = sum(w for _, _, w in param_layout(ppc))
+    words = [BLOB_MAGIC, BLOB_VERSION, build.idcode & 0xFFFFFFFF, *hw, len(ppc.inputs), ppc.num_outputs,
+             len(build.fars), len(build.entries), len(build.runs), pbits, ppc.aig.num_ands]
+    words += list(build.fars)
+    for f in build.fars:
+        words += build.template.frame(f)
+    words += [len(r) for r in build.runs]
+    words += [fidx[f] << 12 | w << 5 | b for f, w, b, _ in build.entries]
+    words += [j for *_, j in build.entries]
+    words += input_bits(build)
+    words.append(blob_crc(words))
+    return words
+
+
+def blob_crc(words) -> int:
+    """CRC-32 (zlib) over the little-endian bytes of ``words``."""
+    return zlib.crc32(b"".join((w & 0xFFFFFFFF).to_bytes(4, "little") for w in words)) & 0xFFFFFFFF
+
+
+def eval_source(aig, name: str = "scg_ppc_eval") -> str:
+    """C99 function ``void name(const uint32_t *x, uint32_t *y)``: straight-line bit-sliced AIG."""
+    ni = aig.num_inputs
+
+    def lit(v):
+        var, neg = v >> 1, v & 1
+        if var == 0:
+            return "0xFFFFFFFFu" if neg else "0u"
+        return f"~n{var}" if neg else f"n{var}"
+
+    live = set(o >> 1 for o in aig.outputs)
+    for k in range(len(aig.ands) - 1, -1, -1):  # nodes in the outputs' cones only
+        if ni + 1 + k in live:
+            a, b = aig.ands[k]
+            live.add(a >> 1)
+            live.add(b >> 1)
+    lines = [f"void {name}(const uint32_t *restrict x, uint32_t *restrict y)", "{"]
+    for i in range(ni):
+        if i + 1 in live:
+            lines.append(f"    const uint32_t n{i + 1} = x[{i}];")
+    for k, (a, b) in enumerate(aig.ands):
+        if ni + 1 + k in live:
+            lines.append(f"    const uint32_t n{ni + 1 + k} = {lit(a)} & {lit(b)};")
+    for j, o in enumerate(aig.outputs):
+        lines.append(f"    y[{j}] = {lit(o)};")
+    if not any(i + 1 in live for i in range(ni)):
+        lines.append("    (void)x;")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _code(word: int, bit: int) -> int:
+    """ECC code of one frame bit (scg.device.word_ecc of a single set bit; 0 for the ECC bits)."""
+    if word == ECC_WORD and bit < 13:
+        return 0
+    base = word * 32 + (0x1360 if word > 0x25 else 0x1340 if word > 6 else 0x1320)
+    return base ^ bit
+
+
+def patch_source(build: ScgBuild, name: str = "scg_gen_patch") -> str:
+    """C99 ``void name(const uint32_t *y, uint32_t *f)``: straight-line frame patch.
+
+    ``y`` = PPC outputs, each 0 or 0xFFFFFFFF (one parameter set in every lane); ``f`` = the shadow
+    frames (``SCG_GEN_FRAMES`` x 101 words, FAR order of the blob). Every touched word is rebuilt as
+    ``template & keep | y[j] & mask_j | ...`` (bits driven by the same output grouped into one mask,
+    outputs that are constant folded into the template constant), and every touched frame's ECC as
+    ``A_f ^ finish(XOR_j y[j] & code_j)`` with ``code_j`` the XOR of the ECC codes of output j's bits
+    in that frame and ``A_f`` = template ECC ^ finish(codes of the template's set entry bits): the
+    frame ECC is linear (:func:`scg.device.frame_ecc`), so this equals the ECC update of
+    ``FrameMemory.set_lut(update_ecc=True)``. No branches, no data-dependent addresses.
+    """
+    aig = build.ppc.aig
+    const = {}
+    for j, o in enumerate(aig.outputs):
+        if o >> 1 == 0:
+            const[j] = o & 1
+    fidx = {f: k for k, f in enumerate(build.fars)}
+    words: dict[int, dict] = {}
+    codes: dict[int, dict] = {}
+    kconst: dict[int, int] = {}
+    for far, word, bit, j in build.entries:
+        fi = fidx[far]
+        idx = fi * FRAME_WORDS + word
+        w = words.setdefault(idx, {"clear": 0, "set": 0, "by": {}})
+        w["clear"] |= 1 << bit
+        tb = (build.template.frame(far)[word] >> bit) & 1
+        c = _code(word, bit)
+        if tb:
+            kconst[fi] = kconst.get(fi, 0) ^ c
+        if j in const:
+            w["set"] |= const[j] << bit
+            if const[j]:
+                codes.setdefault(fi, {}).setdefault(-1, 0)
+                codes[fi][-1] ^= c
+        else:
+            w["by"][j] = w["by"].get(j, 0) | (1 << bit)
+            cj = codes.setdefault(fi, {})
+            cj[j] = cj.get(j, 0) ^ c
+    lines = [f"void {name}(const uint32_t *restrict y, uint32_t *restrict f)", "{", "    uint32_t e, v;"]
+    tpl_words = {}
+    for k, far in enumerate(build.fars):
+        fr = build.template.frame(far)
+        for i, x in enumerate(fr):
+            tpl_words[k * FRAME_WORDS + i] = x
+    for idx in sorted(words):
+        w = words[idx]
+        base = (tpl_words[idx] & ~w["clear"] & 0xFFFFFFFF) | w["set"]
+        terms = [f"0x{base:08X}u"] + [f"(y[{j}] & 0x{m:08X}u)" for j, m in sorted(w["by"].items())]
+        lines.append(f"    f[{idx}] = " + " | ".join(terms) + ";")
+    for fi, far in enumerate(build.fars):
+        fr = build.template.frame(far)
+        cj = codes.get(fi, {})
+        kk = kconst.get(fi, 0) ^ cj.get(-1, 0)
+        a = (fr[ECC_WORD] & ECC_MASK) ^ finish_ecc(kk)
+        terms = [f"(y[{j}] & 0x{c:04X}u)" for j, c in sorted(cj.items()) if j >= 0 and c]
+        k50 = fi * FRAME_WORDS + ECC_WORD
+        if fi not in codes and fi not in kconst:
+            continue
+        lines.append(f"    e = " + (" ^ ".join(terms) if terms else "0u") + ";")
+        lines.append("    v = e & 0xFFFu; v ^= v >> 8; v ^= v >> 4; v ^= v >> 2; v ^= v >> 1;")
+        lines.append(f"    f[{k50}] = (f[{k50}] & ~0x1FFFu) | ((0x{a:04X}u ^ e ^ ((v & 1u) << 12)) & 0x1FFFu);")
+    lines.append("    (void)e; (void)v; (void)y;")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def devtab_words(device) -> list[int]:
+    """Device table of ``firmware/icap_model.h``: idcode, rows, then per row key, ncols, counts."""
+    out = [device.idcode, len(device.rows)]
+    for block, bottom, row, counts in device.rows:
+        out += [block << 16 | bottom << 8 | row, len(counts), *counts]
+    return out
+
+
+def _array(name: str, words: list[int], per_line: int = 8) -> str:
+    body = ",\n".join("    " + ", ".join(f"0x{w:08X}u" for w in words[i:i + per_line])
+                      for i in range(0, len(words), per_line))
+    return f"const uint32_t {name}[{len(words)}] = {{\n{body}\n}};\n"
+
+
+def codegen(build_dir, out_dir) -> CodegenResult:
+    """Generate the firmware sources for a build folder into ``out_dir`` (created).
+
+    Raises:
+        scg.rekey.RekeyError: the build folder is incomplete or inconsistent.
+    """
+    build = load_build(build_dir)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    blob = make_blob(build)
+    ppc = build.ppc
+    pbits = blob[16]
+    hdr = f"""/* scg_gen.h - generated by dcsflow codegen from {build.path.name}; do not edit.
+ * design hash {build.design_hash}
+ */
+#ifndef SCG_GEN_H
+#define SCG_GEN_H
+#include <stdint.h>
+#define SCG_GEN_INPUTS {len(ppc.inputs)}u
+#define SCG_GEN_OUTPUTS {ppc.num_outputs}u
+#define SCG_GEN_FRAMES {len(build.fars)}u
+#define SCG_GEN_ENTRIES {len(build.entries)}u
+#define SCG_GEN_RUNS {len(build.runs)}u
+#define SCG_GEN_PARAM_BITS {pbits}u
+#define SCG_GEN_ANDS {ppc.aig.num_ands}u
+#define SCG_GEN_IDCODE 0x{build.idcode:08X}u
+#define SCG_GEN_BLOB_WORDS {len(blob)}u
+#define SCG_GEN_DEVICE "{build.device.name}"
+extern const uint32_t scg_blob[SCG_GEN_BLOB_WORDS];
+extern const uint32_t scg_devtab[];
+void scg_ppc_eval(const uint32_t *restrict x, uint32_t *restrict y);
+void scg_gen_patch(const uint32_t *restrict y, uint32_t *restrict f);
+#endif
+"""
+    src = ("/* scg_gen.c - generated by dcsflow codegen; do not edit. */\n#include \"scg_gen.h\"\n\n"
+           + eval_source(ppc.aig) + "\n" + patch_source(build) + "\n" + _array("scg_blob", blob))
+    dt = ("/* scg_devtab.c - generated by dcsflow codegen: configuration rows of "
+          f"{build.device.name} (C model only). */\n#include <stdint.h>\n\n"
+          + _array("scg_devtab", devtab_words(build.device)))
+    files = []
+    for name, text in (("scg_gen.h", hdr), ("scg_gen.c", src), ("scg_devtab.c", dt)):
+        write_text_atomic(out / name, text)
+        files.append(out / name)
+    return CodegenResult(files, len(blob), ppc.aig.num_ands, len(build.fars), len(build.entries))
+
+
+def main(argv=None) -> int:
+    """``python -m scg.codegen BUILD OUT`` or ``python -m scg.codegen --synthetic OUT`` (firmware Makefile)."""
+    import sys
+    import tempfile
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) == 2 and args[0] == "--synthetic":
+        from ._synthetic import make_build
+
+        with tempfile.TemporaryDirectory() as d:
+            make_build(d)
+            codegen(d, args[1])
+        return 0
+    if len(args) != 2:
+        print("usage: python -m scg.codegen BUILD OUT | --synthetic OUT", file=sys.stderr)
+        return 2
+    codegen(args[0], args[1])
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
