@@ -238,3 +238,20 @@ def test_builtin_backend_interface():
     for far, word, bit, j in impl.configuration.entries:
         assert impl.configuration.memory.get_bit(far, word, bit) == [0, 1, 0, 1, 0, 1, 0][j]
     assert not impl.configuration.memory.ecc_mismatches()
+
+
+def test_reported_hpwl_matches_placement():
+    from flow.backend.place import _hpwl, slice_nets
+
+    dev = get_device("xc7z020")
+    m = random_module(seed=5, n_luts=200, n_tluts=20, n_ffs=100, chain=2)
+    p = pack(m)
+    pl = place(p, m, dev, seed=3, effort=0.3)
+    xs = [dev.sites[s].x for s in pl.sites]
+    ys = [dev.sites[s].y for s in pl.sites]
+    total = 0
+    for pins in slice_nets(p, m):
+        x = [xs[i] for i in pins]
+        y = [ys[i] for i in pins]
+        total += max(x) - min(x) + max(y) - min(y)
+    assert total == pl.hpwl and pl.hpwl < pl.hpwl_initial

@@ -114,7 +114,6 @@ class Packing:
     luts: dict
     route_throughs: int
     io_cells: list
-    lut_sites_used: int = 0
 
     def utilization(self) -> dict:
         """Slices, LUT sites, LUTs, TLUTs, FFs, CARRY4, MUXF7/F8, route-through LUTs, LUT6_2 pairs."""
@@ -130,10 +129,6 @@ class Packing:
             "muxf7": sum(1 for s in sl for m in s.muxf7 if m), "muxf8": sum(1 for s in sl if s.muxf8),
             "tlut_slices": sum(1 for s in sl if s.tlut),
         }
-
-
-def _bits(v) -> list:
-    return list(v)
 
 
 def _init_of(cell: dict, k: int) -> int:
@@ -372,9 +367,38 @@ def pack(module: dict) -> Packing:
                 for m in by_net.get(net, ()):
                     if pos[m] > pos[n] and can_pair(n, m):
                         g.add_edge(n, m)
-    for a, b in sorted((tuple(sorted((a, b), key=pos.get)) for a, b in nx.max_weight_matching(g, maxcardinality=True)),
-                       key=lambda e: pos[e[0]]):
-        paired[a], paired[b] = b, a
+    # LUTs fixed in carry slices take an O5 partner too (it leaves through the xMUX output)
+    # (only in carry slices where the stage's O[i]/CO[i] do not need the xMUX output)
+    fixed_sites = {}
+    for s in slices:
+        if s.carry is None:
+            continue
+        con = cells[s.carry]["connections"]
+        for i, site in enumerate(s.luts):
+            xmux_free = all(not (isinstance(con[p][i], int) and con[p][i] in loads) or (p == "CO" and i == 3)
+                            for p in ("O", "CO"))
+            if (xmux_free and site is not None and site.kind == "lut" and luts[site.o6].k <= 5
+                    and all(isinstance(x, int) for x in luts[site.o6].inputs)):
+                fixed_sites[site.o6] = site
+    for n in fixed_sites:
+        g.add_node(n)
+        for net in dict.fromkeys(luts[n].inputs):
+            for m in by_net.get(net, ()):
+                if can_pair(n, m):
+                    g.add_edge(n, m)
+    matching = nx.max_weight_matching(g, maxcardinality=True)
+    absorbed = set()
+    for a, b in sorted(matching, key=lambda e: min(pos.get(e[0], -1), pos.get(e[1], -1))):
+        if a in fixed_sites or b in fixed_sites:
+            f, m = (a, b) if a in fixed_sites else (b, a)
+            site = fixed_sites[f]
+            site.kind, site.o5 = "pair", m
+            site.pins = list(dict.fromkeys(luts[f].inputs + luts[m].inputs))
+            absorbed.add(m)
+            used.add(m)
+        else:
+            paired[a], paired[b] = b, a
+    static = [n for n in static if n not in absorbed]
     for n in static:  # unrelated small LUTs close in the order
         if n in paired or luts[n].k > 4 or not all(isinstance(x, int) for x in luts[n].inputs):
             continue

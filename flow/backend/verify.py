@@ -29,7 +29,6 @@ from .. import netlist as nl
 from ..check import CheckError, CheckResult, _simulate_one, select_vectors
 from ..specialize import BuildFolderError, circuit_values, load_build
 from ..yosys import ToolMissing
-from .pack import LETTERS
 from .stage import FRAMEMAP_FORMAT, PLACEMENT_FORMAT
 
 _INPUT_PORTS = [f"I{i}" for i in range(6)]
