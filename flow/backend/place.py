@@ -97,7 +97,7 @@ def place(packing: Packing, module: dict, device: Device, seed: int = 1, effort:
     """Place ``packing`` on ``device`` (see module docstring).
 
     Args:
-        effort: scales the annealing move budget (1.0: 200 moves per movable slice, at most 400k).
+        effort: scales the annealing move budget (1.0: 300 moves per movable slice, at most 400k).
         anchor: (x, y) slice coordinates around which the design is placed (default: middle of the
             bottom clock-region row, which has no PS or configuration hole on xc7z020).
     Raises:
@@ -234,7 +234,7 @@ def place(packing: Packing, module: dict, device: Device, seed: int = 1, effort:
         win = max(span_x, span_y)
         # initial temperature from the spread of random move costs
         temp = max(1.0, 2.0 * sum(cost) / max(1, len(nets)))
-        budget = int(effort * 200 * len(movable))
+        budget = int(effort * 300 * len(movable))
         budget = min(budget, int(effort * 400_000))
         while moves < budget and temp > 0.01:
             acc_here = 0
