@@ -122,7 +122,7 @@ def plot_device_map(device: Device, used_sites: list, tlut_sites: list, path: Pa
 
     fig, ax = plt.subplots(figsize=(6, 7))
     allp = list(device.sites.values())
-    ax.scatter([s.x for s in allp], [s.y for s in allp], s=0.3, c="#dddddd", marker="s")
+    ax.scatter([s.x for s in allp], [s.y for s in allp], s=1.0, c="#e4e4e4", marker="s", label="CLB slice site")
     u = [device.sites[n] for n in used_sites]
     ax.scatter([s.x for s in u], [s.y for s in u], s=1.2, c="#1f77b4", marker="s", label="used slice")
     tl = [device.sites[n] for n in tlut_sites]
