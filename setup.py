@@ -3,7 +3,7 @@
 import re
 from pathlib import Path
 
-from setuptools import find_packages, setup
+from setuptools import Extension, find_packages, setup
 
 here = Path(__file__).parent
 version = re.search(r'__version__ = "([^"]+)"', (here / "flow" / "__init__.py").read_text()).group(1)
@@ -28,5 +28,7 @@ setup(
     extras_require={
         "test": ["pytest>=7", "pytest-xdist>=3", "hypothesis>=6"],
     },
+    # compiled core of the TLUT mapper (tmap/cuts.py falls back to pure Python if it is missing)
+    ext_modules=[Extension("tmap._cutsc", ["tmap/_cutsc.c"], optional=True, extra_compile_args=["-O2"])],
     entry_points={"console_scripts": ["dcsflow=flow.cli:run"]},
 )

@@ -204,7 +204,8 @@ def _tlut_build(opts: BuildOptions, state: dict, prog: _Progress, pre: dict) -> 
     if tdir.exists():
         shutil.rmtree(tdir)
     prog.step(f"TMAP mapping {ext.ands} AND nodes, {len(ext.params)} parameter bits")
-    mo = map_logic(fdir / "logic.aag", [n for n, _ in ext.params], tdir, area=opts.area)
+    mo = map_logic(fdir / "logic.aag", [n for n, _ in ext.params], tdir, area=opts.area,
+                   status=lambda s: prog.step(f"TMAP: {s}"))
     prog.step("re-importing TLUT netlist into Yosys")
     doc = fe.reimport(pre, module, ext2, mo.netlist)
     ldir = out / "tlut"
@@ -353,6 +354,19 @@ _STAGE_FUNCS: dict[str, Callable] = {"frontend": stage_frontend, "tmap": stage_t
                                      "backend": stage_backend, "outputs": stage_outputs}
 
 
+def _check_device(device: str) -> None:
+    """Refuse a device without Project X-Ray data in the shared folder (when the folder exists)."""
+    from .paths import SharedDataMissing, shared_dir
+
+    try:
+        xc7 = shared_dir() / "xc7"
+    except SharedDataMissing:
+        return                      # nothing to check against; the back end will say more
+    known = sorted(p.name for p in xc7.iterdir() if p.is_dir()) if xc7.is_dir() else []
+    if known and device not in known:
+        raise BuildError(f"--device {device}: no device data; known devices: {', '.join(known)}")
+
+
 def build(opts: BuildOptions) -> BuildResult:
     """Run stages ``opts.start``..``opts.stop`` of the build of ``opts.design`` into ``opts.out``.
 
@@ -366,6 +380,7 @@ def build(opts: BuildOptions) -> BuildResult:
     i0, i1 = STAGES.index(opts.start), STAGES.index(opts.stop)
     if i0 > i1:
         raise BuildError(f"--from {opts.start} comes after --to {opts.stop}")
+    _check_device(opts.device)
     info = resolve(opts.design, opts.top)
     opts.out = Path(opts.out)
     opts.out.mkdir(parents=True, exist_ok=True)
@@ -462,11 +477,10 @@ def main_job(out_root: Path | str = "build", progress: bool = True, file=None) -
         t = res.report["tlut"]
         rows.append((design, t, res.report["conventional"], cycles_for(chk), f"{chk.passed}/{chk.total}"))
     tab = Table(title="π16-Cipher message processor: TLUT implementations")
-    for col in ("design", "LUTs (TLUTs)", "FFs", "LUT depth", "conventional LUTs / FFs",
-                "cycles, 16-byte message", "vectors"):
+    for col in ("design", "LUTs (TLUTs)", "FFs", "depth", "conv. LUTs/FFs", "cycles 16 B", "vectors"):
         tab.add_column(col, justify="right" if col != "design" else "left")
     for d, t, c, cyc, ok in rows:
         tab.add_row(d, f"{t['luts']} ({t['tluts']})", str(t["ffs"]), str(t["depth"]),
-                    f"{c['luts']} / {c['ffs']}", "-" if cyc is None else str(cyc), ok)
+                    f"{c['luts']}/{c['ffs']}", "-" if cyc is None else str(cyc), ok)
     Console(file=file).print(tab)
     return status

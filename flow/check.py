@@ -78,7 +78,7 @@ def _simulate_one(work: Path, idx: int, verilog: str, top: str, key_bits: int, c
     if r.returncode != 0:
         raise CheckError("iverilog failed: " + (r.stderr or r.stdout).strip().replace("\n", " | ")[-400:])
     words, last = _words(msg)
-    stim = [ "1", f"0 {len(words)} {last} 0 0"] + [f"{w:04x}" for w in words]
+    stim = ["picipher-stim 1 1", f"0 {len(words)} {last} 0 0"] + [f"{w:04x}" for w in words]
     (d / "stim.txt").write_text("\n".join(stim) + "\n")
     r = subprocess.run([vvp, "-n", str(d / "tb.vvp"), f"+in={d / 'stim.txt'}", f"+out={d / 'res.txt'}"],
                        capture_output=True, text=True)

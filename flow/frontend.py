@@ -29,7 +29,8 @@ from dataclasses import dataclass, field, asdict
 from pathlib import Path
 from typing import Callable
 
-from ._aigbuild import AigBuilder
+from tmap.aig import Aig, write_aiger
+
 from .errors import FlowError
 from .yosys import run_script
 
@@ -39,7 +40,7 @@ class FrontendError(FlowError):
 
 
 #: Fine-grained gate cells that ``abc`` maps (Yosys ``abc`` pass, cell library of simplemap).
-GATE_TYPES = {"$_BUF_", "$_NOT_", "$_AND_", "$_NAND_", "$_OR_", "$_NOR_", "$_XOR_", "$_XNOR_",
+GATE_TYPES = {"$lut", "$_BUF_", "$_NOT_", "$_AND_", "$_NAND_", "$_OR_", "$_NOR_", "$_XOR_", "$_XNOR_",
               "$_ANDNOT_", "$_ORNOT_", "$_MUX_", "$_NMUX_", "$_AOI3_", "$_OAI3_", "$_AOI4_", "$_OAI4_"}
 
 #: synth_xilinx default LUT mapping (Yosys 0.23, step map_luts).
@@ -308,7 +309,7 @@ def extract_logic(pre: dict, top: str, extra_params: list[str], workdir: Path | 
     param_out_bits = sorted(b for b in boundary_read if b in param_of_bit and b not in gate_out)
     out_bits = sorted(b for b in boundary_read if b in gate_out)
 
-    aig = AigBuilder()
+    aig = Aig()
     lit: dict = {"0": 0, "1": 1, "x": 0, "z": 0}
     params: list[tuple[str, int]] = []
     inputs: list[tuple[str, int]] = []
@@ -339,26 +340,29 @@ def extract_logic(pre: dict, top: str, extra_params: list[str], workdir: Path | 
                 continue
             c = gates[gate_out[b]]
             conns = c["connections"]
-            pend = [x[0] for p, x in conns.items() if p != "Y" and x[0] not in lit]
+            pend = [x for p, xs in conns.items() if p != "Y" for x in xs if x not in lit]
             if pend:
                 stack.extend(pend)
                 continue
             stack.pop()
-            lit[b] = _gate_function(aig, c["type"], {p: lit[x[0]] for p, x in conns.items() if p != "Y"})
+            if c["type"] == "$lut":
+                lit[b] = _lut_function(aig, c["parameters"]["LUT"], [lit[x] for x in conns["A"]])
+            else:
+                lit[b] = _gate_function(aig, c["type"], {p: lit[x[0]] for p, x in conns.items() if p != "Y"})
         return lit[root_bit]
 
     outputs: list[tuple[str, int]] = []
     for b in out_bits:
-        aig.add_output(f"o{b}", gate_lit(b))
+        aig.add_output(gate_lit(b), f"o{b}")
         outputs.append((f"o{b}", b))
     for b in param_out_bits:
-        aig.add_output(f"c{b}", lit[b])
+        aig.add_output(lit[b], f"c{b}")
         outputs.append((f"c{b}", b))
     ext = Extraction(top=top, inputs=inputs, params=params, outputs=outputs, param_ports=pports,
                      folded=folded, gates=len(gates), ands=aig.num_ands)
     if workdir is not None:
         workdir.mkdir(parents=True, exist_ok=True)
-        aig.write(workdir / "logic.aag")
+        write_aiger(aig, workdir / "logic.aag", binary=False)
         (workdir / "extract.json").write_text(ext.to_json())
     return ext, module
 
@@ -370,40 +374,55 @@ def _param_sort_key(name: str, pports: dict[str, int]):
     return (order.index(port) if port in order else len(order), idx)
 
 
-def _gate_function(g: AigBuilder, t: str, i: dict[str, int]) -> int:
+def _lut_function(g: Aig, table, ins: list[int]) -> int:
+    """AIG literal of a Yosys ``$lut`` (LUT parameter: bit string MSB first, or int; entry i = inputs as LSB-first index)."""
+    k = len(ins)
+    if isinstance(table, str) and set(table) <= set("01xz"):
+        bits = [1 if ch == "1" else 0 for ch in reversed(table)]
+    else:
+        v = int(table)
+        bits = [(v >> i) & 1 for i in range(1 << k)]
+    bits += [0] * ((1 << k) - len(bits))
+    level = list(bits[:1 << k])
+    for j in range(k):                      # Shannon expansion on input j (LSB first)
+        level = [g.add_mux(ins[j], level[2 * i + 1], level[2 * i]) for i in range(len(level) // 2)]
+    return level[0]
+
+
+def _gate_function(g: Aig, t: str, i: dict[str, int]) -> int:
     A, B, C, D, S = (i.get(k) for k in "ABCDS")
     if t == "$_BUF_":
         return A
     if t == "$_NOT_":
         return A ^ 1
     if t == "$_AND_":
-        return g.and_(A, B)
+        return g.add_and(A, B)
     if t == "$_NAND_":
-        return g.and_(A, B) ^ 1
+        return g.add_and(A, B) ^ 1
     if t == "$_OR_":
-        return g.or_(A, B)
+        return g.add_or(A, B)
     if t == "$_NOR_":
-        return g.or_(A, B) ^ 1
+        return g.add_or(A, B) ^ 1
     if t == "$_XOR_":
-        return g.xor(A, B)
+        return g.add_xor(A, B)
     if t == "$_XNOR_":
-        return g.xor(A, B) ^ 1
+        return g.add_xor(A, B) ^ 1
     if t == "$_ANDNOT_":
-        return g.and_(A, B ^ 1)
+        return g.add_and(A, B ^ 1)
     if t == "$_ORNOT_":
-        return g.or_(A, B ^ 1)
+        return g.add_or(A, B ^ 1)
     if t == "$_MUX_":
-        return g.mux(S, A, B)
+        return g.add_mux(S, B, A)
     if t == "$_NMUX_":
-        return g.mux(S, A, B) ^ 1
+        return g.add_mux(S, B, A) ^ 1
     if t == "$_AOI3_":
-        return g.or_(g.and_(A, B), C) ^ 1
+        return g.add_or(g.add_and(A, B), C) ^ 1
     if t == "$_OAI3_":
-        return g.and_(g.or_(A, B), C) ^ 1
+        return g.add_and(g.add_or(A, B), C) ^ 1
     if t == "$_AOI4_":
-        return g.or_(g.and_(A, B), g.and_(C, D)) ^ 1
+        return g.add_or(g.add_and(A, B), g.add_and(C, D)) ^ 1
     if t == "$_OAI4_":
-        return g.and_(g.or_(A, B), g.or_(C, D)) ^ 1
+        return g.add_and(g.add_or(A, B), g.add_or(C, D)) ^ 1
     raise FrontendError(f"unsupported gate {t}")
 
 

@@ -37,7 +37,8 @@ class MapOutcome:
     seconds: float = 0.0
 
 
-def tmap_mapper(aig_path: Path, params: list[str], out_dir: Path, K: int = 6, area: bool = False) -> MapOutcome:
+def tmap_mapper(aig_path: Path, params: list[str], out_dir: Path, K: int = 6, area: bool = False,
+                status=None) -> MapOutcome:
     """Map with TMAP: reduced cuts, depth-oriented then area recovery (``area``: without the depth
     bound); writes out_dir/{netlist.json,ppc.aig,ppc.json}."""
     try:
@@ -47,7 +48,7 @@ def tmap_mapper(aig_path: Path, params: list[str], out_dir: Path, K: int = 6, ar
         raise MapperError(f"TMAP is not available ({e}); merge the tmap package") from e
     t0 = time.perf_counter()
     aig = read_aiger(str(aig_path))
-    res = map_tluts(aig, params, MapOptions(K=K, area=area, verify=True))
+    res = map_tluts(aig, params, MapOptions(K=K, area=area, verify=True), progress=status)
     out_dir.mkdir(parents=True, exist_ok=True)
     res.write(str(out_dir))
     st = res.stats
@@ -68,7 +69,12 @@ def _selected():
         raise MapperError(f"DCSFLOW_MAPPER={spec}: {e}") from e
 
 
-def map_logic(aig_path: Path, params: list[str], out_dir: Path, area: bool = False) -> MapOutcome:
-    """Map the AIGER ``aig_path`` (parameter inputs named in ``params``) into ``out_dir``."""
+def map_logic(aig_path: Path, params: list[str], out_dir: Path, area: bool = False, status=None) -> MapOutcome:
+    """Map the AIGER ``aig_path`` (parameter inputs named in ``params``) into ``out_dir``.
+
+    ``status`` (optional callable(str)) is told the mapper's current step (progress display).
+    """
     fn = _selected()
+    if fn is tmap_mapper:
+        return fn(aig_path, params, out_dir, area=area, status=status)
     return fn(aig_path, params, out_dir, area=area) if area else fn(aig_path, params, out_dir)

@@ -78,41 +78,41 @@ def lut_depth(module: dict) -> int:
 
     def comb(n: str) -> bool:
         t = cells[n]["type"]
-        return t in LUT_TYPES or t in PASS_TYPES
+        return (t in LUT_TYPES or t in PASS_TYPES) and t != "BUFG"
 
-    best = 0
+    def preds(n: str) -> list[str]:
+        c = cells[n]
+        dirs = c.get("port_directions", {})
+        out = []
+        for p, bits in c["connections"].items():
+            if dirs.get(p) == "output":
+                continue
+            for b in bits:
+                m = driver.get(b) if isinstance(b, int) else None
+                if m is not None and comb(m):
+                    out.append(m)
+        return out
+
+    visiting: set = set()
     for root in cells:
         if not comb(root) or root in depth:
             continue
-        stack = [root]
-        onstack = {root}
-        while stack:
-            n = stack[-1]
-            c = cells[n]
-            dirs = c.get("port_directions", {})
-            pend = []
-            d = 0
-            for p, bits in c["connections"].items():
-                if dirs.get(p) == "output":
-                    continue
-                for b in bits:
-                    m = driver.get(b) if isinstance(b, int) else None
-                    if m is None or not comb(m) or cells[m]["type"] == "BUFG":
-                        continue
-                    if m in depth:
-                        d = max(d, depth[m])
-                    elif m not in onstack:
-                        pend.append(m)
-            if pend:
-                for m in pend:
-                    onstack.add(m)
-                    stack.append(m)
+        stack = [(root, False)]
+        while stack:                       # iterative post-order DFS; a back edge (loop) counts 0
+            n, expanded = stack.pop()
+            if n in depth:
                 continue
-            stack.pop()
-            onstack.discard(n)
-            depth[n] = d + (1 if c["type"] in LUT_TYPES else 0)
-            best = max(best, depth[n])
-    return best
+            if not expanded:
+                if n in visiting:
+                    continue
+                visiting.add(n)
+                stack.append((n, True))
+                stack.extend((m, False) for m in preds(n) if m not in depth and m not in visiting)
+            else:
+                visiting.discard(n)
+                d = max((depth.get(m, 0) for m in preds(n)), default=0)
+                depth[n] = d + (1 if cells[n]["type"] in LUT_TYPES else 0)
+    return max(depth.values(), default=0)
 
 
 # ---------------------------------------------------------------------------------------------

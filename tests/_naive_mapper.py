@@ -9,14 +9,17 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from flow._aigbuild import AigBuilder, read_aag
+from tmap.aig import Aig, read_aiger, write_aiger
 from flow.mapping import MapOutcome
 
 
 def naive_mapper(aig_path: Path, params: list[str], out_dir: Path) -> MapOutcome:
-    names, ands, outs = read_aag(Path(aig_path).read_text())
+    src = read_aiger(str(aig_path))
+    names = list(src.input_names)
+    ands = [(2 * (src.first_and + i), a, b) for i, (a, b) in enumerate(src.ands)]
+    outs = list(zip(src.output_names, src.outputs))
     pset = set(params)
-    ppc = AigBuilder()
+    ppc = Aig()
     pl = {n: ppc.add_input(n) for n in params}
     nin = len(names)
     # per variable: ("param", ppc_lit) | ("reg", signal name)
@@ -29,7 +32,7 @@ def naive_mapper(aig_path: Path, params: list[str], out_dir: Path) -> MapOutcome
     def entry(lit: int) -> int:
         if lit not in ppc_out:
             ppc_out[lit] = len(ppc_out)
-            ppc.add_output(f"e{ppc_out[lit]}", lit)
+            ppc.add_output(lit, f"e{ppc_out[lit]}")
         return ppc_out[lit]
 
     def fan(lit: int):
@@ -42,7 +45,7 @@ def naive_mapper(aig_path: Path, params: list[str], out_dir: Path) -> MapOutcome
     for lhs, r0, r1 in ands:
         f = [fan(r0), fan(r1)]
         if all(k == "param" for k, _ in f):
-            kind[lhs >> 1] = ("param", ppc.and_(f[0][1], f[1][1]))
+            kind[lhs >> 1] = ("param", ppc.add_and(f[0][1], f[1][1]))
             continue
         regs = []
         for k, x in f:
@@ -53,10 +56,10 @@ def naive_mapper(aig_path: Path, params: list[str], out_dir: Path) -> MapOutcome
             acc = 1
             for k, x in f:
                 if k == "param":
-                    acc = ppc.and_(acc, x)
+                    acc = ppc.add_and(acc, x)
                 else:
                     bit = (i >> regs.index(x[0])) & 1
-                    acc = ppc.and_(acc, 1 if bit ^ x[1] else 0)
+                    acc = ppc.add_and(acc, 1 if bit ^ x[1] else 0)
             vals.append(acc)
         name = f"n{lhs >> 1}"
         if all(v in (0, 1) for v in vals):
@@ -83,7 +86,7 @@ def naive_mapper(aig_path: Path, params: list[str], out_dir: Path) -> MapOutcome
                "params": list(params), "luts": luts, "outputs": outputs, "source_hash": ""}
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "netlist.json").write_text(json.dumps(netlist))
-    ppc.write(out_dir / "ppc.aag")
+    write_aiger(ppc, out_dir / "ppc.aag", binary=False)
     return MapOutcome(netlist=netlist, ppc_path=out_dir / "ppc.aag",
                       stats={"luts": len(luts), "tluts": sum("ppc" in l for l in luts),
                              "ppc_ands": ppc.num_ands, "verified": None})

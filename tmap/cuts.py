@@ -15,9 +15,21 @@ with a 64-bit signature (bit ``v & 63`` per leaf) used as a fast size filter.
 
 from __future__ import annotations
 
+import os
+from array import array
 from dataclasses import dataclass
 
+try:  # compiled core built by setup.py; TMAP_PURE_PYTHON=1 forces the reference implementation
+    from . import _cutsc
+except ImportError:  # pragma: no cover - depends on the build
+    _cutsc = None
+
 INF = 1 << 30
+
+
+def compiled_core() -> bool:
+    """True when the compiled cut selection (tmap._cutsc) is in use."""
+    return _cutsc is not None and not os.environ.get("TMAP_PURE_PYTHON")
 
 
 @dataclass
@@ -53,11 +65,31 @@ def select_cover(first_and: int, fanin0: list, fanin1: list, param: bytearray, o
         out_vars: variables driving outputs (duplicates allowed).
         K: maximum number of regular leaves (2..6 in the flow; any K ≥ 1 works here).
         C: priority cuts kept per node.
-        area_mode: no depth constraint; select for area from the first pass (``--area``).
+        area_mode: no depth constraint during area recovery (``--area``).
         flow_passes, exact_passes: area-recovery passes after the depth pass.
     Returns:
         a :class:`Cover`.
     """
+    if area_mode:
+        # two starting points (depth-oriented and area-flow-oriented first pass); keep the smaller cover
+        covers = [_select(first_and, fanin0, fanin1, param, out_vars, K, C, m, flow_passes, exact_passes)
+                  for m in (1, 2)]
+        return min(covers, key=lambda c: (_cover_size(c, first_and), c.depth))
+    return _select(first_and, fanin0, fanin1, param, out_vars, K, C, 0, flow_passes, exact_passes)
+
+
+def _cover_size(cover: Cover, first_and: int) -> int:
+    return sum(1 for v in range(first_and, len(cover.best)) if cover.refs[v] and cover.best[v] is not None)
+
+
+def _select(first_and, fanin0, fanin1, param, out_vars, K, C, area_mode, flow_passes, exact_passes) -> Cover:
+    """One run of the passes; area_mode 0: depth-bounded, 1: unbounded with a depth-oriented first
+    pass, 2: unbounded with an area-flow first pass."""
+    if compiled_core() and K <= 8:
+        best, arr, refs, depth = _cutsc.select_cover(
+            first_and, array("i", fanin0), array("i", fanin1), bytes(param), array("i", out_vars), K, C,
+            int(area_mode), flow_passes, exact_passes)
+        return Cover(best=best, arrival=arr, refs=refs, depth=depth)
     n = len(fanin0)
     is_and = bytearray(n)
     for v in range(first_and, n):
@@ -76,7 +108,9 @@ def select_cover(first_and: int, fanin0: list, fanin1: list, param: bytearray, o
     req = [INF] * n
     refs = [0] * n
 
-    passes = [("area" if area_mode else "delay")] + ["area"] * flow_passes + ["exact"] * exact_passes
+    # the first pass is always depth-oriented (a good starting cover); with area_mode the required
+    # times stay unbounded so that area recovery may increase the depth
+    passes = ["area" if area_mode == 2 else "delay"] + ["area"] * flow_passes + ["exact"] * exact_passes
     for pi, mode in enumerate(passes):
         _pass(first_and, fanin0, fanin1, param, is_and, K, C, mode, best, arr, req, est, refs)
         # cover, refs, depth, required times

@@ -34,6 +34,8 @@ __all__ = ["MapOptions", "MapStats", "MapResult", "Lut", "TlutNetlist", "map_tlu
 NETLIST_FORMAT = "dcsflow-tlut-netlist"
 PPC_FORMAT = "dcsflow-ppc"
 FORMAT_VERSION = 1
+#: Up to this many parameters, PPC outputs are compared by exhaustive simulation (exact sharing).
+EXHAUSTIVE_PARAMS = 12
 
 
 @dataclass
@@ -220,7 +222,7 @@ class MapResult:
         d = Path(out_dir)
         d.mkdir(parents=True, exist_ok=True)
         paths = [d / "netlist.json", d / "netlist.blif", d / "ppc.aig", d / "ppc.json"]
-        write_text_atomic(paths[0], json.dumps(self.netlist.to_json_obj(), indent=1) + "\n")
+        write_text_atomic(paths[0], json.dumps(self.netlist.to_json_obj()) + "\n")
         write_text_atomic(paths[1], self.netlist.to_blif())
         write_aiger(self.ppc, paths[2])
         write_text_atomic(paths[3], json.dumps(self.manifest(), indent=1) + "\n")
@@ -373,6 +375,7 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
         from .abc import optimize_aig
 
         ppc = optimize_aig(ppc)
+    if ppc.num_outputs:
         netlist, ppc = _reshare(netlist, ppc)
     seconds = time.perf_counter() - t0
     tl = sum(1 for lut in netlist.luts if lut.is_tlut)
@@ -600,17 +603,37 @@ def _reshare(netlist: TlutNetlist, ppc: Aig):
     new = Aig(num_inputs=ppc.num_inputs, ands=ppc.ands, input_names=list(ppc.input_names))
     index = {}
     remap = []
-    for lit in ppc.outputs:
+    canon = list(ppc.outputs)
+    if ppc.num_inputs <= EXHAUSTIVE_PARAMS:
+        # exhaustive simulation over all parameter values: exact constant detection and sharing of
+        # functionally equal entries
+        width = 1 << ppc.num_inputs
+        pats = [sum(1 << i for i in range(width) if i >> j & 1) for j in range(ppc.num_inputs)]
+        full = (1 << width) - 1
+        sims = ppc.simulate(pats, width=width)
+        first = {}
+        for j, (lit, sv) in enumerate(zip(ppc.outputs, sims)):
+            if sv == 0:
+                canon[j] = 0
+            elif sv == full:
+                canon[j] = 1
+            else:
+                canon[j] = first.setdefault(sv, lit)
+    for lit in canon:
         j = index.get(lit)
         if j is None:
             j = new.add_output(lit, f"e{len(new.outputs)}")
             index[lit] = j
         remap.append(j)
     luts = []
+    const_luts = {}  # tunable constants that turned out constant -> "0"/"1" (they only drive outputs)
     for lut in netlist.luts:
         if lut.is_tlut:
-            lits = [ppc.outputs[j] for j in lut.ppc]
-            if all(x <= 1 for x in lits) and lut.inputs:
+            lits = [canon[j] for j in lut.ppc]
+            if not lut.inputs and lits[0] <= 1:
+                const_luts[lut.name] = str(lits[0])
+                continue
+            if all(x <= 1 for x in lits):
                 t = 0
                 for i, x in enumerate(lits):
                     t |= x << i
@@ -629,6 +652,7 @@ def _reshare(netlist: TlutNetlist, ppc: Aig):
         luts = [Lut(l.name, l.inputs, ppc=[dense[j] for j in l.ppc]) if l.is_tlut else l for l in luts]
         new = final
     netlist.luts = luts
+    netlist.outputs = [(n, const_luts.get(d, d)) for n, d in netlist.outputs]
     return netlist, _compact(new)
 
 

@@ -88,10 +88,14 @@ def _param(msg: SimMessage, cis: bool) -> int:
     return int.from_bytes(msg.key + msg.pmn, "big")
 
 
+_DEBIAN_PACKAGE = {"iverilog": "iverilog", "vvp": "iverilog", "verilator": "verilator", "yosys": "yosys"}
+
+
 def _require(tool: str) -> str:
     p = shutil.which(tool)
     if not p:
-        raise SimulationError(f"{tool} not found on PATH (install the Debian package 'iverilog')")
+        raise SimulationError(f"{tool} not found on PATH (install the Debian package "
+                              f"'{_DEBIAN_PACKAGE.get(tool, tool)}')")
     return p
 
 
@@ -112,9 +116,70 @@ def compile_tb(out: Path, key_bits: int = 96, buffer_key: int = 0, cis: bool = F
     return out
 
 
+#: Stimulus / result file headers and their format version (docs/formats.md).
+STIM_MAGIC, RESULTS_MAGIC, FORMAT_VERSION = "picipher-stim", "picipher-results", 1
+
+#: Simulators :func:`simulate` can drive.
+SIMULATORS = ("icarus", "verilator")
+
+
+def _cache_dir() -> Path:
+    """``$XDG_CACHE_HOME/dcsflow/verilator`` (default ``~/.cache/...``), or the temp folder if that is
+    not writable."""
+    import os
+
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    d = Path(base) / "dcsflow" / "verilator"
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+        if os.access(d, os.W_OK):
+            return d
+    except OSError:
+        pass
+    return Path(tempfile.gettempdir()) / f"dcsflow-verilator-{os.getuid()}"
+
+
+def build_verilator(key_bits: int = 96, buffer_key: int = 0, cis: bool = False) -> Path:
+    """Build (or reuse from the cache ``~/.cache/dcsflow/verilator``) a Verilator binary of the test
+    bench; the cache key is a hash of the sources and settings. Returns the executable.
+
+    Raises:
+        SimulationError: verilator missing or the build failed.
+    """
+    import hashlib
+    import os
+
+    exe = _require("verilator")
+    files = rtl_files(cis) + [TB_FILE]
+    h = hashlib.sha256(f"{key_bits}/{buffer_key}/{cis}".encode())
+    for f in files:
+        h.update(f.name.encode() + f.read_bytes())
+    dest = _cache_dir() / h.hexdigest()[:16]
+    binary = dest / "Vtb"
+    if binary.exists():
+        return binary
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    build = Path(tempfile.mkdtemp(prefix=".build-", dir=dest.parent))
+    cmd = [exe, "--binary", "--timing", "-Wno-fatal", "-Wno-lint", "-Wno-style", "--top-module", "tb",
+           f"-GKEY_BITS={key_bits}", f"-GBUFFER_KEY={buffer_key}", "-Mdir", str(build / "obj"),
+           "-o", "Vtb"] + (["-DCIS"] if cis else []) + [str(f) for f in files]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        shutil.rmtree(build, ignore_errors=True)
+        raise SimulationError("verilator build failed: " + (r.stderr or r.stdout).strip()[-500:])
+    shutil.move(str(build / "obj" / "Vtb"), str(build / "Vtb"))
+    shutil.rmtree(build / "obj", ignore_errors=True)
+    try:
+        os.rename(build, dest)          # atomic; another process may have won the race
+    except OSError:
+        shutil.rmtree(build, ignore_errors=True)
+    return binary
+
+
 def simulate(messages: list[SimMessage], key_bits: int = 96, buffer_key: int = 0, cis: bool = False,
-             stall_seed: int | None = None, workdir: str | Path | None = None) -> list[SimResult]:
-    """Run all messages through the RTL in one Icarus process.
+             stall_seed: int | None = None, workdir: str | Path | None = None,
+             simulator: str = "icarus", scramble_key: bool = False) -> list[SimResult]:
+    """Run all messages through the RTL in one simulator process (Icarus, or Verilator).
 
     Args:
         messages: the messages; keys must be ``key_bits`` long (any size when ``cis``).
@@ -122,15 +187,21 @@ def simulate(messages: list[SimMessage], key_bits: int = 96, buffer_key: int = 0
         cis: simulate ``picipher_cis_mp`` (parameter = init + empty-AD step from the golden model).
         stall_seed: if given, random gaps on s_valid and m_ready (seeded).
         workdir: folder for the stimulus/result files (default: a temporary folder, removed).
+        simulator: ``"icarus"`` (iverilog/vvp) or ``"verilator"`` (binary cached, see
+            :func:`build_verilator`).
+        scramble_key: after the ``key_load`` pulse (BUFFER_KEY=1), drive the inverted value on the
+            parameter input while the message runs: only a working key buffer gives right results.
     Returns:
         one :class:`SimResult` per message, in order.
     Raises:
         InputError: a key of the wrong size. SimulationError: simulator missing/failed, timeout,
         unreadable results.
     """
+    if simulator not in SIMULATORS:
+        raise InputError(f"simulator must be one of {', '.join(SIMULATORS)}, got {simulator!r}")
     if not cis and key_bits not in (96, 128):
         raise InputError(f"key_bits must be 96 or 128, got {key_bits}")
-    lines = [str(len(messages))]
+    lines = [f"{STIM_MAGIC} {FORMAT_VERSION} {len(messages)}"]
     meta = []
     for m in messages:
         if not cis and len(m.key) * 8 != key_bits:
@@ -146,15 +217,21 @@ def simulate(messages: list[SimMessage], key_bits: int = 96, buffer_key: int = 0
     try:
         wd = Path(workdir)
         wd.mkdir(parents=True, exist_ok=True)
-        vvp = compile_tb(wd / "tb.vvp", key_bits if not cis else 96, buffer_key, cis)
+        kb = key_bits if not cis else 96
+        if simulator == "icarus":
+            cmd = [_require("vvp"), "-n", str(compile_tb(wd / "tb.vvp", kb, buffer_key, cis))]
+        else:
+            cmd = [str(build_verilator(kb, buffer_key, cis))]
         stim, res = wd / "stimulus.txt", wd / "results.txt"
         stim.write_text("\n".join(lines) + "\n")
-        cmd = [_require("vvp"), "-n", str(vvp), f"+in={stim}", f"+out={res}"]
+        cmd += [f"+in={stim}", f"+out={res}"]
         if stall_seed is not None:
             cmd.append(f"+stall={int(stall_seed)}")
+        if scramble_key:
+            cmd.append("+scramble")
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode != 0 or not res.exists():
-            raise SimulationError("vvp failed: " + (r.stderr or r.stdout).strip()[-500:])
+            raise SimulationError(f"{simulator} run failed: " + (r.stderr or r.stdout).strip()[-500:])
         return _parse_results(res.read_text(), meta)
     finally:
         if tmp is not None:
@@ -164,7 +241,10 @@ def simulate(messages: list[SimMessage], key_bits: int = 96, buffer_key: int = 0
 def _parse_results(text: str, meta) -> list[SimResult]:
     out: list[SimResult] = []
     words: list[tuple[int, int, int]] = []
-    for n, line in enumerate(text.splitlines(), start=1):
+    lines = text.splitlines()
+    if not lines or lines[0].split() != [RESULTS_MAGIC, str(FORMAT_VERSION)]:
+        raise SimulationError(f"results file does not start with '{RESULTS_MAGIC} {FORMAT_VERSION}'")
+    for n, line in enumerate(lines[1:], start=2):
         f = line.split()
         if not f:
             continue
@@ -185,7 +265,8 @@ def _parse_results(text: str, meta) -> list[SimResult]:
             elif f[0] == "TIMEOUT":
                 raise SimulationError(f"simulation timed out in message {int(f[1])}")
             elif f[0] == "BADSTIM":
-                raise SimulationError(f"test bench could not read message {int(f[1])} of the stimulus")
+                what = "the stimulus header" if int(f[1]) < 0 else f"message {int(f[1])} of the stimulus"
+                raise SimulationError(f"test bench could not read {what}")
             elif f[0] == "END":
                 break
         except (ValueError, IndexError):
@@ -246,8 +327,10 @@ class Case:
 
 
 def check_cases(cases: list[Case], key_bits: int = 96, buffer_key: int = 0, cis: bool = False,
-                tamper: bool = True, stall_seed: int | None = None) -> CheckReport:
-    """Simulate each case encrypting, decrypting, and (``tamper``) decrypting with a flipped tag bit.
+                tamper_every: int = 1, stall_seed: int | None = None,
+                simulator: str = "icarus") -> CheckReport:
+    """Simulate each case encrypting, decrypting, and (every ``tamper_every``-th case; 0 = never)
+    decrypting with one tag bit flipped.
 
     A case passes encryption when output ‖ tag equals ``cipher`` and the framing is right; decryption
     when the plaintext equals ``msg`` and tag_ok is 1; tampered decryption when tag_ok is 0.
@@ -260,12 +343,12 @@ def check_cases(cases: list[Case], key_bits: int = 96, buffer_key: int = 0, cis:
         kinds.append((c, "enc"))
         msgs.append(SimMessage(c.key, c.pmn, ctext, decrypt=True, tag=tag))
         kinds.append((c, "dec"))
-        if tamper:
+        if tamper_every and i % tamper_every == 0:
             bad = bytearray(tag)
             bad[i % 16] ^= 1 << (i % 8)
             msgs.append(SimMessage(c.key, c.pmn, ctext, decrypt=True, tag=bytes(bad)))
             kinds.append((c, "dec-tampered"))
-    results = simulate(msgs, key_bits, buffer_key, cis, stall_seed)
+    results = simulate(msgs, key_bits, buffer_key, cis, stall_seed, simulator=simulator)
     rep = CheckReport()
     for (c, kind), r in zip(kinds, results):
         if kind == "enc":
@@ -293,7 +376,7 @@ def cases_from_vectors(vectors) -> tuple[list[Case], int]:
 
 
 def check_vectors(vectors, key_bits: int, buffer_key: int = 0, cis: bool = False,
-                  stall_seed: int | None = None) -> CheckReport:
+                  stall_seed: int | None = None, simulator: str = "icarus") -> CheckReport:
     """Simulate the official-format records without AD/SMN (both directions + tampered tag).
 
     Raises:
@@ -303,7 +386,8 @@ def check_vectors(vectors, key_bits: int, buffer_key: int = 0, cis: bool = False
     for c in cases:
         if len(c.key) * 8 != key_bits:
             raise InputError(f"vector {c.name} has a {len(c.key) * 8}-bit key; design expects {key_bits}")
-    rep = check_cases(cases, key_bits, buffer_key, cis, stall_seed=stall_seed) if cases else CheckReport()
+    rep = (check_cases(cases, key_bits, buffer_key, cis, stall_seed=stall_seed, simulator=simulator)
+           if cases else CheckReport())
     rep.skipped = skipped
     return rep
 

@@ -158,7 +158,7 @@ def parse_vectors(text: str, name: str = "<text>") -> list[Vector]:
     out: list[Vector] = []
     cur: dict | None = None
 
-    def finish(end_line: int):
+    def _finish(end_line: int):
         if cur is None:
             return
         missing = [f for f in _REQUIRED if f not in cur["f"]]
@@ -186,7 +186,7 @@ def parse_vectors(text: str, name: str = "<text>") -> list[Vector]:
             continue
         m = _VECTOR.match(line)
         if m:
-            finish(n - 1)
+            _finish(n - 1)
             cur = {"num": int(m[1]), "line": n, "f": {}}
             continue
         m = _FIELD.match(line)
@@ -203,7 +203,7 @@ def parse_vectors(text: str, name: str = "<text>") -> list[Vector]:
             raise VectorFileError(f"{name}:{n}: {fname} declares {count} bytes but has "
                                   f"{len(hexs)} hex digits (expected {2 * count})")
         cur["f"][fname] = bytes.fromhex(hexs)
-    finish(len(lines))
+    _finish(len(lines))
     return out
 
 

@@ -22,23 +22,19 @@ module picipher_alu #(
     output reg  [255:0] dout,
     output wire [127:0] out
 );
-    localparam OP_INIT = 2'd0, OP_CTR = 2'd1, OP_MSG = 2'd2, OP_UPD = 2'd3;
+    /* verilator lint_off UNUSEDPARAM */
+    localparam OP_INIT = 2'd0, OP_CTR = 2'd1, OP_MSG = 2'd2, OP_UPD = 2'd3;   // OP_INIT: the default
+    /* verilator lint_on UNUSEDPARAM */
 
     wire [127:0] ks = {s[191:128], s[63:0]};     // rate (keystream)
     wire [127:0] new_rate;
 
-    genvar i;
-    generate
-        for (i = 0; i < 16; i = i + 1) begin : g_byte
-            wire       m   = (len > i);
-            wire       pad = (len == i);
-            wire [7:0] k   = ks[8*i+7:8*i];
-            wire [7:0] b   = blk[8*i+7:8*i];
-            wire [7:0] p   = {7'd0, pad};
-            assign new_rate[8*i+7:8*i] = m ? (dec ? b : k ^ b) : k ^ p;
-            assign out[8*i+7:8*i]      = m ? k ^ b : 8'h00;
-        end
-    endgenerate
+    // byte masks from len: m = bytes < len (message bytes), p = 0x01 in byte len (v2 padding)
+    wire [127:0] m    = ~({128{1'b1}} << {len, 3'b000});
+    wire [127:0] pbit = {127'd0, 1'b1} << {len, 3'b000};
+    wire [127:0] b    = blk & m;
+    assign new_rate = dec ? (b | (~m & (ks ^ pbit))) : (ks ^ b ^ pbit);
+    assign out      = (ks & m) ^ b;
 
     always @* begin
         case (op)

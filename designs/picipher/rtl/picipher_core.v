@@ -7,9 +7,11 @@ module picipher_core #(
     input  wire         clk,
     input  wire         rst,
     input  wire [255:0] init_state,   // HAS_INIT: Key||PMN||01||0 from KPIG
+    /* verilator lint_off UNUSEDSIGNAL */   // which of these are used depends on HAS_INIT
     input  wire [255:0] cis_p,        // !HAS_INIT: CIS after init + empty-AD step
     input  wire [63:0]  ctr_p,        // !HAS_INIT: counter after the empty-AD step
     input  wire [127:0] tag_p,        // !HAS_INIT: tag accumulator after the empty-AD step
+    /* verilator lint_on UNUSEDSIGNAL */
     input  wire         mode,         // 0 encrypt, 1 decrypt; sampled when a message starts
     input  wire [15:0]  s_data,
     input  wire         s_valid,
@@ -27,7 +29,9 @@ module picipher_core #(
     output reg          tag_ok
 );
     // ---------------- control ----------------
+    /* verilator lint_off UNUSEDSIGNAL */   // cis_we is unused when HAS_INIT = 0
     wire       start, pi_load, pi_start, blk_sel, in_consume, out_write, cis_we, ctr_ld0, ctr_inc;
+    /* verilator lint_on UNUSEDSIGNAL */
     wire       tag_add, finish, pi_busy;
     wire [1:0] alu_op;
 
@@ -80,7 +84,7 @@ module picipher_core #(
         .dout(dout), .out(out_blk));
 
     picipher_tag tag_acc (.clk(clk), .clr(start && HAS_INIT), .ld(start && !HAS_INIT), .init(tag_p),
-                          .add(tag_add), .s(s), .t(t));
+                          .add(tag_add), .rate({s[191:128], s[63:0]}), .t(t));
 
     // tag port: T as 8 little-endian words = 16 bytes; byte 0 in tag[127:120] (hex-string order)
     genvar b;
@@ -116,6 +120,7 @@ module picipher_core #(
     end
 
     // ---------------- output stream: the block's words, low word first ----------------
+    wire [3:0] out_words = in_bytes[4:1] + {3'd0, in_bytes[0]};   // words of the block: ceil(bytes / 2)
     assign m_valid = out_busy;
     assign m_data  = outbuf[15:0];
     assign m_last  = out_last_blk && (out_left == 4'd1);
@@ -125,7 +130,7 @@ module picipher_core #(
             out_left <= 4'd0;
         end else if (out_write) begin
             outbuf       <= out_blk;
-            out_left     <= (in_bytes == 5'd0) ? 4'd1 : ({1'b0, in_bytes[4:1]} + {3'd0, in_bytes[0]});
+            out_left     <= (in_bytes == 5'd0) ? 4'd1 : out_words;
             out_last_blk <= in_last;
             out_bytes    <= in_bytes;
         end else if (m_valid && m_ready) begin

@@ -8,8 +8,10 @@ module picipher_kpig #(
     parameter KEY_BITS   = 96,
     parameter BUFFER_KEY = 0
 ) (
+    /* verilator lint_off UNUSEDSIGNAL */   // used only when BUFFER_KEY = 1
     input  wire                 clk,
     input  wire                 key_load,
+    /* verilator lint_on UNUSEDSIGNAL */
     input  wire [KEY_BITS+31:0] key_mn,
     output wire [255:0]         init_state
 );
@@ -18,7 +20,7 @@ module picipher_kpig #(
 
     wire [KM-1:0] km;
     generate
-        if (BUFFER_KEY) begin : g_buf
+        if (BUFFER_KEY != 0) begin : g_buf
             reg [KM-1:0] key_buf;
             always @(posedge clk)
                 if (key_load) key_buf <= key_mn;

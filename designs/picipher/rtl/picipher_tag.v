@@ -6,10 +6,9 @@ module picipher_tag (
     input  wire         ld,
     input  wire [127:0] init,
     input  wire         add,
-    input  wire [255:0] s,
+    input  wire [127:0] rate,     // {W8..W11, W0..W3} of the pi state
     output reg  [127:0] t
 );
-    wire [127:0] r = {s[191:128], s[63:0]};
     integer j;
     always @(posedge clk) begin
         if (clr)
@@ -18,6 +17,6 @@ module picipher_tag (
             t <= init;
         else if (add)
             for (j = 0; j < 8; j = j + 1)
-                t[16*j +: 16] <= t[16*j +: 16] + r[16*j +: 16];
+                t[16*j +: 16] <= t[16*j +: 16] + rate[16*j +: 16];
     end
 endmodule

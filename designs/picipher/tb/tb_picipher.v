@@ -1,11 +1,13 @@
 // Test bench of picipher_mp (or picipher_cis_mp with -DCIS): runs many messages in one simulator run.
-// Plusargs: +in=STIMULUS +out=RESULTS [+stall=SEED] (random gaps on s_valid and m_ready).
-// Stimulus (text): first line N (messages); per message a line
+// Plusargs: +in=STIMULUS +out=RESULTS [+stall=SEED] (random gaps on s_valid and m_ready)
+//           [+scramble] (BUFFER_KEY=1: invert the parameter input after key_load, so only the buffer
+//           holds the right Key||PMN).
+// Stimulus (text, docs/formats.md "picipher-stim"): first line "picipher-stim 1 N" (version 1, N messages);
+// per message a line
 //   MODE NWORDS LASTBYTES PARAM_HEX TAGIN_HEX
 // followed by NWORDS lines of one 16-bit hex word each (byte 2k in the low byte).
-// Results: per output word "W <hex> <m_last> <m_bytes>", per message "D <cycles> <tag> <tag_ok>",
+// Results: first line "picipher-results 1", then per output word "W <hex> <m_last> <m_bytes>", per message "D <cycles> <tag> <tag_ok>",
 // at the end "END"; "TIMEOUT <message>" if a message does not finish.
-`timescale 1ns/1ps
 module tb;
     parameter KEY_BITS   = 96;
     parameter BUFFER_KEY = 0;
@@ -43,7 +45,9 @@ module tb;
         .tag(tag), .tag_in(tag_in), .done(done), .tag_ok(tag_ok));
 
     reg [8*1024-1:0] fin, fout;
-    integer fd, fo, rc, n, i, k, nwords, lastb, md, stall, seed, cyc, t0, ndone, fire;
+    reg [8*32-1:0]   magic;
+    integer          version;
+    integer fd, fo, rc, n, i, k, nwords, lastb, md, stall, seed, cyc, t0, ndone, fire, scramble;
     reg [PB-1:0]  pv;
     reg [127:0]   tv;
     reg [15:0]    words [0:MAXW-1];
@@ -73,10 +77,15 @@ module tb;
         if (!$value$plusargs("in=%s", fin)) begin $display("missing +in="); $finish; end
         if (!$value$plusargs("out=%s", fout)) begin $display("missing +out="); $finish; end
         if ($value$plusargs("stall=%d", seed)) stall = 1;
+        scramble = $test$plusargs("scramble");
         fd = $fopen(fin, "r");
         fo = $fopen(fout, "w");
         if (fd == 0 || fo == 0) begin $display("cannot open files"); $finish; end
-        rc = $fscanf(fd, "%d\n", n);
+        rc = $fscanf(fd, "%s %d %d\n", magic, version, n);
+        $fdisplay(fo, "picipher-results 1");
+        if (rc != 3 || magic != "picipher-stim" || version != 1) begin
+            $fdisplay(fo, "BADSTIM -1"); $fclose(fo); $finish;
+        end
         repeat (3) @(posedge clk);
         @(negedge clk) rst = 1'b0;
         for (i = 0; i < n; i = i + 1) begin
@@ -91,6 +100,7 @@ module tb;
                 key_load = 1'b1;
                 @(negedge clk) key_load = 1'b0;
             end
+            if (scramble) param = ~pv;
             t0 = cyc;
             k = 0;
             while (k < nwords) begin

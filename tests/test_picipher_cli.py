@@ -1,0 +1,92 @@
+"""``dcsflow sim`` and ``dcsflow demo``."""
+
+from __future__ import annotations
+
+from designs.picipher import model
+
+GOOD = """[vector #1 (1)]
+KEY (12) = 25CFA7958E16A944F11F17EB
+NPUB (4) = ECDD50A8
+NSEC (0) = 
+MSG (0) = 
+AD (0) = 
+CIPHER (16) = A064CCE52F3C59C2222264761857DC1F
+"""
+
+
+def _record(num, key, pmn, msg, ad=b"", cipher=None):
+    cipher = cipher if cipher is not None else model.encrypt(key, pmn, msg, ad)
+    h = lambda b: b.hex().upper()  # noqa: E731
+    return (f"[vector #{num} ({num})]\nKEY ({len(key)}) = {h(key)}\nNPUB (4) = {h(pmn)}\n"
+            f"MSG ({len(msg)}) = {h(msg)}\nAD ({len(ad)}) = {h(ad)}\nCIPHER ({len(cipher)}) = {h(cipher)}\n\n")
+
+
+def test_demo_passes_all_official_vectors(dcsflow):
+    r = dcsflow("demo")
+    assert r.returncode == 0, r.stderr
+    assert "passed 150/150" in r.stdout
+    assert "picipher128" in r.stdout
+
+
+def test_sim_counts_skipped_and_fails_on_a_wrong_record(dcsflow, tmp_path):
+    key, pmn = bytes(range(12)), b"abcd"
+    good = model.encrypt(key, pmn, b"hello, world 1234")
+    bad = bytes([good[0] ^ 0x80]) + good[1:]
+    f = tmp_path / "mine.test-vectors"
+    f.write_text(GOOD + "\n" + _record(2, key, pmn, b"x", ad=b"ad")
+                 + _record(3, key, pmn, b"hello, world 1234", cipher=bad))
+    r = dcsflow("sim", "picipher", "--vectors", f)
+    assert r.returncode == 1
+    assert "passed 4/6" in r.stdout and "skipped 1" in r.stdout
+    f.write_text(GOOD + "\n" + _record(2, key, pmn, b"x", ad=b"ad") + _record(3, key, pmn, bytes(40)))
+    r = dcsflow("sim", "picipher", "--vectors", f, "--buffer-key", "--stall", "5")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "passed 6/6" in r.stdout
+
+
+def test_sim_malformed_file_names_file_and_line(dcsflow, tmp_path):
+    f = tmp_path / "broken.test-vectors"
+    f.write_text(GOOD.replace("NPUB (4) = ECDD50A8", "NPUB (4) = ECDD50A"))
+    r = dcsflow("sim", "picipher", "--vectors", f)
+    assert r.returncode == 1
+    assert "broken.test-vectors:3:" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_sim_key_size_mismatch_is_one_line(dcsflow, tmp_path):
+    f = tmp_path / "v.test-vectors"
+    f.write_text(GOOD)
+    r = dcsflow("sim", "picipher128", "--vectors", f)
+    assert r.returncode == 1
+    assert r.stderr.startswith("error:") and "96-bit key" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_sim_missing_file_and_bad_design(dcsflow, tmp_path):
+    r = dcsflow("sim", "picipher", "--vectors", tmp_path / "none")
+    assert r.returncode == 1 and "not found" in r.stderr
+    r = dcsflow("sim", "aes")
+    assert r.returncode == 2
+
+
+def test_picipher_encrypt_decrypt_match_official_record(dcsflow):
+    # vector #9 of pi16cipher096v2_4 (no SMN, empty message and AD)
+    r = dcsflow("picipher", "encrypt", "--key", "25CFA7958E16A944F11F17EB", "--pmn", "ECDD50A8")
+    assert r.returncode == 0 and r.stdout.strip() == "A064CCE52F3C59C2222264761857DC1F"
+    r = dcsflow("picipher", "decrypt", "--key", "25CFA7958E16A944F11F17EB", "--pmn", "ECDD50A8",
+                "--cipher", "A064CCE52F3C59C2222264761857DC1E")
+    assert r.returncode == 1 and r.stdout == "" and r.stderr.startswith("error: tag mismatch")
+
+
+def test_picipher_bad_input_names_expected_size(dcsflow):
+    r = dcsflow("picipher", "encrypt", "--key", "00" * 13, "--pmn", "00" * 4)
+    assert r.returncode == 1 and "12 bytes" in r.stderr and "16 bytes" in r.stderr
+    r = dcsflow("picipher", "params", "--key", "00" * 12, "--pmn", "0g0000")
+    assert r.returncode == 1 and "PMN" in r.stderr and "4 bytes (8 hex digits)" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_picipher_params_agree_with_model(dcsflow):
+    key, pmn = bytes(range(16)), b"\x01\x02\x03\x04"
+    r = dcsflow("picipher", "params", "--key", key.hex(), "--pmn", pmn.hex())
+    assert r.returncode == 0
+    assert f"cis_param 448'h{model.cis_parameters(key, pmn).as_int():0112X}" in r.stdout
+    assert "key_mn    160'h000102030405060708090A0B0C0D0E0F01020304" in r.stdout
