@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from flow.build import BuildOptions, build  # noqa: E402
+from flow.build import BuildError, BuildOptions, build  # noqa: E402
 
 
 def main() -> None:
@@ -37,7 +37,11 @@ def main() -> None:
         out = root / design
         start = "backend" if args.reuse and (out / "state.json").exists() else "frontend"
         t0 = time.perf_counter()
-        rep = build(BuildOptions(design=design, out=out, progress=False, start=start, seed=args.seed)).report
+        try:
+            rep = build(BuildOptions(design=design, out=out, progress=False, start=start, seed=args.seed)).report
+        except BuildError as e:  # stale front-end files: build from the start
+            print(f"   ({e}; building from the front end)")
+            rep = build(BuildOptions(design=design, out=out, progress=False, seed=args.seed)).report
         be = rep["backend"]
         t, c, r = be["tlut"], be["conventional"], be["rekey"]
         f = {
