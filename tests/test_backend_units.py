@@ -47,7 +47,7 @@ def carry(ci, s, co, o):
             "connections": {"CI": [ci], "CYINIT": ["0"], "DI": ["0"] * 4, "S": s, "CO": co, "O": o}}
 
 
-def random_module(seed=1, n_luts=60, n_tluts=10, n_ffs=40, chain=3, n_ce=3):
+def random_module(seed=1, n_luts=60, n_tluts=10, n_ffs=40, chain=3, n_ce=2):
     rng = random.Random(seed)
     net = Net()
     clk = net()
@@ -84,6 +84,11 @@ def test_pack_rules_hold():
         if s.ffs:
             cs = {(str(m["cells"][f]["connections"]["C"][0]), str(m["cells"][f]["connections"]["CE"][0])) for f, _ in s.ffs}
             assert len(cs) == 1, "one control set per slice"
+            inside = {p.luts[n].output for x in s.luts if x is not None for n in (x.o6, x.o5) if n}
+            if s.carry:
+                inside.update(m["cells"][s.carry]["connections"]["O"] + m["cells"][s.carry]["connections"]["CO"])
+            ext = {m["cells"][f]["connections"]["D"][0] for f, _ in s.ffs} - inside
+            assert len({d for d in ext if isinstance(d, int)}) <= 4, "FF D inputs from outside use AX..DX"
         for site in s.luts:
             if site is None:
                 continue

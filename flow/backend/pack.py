@@ -10,15 +10,17 @@ Rules (UG474):
   inputs together are <= 5 nets (LUT6_2: O6 with A6 tied high, O5 = INIT[31:0]);
 - a TLUT always takes a whole LUT6 site (its 64 INIT bits are rewritten at run time) and TLUTs are
   packed 4 per slice so that they occupy as few LUT columns as possible;
-- 8 flip-flops per slice with one control set (clock, CE, SR, sync/async);
+- 8 flip-flops per slice with one control set (clock, CE, SR, sync/async); an FF whose D input is
+  not driven from inside its slice enters through one of the 4 bypass pins AX..DX, which MUXF7/F8
+  selects and CARRY4 DI/CYINIT inputs also use (at most 4 distinct nets per slice);
 - a CARRY4 takes one slice; S[i] comes from the O6 of LUT i of the same slice; chained CARRY4s
   (CO[3] -> CI) go in vertically consecutive slices; a S input that is not the output of a LUT free
   to move there gets a route-through LUT (INIT = A1), a constant S input of a used stage a constant LUT;
 - a MUXF7 takes the O6 of LUTs A/B (F7AMUX) or C/D (F7BMUX) of its slice; a MUXF8 the two MUXF7s;
   inputs not driven by a free LUT get route-through LUTs;
 - SRL16E/SRLC32E are SLICEM-only (a whole LUT site in a SLICEM).
-Simplification (documented in docs/formats.md): FF D pins reach any FF of the slice (through the
-AX..DX bypass when the driver is elsewhere); DI of CARRY4 uses the bypass pins.
+Simplifications (documented in docs/formats.md): an FD from inside the slice reaches any of its 8
+FFs; DI of CARRY4 uses the bypass pins; the O5 of a LUT6_2 leaves through the xMUX output.
 """
 
 from __future__ import annotations
@@ -79,7 +81,9 @@ class LutSite:
 class PackedSlice:
     """One packed slice: ``luts`` A..D (LutSite or None), ``ffs`` [(cell, bel)], ``control_set``,
     ``carry`` (CARRY4 cell), ``muxf7`` [F7AMUX cell, F7BMUX cell], ``muxf8``, ``slicem`` (needs a
-    SLICEM), ``chain`` (chain index, position from the bottom) or None, ``tlut`` (holds TLUTs)."""
+    SLICEM), ``chain`` (chain index, position from the bottom) or None, ``tlut`` (holds TLUTs),
+    ``bypass``: nets on the AX..DX bypass pins (at most 4: MUXF7/F8 selects, CARRY4 DI/CYINIT, and
+    the D inputs of FFs whose driver is outside the slice)."""
 
     luts: list = field(default_factory=lambda: [None] * 4)
     ffs: list = field(default_factory=list)
@@ -90,6 +94,7 @@ class PackedSlice:
     slicem: bool = False
     chain: tuple | None = None
     tlut: bool = False
+    bypass: set = field(default_factory=set)
 
     def free_lut_positions(self) -> list[int]:
         """Indices 0..3 of empty LUT sites."""
@@ -449,46 +454,61 @@ def pack(module: dict) -> Packing:
                     if cells[m]["port_directions"][p] == "output":
                         for b in bits:
                             lut_slice.setdefault(b, si)
+    for si, s in enumerate(slices):
+        for m, ports in ((s.muxf7[0], ("S",)), (s.muxf7[1], ("S",)), (s.muxf8, ("S",)), (s.carry, ("DI", "CYINIT"))):
+            if m:
+                for p in ports:
+                    s.bypass.update(b for b in cells[m]["connections"][p] if isinstance(b, int))
     overflow = []
 
-    def fits(s: PackedSlice, cs: tuple) -> bool:
-        return len(s.ffs) < 8 and (s.control_set is None or s.control_set == cs)
+    def fits(si: int, cs: tuple, d) -> bool:
+        s = slices[si]
+        if len(s.ffs) >= 8 or (s.control_set is not None and s.control_set != cs):
+            return False
+        return lut_slice.get(d) == si or d in s.bypass or not isinstance(d, int) or len(s.bypass) < 4
 
-    def add_ff(si: int, cn: str, cs: tuple) -> None:
+    def add_ff(si: int, cn: str, cs: tuple, d) -> None:
         s = slices[si]
         s.control_set = cs
+        if lut_slice.get(d) != si and isinstance(d, int):
+            s.bypass.add(d)
         k = len(s.ffs)
         s.ffs.append((cn, f"{LETTERS[k % 4]}{'FF' if k < 4 else '5FF'}"))
 
+    def full(si: int) -> bool:
+        return len(slices[si].ffs) >= 8 or len(slices[si].bypass) >= 4
+
     for cn in ffs:
         cs = control_set(cells[cn])
-        si = lut_slice.get(cells[cn]["connections"]["D"][0])
-        if si is not None and fits(slices[si], cs):
-            add_ff(si, cn, cs)
+        d = cells[cn]["connections"]["D"][0]
+        si = lut_slice.get(d)
+        if si is not None and fits(si, cs, d):
+            add_ff(si, cn, cs, d)
         else:
-            overflow.append((cn, cs))
+            overflow.append((cn, cs, d))
     by_cs: dict = {}
     for si, s in enumerate(slices):
         by_cs.setdefault(s.control_set, []).append(si)
     ptr: dict = {}
     empty = [si for si, s in enumerate(slices) if s.control_set is None]
     ei = 0
-    for cn, cs in overflow:
+    for cn, cs, d in overflow:
         lst = by_cs.setdefault(cs, [])
         j = ptr.get(cs, 0)
-        while j < len(lst) and not fits(slices[lst[j]], cs):
+        while j < len(lst) and full(lst[j]):
             j += 1
         ptr[cs] = j
-        if j < len(lst):
-            add_ff(lst[j], cn, cs)
+        hit = next((lst[t] for t in range(j, min(len(lst), j + 16)) if fits(lst[t], cs, d)), None)
+        if hit is not None:
+            add_ff(hit, cn, cs, d)
             continue
-        while ei < len(empty) and slices[empty[ei]].control_set is not None:
+        while ei < len(empty) and (slices[empty[ei]].control_set is not None or not fits(empty[ei], cs, d)):
             ei += 1
         if ei < len(empty):
             si = empty[ei]
         else:
             si = len(slices)
             slices.append(PackedSlice())
-        add_ff(si, cn, cs)
+        add_ff(si, cn, cs, d)
         lst.append(si)
     return Packing(slices, chains, luts, n_rt, io)
