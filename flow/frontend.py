@@ -212,8 +212,9 @@ def extract_logic(pre: dict, top: str, extra_params: list[str], workdir: Path | 
                   fold_param_registers: bool = True) -> tuple[Extraction, dict]:
     """Extract the gate logic of ``top`` as AIGER ``workdir/logic.aag``.
 
-    ``workdir`` None: write nothing. Returns the :class:`Extraction` and the module dict with parameter registers folded away and
-    their Q nets replaced by the parameter nets (the input of :func:`reimport`).
+    ``workdir`` None: write nothing. Returns the :class:`Extraction` and the module dict with
+    parameter registers folded away and their Q nets replaced by the parameter nets (the input of
+    :func:`reimport`).
     Raises FrontendError for an unknown parameter port.
     """
     module = json.loads(json.dumps(pre["modules"][top]))  # private copy
