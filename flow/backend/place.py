@@ -197,6 +197,8 @@ def place(packing: Packing, module: dict, device: Device, seed: int = 1, effort:
     region = free[:int(len(rest) * 1.15) + 8]
     if sum(1 for p in region if kind[p] == "SLICEM") < n_m:
         region = free
+        if sum(1 for p in free if kind[p] == "SLICEM") < n_m:
+            raise PlaceError(f"design needs {n_m} SLICEM-only slices; not enough free SLICEM sites")
     if len(region) < len(rest):
         raise PlaceError(f"design needs {n} slices; not enough free sites")
     # serpentine order of the region (column by column) keeps BFS neighbours close
