@@ -62,7 +62,8 @@ class LutCell:
 class LutSite:
     """Occupant of one LUT6 site.
 
-    kind: ``lut`` (one LUT on O6), ``pair`` (LUT6_2: ``o6`` and ``o5``), ``tlut``, ``rt`` (route-through
+    kind: ``lut`` (one LUT on O6), ``pair`` (LUT6_2: ``o6`` and ``o5``), ``tlut``, ``tlutpair`` (two
+    TLUTs as a LUT6_2, opt-in), ``rt`` (route-through
     buffer O6 = A1 of net ``pins[0]``), ``const`` (constant ``const_value`` on O6), ``srl``.
     pins: nets on physical pins A1..A6 (len <= 6; missing pins are unused).
     feeds: for ``rt``/``const``, the (cell, port, bit) its O6 drives instead of the original net.
@@ -105,7 +106,7 @@ class PackedSlice:
         n = 0
         for s in self.luts:
             if s is not None:
-                n += 2 if s.kind == "pair" else (1 if s.kind in ("lut", "tlut", "srl") else 0)
+                n += 2 if s.kind in ("pair", "tlutpair") else (1 if s.kind in ("lut", "tlut", "srl") else 0)
         return n
 
 
@@ -127,7 +128,8 @@ class Packing:
             "slices": len(sl), "slicem": sum(1 for s in sl if s.slicem),
             "lut_sites": sum(1 for s in sl for x in s.luts if x is not None),
             "luts": sum(s.n_luts() for s in sl),
-            "tluts": sum(1 for s in sl for x in s.luts if x is not None and x.kind == "tlut"),
+            "tluts": sum({"tlut": 1, "tlutpair": 2}.get(x.kind, 0) for s in sl for x in s.luts if x is not None),
+            "tlut_sites": sum(1 for s in sl for x in s.luts if x is not None and x.kind in ("tlut", "tlutpair")),
             "lut6_2_pairs": sum(1 for s in sl for x in s.luts if x is not None and x.kind == "pair"),
             "route_throughs": sum(1 for s in sl for x in s.luts if x is not None and x.kind in ("rt", "const")),
             "ffs": sum(len(s.ffs) for s in sl), "carry4": sum(1 for s in sl if s.carry),
@@ -173,9 +175,12 @@ def control_set(cell: dict) -> tuple:
     return (str(con["C"][0]), str(con.get("CE", ["1"])[0]), str(sr[0]), t in ("FDCE", "FDPE"))
 
 
-def pack(module: dict) -> Packing:
+def pack(module: dict, tlut_pairs: bool = False) -> Packing:
     """Pack a flat netlist module into slices (rules in the module docstring).
 
+    ``tlut_pairs`` (opt-in, off by default: the default rule is one TLUT per LUT6 site) lets two
+    TLUTs of <= 5 inputs sharing <= 5 input nets share one LUT6_2 site (kind ``tlutpair``: both
+    halves of the INIT are tunable, the frame map names both).
     Deterministic: cells are visited in the module's order and in a breadth-first order of the
     LUT connectivity graph. Raises PackError for cell types without a CLB model (RAMB*, DSP48*, LD*).
     """
@@ -329,11 +334,40 @@ def pack(module: dict) -> Packing:
 
     # ---- TLUT slices: 4 TLUTs each
     tl = [n for n in order if luts[n].tlut]
-    for j in range(0, len(tl), 4):
+    tunits = [LutSite("tlut", o6=n, pins=list(luts[n].inputs)) for n in tl]
+    if tlut_pairs:
+        import networkx as nx
+
+        tpos = {n: i for i, n in enumerate(tl)}
+        ok = [n for n in tl if luts[n].k <= 5 and all(isinstance(x, int) for x in luts[n].inputs)]
+        tg = nx.Graph()
+        tg.add_nodes_from(ok)
+        by_in: dict = {}
+        for n in ok:
+            for net in dict.fromkeys(luts[n].inputs):
+                by_in.setdefault(net, []).append(n)
+        for n in ok:
+            for net in dict.fromkeys(luts[n].inputs):
+                for m in by_in[net]:
+                    if tpos[m] > tpos[n] and len(set(luts[n].inputs) | set(luts[m].inputs)) <= 5:
+                        tg.add_edge(n, m)
+        mate = {}
+        for a, b in nx.max_weight_matching(tg, maxcardinality=True):
+            mate[a], mate[b] = b, a
+        tunits = []
+        for n in tl:
+            if n in mate and tpos[mate[n]] < tpos[n]:
+                continue
+            if n in mate:
+                m = mate[n]
+                tunits.append(LutSite("tlutpair", o6=n, o5=m, pins=list(dict.fromkeys(luts[n].inputs + luts[m].inputs))))
+            else:
+                tunits.append(LutSite("tlut", o6=n, pins=list(luts[n].inputs)))
+    for j in range(0, len(tunits), 4):
         s = PackedSlice(tlut=True)
-        for i, n in enumerate(tl[j:j + 4]):
-            s.luts[i] = LutSite("tlut", o6=n, pins=list(luts[n].inputs))
-            used.add(n)
+        for i, u in enumerate(tunits[j:j + 4]):
+            s.luts[i] = u
+            used.update(x for x in (u.o6, u.o5) if x)
         slices.append(s)
 
     # ---- SRLs: SLICEM sites

@@ -78,7 +78,7 @@ def rebuild_module(module: dict, placement: dict, lut_init) -> dict:
             if kind in ("lut", "tlut"):
                 remove.add(e["o6"])
                 new[f"{site}/{bel}"] = _lut_cell(init, 6, nets, _output_net(module["cells"][e["o6"]]))
-            elif kind == "pair":
+            elif kind in ("pair", "tlutpair"):
                 remove.update((e["o6"], e["o5"]))
                 new[f"{site}/{bel}"] = _lut_cell(init, 6, list(nets) + ["1"] * (5 - len(nets)) + ["1"],
                                                  _output_net(module["cells"][e["o6"]]))
