@@ -7,7 +7,7 @@ Targets: pack + place of picipher <= 60 s; frames <= 1.2 × bound; batched ICAP 
 than per-TLUT RMW; fewer slices for TLUT than conventional.
 Last line: one JSON object (figures of picipher; per-design figures under "designs").
 
-Usage: python benchmarks/backend_bench.py [--out DIR] [--reuse] [--seed N]
+Usage: python benchmarks/backend_bench.py [--out DIR] [--reuse] [--seed N] [--area] [--tlut-pairs]
   --reuse: DIR already holds front-end builds (runs only the back end: ``--from backend``).
 """
 
@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from flow.build import BuildOptions, build  # noqa: E402
+from flow.build import BuildError, BuildOptions, build  # noqa: E402
 
 
 def main() -> None:
@@ -30,6 +30,8 @@ def main() -> None:
     ap.add_argument("--out", type=Path, help="build folder root (default: a temporary folder)")
     ap.add_argument("--reuse", action="store_true", help="reuse front-end builds in --out")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--area", action="store_true", help="TMAP area mode (dcsflow build --area)")
+    ap.add_argument("--tlut-pairs", action="store_true", help="opt-in TLUT pairs in LUT6_2 sites")
     args = ap.parse_args()
     root = args.out or Path(tempfile.mkdtemp(prefix="backend-bench-"))
     designs = {}
@@ -37,7 +39,13 @@ def main() -> None:
         out = root / design
         start = "backend" if args.reuse and (out / "state.json").exists() else "frontend"
         t0 = time.perf_counter()
-        rep = build(BuildOptions(design=design, out=out, progress=False, start=start, seed=args.seed)).report
+        try:
+            rep = build(BuildOptions(design=design, out=out, progress=False, start=start, seed=args.seed,
+                                     area=args.area, tlut_pairs=args.tlut_pairs)).report
+        except BuildError as e:  # stale front-end files: build from the start
+            print(f"   ({e}; building from the front end)")
+            rep = build(BuildOptions(design=design, out=out, progress=False, seed=args.seed, area=args.area,
+                                     tlut_pairs=args.tlut_pairs)).report
         be = rep["backend"]
         t, c, r = be["tlut"], be["conventional"], be["rekey"]
         f = {
@@ -55,7 +63,8 @@ def main() -> None:
             "build_seconds": round(time.perf_counter() - t0, 2),
         }
         designs[design] = f
-        print(f"== {design} (seed {args.seed})")
+        print(f"== {design} (seed {args.seed}{', TMAP --area' if args.area else ''}"
+              f"{', --tlut-pairs' if args.tlut_pairs else ''})")
         print(f"   slices conventional {c['slices']:6d}   TLUT {t['slices']:6d}   saved {be['slices_saved']} "
               f"({be['slices_saved_percent']:.1f}%)")
         print(f"   pack+place TLUT {f['place_seconds']:.1f} s, conventional {f['place_seconds_conventional']:.1f} s; "

@@ -52,7 +52,8 @@ class BuildOptions:
     design: DESIGN argument (bundled name, file or folder); top: top module; params: extra
     parameter port names; device: target device (recorded; used by the back end); out: build folder;
     start/stop: first and last stage (names in :data:`STAGES`); progress: show rich progress on stderr;
-    area: TMAP area recovery without the depth bound (fewer LUTs, deeper logic); seed: placer seed.
+    area: TMAP area recovery without the depth bound (fewer LUTs, deeper logic); seed: placer seed;
+    tlut_pairs: back end may put two small TLUTs into one LUT6_2 site (opt-in).
     """
 
     design: str
@@ -65,6 +66,7 @@ class BuildOptions:
     progress: bool = True
     area: bool = False
     seed: int = 1
+    tlut_pairs: bool = False
 
 
 @dataclass
@@ -296,7 +298,7 @@ def stage_backend(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Prog
     from .backend.stage import run_backend
 
     t0 = time.perf_counter()
-    state["backend"] = run_backend(opts.out, state, opts.device, opts.seed, prog.step)
+    state["backend"] = run_backend(opts.out, state, opts.device, opts.seed, prog.step, tlut_pairs=opts.tlut_pairs)
     state.setdefault("seconds", {})["backend"] = time.perf_counter() - t0
 
 

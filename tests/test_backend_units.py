@@ -47,7 +47,7 @@ def carry(ci, s, co, o):
             "connections": {"CI": [ci], "CYINIT": ["0"], "DI": ["0"] * 4, "S": s, "CO": co, "O": o}}
 
 
-def random_module(seed=1, n_luts=60, n_tluts=10, n_ffs=40, chain=3, n_ce=3):
+def random_module(seed=1, n_luts=60, n_tluts=10, n_ffs=40, chain=3, n_ce=2):
     rng = random.Random(seed)
     net = Net()
     clk = net()
@@ -84,6 +84,11 @@ def test_pack_rules_hold():
         if s.ffs:
             cs = {(str(m["cells"][f]["connections"]["C"][0]), str(m["cells"][f]["connections"]["CE"][0])) for f, _ in s.ffs}
             assert len(cs) == 1, "one control set per slice"
+            inside = {p.luts[n].output for x in s.luts if x is not None for n in (x.o6, x.o5) if n}
+            if s.carry:
+                inside.update(m["cells"][s.carry]["connections"]["O"] + m["cells"][s.carry]["connections"]["CO"])
+            ext = {m["cells"][f]["connections"]["D"][0] for f, _ in s.ffs} - inside
+            assert len({d for d in ext if isinstance(d, int)}) <= 4, "FF D inputs from outside use AX..DX"
         for site in s.luts:
             if site is None:
                 continue
@@ -238,3 +243,20 @@ def test_builtin_backend_interface():
     for far, word, bit, j in impl.configuration.entries:
         assert impl.configuration.memory.get_bit(far, word, bit) == [0, 1, 0, 1, 0, 1, 0][j]
     assert not impl.configuration.memory.ecc_mismatches()
+
+
+def test_reported_hpwl_matches_placement():
+    from flow.backend.place import _hpwl, slice_nets
+
+    dev = get_device("xc7z020")
+    m = random_module(seed=5, n_luts=200, n_tluts=20, n_ffs=100, chain=2)
+    p = pack(m)
+    pl = place(p, m, dev, seed=3, effort=0.3)
+    xs = [dev.sites[s].x for s in pl.sites]
+    ys = [dev.sites[s].y for s in pl.sites]
+    total = 0
+    for pins in slice_nets(p, m):
+        x = [xs[i] for i in pins]
+        y = [ys[i] for i in pins]
+        total += max(x) - min(x) + max(y) - min(y)
+    assert total == pl.hpwl and pl.hpwl < pl.hpwl_initial

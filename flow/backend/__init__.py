@@ -33,7 +33,8 @@ class BackendRequest:
     module: flat Yosys JSON module of Xilinx primitives (TLUTs marked ``dcs_tlut``/``dcs_ppc``);
     device: target :class:`scg.device.Device`; seed: placer seed (results are deterministic per seed);
     ppc_zero: PPC output bits for the all-zero parameter (None for a design without TLUTs);
-    net_name: net id -> printable name; effort: placer effort (1.0 default).
+    net_name: net id -> printable name; effort: placer effort (1.0 default); tlut_pairs: let two
+    small TLUTs share a LUT6_2 site (opt-in; default one TLUT per LUT6 site as the issue asks).
     """
 
     module: dict
@@ -42,6 +43,7 @@ class BackendRequest:
     ppc_zero: list | None = None
     net_name: object = str
     effort: float = 1.0
+    tlut_pairs: bool = False
 
 
 @dataclass
@@ -79,7 +81,7 @@ class BuiltinBackend(Backend):
         from .place import place
 
         t0 = time.perf_counter()
-        packing = pack(request.module)
+        packing = pack(request.module, tlut_pairs=request.tlut_pairs)
         t1 = time.perf_counter()
         placement = place(packing, request.module, request.device, seed=request.seed, effort=request.effort)
         t2 = time.perf_counter()

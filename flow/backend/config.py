@@ -6,7 +6,8 @@ recorded, like Vivado's LOCK_PINS); its 64-bit INIT repeats the 2^k entries over
 the value of an unused pin does not matter. A LUT6_2 pair puts the union of both input sets on
 A1..Am (O6 LUT's inputs first), A6 is tied high: INIT[63:32] = O6 function, INIT[31:0] = O5 function.
 A TLUT's INIT bit i is PPC output ``dcs_ppc[i mod 2^k]``; the template holds the value for an
-all-zero parameter. Route-through LUTs hold O6 = A1, constant LUTs all-zero/all-one.
+all-zero parameter. With the opt-in TLUT pairs, two TLUTs share a LUT6_2 like static LUTs do and
+INIT[31:0] / INIT[63:32] name the O5 / O6 TLUT's PPC outputs through the pin map. Route-through LUTs hold O6 = A1, constant LUTs all-zero/all-one.
 
 The configuration is written into a :class:`scg.bitstream.FrameMemory` with :meth:`set_lut` (frame
 ECC kept consistent); routing, CARRY4 and FF configuration bits are not generated (logic-only).
@@ -124,5 +125,20 @@ def configure(packing: Packing, placement: Placement, device: Device, ppc_zero: 
                     fars.add(far)
                 tluts.append({"name": lc.name, "site": site_name, "bel": bel,
                               "pins": [net_name(x) for x in lc.inputs] + [None] * (6 - lc.k)})
+            elif site.kind == "tlutpair":
+                locs = device.lut_bits(site_name, bel)
+                pin = {net: q for q, net in enumerate(site.pins)}
+                names = [net_name(x) for x in site.pins] + [None] * (5 - len(site.pins)) + ["1"]
+                for half, name in ((0, site.o5), (1, site.o6)):
+                    lc = packing.luts[name]
+                    pins_of = [pin[x] for x in lc.inputs]
+                    for j in range(32):
+                        idx = sum(((j >> p) & 1) << q for q, p in enumerate(pins_of))
+                        far, word, bit = locs[32 * half + j]
+                        entries.append((far, word, bit, lc.ppc[idx]))
+                        fars.add(far)
+                    tluts.append({"name": lc.name, "site": site_name,
+                                  "bel": bel if half else bel.replace("6LUT", "5LUT"), "pins": names,
+                                  "input_pins": pins_of})
     entries.sort()
     return Configuration(mem, inits, entries, tluts, sorted(fars))

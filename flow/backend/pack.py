@@ -10,15 +10,17 @@ Rules (UG474):
   inputs together are <= 5 nets (LUT6_2: O6 with A6 tied high, O5 = INIT[31:0]);
 - a TLUT always takes a whole LUT6 site (its 64 INIT bits are rewritten at run time) and TLUTs are
   packed 4 per slice so that they occupy as few LUT columns as possible;
-- 8 flip-flops per slice with one control set (clock, CE, SR, sync/async);
+- 8 flip-flops per slice with one control set (clock, CE, SR, sync/async); an FF whose D input is
+  not driven from inside its slice enters through one of the 4 bypass pins AX..DX, which MUXF7/F8
+  selects and CARRY4 DI/CYINIT inputs also use (at most 4 distinct nets per slice);
 - a CARRY4 takes one slice; S[i] comes from the O6 of LUT i of the same slice; chained CARRY4s
   (CO[3] -> CI) go in vertically consecutive slices; a S input that is not the output of a LUT free
   to move there gets a route-through LUT (INIT = A1), a constant S input of a used stage a constant LUT;
 - a MUXF7 takes the O6 of LUTs A/B (F7AMUX) or C/D (F7BMUX) of its slice; a MUXF8 the two MUXF7s;
   inputs not driven by a free LUT get route-through LUTs;
 - SRL16E/SRLC32E are SLICEM-only (a whole LUT site in a SLICEM).
-Simplification (documented in docs/formats.md): FF D pins reach any FF of the slice (through the
-AX..DX bypass when the driver is elsewhere); DI of CARRY4 uses the bypass pins.
+Simplifications (documented in docs/formats.md): an FD from inside the slice reaches any of its 8
+FFs; DI of CARRY4 uses the bypass pins; the O5 of a LUT6_2 leaves through the xMUX output.
 """
 
 from __future__ import annotations
@@ -60,7 +62,8 @@ class LutCell:
 class LutSite:
     """Occupant of one LUT6 site.
 
-    kind: ``lut`` (one LUT on O6), ``pair`` (LUT6_2: ``o6`` and ``o5``), ``tlut``, ``rt`` (route-through
+    kind: ``lut`` (one LUT on O6), ``pair`` (LUT6_2: ``o6`` and ``o5``), ``tlut``, ``tlutpair`` (two
+    TLUTs as a LUT6_2, opt-in), ``rt`` (route-through
     buffer O6 = A1 of net ``pins[0]``), ``const`` (constant ``const_value`` on O6), ``srl``.
     pins: nets on physical pins A1..A6 (len <= 6; missing pins are unused).
     feeds: for ``rt``/``const``, the (cell, port, bit) its O6 drives instead of the original net.
@@ -79,7 +82,9 @@ class LutSite:
 class PackedSlice:
     """One packed slice: ``luts`` A..D (LutSite or None), ``ffs`` [(cell, bel)], ``control_set``,
     ``carry`` (CARRY4 cell), ``muxf7`` [F7AMUX cell, F7BMUX cell], ``muxf8``, ``slicem`` (needs a
-    SLICEM), ``chain`` (chain index, position from the bottom) or None, ``tlut`` (holds TLUTs)."""
+    SLICEM), ``chain`` (chain index, position from the bottom) or None, ``tlut`` (holds TLUTs),
+    ``bypass``: nets on the AX..DX bypass pins (at most 4: MUXF7/F8 selects, CARRY4 DI/CYINIT, and
+    the D inputs of FFs whose driver is outside the slice)."""
 
     luts: list = field(default_factory=lambda: [None] * 4)
     ffs: list = field(default_factory=list)
@@ -90,6 +95,7 @@ class PackedSlice:
     slicem: bool = False
     chain: tuple | None = None
     tlut: bool = False
+    bypass: set = field(default_factory=set)
 
     def free_lut_positions(self) -> list[int]:
         """Indices 0..3 of empty LUT sites."""
@@ -100,7 +106,7 @@ class PackedSlice:
         n = 0
         for s in self.luts:
             if s is not None:
-                n += 2 if s.kind == "pair" else (1 if s.kind in ("lut", "tlut", "srl") else 0)
+                n += 2 if s.kind in ("pair", "tlutpair") else (1 if s.kind in ("lut", "tlut", "srl") else 0)
         return n
 
 
@@ -114,7 +120,6 @@ class Packing:
     luts: dict
     route_throughs: int
     io_cells: list
-    lut_sites_used: int = 0
 
     def utilization(self) -> dict:
         """Slices, LUT sites, LUTs, TLUTs, FFs, CARRY4, MUXF7/F8, route-through LUTs, LUT6_2 pairs."""
@@ -123,17 +128,14 @@ class Packing:
             "slices": len(sl), "slicem": sum(1 for s in sl if s.slicem),
             "lut_sites": sum(1 for s in sl for x in s.luts if x is not None),
             "luts": sum(s.n_luts() for s in sl),
-            "tluts": sum(1 for s in sl for x in s.luts if x is not None and x.kind == "tlut"),
+            "tluts": sum({"tlut": 1, "tlutpair": 2}.get(x.kind, 0) for s in sl for x in s.luts if x is not None),
+            "tlut_sites": sum(1 for s in sl for x in s.luts if x is not None and x.kind in ("tlut", "tlutpair")),
             "lut6_2_pairs": sum(1 for s in sl for x in s.luts if x is not None and x.kind == "pair"),
             "route_throughs": sum(1 for s in sl for x in s.luts if x is not None and x.kind in ("rt", "const")),
             "ffs": sum(len(s.ffs) for s in sl), "carry4": sum(1 for s in sl if s.carry),
             "muxf7": sum(1 for s in sl for m in s.muxf7 if m), "muxf8": sum(1 for s in sl if s.muxf8),
             "tlut_slices": sum(1 for s in sl if s.tlut),
         }
-
-
-def _bits(v) -> list:
-    return list(v)
 
 
 def _init_of(cell: dict, k: int) -> int:
@@ -173,9 +175,12 @@ def control_set(cell: dict) -> tuple:
     return (str(con["C"][0]), str(con.get("CE", ["1"])[0]), str(sr[0]), t in ("FDCE", "FDPE"))
 
 
-def pack(module: dict) -> Packing:
+def pack(module: dict, tlut_pairs: bool = False) -> Packing:
     """Pack a flat netlist module into slices (rules in the module docstring).
 
+    ``tlut_pairs`` (opt-in, off by default: the default rule is one TLUT per LUT6 site) lets two
+    TLUTs of <= 5 inputs sharing <= 5 input nets share one LUT6_2 site (kind ``tlutpair``: both
+    halves of the INIT are tunable, the frame map names both).
     Deterministic: cells are visited in the module's order and in a breadth-first order of the
     LUT connectivity graph. Raises PackError for cell types without a CLB model (RAMB*, DSP48*, LD*).
     """
@@ -329,11 +334,40 @@ def pack(module: dict) -> Packing:
 
     # ---- TLUT slices: 4 TLUTs each
     tl = [n for n in order if luts[n].tlut]
-    for j in range(0, len(tl), 4):
+    tunits = [LutSite("tlut", o6=n, pins=list(luts[n].inputs)) for n in tl]
+    if tlut_pairs:
+        import networkx as nx
+
+        tpos = {n: i for i, n in enumerate(tl)}
+        ok = [n for n in tl if luts[n].k <= 5 and all(isinstance(x, int) for x in luts[n].inputs)]
+        tg = nx.Graph()
+        tg.add_nodes_from(ok)
+        by_in: dict = {}
+        for n in ok:
+            for net in dict.fromkeys(luts[n].inputs):
+                by_in.setdefault(net, []).append(n)
+        for n in ok:
+            for net in dict.fromkeys(luts[n].inputs):
+                for m in by_in[net]:
+                    if tpos[m] > tpos[n] and len(set(luts[n].inputs) | set(luts[m].inputs)) <= 5:
+                        tg.add_edge(n, m)
+        mate = {}
+        for a, b in nx.max_weight_matching(tg, maxcardinality=True):
+            mate[a], mate[b] = b, a
+        tunits = []
+        for n in tl:
+            if n in mate and tpos[mate[n]] < tpos[n]:
+                continue
+            if n in mate:
+                m = mate[n]
+                tunits.append(LutSite("tlutpair", o6=n, o5=m, pins=list(dict.fromkeys(luts[n].inputs + luts[m].inputs))))
+            else:
+                tunits.append(LutSite("tlut", o6=n, pins=list(luts[n].inputs)))
+    for j in range(0, len(tunits), 4):
         s = PackedSlice(tlut=True)
-        for i, n in enumerate(tl[j:j + 4]):
-            s.luts[i] = LutSite("tlut", o6=n, pins=list(luts[n].inputs))
-            used.add(n)
+        for i, u in enumerate(tunits[j:j + 4]):
+            s.luts[i] = u
+            used.update(x for x in (u.o6, u.o5) if x)
         slices.append(s)
 
     # ---- SRLs: SLICEM sites
@@ -372,9 +406,38 @@ def pack(module: dict) -> Packing:
                 for m in by_net.get(net, ()):
                     if pos[m] > pos[n] and can_pair(n, m):
                         g.add_edge(n, m)
-    for a, b in sorted((tuple(sorted((a, b), key=pos.get)) for a, b in nx.max_weight_matching(g, maxcardinality=True)),
-                       key=lambda e: pos[e[0]]):
-        paired[a], paired[b] = b, a
+    # LUTs fixed in carry slices take an O5 partner too (it leaves through the xMUX output)
+    # (only in carry slices where the stage's O[i]/CO[i] do not need the xMUX output)
+    fixed_sites = {}
+    for s in slices:
+        if s.carry is None:
+            continue
+        con = cells[s.carry]["connections"]
+        for i, site in enumerate(s.luts):
+            xmux_free = all(not (isinstance(con[p][i], int) and con[p][i] in loads) or (p == "CO" and i == 3)
+                            for p in ("O", "CO"))
+            if (xmux_free and site is not None and site.kind == "lut" and luts[site.o6].k <= 5
+                    and all(isinstance(x, int) for x in luts[site.o6].inputs)):
+                fixed_sites[site.o6] = site
+    for n in fixed_sites:
+        g.add_node(n)
+        for net in dict.fromkeys(luts[n].inputs):
+            for m in by_net.get(net, ()):
+                if can_pair(n, m):
+                    g.add_edge(n, m)
+    matching = nx.max_weight_matching(g, maxcardinality=True)
+    absorbed = set()
+    for a, b in sorted(matching, key=lambda e: min(pos.get(e[0], -1), pos.get(e[1], -1))):
+        if a in fixed_sites or b in fixed_sites:
+            f, m = (a, b) if a in fixed_sites else (b, a)
+            site = fixed_sites[f]
+            site.kind, site.o5 = "pair", m
+            site.pins = list(dict.fromkeys(luts[f].inputs + luts[m].inputs))
+            absorbed.add(m)
+            used.add(m)
+        else:
+            paired[a], paired[b] = b, a
+    static = [n for n in static if n not in absorbed]
     for n in static:  # unrelated small LUTs close in the order
         if n in paired or luts[n].k > 4 or not all(isinstance(x, int) for x in luts[n].inputs):
             continue
@@ -425,46 +488,61 @@ def pack(module: dict) -> Packing:
                     if cells[m]["port_directions"][p] == "output":
                         for b in bits:
                             lut_slice.setdefault(b, si)
+    for si, s in enumerate(slices):
+        for m, ports in ((s.muxf7[0], ("S",)), (s.muxf7[1], ("S",)), (s.muxf8, ("S",)), (s.carry, ("DI", "CYINIT"))):
+            if m:
+                for p in ports:
+                    s.bypass.update(b for b in cells[m]["connections"][p] if isinstance(b, int))
     overflow = []
 
-    def fits(s: PackedSlice, cs: tuple) -> bool:
-        return len(s.ffs) < 8 and (s.control_set is None or s.control_set == cs)
+    def fits(si: int, cs: tuple, d) -> bool:
+        s = slices[si]
+        if len(s.ffs) >= 8 or (s.control_set is not None and s.control_set != cs):
+            return False
+        return lut_slice.get(d) == si or d in s.bypass or not isinstance(d, int) or len(s.bypass) < 4
 
-    def add_ff(si: int, cn: str, cs: tuple) -> None:
+    def add_ff(si: int, cn: str, cs: tuple, d) -> None:
         s = slices[si]
         s.control_set = cs
+        if lut_slice.get(d) != si and isinstance(d, int):
+            s.bypass.add(d)
         k = len(s.ffs)
         s.ffs.append((cn, f"{LETTERS[k % 4]}{'FF' if k < 4 else '5FF'}"))
 
+    def full(si: int) -> bool:
+        return len(slices[si].ffs) >= 8 or len(slices[si].bypass) >= 4
+
     for cn in ffs:
         cs = control_set(cells[cn])
-        si = lut_slice.get(cells[cn]["connections"]["D"][0])
-        if si is not None and fits(slices[si], cs):
-            add_ff(si, cn, cs)
+        d = cells[cn]["connections"]["D"][0]
+        si = lut_slice.get(d)
+        if si is not None and fits(si, cs, d):
+            add_ff(si, cn, cs, d)
         else:
-            overflow.append((cn, cs))
+            overflow.append((cn, cs, d))
     by_cs: dict = {}
     for si, s in enumerate(slices):
         by_cs.setdefault(s.control_set, []).append(si)
     ptr: dict = {}
     empty = [si for si, s in enumerate(slices) if s.control_set is None]
     ei = 0
-    for cn, cs in overflow:
+    for cn, cs, d in overflow:
         lst = by_cs.setdefault(cs, [])
         j = ptr.get(cs, 0)
-        while j < len(lst) and not fits(slices[lst[j]], cs):
+        while j < len(lst) and full(lst[j]):
             j += 1
         ptr[cs] = j
-        if j < len(lst):
-            add_ff(lst[j], cn, cs)
+        hit = next((lst[t] for t in range(j, min(len(lst), j + 16)) if fits(lst[t], cs, d)), None)
+        if hit is not None:
+            add_ff(hit, cn, cs, d)
             continue
-        while ei < len(empty) and slices[empty[ei]].control_set is not None:
+        while ei < len(empty) and (slices[empty[ei]].control_set is not None or not fits(empty[ei], cs, d)):
             ei += 1
         if ei < len(empty):
             si = empty[ei]
         else:
             si = len(slices)
             slices.append(PackedSlice())
-        add_ff(si, cn, cs)
+        add_ff(si, cn, cs, d)
         lst.append(si)
     return Packing(slices, chains, luts, n_rt, io)

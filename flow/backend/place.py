@@ -86,12 +86,18 @@ def _hpwl(pins, xs, ys) -> int:
     return max(x) - min(x) + max(y) - min(y)
 
 
+def _bbox(pins, xs, ys) -> tuple:
+    x = [xs[p] for p in pins]
+    y = [ys[p] for p in pins]
+    return (min(x), max(x), min(y), max(y))
+
+
 def place(packing: Packing, module: dict, device: Device, seed: int = 1, effort: float = 1.0,
           anchor: tuple[int, int] | None = None) -> Placement:
     """Place ``packing`` on ``device`` (see module docstring).
 
     Args:
-        effort: scales the annealing move budget (1.0: 40 moves per slice per temperature step).
+        effort: scales the annealing move budget (1.0: 300 moves per movable slice, at most 400k).
         anchor: (x, y) slice coordinates around which the design is placed (default: middle of the
             bottom clock-region row, which has no PS or configuration hole on xc7z020).
     Raises:
@@ -191,6 +197,8 @@ def place(packing: Packing, module: dict, device: Device, seed: int = 1, effort:
     region = free[:int(len(rest) * 1.15) + 8]
     if sum(1 for p in region if kind[p] == "SLICEM") < n_m:
         region = free
+        if sum(1 for p in free if kind[p] == "SLICEM") < n_m:
+            raise PlaceError(f"design needs {n_m} SLICEM-only slices; not enough free SLICEM sites")
     if len(region) < len(rest):
         raise PlaceError(f"design needs {n} slices; not enough free sites")
     # serpentine order of the region (column by column) keeps BFS neighbours close
@@ -212,7 +220,8 @@ def place(packing: Packing, module: dict, device: Device, seed: int = 1, effort:
 
     xs = [p[0] for p in loc]
     ys = [p[1] for p in loc]
-    cost = [_hpwl(pins, xs, ys) for pins in nets]
+    bbs = [_bbox(pins, xs, ys) for pins in nets]
+    cost = [b[1] - b[0] + b[3] - b[2] for b in bbs]
     h0 = sum(cost)
 
     # ---- simulated annealing (fixed move budget)
@@ -248,20 +257,33 @@ def place(packing: Packing, module: dict, device: Device, seed: int = 1, effort:
                         continue
                 if slices[a].slicem and kind[pb] != "SLICEM":
                     continue
-                touched = set(slice_nets_idx[a])
-                if b is not None:
-                    touched.update(slice_nets_idx[b])
-                old = sum(cost[k] for k in touched)
+                na = slice_nets_idx[a]
+                nb_ = slice_nets_idx[b] if b is not None else ()
+                both = set(na).intersection(nb_) if nb_ else ()
                 xs[a], ys[a] = pb
                 if b is not None:
                     xs[b], ys[b] = pa
-                newc = {k: _hpwl(nets[k], xs, ys) for k in touched}
-                delta = sum(newc.values()) - old
+                newb = {}
+                delta = 0
+                for mover, frm, nl_ in ((a, pa, na), (b, pb, nb_)):
+                    for k in nl_:
+                        if k in newb:
+                            continue
+                        pins = nets[k]
+                        x0, x1, y0, y1 = bb = bbs[k]
+                        ox, oy = frm
+                        if len(pins) > 6 and k not in both and x0 < ox < x1 and y0 < oy < y1:
+                            nx_, ny_ = xs[mover], ys[mover]
+                            nbb = (min(x0, nx_), max(x1, nx_), min(y0, ny_), max(y1, ny_))
+                        else:
+                            nbb = _bbox(pins, xs, ys)
+                        newb[k] = nbb
+                        delta += nbb[1] - nbb[0] + nbb[3] - nbb[2] - (bb[1] - bb[0] + bb[3] - bb[2])
                 if delta <= 0 or rng.random() < math.exp(-delta / temp):
                     accepted += 1
                     acc_here += 1
-                    for k, v in newc.items():
-                        cost[k] = v
+                    for k, v in newb.items():
+                        bbs[k] = v
                     loc[a] = pb
                     occ[pb] = a
                     if b is not None:
@@ -280,5 +302,5 @@ def place(packing: Packing, module: dict, device: Device, seed: int = 1, effort:
             temp *= 0.5 if rate > 0.96 else 0.9 if rate > 0.8 else 0.95 if rate > 0.15 else 0.8
             win = max(1.0, win * (1.0 - 0.44 + rate))
     names = [grid[p] for p in loc]
-    return Placement(names, h0, sum(cost), moves, accepted, time.perf_counter() - t0, seed,
+    return Placement(names, h0, sum(b[1] - b[0] + b[3] - b[2] for b in bbs), moves, accepted, time.perf_counter() - t0, seed,
                      [{"x": x, "clock_region": cr} for x, cr in fsets])

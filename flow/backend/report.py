@@ -83,7 +83,8 @@ def table_rows(backend: dict) -> list[tuple[str, str, str]]:
         ("HPWL", str(c["hpwl"]), str(t["hpwl"])),
         ("frames per rekey (bound)", "-", f"{r['frames_per_rekey']} ({r['frames_lower_bound']})"),
         ("ICAP words per rekey: per-TLUT RMW", "-", str(r["icap_words_per_tlut_rmw"])),
-        ("ICAP words per rekey: batched", "-", f"{r['icap_words_batched']} ({r['ratio_rmw_to_batched']}x fewer)"),
+        ("ICAP words per rekey: batched", "-", f"{r['icap_words_batched']}"
+         + (f" ({r['ratio_rmw_to_batched']}x fewer)" if r["ratio_rmw_to_batched"] else "")),
         ("rekey time HWICAP RMW / batched (µs)", "-", f"{r['rekey_us_hwicap_rmw']:.0f} / {r['rekey_us_hwicap_batched']:.1f}"),
         ("rekey time raw ICAP RMW / batched (µs)", "-", f"{r['rekey_us_icap_rmw']:.1f} / {r['rekey_us_icap_batched']:.2f}"),
         ("pack + place (s)", f"{c['seconds']['pack'] + c['seconds']['place']:.1f}",
@@ -121,7 +122,7 @@ def plot_device_map(device: Device, used_sites: list, tlut_sites: list, path: Pa
 
     fig, ax = plt.subplots(figsize=(6, 7))
     allp = list(device.sites.values())
-    ax.scatter([s.x for s in allp], [s.y for s in allp], s=0.3, c="#dddddd", marker="s")
+    ax.scatter([s.x for s in allp], [s.y for s in allp], s=1.0, c="#e4e4e4", marker="s", label="CLB slice site")
     u = [device.sites[n] for n in used_sites]
     ax.scatter([s.x for s in u], [s.y for s in u], s=1.2, c="#1f77b4", marker="s", label="used slice")
     tl = [device.sites[n] for n in tlut_sites]

@@ -80,7 +80,7 @@ def placement_doc(impl, module: dict, device, design_hash: str, namer) -> dict:
 
 
 def run_backend(out: Path, state: dict, device_name: str = "xc7z020", seed: int = 1, step=lambda s: None,
-                backend: str = "builtin") -> dict:
+                backend: str = "builtin", tlut_pairs: bool = False) -> dict:
     """Run the back end on both implementations of the build folder ``out``; returns the summary
     stored as ``report["backend"]`` and lists written files in ``state["backend_files"]``.
 
@@ -99,7 +99,8 @@ def run_backend(out: Path, state: dict, device_name: str = "xc7z020", seed: int 
     ppc = Ppc.load(ppc_path)
     ppc_zero = ppc.evaluate({p: 0 for p in ppc.ports}) if ppc.inputs else ppc.evaluate({})
     files = []
-    summary = {"backend": be.name, "device": dev.name, "idcode": idcode, "design_hash": design_hash, "seed": seed}
+    summary = {"backend": be.name, "device": dev.name, "idcode": idcode, "design_hash": design_hash, "seed": seed,
+               "tlut_pairs": tlut_pairs}
     impls = {}
     for impl_name, src in IMPLS:
         p = out / src
@@ -108,7 +109,8 @@ def run_backend(out: Path, state: dict, device_name: str = "xc7z020", seed: int 
         module = json.loads(p.read_text())["modules"][top]
         step(f"{impl_name}: pack, place ({dev.name}), configure")
         namer = net_namer(module)
-        impl = be.implement(BackendRequest(module, dev, seed, ppc_zero if impl_name == "tlut" else None, namer))
+        impl = be.implement(BackendRequest(module, dev, seed, ppc_zero if impl_name == "tlut" else None, namer,
+                                           tlut_pairs=tlut_pairs))
         impls[impl_name] = impl
         d = out / impl_name
         d.mkdir(parents=True, exist_ok=True)

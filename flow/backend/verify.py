@@ -29,7 +29,6 @@ from .. import netlist as nl
 from ..check import CheckError, CheckResult, _simulate_one, select_vectors
 from ..specialize import BuildFolderError, circuit_values, load_build
 from ..yosys import ToolMissing
-from .pack import LETTERS
 from .stage import FRAMEMAP_FORMAT, PLACEMENT_FORMAT
 
 _INPUT_PORTS = [f"I{i}" for i in range(6)]
@@ -79,7 +78,7 @@ def rebuild_module(module: dict, placement: dict, lut_init) -> dict:
             if kind in ("lut", "tlut"):
                 remove.add(e["o6"])
                 new[f"{site}/{bel}"] = _lut_cell(init, 6, nets, _output_net(module["cells"][e["o6"]]))
-            elif kind == "pair":
+            elif kind in ("pair", "tlutpair"):
                 remove.update((e["o6"], e["o5"]))
                 new[f"{site}/{bel}"] = _lut_cell(init, 6, list(nets) + ["1"] * (5 - len(nets)) + ["1"],
                                                  _output_net(module["cells"][e["o6"]]))
@@ -115,6 +114,38 @@ def specialize_frames(template: FrameMemory, entries: list, ppc_bits: list) -> F
             fars.add(far)
     mem.update_ecc(sorted(fars))
     return mem
+
+
+class FrameDecoder:
+    """Decodes every placed LUT's INIT from specialized frames.
+
+    LUT sites in the frame sets the frame map can touch are decoded from the specialized frames of
+    each parameter assignment; all others once from the template (their frames are never patched).
+    """
+
+    def __init__(self, template: FrameMemory, placement: dict, entries: list):
+        dev = template.device
+        self.template = template
+        self.entries = entries
+        touched = {(decode_far(f).bottom, decode_far(f).row, decode_far(f).column) for f, _, _, _ in entries}
+        self.base: dict = {}
+        self.dyn: list = []
+        for s in placement["slices"]:
+            sl = dev.slice(s["site"])
+            for e in s["luts"]:
+                key = (s["site"], e["bel"])
+                if (sl.bottom, sl.row, sl.column) in touched:
+                    self.dyn.append(key)
+                else:
+                    self.base[key] = template.get_lut(*key)
+
+    def inits(self, ppc_bits: list) -> dict:
+        """{(site, bel): 64-bit INIT} of every placed LUT for PPC output bits ``ppc_bits``."""
+        mem = specialize_frames(self.template, self.entries, ppc_bits)
+        out = dict(self.base)
+        for key in self.dyn:
+            out[key] = mem.get_lut(*key)
+        return out
 
 
 def check_frames(build_dir: str | Path, vectors_file: str | Path | None = None, progress: bool = True,
@@ -159,18 +190,7 @@ def check_frames(build_dir: str | Path, vectors_file: str | Path | None = None, 
     cvals = [circuit_values(b, {"key_mn": int.from_bytes(v.key + v.pmn, "big")}) for v in vecs]
     bits = b.ppc.evaluate_many(cvals)
     entries = [tuple(e) for e in fm["entries"]]
-    # LUT sites whose frames the patches can touch: re-decoded per vector; others decoded once
-    touched = {(decode_far(f).bottom, decode_far(f).row, decode_far(f).column) for f, _, _, _ in entries}
-    base: dict = {}
-    dyn = []
-    for s in pl["slices"]:
-        sl = dev.slice(s["site"])
-        for e in s["luts"]:
-            key = (s["site"], e["bel"])
-            if (sl.bottom, sl.row, sl.column) in touched:
-                dyn.append(key)
-            else:
-                base[key] = template.get_lut(*key)
+    decoder = FrameDecoder(template, pl, entries)
     cis = b.top == "picipher_cis_mp"
     result = CheckResult(0, len(vecs))
     with tempfile.TemporaryDirectory(prefix="dcsflow-check-frames-") as tmp:
@@ -178,11 +198,7 @@ def check_frames(build_dir: str | Path, vectors_file: str | Path | None = None, 
         os.chmod(work, 0o700)
 
         def one(i):
-            mem = specialize_frames(template, entries, bits[i])
-            inits = dict(base)
-            for key in dyn:
-                inits[key] = mem.get_lut(*key)
-            del mem
+            inits = decoder.inits(bits[i])
             mod = rebuild_module(b.module, pl, lambda site, bel: inits[(site, bel)])
             text = nl.write_verilog(mod, b.top)
             return _simulate_one(work, i, text, b.top, key_bits, cis, vecs[i].msg, iverilog, vvp)

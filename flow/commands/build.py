@@ -22,8 +22,10 @@ from ..build import STAGES, BuildOptions, build, print_table
               help="Last stage to run.")
 @click.option("--area", is_flag=True, help="TMAP: recover area without keeping the depth (fewer LUTs, deeper).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Placer seed (back end; deterministic per seed).")
+@click.option("--tlut-pairs", is_flag=True,
+              help="Back end: let two TLUTs of <= 5 inputs share one LUT6_2 site (default: one TLUT per LUT6 site).")
 @click.option("--quiet", is_flag=True, help="No progress display.")
-def COMMAND(design, top, params, device, out, start, stop, area, seed, quiet):
+def COMMAND(design, top, params, device, out, start, stop, area, seed, tlut_pairs, quiet):
     """Build DESIGN twice: with TLUTs (TMAP, parameters in the PPC) and conventionally.
 
     DESIGN is a Verilog file or folder, or a bundled design: picipher (96-bit key),
@@ -33,7 +35,8 @@ def COMMAND(design, top, params, device, out, start, stop, area, seed, quiet):
     if out is None:
         out = Path("build") / Path(design).stem
     res = build(BuildOptions(design=design, out=out, top=top, params=list(params), device=device,
-                             start=start, stop=stop, progress=not quiet, area=area, seed=seed))
+                             start=start, stop=stop, progress=not quiet, area=area, seed=seed,
+                             tlut_pairs=tlut_pairs))
     if res.report:
         print_table(res.report)
         click.echo(f"report: {out / 'report.json'}")
