@@ -467,7 +467,7 @@ def _build(comb: Aig, params: list, param: bytearray, cover, K: int):
             stack.pop()
         return ppc_lit[v]
 
-    taken = set(names_in)
+    taken = set(names_in) | set(comb.output_names)  # LUT names differ from input and output names
     namer = _unique_namer(taken)
     regular_inputs = [nm for j, nm in enumerate(names_in) if not param[1 + j]]
     out_lits = comb.outputs
