@@ -51,8 +51,8 @@ class Cover:
 
 
 def select_cover(first_and: int, fanin0: list, fanin1: list, param: bytearray, out_vars: list,
-                 K: int = 6, C: int = 8, area_mode: bool = False, flow_passes: int = 1,
-                 exact_passes: int = 2) -> Cover:
+                 K: int = 6, C: int = 8, area_mode: bool = False, flow_passes: int = 3,
+                 exact_passes: int = 3) -> Cover:
     """Choose one K-feasible reduced cut for every regular AND node, covering the outputs.
 
     Args:

@@ -59,8 +59,8 @@ class MapOptions:
     verify: bool = True
     param_latches: bool = False
     optimize_ppc: bool = True
-    flow_passes: int = 1
-    exact_passes: int = 2
+    flow_passes: int = 3
+    exact_passes: int = 3
 
 
 @dataclass
