@@ -51,6 +51,7 @@ class MapOptions:
             latches as parameters.
         optimize_ppc: optimize the PPC with ABC (``strash; dc2; dc2``).
         flow_passes, exact_passes: area-recovery passes (area flow, exact area).
+        proof_seconds: time limit of the ABC proof (an undecided proof is an error).
     """
 
     K: int = 6
@@ -61,6 +62,7 @@ class MapOptions:
     optimize_ppc: bool = True
     flow_passes: int = 3
     exact_passes: int = 3
+    proof_seconds: float = 600.0
 
 
 @dataclass
@@ -390,17 +392,17 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
     res = MapResult(netlist, ppc, stats, notes)
     if opt.verify:
         say("proving netlist ∘ PPC ≡ AIG (yosys-abc cec)")
-        verify(res, comb)
+        verify(res, comb, opt.proof_seconds)
     return res
 
 
-def verify(res: MapResult, comb: Aig) -> None:
+def verify(res: MapResult, comb: Aig, seconds: float = 600.0) -> None:
     """Prove ``res.netlist`` ∘ ``res.ppc`` equivalent to the combinational AIG ``comb`` with ABC
     ``cec``; sets ``res.stats.verified``/``proof``. Raises VerificationError when not proved."""
     from .abc import cec
 
     composed = compose(res.netlist, res.ppc, comb.input_names)
-    ok, verdict = cec(comb, composed)
+    ok, verdict = cec(comb, composed, seconds)
     res.stats.verified = ok
     res.stats.proof = verdict
     if not ok:
