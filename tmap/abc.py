@@ -62,7 +62,9 @@ def optimize_aig(aig: Aig, script: str = "strash; dc2; dc2") -> Aig:
     with tempfile.TemporaryDirectory(prefix="tmap-abc-") as d:
         src, dst = os.path.join(d, "in.aig"), os.path.join(d, "out.aig")
         write_aiger(aig, src)
-        run_abc(f"read {src}; {script}; write_aiger {dst}")
+        out = run_abc(f"read {src}; {script}; write_aiger {dst}")
+        if not os.path.exists(dst):
+            raise ToolError(f"yosys-abc wrote no result for {script!r}: {out.strip()[-200:]}")
         res = read_aiger(dst)
     if res.num_inputs != aig.num_inputs or res.num_outputs != aig.num_outputs:
         raise ToolError("yosys-abc changed the number of inputs or outputs of the PPC")
