@@ -53,6 +53,7 @@ def yosys_multiplier(n: int, tmp: Path):
 
 
 def circuits(args, tmp):
+    """Yield (name, kind, aig, params); kind is mult / amult / param / noparam."""
     for n in (8, 16, 32):
         yield f"mult{n}_p", "mult", *yosys_multiplier(n, tmp)
     for n in (8, 16, 32):
@@ -78,6 +79,7 @@ def circuits(args, tmp):
 
 
 def main(argv=None):
+    """Run the benchmark; prints a table, a summary and (last line) one JSON object."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("files", nargs="*")
     ap.add_argument("-K", type=int, default=6)
