@@ -57,10 +57,6 @@ def check_structure(res, K):
     assert res.ppc.input_names == nl.params
 
 
-def word(name, n, x):
-    return {f"{name}[{i}]": x >> i & 1 for i in range(n)}
-
-
 @pytest.mark.parametrize("K", [4, 6])
 def test_multiplier_4x4_parameter_operand(K):
     g, params = G.multiplier(4)
@@ -116,7 +112,6 @@ def test_no_parameters_is_conventional_mapping():
     assert res.stats.tluts == 0 and res.ppc.num_outputs == 0 and res.stats.verified
     check_structure(res, 6)
     rng = random.Random(4)
-    a, b = rng.getrandbits(64), rng.getrandbits(64)
     pats = [rng.getrandbits(8) for _ in range(64)], [rng.getrandbits(8) for _ in range(64)]
     vals = {}
     for i in range(8):
@@ -125,7 +120,6 @@ def test_no_parameters_is_conventional_mapping():
     out = evaluate(res.netlist, res.ppc, vals, 64)
     for p in range(64):
         assert sum((out[f"s[{i}]"] >> p & 1) << i for i in range(9)) == pats[0][p] + pats[1][p]
-    del a, b
 
 
 def test_output_special_cases():
@@ -159,7 +153,7 @@ def test_bad_k_and_unknown_params():
         with pytest.raises(TmapError, match="K must be between 2 and 6"):
             map_tluts(g, params, MapOptions(K=K))
     with pytest.raises(ParamError, match=r"did you mean 'k\[3\]'"):
-        map_tluts(g, ["k[3 ]".replace(" ", ""), "key[3]"])
+        map_tluts(g, ["k[3]", "key[3]"])
 
 
 def test_param_file(tmp_path):

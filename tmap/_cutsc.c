@@ -124,7 +124,7 @@ static int ref_cut(Mgr *m, const Cut *c, int dir) {
     return area;
 }
 
-enum { DELAY = 0, FLOW = 1, EXACT = 2 };
+enum { DELAY = 0, FLOW = 1, EXACT = 2, DELAY2 = 3 };
 
 static int do_pass(Mgr *m, int mode, Cut *cand, int cand_cap) {
     int n = m->nvars, C = m->C, K = m->K, S = C + 1;
@@ -184,6 +184,7 @@ static int do_pass(Mgr *m, int mode, Cut *cand, int cand_cap) {
             c->af = (1.0 + s) / m->est[v];
             c->order = t;
             if (mode == DELAY) { c->key0 = d; c->key1 = c->n; c->key2 = c->af; }
+            else if (mode == DELAY2) { c->key0 = d; c->key1 = 0; c->key2 = c->af; }
             else if (mode == EXACT) {
                 int ar = ref_cut(m, c, +1);
                 if (ar < 0 || ref_cut(m, c, -1) < 0) return -1;
@@ -289,13 +290,13 @@ static PyObject *py_select_cover(PyObject *self, PyObject *args) {
     int depth = 0;
     Py_BEGIN_ALLOW_THREADS
     for (int p = 0; p < npass; p++) {
-        int mode = p == 0 ? (area_mode == 2 ? FLOW : DELAY) : (p <= flow_passes ? FLOW : EXACT);
+        int mode = p == 0 ? (area_mode == 2 ? FLOW : area_mode == 3 ? DELAY2 : DELAY) : (p <= flow_passes ? FLOW : EXACT);
         if (do_pass(&m, mode, cand, cand_cap) < 0) { depth = -1; break; }
         cover_refs(&m, outs, nouts);
         depth = 0;
         for (Py_ssize_t i = 0; i < nouts; i++)
             if (m.arr[outs[i]] > depth) depth = m.arr[outs[i]];
-        int target = area_mode ? INF : depth;
+        int target = (area_mode == 1 || area_mode == 2) ? INF : depth;
         for (int v = 0; v < n; v++) m.req[v] = INF;
         for (Py_ssize_t i = 0; i < nouts; i++)
             if (m.is_and[outs[i]] && m.req[outs[i]] > target) m.req[outs[i]] = target;

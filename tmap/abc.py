@@ -48,7 +48,7 @@ def run_abc(script: str, timeout: float = 600.0) -> str:
     except subprocess.TimeoutExpired:
         raise ToolError(f"yosys-abc timed out after {timeout:.0f} s running {script[:60]!r}") from None
     out = _ANSI.sub("", p.stdout + p.stderr)
-    if p.returncode != 0 or "Error" in out and "rror:" in out:
+    if p.returncode != 0 or "Error:" in out or "Cannot " in out:
         tail = " | ".join(out.strip().splitlines()[-3:])
         raise ToolError(f"yosys-abc failed on {script[:60]!r}: {tail}")
     return out
@@ -62,7 +62,9 @@ def optimize_aig(aig: Aig, script: str = "strash; dc2; dc2") -> Aig:
     with tempfile.TemporaryDirectory(prefix="tmap-abc-") as d:
         src, dst = os.path.join(d, "in.aig"), os.path.join(d, "out.aig")
         write_aiger(aig, src)
-        run_abc(f"read {src}; {script}; write_aiger {dst}")
+        out = run_abc(f"read {src}; {script}; write_aiger {dst}")
+        if not os.path.exists(dst):
+            raise ToolError(f"yosys-abc wrote no result for {script!r}: {out.strip()[-200:]}")
         res = read_aiger(dst)
     if res.num_inputs != aig.num_inputs or res.num_outputs != aig.num_outputs:
         raise ToolError("yosys-abc changed the number of inputs or outputs of the PPC")
@@ -72,18 +74,21 @@ def optimize_aig(aig: Aig, script: str = "strash; dc2; dc2") -> Aig:
     return res if res.num_ands < aig.num_ands else aig
 
 
-def cec(a: Aig, b: Aig) -> tuple[bool, str]:
-    """Prove two combinational AIGs with equal input/output order equivalent with ABC ``cec``.
+def cec(a: Aig, b: Aig, seconds: float = 600.0) -> tuple[bool, str]:
+    """Prove two combinational AIGs with equal input/output order equivalent with ABC ``cec``
+    (inputs/outputs matched by order, FRAIG + SAT, at most ``seconds`` and 10^6 conflicts per SAT call;
+    an undecided proof counts as not proved).
 
     Returns:
-        (equivalent, ABC's verdict line).
+        (equivalent, ABC's verdict line, e.g. "Networks are equivalent." / "... NOT EQUIVALENT" /
+        "... UNDECIDED").
     """
     with tempfile.TemporaryDirectory(prefix="tmap-cec-") as d:
         fa, fb = os.path.join(d, "a.aig"), os.path.join(d, "b.aig")
         write_aiger(a, fa)
         write_aiger(b, fb)
-        out = run_abc(f"cec -n {fa} {fb}")
-    lines = [ln for ln in out.splitlines() if "equivalent" in ln.lower() or "EQUIVALENT" in ln]
+        out = run_abc(f"cec -n -T {int(seconds)} -C 1000000 {fa} {fb}", timeout=seconds + 60)
+    lines = [ln for ln in out.splitlines() if "equivalent" in ln.lower() or "UNDECIDED" in ln.upper()]
     verdict = lines[-1].strip() if lines else out.strip()[-200:]
     ok = any("Networks are equivalent" in ln for ln in lines) and not any("NOT" in ln for ln in lines)
     return ok, verdict

@@ -51,8 +51,8 @@ class Cover:
 
 
 def select_cover(first_and: int, fanin0: list, fanin1: list, param: bytearray, out_vars: list,
-                 K: int = 6, C: int = 8, area_mode: bool = False, flow_passes: int = 1,
-                 exact_passes: int = 2) -> Cover:
+                 K: int = 6, C: int = 8, area_mode: bool = False, flow_passes: int = 3,
+                 exact_passes: int = 3) -> Cover:
     """Choose one K-feasible reduced cut for every regular AND node, covering the outputs.
 
     Args:
@@ -75,7 +75,11 @@ def select_cover(first_and: int, fanin0: list, fanin1: list, param: bytearray, o
         covers = [_select(first_and, fanin0, fanin1, param, out_vars, K, C, m, flow_passes, exact_passes)
                   for m in (1, 2)]
         return min(covers, key=lambda c: (_cover_size(c, first_and), c.depth))
-    return _select(first_and, fanin0, fanin1, param, out_vars, K, C, 0, flow_passes, exact_passes)
+    # two depth-oriented starting points: cuts ranked (depth, size, area flow) and (depth, area flow);
+    # keep the shallower cover, then the smaller
+    covers = [_select(first_and, fanin0, fanin1, param, out_vars, K, C, m, flow_passes, exact_passes)
+              for m in (0, 3)]
+    return min(covers, key=lambda c: (c.depth, _cover_size(c, first_and)))
 
 
 def _cover_size(cover: Cover, first_and: int) -> int:
@@ -84,7 +88,8 @@ def _cover_size(cover: Cover, first_and: int) -> int:
 
 def _select(first_and, fanin0, fanin1, param, out_vars, K, C, area_mode, flow_passes, exact_passes) -> Cover:
     """One run of the passes; area_mode 0: depth-bounded, 1: unbounded with a depth-oriented first
-    pass, 2: unbounded with an area-flow first pass."""
+    pass, 2: unbounded with an area-flow first pass, 3: depth-bounded with a first pass ranking cuts
+    by (depth, area flow)."""
     if compiled_core() and K <= 8:
         best, arr, refs, depth = _cutsc.select_cover(
             first_and, array("i", fanin0), array("i", fanin1), bytes(param), array("i", out_vars), K, C,
@@ -110,13 +115,14 @@ def _select(first_and, fanin0, fanin1, param, out_vars, K, C, area_mode, flow_pa
 
     # the first pass is always depth-oriented (a good starting cover); with area_mode the required
     # times stay unbounded so that area recovery may increase the depth
-    passes = ["area" if area_mode == 2 else "delay"] + ["area"] * flow_passes + ["exact"] * exact_passes
+    first = {2: "area", 3: "delay2"}.get(area_mode, "delay")
+    passes = [first] + ["area"] * flow_passes + ["exact"] * exact_passes
     for pi, mode in enumerate(passes):
         _pass(first_and, fanin0, fanin1, param, is_and, K, C, mode, best, arr, req, est, refs)
         # cover, refs, depth, required times
         refs = _cover_refs(n, first_and, is_and, best, out_vars)
         depth = max([arr[v] for v in out_vars], default=0)
-        target = INF if area_mode else depth
+        target = INF if area_mode in (1, 2) else depth
         req = [INF] * n
         for v in out_vars:
             if is_and[v]:
@@ -156,7 +162,8 @@ def _pass(first_and, fanin0, fanin1, param, is_and, K, C, mode, best, arr, req, 
     arr_get = arr.__getitem__
     af_get = af.__getitem__
     exact = mode == "exact"
-    delay_mode = mode == "delay"
+    delay_mode = mode in ("delay", "delay2")
+    delay2 = mode == "delay2"
     if exact:
         ref = refs  # reference counts of the current cover, updated in place
 
@@ -234,7 +241,9 @@ def _pass(first_and, fanin0, fanin1, param, is_and, K, C, mode, best, arr, req, 
             if d > rv and u != prev:
                 continue
             a = (1.0 + sum(map(af_get, u))) / est[v]
-            if delay_mode:
+            if delay2:
+                scored.append((d, 0, a, u, s, a))
+            elif delay_mode:
                 scored.append((d, len(u), a, u, s, a))
             elif exact:
                 ar = ref_cut(u)

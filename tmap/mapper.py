@@ -51,6 +51,7 @@ class MapOptions:
             latches as parameters.
         optimize_ppc: optimize the PPC with ABC (``strash; dc2; dc2``).
         flow_passes, exact_passes: area-recovery passes (area flow, exact area).
+        proof_seconds: time limit of the ABC proof (an undecided proof is an error).
     """
 
     K: int = 6
@@ -59,8 +60,9 @@ class MapOptions:
     verify: bool = True
     param_latches: bool = False
     optimize_ppc: bool = True
-    flow_passes: int = 1
-    exact_passes: int = 2
+    flow_passes: int = 3
+    exact_passes: int = 3
+    proof_seconds: float = 600.0
 
 
 @dataclass
@@ -178,7 +180,8 @@ class TlutNetlist:
 @dataclass
 class MapStats:
     """Figures of one mapping: LUT count (static + TLUTs), TLUTs, LUT depth, PPC AND nodes and
-    outputs, proof result (None when not run), mapping seconds (wall), AIG AND nodes."""
+    outputs, proof result (None when not run), mapping seconds (wall, including the PPC optimization,
+    whose share is ``ppc_seconds``; the proof is not included), AIG AND nodes, parameter count."""
 
     luts: int
     tluts: int
@@ -189,6 +192,7 @@ class MapStats:
     seconds: float
     aig_ands: int
     params: int
+    ppc_seconds: float = 0.0
     proof: str = ""
 
     def as_dict(self) -> dict:
@@ -370,32 +374,35 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
     say("building LUTs and PPC")
     netlist, ppc = _build(comb, params, param, cover, opt.K)
     netlist.source_hash = aig.canonical_hash()
+    ppc_seconds = 0.0
     if opt.optimize_ppc and ppc.num_ands:
         say("optimizing PPC (yosys-abc)")
         from .abc import optimize_aig
 
+        t1 = time.perf_counter()
         ppc = optimize_aig(ppc)
+        ppc_seconds = time.perf_counter() - t1
     if ppc.num_outputs:
         netlist, ppc = _reshare(netlist, ppc)
     seconds = time.perf_counter() - t0
     tl = sum(1 for lut in netlist.luts if lut.is_tlut)
     stats = MapStats(luts=len(netlist.luts), tluts=tl, depth=netlist.depth(), ppc_ands=ppc.num_ands,
                      ppc_outputs=ppc.num_outputs, verified=None, seconds=seconds, aig_ands=aig.num_ands,
-                     params=len(params))
+                     params=len(params), ppc_seconds=ppc_seconds)
     res = MapResult(netlist, ppc, stats, notes)
     if opt.verify:
         say("proving netlist ∘ PPC ≡ AIG (yosys-abc cec)")
-        verify(res, comb)
+        verify(res, comb, opt.proof_seconds)
     return res
 
 
-def verify(res: MapResult, comb: Aig) -> None:
+def verify(res: MapResult, comb: Aig, seconds: float = 600.0) -> None:
     """Prove ``res.netlist`` ∘ ``res.ppc`` equivalent to the combinational AIG ``comb`` with ABC
     ``cec``; sets ``res.stats.verified``/``proof``. Raises VerificationError when not proved."""
     from .abc import cec
 
     composed = compose(res.netlist, res.ppc, comb.input_names)
-    ok, verdict = cec(comb, composed)
+    ok, verdict = cec(comb, composed, seconds)
     res.stats.verified = ok
     res.stats.proof = verdict
     if not ok:
@@ -436,8 +443,9 @@ def _build(comb: Aig, params: list, param: bytearray, cover, K: int):
     names_in = comb.input_names
     ppc = Aig()
     ppc_lit = {0: 0}
+    pos = {nm: j for j, nm in enumerate(names_in)}
     for p in params:
-        ppc_lit[1 + names_in.index(p)] = ppc.add_input(p)
+        ppc_lit[1 + pos[p]] = ppc.add_input(p)
 
     def get_ppc(v):
         """PPC literal (positive) of parameter-only variable v."""
@@ -461,7 +469,7 @@ def _build(comb: Aig, params: list, param: bytearray, cover, K: int):
             stack.pop()
         return ppc_lit[v]
 
-    taken = set(names_in)
+    taken = set(names_in) | set(comb.output_names)  # LUT names differ from input and output names
     namer = _unique_namer(taken)
     regular_inputs = [nm for j, nm in enumerate(names_in) if not param[1 + j]]
     out_lits = comb.outputs
