@@ -17,6 +17,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -102,19 +103,31 @@ def _simulate_one(work: Path, idx: int, verilog: str, top: str, key_bits: int, c
     return bytes(out[:len(msg)]), tag, cycles
 
 
-def check_build(build_dir: str | Path, vectors_file: str | Path | None = None, progress: bool = True,
-                jobs: int | None = None) -> CheckResult:
-    """Check a build against π16-Cipher vectors (see module docstring).
+@dataclass
+class CheckSetup:
+    """What every π16 check needs: the loaded build, its key size, the vectors it can run, Icarus."""
+
+    build: BuildFolder
+    key_bits: int
+    vectors: list
+    iverilog: str
+    vvp: str
+
+    @property
+    def user_values(self) -> list[dict[str, int]]:
+        """The user parameter values (``key_mn`` = Key‖PMN) of every vector, in vector order."""
+        return [{"key_mn": int.from_bytes(v.key + v.pmn, "big")} for v in self.vectors]
+
+
+def prepare_check(build_dir: str | Path, vectors_file: str | Path | None = None) -> CheckSetup:
+    """Load a π16-Cipher build and the vectors it can run (default: the official file of its key size).
 
     Raises:
-        BuildFolderError: the build folder is refused. CheckError: not a π16 design, no usable
-        vectors, simulator failure. ToolMissing: iverilog/vvp absent.
+        BuildFolderError: the build folder is refused. CheckError: not a π16 design or no usable
+        vectors. ToolMissing: iverilog/vvp absent.
     """
-    import time
-
     from designs.picipher.vectors import load_official, read_vectors
 
-    t0 = time.perf_counter()
     b = load_build(build_dir)
     key_bits = b.manifest.get("key_bits")
     ports = b.user_params
@@ -128,30 +141,42 @@ def check_build(build_dir: str | Path, vectors_file: str | Path | None = None, p
     iverilog, vvp = shutil.which("iverilog"), shutil.which("vvp")
     if not iverilog or not vvp:
         raise ToolMissing("iverilog/vvp not found on PATH (install the Debian package 'iverilog')")
-    user = [{"key_mn": int.from_bytes(v.key + v.pmn, "big")} for v in vecs]
-    cvals = [circuit_values(b, u) for u in user]
-    inits = tlut_values(b, cvals)
+    return CheckSetup(b, key_bits, vecs, iverilog, vvp)
+
+
+def simulate_vectors(setup: CheckSetup, netlist_for, label: str, progress: bool = True,
+                     jobs: int | None = None) -> CheckResult:
+    """Simulate one specialized netlist per vector and compare ciphertext ‖ tag with CIPHER.
+
+    Args:
+        setup: from :func:`prepare_check`.
+        netlist_for: ``netlist_for(i) -> str``, the Verilog text of the netlist specialized for
+            vector ``i`` (written only to a private temporary folder, deleted afterwards).
+        label: progress-bar label. jobs: parallel simulations (default min(4, CPUs)).
+
+    Raises:
+        CheckError: the simulator failed.
+    """
+    b, vecs = setup.build, setup.vectors
     cis = b.top == "picipher_cis_mp"
     result = CheckResult(0, len(vecs))
-    prog_ctx = None
-    if progress:
-        from rich.progress import Progress
-
-        prog_ctx = Progress(transient=True, console=__import__("rich.console").console.Console(stderr=True))
     with tempfile.TemporaryDirectory(prefix="dcsflow-check-") as tmp:
         work = Path(tmp)
         os.chmod(work, 0o700)
 
         def one(i):
-            text = nl.write_verilog(b.module, b.top, inits[i])
-            return _simulate_one(work, i, text, b.top, key_bits, cis, vecs[i].msg, iverilog, vvp)
+            return _simulate_one(work, i, netlist_for(i), b.top, setup.key_bits, cis, vecs[i].msg,
+                                 setup.iverilog, setup.vvp)
 
         n_jobs = jobs or max(1, min(4, os.cpu_count() or 1))
         with ThreadPoolExecutor(n_jobs) as ex:
             futs = [ex.submit(one, i) for i in range(len(vecs))]
-            if prog_ctx:
-                with prog_ctx as p:
-                    task = p.add_task(f"check {b.manifest.get('design')}", total=len(vecs))
+            if progress:
+                from rich.console import Console
+                from rich.progress import Progress
+
+                with Progress(transient=True, console=Console(stderr=True)) as p:
+                    task = p.add_task(label, total=len(vecs))
                     for f in futs:
                         f.result()
                         p.advance(task)
@@ -163,5 +188,22 @@ def check_build(build_dir: str | Path, vectors_file: str | Path | None = None, p
                     result.passed += 1
                 else:
                     result.failures.append((v.number, "timeout" if cycles < 0 else "output differs"))
+    return result
+
+
+def check_build(build_dir: str | Path, vectors_file: str | Path | None = None, progress: bool = True,
+                jobs: int | None = None) -> CheckResult:
+    """Check a build against π16-Cipher vectors (see module docstring).
+
+    Raises:
+        BuildFolderError: the build folder is refused. CheckError: not a π16 design, no usable
+        vectors, simulator failure. ToolMissing: iverilog/vvp absent.
+    """
+    t0 = time.perf_counter()
+    setup = prepare_check(build_dir, vectors_file)
+    b = setup.build
+    inits = tlut_values(b, [circuit_values(b, u) for u in setup.user_values])
+    result = simulate_vectors(setup, lambda i: nl.write_verilog(b.module, b.top, inits[i]),
+                              f"check {b.manifest.get('design')}", progress, jobs)
     result.seconds = time.perf_counter() - t0
     return result

@@ -15,20 +15,15 @@ from __future__ import annotations
 
 import copy
 import json
-import os
-import shutil
-import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from scg.bitstream import FrameMemory
 from scg.device import decode_far, get_device
 
 from .. import netlist as nl
-from ..check import CheckError, CheckResult, _simulate_one, select_vectors
-from ..specialize import BuildFolderError, circuit_values, load_build
-from ..yosys import ToolMissing
+from ..check import CheckResult, prepare_check, simulate_vectors
+from ..specialize import BuildFolderError, circuit_values
 from .stage import FRAMEMAP_FORMAT, PLACEMENT_FORMAT
 
 _INPUT_PORTS = [f"I{i}" for i in range(6)]
@@ -156,16 +151,10 @@ def check_frames(build_dir: str | Path, vectors_file: str | Path | None = None, 
         BuildFolderError: build folder refused, back-end files missing or of another design/device.
         CheckError: not a π16 design, no usable vectors, simulator failure. ToolMissing: no Icarus.
     """
-    from designs.picipher.vectors import load_official, read_vectors
-
     t0 = time.perf_counter()
-    b = load_build(build_dir)
+    setup = prepare_check(build_dir, vectors_file)
+    b = setup.build
     path = Path(build_dir)
-    key_bits = b.manifest.get("key_bits")
-    ports = b.user_params
-    if not key_bits or list(ports) != ["key_mn"] or ports["key_mn"] != key_bits + 32:
-        raise CheckError(f"{build_dir}: check needs a π16-Cipher message processor build "
-                         "(one parameter key_mn of key+32 bits)")
     names = ("tlut/template.frm", "tlut/framemap.json", "tlut/placement.json")
     for n in names:
         if n not in b.manifest.get("files", {}):
@@ -180,48 +169,15 @@ def check_frames(build_dir: str | Path, vectors_file: str | Path | None = None, 
     if fm["ppc_outputs"] != b.ppc.num_outputs:
         raise BuildFolderError(f"{path}: frame map names {fm['ppc_outputs']} PPC outputs, the PPC has {b.ppc.num_outputs}")
     template = FrameMemory.from_frm((path / "tlut/template.frm").read_text(), dev)
-    vecs = read_vectors(vectors_file, check=False) if vectors_file else load_official(key_bits)
-    vecs = select_vectors(vecs, key_bits)
-    if not vecs:
-        raise CheckError(f"no vectors without AD and SMN with a {key_bits}-bit key")
-    iverilog, vvp = shutil.which("iverilog"), shutil.which("vvp")
-    if not iverilog or not vvp:
-        raise ToolMissing("iverilog/vvp not found on PATH (install the Debian package 'iverilog')")
-    cvals = [circuit_values(b, {"key_mn": int.from_bytes(v.key + v.pmn, "big")}) for v in vecs]
-    bits = b.ppc.evaluate_many(cvals)
+    bits = b.ppc.evaluate_many([circuit_values(b, u) for u in setup.user_values])
     entries = [tuple(e) for e in fm["entries"]]
     decoder = FrameDecoder(template, pl, entries)
-    cis = b.top == "picipher_cis_mp"
-    result = CheckResult(0, len(vecs))
-    with tempfile.TemporaryDirectory(prefix="dcsflow-check-frames-") as tmp:
-        work = Path(tmp)
-        os.chmod(work, 0o700)
 
-        def one(i):
-            inits = decoder.inits(bits[i])
-            mod = rebuild_module(b.module, pl, lambda site, bel: inits[(site, bel)])
-            text = nl.write_verilog(mod, b.top)
-            return _simulate_one(work, i, text, b.top, key_bits, cis, vecs[i].msg, iverilog, vvp)
+    def netlist_for(i):
+        inits = decoder.inits(bits[i])
+        mod = rebuild_module(b.module, pl, lambda site, bel: inits[(site, bel)])
+        return nl.write_verilog(mod, b.top)
 
-        n_jobs = jobs or max(1, min(4, os.cpu_count() or 1))
-        with ThreadPoolExecutor(n_jobs) as ex:
-            futs = [ex.submit(one, i) for i in range(len(vecs))]
-            if progress:
-                from rich.console import Console
-                from rich.progress import Progress
-
-                with Progress(transient=True, console=Console(stderr=True)) as p:
-                    task = p.add_task(f"check --frames {b.manifest.get('design')}", total=len(vecs))
-                    for f in futs:
-                        f.result()
-                        p.advance(task)
-            for i, f in enumerate(futs):
-                out, tag, cycles = f.result()
-                v = vecs[i]
-                result.cycles.append((len(v.msg), cycles))
-                if out + tag == v.cipher:
-                    result.passed += 1
-                else:
-                    result.failures.append((v.number, "timeout" if cycles < 0 else "output differs"))
+    result = simulate_vectors(setup, netlist_for, f"check --frames {b.manifest.get('design')}", progress, jobs)
     result.seconds = time.perf_counter() - t0
     return result
