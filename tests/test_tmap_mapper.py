@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from tmap import generators as G
 from tmap.aig import Aig, read_aiger
 from tmap.errors import ParamError, TmapError, VerificationError
-from tmap.mapper import Lut, MapOptions, TlutNetlist, map_tluts, read_param_file, verify
+from tmap.mapper import ABC_AIG_SCRIPTS, Lut, MapOptions, TlutNetlist, map_tluts, read_param_file, verify
 
 
 def evaluate(nl: TlutNetlist, ppc: Aig, values: dict, width: int) -> dict:
@@ -243,7 +243,8 @@ def circuits(draw):
 @given(circuits())
 def test_property_random_aigs(case):
     g, params, K, area, rng = case
-    res = map_tluts(g, params, MapOptions(K=K, area=area, cuts_per_node=rng.choice([2, 8])))
+    res = map_tluts(g, params, MapOptions(K=K, area=area, cuts_per_node=rng.choice([2, 8]),
+                                          aig_scripts=rng.choice([(), ABC_AIG_SCRIPTS])))
     assert res.stats.verified is True
     check_structure(res, K)
     nl = res.netlist
@@ -261,6 +262,33 @@ def test_property_random_aigs(case):
     vals = {n: rng.getrandbits(W) for n in g.input_names}
     want = dict(zip(g.output_names, g.simulate(vals, width=W)))
     assert evaluate(nl, res.ppc, vals, W) == want
+
+
+@pytest.mark.parametrize("area", [False, True])
+def test_abc_optimized_variants_never_worse_and_proved(area):
+    # the kept variant is never worse than the plain mapping (the rule of MapOptions.aig_scripts)
+    g, params = G.multiplier(6)
+    plain = map_tluts(g, params, MapOptions(area=area, verify=False))
+    res = map_tluts(g, params, MapOptions(area=area, aig_scripts=ABC_AIG_SCRIPTS))
+    assert res.stats.verified is True  # proved against the original AIG, not the optimized one
+    check_structure(res, 6)
+    if area:
+        assert res.stats.luts <= plain.stats.luts
+    else:
+        assert res.stats.depth <= plain.stats.depth
+        assert res.stats.luts <= plain.stats.luts
+    vals = {n: random.Random(5).getrandbits(64) for n in g.input_names}
+    want = dict(zip(g.output_names, g.simulate(vals, width=64)))
+    assert evaluate(res.netlist, res.ppc, vals, 64) == want
+
+
+def test_abc_optimized_variant_of_sequential_aig():
+    # latches: the combinational view (latch outputs as inputs, next states as outputs) is optimized
+    g = G.random_aig(random.Random(3), 6, 120, 4, n_latch=3)
+    assert g.num_latches == 3
+    res = map_tluts(g, g.input_names[:2], MapOptions(aig_scripts=ABC_AIG_SCRIPTS))
+    assert res.stats.verified is True
+    check_structure(res, 6)
 
 
 def test_compiled_core_matches_python_reference(monkeypatch):

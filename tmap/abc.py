@@ -67,7 +67,7 @@ def optimize_aig(aig: Aig, script: str = "strash; dc2; dc2") -> Aig:
             raise ToolError(f"yosys-abc wrote no result for {script!r}: {out.strip()[-200:]}")
         res = read_aiger(dst)
     if res.num_inputs != aig.num_inputs or res.num_outputs != aig.num_outputs:
-        raise ToolError("yosys-abc changed the number of inputs or outputs of the PPC")
+        raise ToolError("yosys-abc changed the number of inputs or outputs of the AIG")
     res.input_names = list(aig.input_names)
     res.output_names = list(aig.output_names)
     res.comments = []

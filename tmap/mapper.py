@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .aig import Aig, write_aiger
-from .cuts import select_cover
+from .cuts import _cover_size, select_cover
 from .errors import ParamError, TmapError, VerificationError
 
-__all__ = ["MapOptions", "MapStats", "MapResult", "Lut", "TlutNetlist", "map_tluts", "read_param_file",
+__all__ = ["ABC_AIG_SCRIPTS", "MapOptions", "MapStats", "MapResult", "Lut", "TlutNetlist", "map_tluts", "read_param_file",
            "check_params", "compose", "NETLIST_FORMAT", "PPC_FORMAT"]
 
 NETLIST_FORMAT = "dcsflow-tlut-netlist"
@@ -36,6 +36,9 @@ PPC_FORMAT = "dcsflow-ppc"
 FORMAT_VERSION = 1
 #: Up to this many parameters, PPC outputs are compared by exhaustive simulation (exact sharing).
 EXHAUSTIVE_PARAMS = 12
+#: ABC scripts of the AIG variants tried by the flow (``MapOptions.aig_scripts``): ``dc2`` (AIG
+#: rewriting/refactoring/balancing) and ``&syn2`` (ABC's GIA synthesis script).
+ABC_AIG_SCRIPTS = ("strash; dc2", "strash; &get -n; &st; &syn2; &put")
 
 
 @dataclass
@@ -52,6 +55,10 @@ class MapOptions:
         optimize_ppc: optimize the PPC with ABC (``strash; dc2; dc2``).
         flow_passes, exact_passes: area-recovery passes (area flow, exact area).
         proof_seconds: time limit of the ABC proof (an undecided proof is an error).
+        aig_scripts: ABC scripts (e.g. ``"strash; dc2"``) giving optimized variants of the AIG, with
+            the parameters as ordinary inputs; each variant is mapped too and the best cover kept
+            (default mode: fewer LUTs at no greater depth; area mode: fewer LUTs). The proof is
+            always against the original AIG.
     """
 
     K: int = 6
@@ -63,6 +70,7 @@ class MapOptions:
     flow_passes: int = 3
     exact_passes: int = 3
     proof_seconds: float = 600.0
+    aig_scripts: tuple = ()
 
 
 @dataclass
@@ -351,28 +359,25 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
     # parameter order = order of the AIG's inputs
     params = [n for n in comb.input_names if name_to_var[n] in pvars]
 
-    n = comb.max_var + 1
-    base = comb.first_and
-    fanin0 = [0] * n
-    fanin1 = [0] * n
-    param = bytearray(n)
-    param[0] = 1
-    for v in pvars:
-        param[v] = 1
-    for i, (a, b) in enumerate(comb.ands):
-        v = base + i
-        fa, fb = a >> 1, b >> 1
-        fanin0[v] = fa
-        fanin1[v] = fb
-        if param[fa] and param[fb]:
-            param[v] = 1
-    out_vars = [o >> 1 for o in comb.outputs]
     say("selecting cuts")
-    cover = select_cover(base, fanin0, fanin1, param, [v for v in out_vars if v >= base and not param[v]],
-                         K=opt.K, C=opt.cuts_per_node, area_mode=opt.area, flow_passes=opt.flow_passes,
-                         exact_passes=opt.exact_passes)
+    g, cover, param = comb, *_cover_of(comb, pvars, opt)
+    if opt.aig_scripts:
+        # ABC-optimized variants of the AIG (parameters as ordinary inputs); the proof below is
+        # always against the original ``comb``
+        from .abc import optimize_aig
+
+        for script in opt.aig_scripts:
+            say(f"optimizing the AIG (yosys-abc {script})")
+            g2 = optimize_aig(comb, script)
+            if g2 is comb:
+                continue
+            cover2, param2 = _cover_of(g2, pvars, opt)
+            if _better(cover2, g2.first_and, cover, g.first_and, opt.area):
+                g, cover, param = g2, cover2, param2
+        if g is not comb:
+            notes.append("mapped an ABC-optimized AIG")
     say("building LUTs and PPC")
-    netlist, ppc = _build(comb, params, param, cover, opt.K)
+    netlist, ppc = _build(g, params, param, cover, opt.K)
     netlist.source_hash = aig.canonical_hash()
     ppc_seconds = 0.0
     if opt.optimize_ppc and ppc.num_ands:
@@ -394,6 +399,39 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
         say("proving netlist ∘ PPC ≡ AIG (yosys-abc cec)")
         verify(res, comb, opt.proof_seconds)
     return res
+
+
+def _cover_of(comb: Aig, pvars: set, opt: MapOptions):
+    """Mark parameter-only variables of ``comb`` and select its cover; returns (cover, param)."""
+    n = comb.max_var + 1
+    base = comb.first_and
+    fanin0 = [0] * n
+    fanin1 = [0] * n
+    param = bytearray(n)
+    param[0] = 1
+    for v in pvars:
+        param[v] = 1
+    for i, (a, b) in enumerate(comb.ands):
+        v = base + i
+        fa, fb = a >> 1, b >> 1
+        fanin0[v] = fa
+        fanin1[v] = fb
+        if param[fa] and param[fb]:
+            param[v] = 1
+    out_vars = [o >> 1 for o in comb.outputs]
+    cover = select_cover(base, fanin0, fanin1, param, [v for v in out_vars if v >= base and not param[v]],
+                         K=opt.K, C=opt.cuts_per_node, area_mode=opt.area, flow_passes=opt.flow_passes,
+                         exact_passes=opt.exact_passes)
+    return cover, param
+
+
+def _better(c2, first2: int, c1, first1: int, area: bool) -> bool:
+    """True when cover ``c2`` beats ``c1``: fewer LUTs at no greater depth (default mode), or fewer
+    LUTs, then lower depth (area mode)."""
+    a1, a2 = _cover_size(c1, first1), _cover_size(c2, first2)
+    if area:
+        return (a2, c2.depth) < (a1, c1.depth)
+    return c2.depth <= c1.depth and a2 < a1
 
 
 def verify(res: MapResult, comb: Aig, seconds: float = 600.0) -> None:

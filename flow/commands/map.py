@@ -21,10 +21,12 @@ import click
 @click.option("--area", is_flag=True, help="Trade depth for area (no depth constraint).")
 @click.option("--param-latches", is_flag=True,
               help="Also treat latches fed only by parameters and such latches as parameters.")
+@click.option("--abc-opt", is_flag=True,
+              help="Also map ABC-optimized variants of the AIG (dc2, &syn2) and keep the best cover.")
 @click.option("--no-verify", is_flag=True, help="Skip the ABC equivalence proof (not recommended).")
 @click.option("--no-baseline", is_flag=True, help="Skip the ABC baseline mapping.")
 @click.option("--json", "as_json", is_flag=True, help="End with one JSON object line of the figures.")
-def COMMAND(aiger, params_file, K, cuts, out_dir, area, param_latches, no_verify, no_baseline, as_json):
+def COMMAND(aiger, params_file, K, cuts, out_dir, area, param_latches, abc_opt, no_verify, no_baseline, as_json):
     """Map the AIGER circuit AIGER onto LUTs with at most K regular inputs.
 
     Inputs named in --params are parameter inputs: logic depending only on them moves into the
@@ -37,12 +39,13 @@ def COMMAND(aiger, params_file, K, cuts, out_dir, area, param_latches, no_verify
 
     from tmap.abc import BASELINE_AREA_SCRIPT, baseline
     from tmap.aig import read_aiger
-    from tmap.mapper import MapOptions, map_tluts, read_param_file
+    from tmap.mapper import ABC_AIG_SCRIPTS, MapOptions, map_tluts, read_param_file
 
     err = Console(stderr=True)
     aig = read_aiger(aiger)
     params = read_param_file(params_file) if params_file else []
-    opts = MapOptions(K=K, cuts_per_node=cuts, area=area, verify=not no_verify, param_latches=param_latches)
+    opts = MapOptions(K=K, cuts_per_node=cuts, area=area, verify=not no_verify, param_latches=param_latches,
+                      aig_scripts=ABC_AIG_SCRIPTS if abc_opt else ())
     with err.status("mapping") as st:
         res = map_tluts(aig, params, opts, progress=lambda s: st.update(s))
         base = None
