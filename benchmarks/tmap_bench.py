@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """TMAP benchmark: LUTs, TLUTs, depth and run time beside ABC's, on generated circuits and AIGER files.
 
-Usage: python benchmarks/tmap_bench.py [-K 6] [--epfl] [--no-verify] [--area] [FILE.aig ...]
+Usage: python benchmarks/tmap_bench.py [-K 6] [-C 8] [--epfl] [--no-verify] [--area] [--abc-opt] [FILE.aig ...]
 
 Circuits: multipliers 8/16/32 bits with one operand a parameter (as Yosys synthesizes ``a*b``, and as
 plain array multipliers), a 16-tap sum-of-products FIR with the
@@ -34,7 +34,7 @@ from tmap import generators as G  # noqa: E402
 from tmap.abc import BASELINE_AREA_SCRIPT, BASELINE_DEPTH_SCRIPT, baseline  # noqa: E402
 from tmap.aig import read_aiger  # noqa: E402
 from tmap.errors import TmapError  # noqa: E402
-from tmap.mapper import MapOptions, map_tluts, read_param_file, verify  # noqa: E402
+from tmap.mapper import ABC_AIG_SCRIPTS, MapOptions, map_tluts, read_param_file, verify  # noqa: E402
 
 EPFL = ["hyp", "adder", "bar", "cavlc", "ctrl", "dec", "i2c", "int2float", "max", "priority", "router", "sin",
         "voter", "square", "multiplier", "log2", "arbiter", "mem_ctrl", "sqrt", "div"]
@@ -86,6 +86,8 @@ def main(argv=None):
     ap.add_argument("-C", type=int, default=8)
     ap.add_argument("--epfl", action="store_true", help="also map the EPFL suite (shared data)")
     ap.add_argument("--area", action="store_true", help="TMAP in --area mode")
+    ap.add_argument("--abc-opt", action="store_true",
+                    help="also map ABC-optimized AIG variants (MapOptions.aig_scripts, as dcsflow build does)")
     ap.add_argument("--no-verify", action="store_true", help="skip the ABC proofs")
     ap.add_argument("--proof-limit", type=int, default=60000,
                     help="skip the ABC proof above this many AND nodes (SAT on big arithmetic is slow)")
@@ -102,7 +104,8 @@ def main(argv=None):
     print("-" * len(hdr))
     tmpdir = tempfile.TemporaryDirectory(prefix="tmap-bench-")
     for name, kind, aig, params in circuits(args, Path(tmpdir.name)):
-        opts = MapOptions(K=K, cuts_per_node=args.C, area=args.area, verify=False)
+        opts = MapOptions(K=K, cuts_per_node=args.C, area=args.area, verify=False,
+                          aig_scripts=ABC_AIG_SCRIPTS if args.abc_opt else ())
         t = time.perf_counter()
         res = map_tluts(aig, params, opts)
         tmap_s = time.perf_counter() - t
@@ -150,7 +153,7 @@ def main(argv=None):
     big = max(rows, key=lambda r: r["ands"])
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     summary = {
-        "K": K, "C": args.C, "area_mode": args.area, "circuits": len(rows),
+        "K": K, "C": args.C, "area_mode": args.area, "abc_opt": args.abc_opt, "circuits": len(rows),
         "noparam_luts": tot, "noparam_abc_depth_luts": tot_d, "noparam_abc_area_luts": tot_a,
         "noparam_ratio_vs_depth_baseline": round(tot / tot_d, 4) if tot_d else None,
         "noparam_ratio_vs_area_baseline": round(tot_a_same / tot_a, 4) if tot_a else None,
