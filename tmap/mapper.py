@@ -343,7 +343,6 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
     notes = []
     params = check_params(aig, params)
     comb = aig.combinational()
-    I = comb.num_inputs
     name_to_var = {n: 1 + j for j, n in enumerate(comb.input_names)}
     pvars = {name_to_var[p] for p in params}
     if opt.param_latches and aig.num_latches:
