@@ -60,3 +60,18 @@ def test_map_bad_inputs(tmp_path, dcsflow):
     r = dcsflow("map", tmp_path / "missing.aig")
     assert r.returncode == 1 and "cannot read" in r.stderr
     assert not (tmp_path / "o").exists()
+
+
+def test_map_abc_opt_area(tmp_path, dcsflow):
+    # --abc-opt maps ABC-optimized variants too; the proof is still against the input circuit
+    g, params = multiplier(6)
+    f = tmp_path / "mul6.aig"
+    write_aiger(g, f)
+    p = tmp_path / "params.txt"
+    p.write_text("\n".join(params) + "\n")
+    plain = dcsflow("map", f, "--params", p, "--area", "--no-baseline", "--json")
+    r = dcsflow("map", f, "--params", p, "--area", "--abc-opt", "--no-baseline", "--json")
+    assert r.returncode == 0 and plain.returncode == 0, r.stderr + plain.stderr
+    d, d0 = (json.loads(x.stdout.strip().splitlines()[-1]) for x in (r, plain))
+    assert d["verified"] is True
+    assert d["luts"] <= d0["luts"]
