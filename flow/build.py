@@ -334,6 +334,8 @@ def stage_outputs(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Prog
         "conventional": {**cs.as_dict(), "ppc_ands": 0,
                          "seconds": round(secs.get("yosys_pre", 0) + secs.get("conventional_yosys", 0), 3)},
         "tlut": {**ts.as_dict(), "ppc_ands": ppc.num_ands, "ppc_outputs": len(ppc.outputs),
+                 "tmap_luts": state.get("map", {}).get("luts"),
+                 "tmap_no_param_luts": state.get("map", {}).get("no_param_luts"),
                  "seconds": round(secs.get("yosys_pre", 0) + secs.get("extract", 0) + secs.get("tmap", 0)
                                   + secs.get("tlut_yosys", 0), 3)},
         "verify": state.get("verify"), "backend": state.get("backend"),
@@ -421,6 +423,10 @@ def comparison_rows(report: dict) -> list[tuple[str, str, str]]:
         ("MUXF7 / MUXF8", f"{c['muxf7']} / {c['muxf8']}", f"{t['muxf7']} / {t['muxf8']}"),
         ("LUT depth", str(c["depth"]), str(t["depth"])),
         ("PPC AND nodes", "-", str(t["ppc_ands"])),
+        # TMAP on the extracted logic with and without parameter inputs (same ABC variants, same
+        # cuts): the LUTs that specialization itself saves, apart from the mapper and ABC's help
+        ("TMAP LUTs: no parameters / parameters", "-",
+         f"{t['tmap_no_param_luts']} / {t['tmap_luts']}" if t.get("tmap_no_param_luts") else "-"),
         ("run time (s)", f"{c['seconds']:.1f}", f"{t['seconds']:.1f}"),
     ]
     if (report.get("backend") or {}).get("rekey"):
