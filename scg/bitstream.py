@@ -29,7 +29,7 @@ import sys
 from dataclasses import dataclass, field
 
 from .device import (ECC_MASK, ECC_WORD, FRAME_WORDS, Device, decode_far, device_for_idcode,
-                     finish_ecc, frame_ecc, get_device, normalize_part, parse_bel, word_ecc)
+                     finish_ecc, frame_ecc, get_device, normalize_part, word_ecc)
 from .errors import BitstreamError, DeviceError
 
 # ---- UG470 constants ---------------------------------------------------------------------------

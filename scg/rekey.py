@@ -37,8 +37,8 @@ from pathlib import Path
 
 from .bitstream import (FrameMemory, PARK_FAR, frame_runs, partial_stream_words, to_bit, header_part,
                         words_to_bytes)
-from .device import ECC_MASK, ECC_WORD, FRAME_WORDS, Device, get_device, device_for_idcode, finish_ecc, word_ecc
-from .errors import DeviceError, HwicapError
+from .device import ECC_MASK, ECC_WORD, FRAME_WORDS, Device, finish_ecc, get_device, word_ecc
+from .errors import DeviceError
 
 FRAMEMAP_FORMAT = "dcsflow-frame-map"
 
