@@ -54,14 +54,6 @@ def select_vectors(vectors: list, key_bits: int) -> list:
     return [v for v in vectors if not v.ad and v.smn is None and len(v.key) * 8 == key_bits]
 
 
-def _words(data: bytes) -> tuple[list[int], int]:
-    n = len(data)
-    last = 0 if n == 0 else n - 16 * ((n - 1) // 16)
-    padded = data + bytes(len(data) % 2)
-    words = [padded[2 * k] | padded[2 * k + 1] << 8 for k in range(len(padded) // 2)] or [0]
-    return words, last
-
-
 def _simulate_one(work: Path, idx: int, verilog: str, top: str, key_bits: int, cis: bool, msg: bytes,
                   iverilog: str, vvp: str) -> tuple[bytes, bytes, int]:
     d = work / f"v{idx}"
@@ -78,7 +70,9 @@ def _simulate_one(work: Path, idx: int, verilog: str, top: str, key_bits: int, c
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         raise CheckError("iverilog failed: " + (r.stderr or r.stdout).strip().replace("\n", " | ")[-400:])
-    words, last = _words(msg)
+    from designs.picipher.sim import message_words
+
+    words, last = message_words(msg)
     stim = ["picipher-stim 1 1", f"0 {len(words)} {last} 0 0"] + [f"{w:04x}" for w in words]
     (d / "stim.txt").write_text("\n".join(stim) + "\n")
     r = subprocess.run([vvp, "-n", str(d / "tb.vvp"), f"+in={d / 'stim.txt'}", f"+out={d / 'res.txt'}"],

@@ -72,7 +72,7 @@ class SimResult:
     framing_ok: bool
 
 
-def _words(data: bytes) -> tuple[list[int], int]:
+def message_words(data: bytes) -> tuple[list[int], int]:
     """Message bytes → 16-bit stream words (little-endian) and the byte count of the final block."""
     n = len(data)
     last = 0 if n == 0 else n - 16 * ((n - 1) // 16)
@@ -206,7 +206,7 @@ def simulate(messages: list[SimMessage], key_bits: int = 96, buffer_key: int = 0
     for m in messages:
         if not cis and len(m.key) * 8 != key_bits:
             raise InputError(f"key must be {key_bits // 8} bytes for KEY_BITS={key_bits}, got {len(m.key)}")
-        words, last = _words(bytes(m.data))
+        words, last = message_words(bytes(m.data))
         lines.append(f"{int(m.decrypt)} {len(words)} {last} {_param(m, cis):x} {bytes(m.tag).hex()}")
         lines += [f"{w:04x}" for w in words]
         meta.append((len(m.data), len(words), last))
