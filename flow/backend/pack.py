@@ -280,7 +280,6 @@ def pack(module: dict, tlut_pairs: bool = False) -> Packing:
         raise PackError("CARRY4 cells form a loop")
 
     # ---- wide multiplexers
-    f7_groups = []  # (muxf7 cell, LutSite, LutSite)
     f7_in_f8 = set()
     for m8 in mux8:
         s = PackedSlice(muxf8=m8)
@@ -291,7 +290,6 @@ def pack(module: dict, tlut_pairs: bool = False) -> Packing:
             if d is None or cells[d]["type"] != "MUXF7" or d in f7_in_f8:
                 raise PackError(f"MUXF8 {m8}: input {p} is not driven by its own MUXF7")
             f7_in_f8.add(d)
-            c7 = cells[d]["connections"]
             s.muxf7[half] = d
             s.luts[2 * half] = site_for(d, "I0", 0)
             s.luts[2 * half + 1] = site_for(d, "I1", 0)
@@ -300,7 +298,6 @@ def pack(module: dict, tlut_pairs: bool = False) -> Packing:
     for j in range(0, len(pending7), 2):
         s = PackedSlice()
         for half, m7 in enumerate(pending7[j:j + 2]):
-            c7 = cells[m7]["connections"]
             s.muxf7[half] = m7
             s.luts[2 * half] = site_for(m7, "I0", 0)
             s.luts[2 * half + 1] = site_for(m7, "I1", 0)
