@@ -217,6 +217,10 @@ class MapResult:
     ppc: Aig
     stats: MapStats
     notes: list = field(default_factory=list)
+    #: LUT name -> literal of the mapped AIG that the LUT computes (cut points of the proof)
+    claims: dict | None = None
+    #: the ABC-optimized AIG variant the cover was taken from (None: the input AIG itself)
+    variant: Aig | None = None
 
     def manifest(self) -> dict:
         """PPC manifest (format ``dcsflow-ppc`` version 1)."""
@@ -376,7 +380,7 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
         if g is not comb:
             notes.append("mapped an ABC-optimized AIG")
     say("building LUTs and PPC")
-    netlist, ppc = _build(g, params, param, cover, opt.K)
+    netlist, ppc, claims = _build(g, params, param, cover, opt.K)
     netlist.source_hash = aig.canonical_hash()
     ppc_seconds = 0.0
     if opt.optimize_ppc and ppc.num_ands:
@@ -393,7 +397,7 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
     stats = MapStats(luts=len(netlist.luts), tluts=tl, depth=netlist.depth(), ppc_ands=ppc.num_ands,
                      ppc_outputs=ppc.num_outputs, verified=None, seconds=seconds, aig_ands=aig.num_ands,
                      params=len(params), ppc_seconds=ppc_seconds)
-    res = MapResult(netlist, ppc, stats, notes)
+    res = MapResult(netlist, ppc, stats, notes, claims, g if g is not comb else None)
     if opt.verify:
         say("proving netlist ∘ PPC ≡ AIG (yosys-abc cec)")
         verify(res, comb, opt.proof_seconds)
@@ -433,17 +437,40 @@ def _better(c2, first2: int, c1, first1: int, area: bool) -> bool:
     return c2.depth <= c1.depth and a2 < a1
 
 
-def verify(res: MapResult, comb: Aig, seconds: float = 600.0) -> None:
-    """Prove ``res.netlist`` ∘ ``res.ppc`` equivalent to the combinational AIG ``comb`` with ABC
-    ``cec``; sets ``res.stats.verified``/``proof``. Raises VerificationError when not proved."""
+def verify(res: MapResult, comb: Aig, seconds: float = 600.0, method: str = "auto") -> None:
+    """Prove ``res.netlist`` ∘ ``res.ppc`` equivalent to the combinational AIG ``comb`` for all
+    parameter values; sets ``res.stats.verified``/``proof``.
+
+    Methods: ``"global"``: ABC ``cec`` of the composed netlist (every TLUT a multiplexer of its PPC
+    outputs) against ``comb``. ``"cutpoint"``: :func:`tmap.cutpoint.cutpoint_proof` with the mapper's
+    LUT claims as cut points (scales to arithmetic, where the global miter does not), plus ABC
+    ``cec`` of ``comb`` against the ABC-optimized variant the cover came from, if any. ``"auto"``:
+    cut points when ``res.claims`` is known, and the global proof if that does not succeed (a netlist
+    read back from files has no claims). Raises VerificationError when not proved, ValueError for an
+    unknown method.
+    """
     from .abc import cec
 
-    composed = compose(res.netlist, res.ppc, comb.input_names)
-    ok, verdict = cec(comb, composed, seconds)
+    if method not in ("auto", "global", "cutpoint"):
+        raise ValueError(f"unknown proof method {method!r}")
+    verdicts = []
+    ok = False
+    if method != "global" and res.claims is not None:
+        from .cutpoint import cutpoint_proof
+
+        ok, verdict = cutpoint_proof(res.netlist, res.ppc, res.variant or comb, res.claims, seconds)
+        verdicts.append(verdict)
+        if ok and res.variant is not None:
+            ok, verdict = cec(comb, res.variant, seconds)
+            verdicts.append(f"ABC-optimized AIG variant vs AIG: {verdict}")
+    if not ok and method != "cutpoint":
+        composed = compose(res.netlist, res.ppc, comb.input_names)
+        ok, verdict = cec(comb, composed, seconds)
+        verdicts.append(f"global: {verdict}" if verdicts else verdict)
     res.stats.verified = ok
-    res.stats.proof = verdict
+    res.stats.proof = "; ".join(verdicts) if verdicts else "no claims for a cut-point proof"
     if not ok:
-        raise VerificationError(f"equivalence proof failed: {verdict}")
+        raise VerificationError(f"equivalence proof failed: {res.stats.proof}")
 
 
 def _truth_vars(k: int) -> list[int]:
@@ -534,6 +561,7 @@ def _build(comb: Aig, params: list, param: bytearray, cover, K: int):
         return j
 
     luts = []
+    claims = {}    # LUT name -> literal of comb it computes
     lut_name = {}  # var -> name of its positive LUT
     neg_name = {}  # var -> name of LUT computing its complement
     tvars = {k: _truth_vars(k) for k in range(K + 1)}
@@ -591,6 +619,7 @@ def _build(comb: Aig, params: list, param: bytearray, cover, K: int):
             else:
                 luts.append(Lut(nm, ins, ppc=[ppc_index(p ^ c) for p in f]))
             (neg_name if c else lut_name)[v] = nm
+            claims[nm] = 2 * v + c
     outputs = []
     for oname, o in zip(comb.output_names, out_lits):
         v, c = o >> 1, o & 1
@@ -606,6 +635,7 @@ def _build(comb: Aig, params: list, param: bytearray, cover, K: int):
                     nm = namer(f"n{v}" if not c else f"n{v}_inv")
                     luts.append(Lut(nm, [], ppc=[ppc_index(lit)]))
                     lut_name[key] = nm
+                    claims[nm] = o
                 outputs.append((oname, lut_name[key]))
         elif v < base:
             if not c:
@@ -616,11 +646,12 @@ def _build(comb: Aig, params: list, param: bytearray, cover, K: int):
                     nm = namer(f"n{v}_inv")
                     luts.append(Lut(nm, [names_in[v - 1]], init=1))
                     lut_name[key] = nm
+                    claims[nm] = o
                 outputs.append((oname, lut_name[key]))
         else:
             outputs.append((oname, neg_name[v] if c else lut_name[v]))
     netlist = TlutNetlist(K=K, inputs=regular_inputs, params=list(params), luts=luts, outputs=outputs)
-    return netlist, ppc
+    return netlist, ppc, claims
 
 
 def _leaf_name(l, lut_name, names_in):

@@ -1,0 +1,252 @@
+"""Cut-point equivalence proof of a TLUT netlist ∘ PPC against the AIG it was mapped from.
+
+A global miter (``cec`` of the composed netlist against the AIG) gets hard on arithmetic with
+parameters: a TLUT becomes a multiplexer of 2^k PPC functions, which has no internal counterpart in
+the AIG, so the SAT solver has to case-split on the regular inputs (a 32-bit multiplier with a
+parameter operand does not finish in 10 minutes). The mapper knows which AIG literal every LUT
+implements (its *claim*). With those cut points the proof splits into obligations that are each
+easy, and together prove the same statement, netlist ∘ PPC ≡ AIG for all parameter values:
+
+1. structure: every LUT input is a regular input or an earlier LUT; the AIG cone of each LUT's claim
+   reaches no regular input other than the claims of its inputs (the inputs form a cut); every
+   netlist output is driven by the LUT / input / constant that implements that AIG output;
+2. function, per LUT and per truth-table entry i: the AIG cone evaluated with the cut leaves set to
+   the bits of i (a function of the parameters only) equals the entry — the INIT bit of a static LUT,
+   the PPC output named by a TLUT. All entries of all LUTs are proved at once: one ``cec`` between
+   the re-derived entry functions and the PPC (ABC ``cec``, as the global proof); entries whose two
+   sides are constants are compared directly.
+
+By induction over the topological order every LUT output then equals its claimed AIG literal for all
+inputs, and so does every output. This is the classic cut-point (or "internal equivalence")
+decomposition of combinational equivalence checking, e.g. A. Kuehlmann, F. Krohm, "Equivalence
+checking using cuts and heaps", DAC 1997.
+"""
+
+from __future__ import annotations
+
+from .aig import Aig
+
+__all__ = ["cutpoint_proof"]
+
+
+class _Fail(Exception):
+    pass
+
+
+def cutpoint_proof(netlist, ppc: Aig, aig: Aig, claims: dict, seconds: float = 600.0) -> tuple[bool, str]:
+    """Prove ``netlist`` ∘ ``ppc`` ≡ ``aig`` (combinational) with the LUT claims as cut points.
+
+    Args:
+        netlist: the :class:`tmap.mapper.TlutNetlist` (outputs in the order of ``aig``'s outputs).
+        ppc: the PPC AIG, inputs = ``netlist.params`` in order.
+        aig: the combinational AIG the netlist was mapped from; its inputs are the regular inputs and
+            the parameters (by name).
+        claims: LUT name -> AIG literal of ``aig`` that the LUT computes.
+        seconds: time limit of the ABC ``cec`` call.
+    Returns:
+        (proved, verdict): verdict is one line; when not proved it names the first failing LUT or
+        output, or gives ABC's verdict.
+    Raises:
+        ToolError: ABC missing or failed.
+    """
+    try:
+        ref, imp, n_pairs = _obligations(netlist, ppc, aig, claims)
+    except _Fail as e:
+        return False, f"cut-point proof failed: {e}"
+    if not ref.outputs:
+        return True, f"cut-point proof: {len(netlist.luts)} LUTs, {n_pairs} entries, all decided without SAT"
+    from .abc import cec
+
+    ok, verdict = cec(ref, imp, seconds)
+    if not ok:
+        return False, f"cut-point proof failed on the TLUT entries: {verdict}"
+    return True, (f"cut-point proof: {len(netlist.luts)} LUTs, {n_pairs} entries, "
+                  f"{ref.num_outputs} parametric ones by yosys-abc cec: {verdict}")
+
+
+def _truth_table(order, lit, leaf, ands, base, size):
+    """Truth table (int, bit i = entry i) of ``lit`` over the leaves, or None when the cone reads a
+    parameter."""
+    mask = (1 << size) - 1
+    tt = {0: 0}
+    for v, (j, c) in leaf.items():
+        t = 0
+        for i in range(size):
+            if (i >> j) & 1:
+                t |= 1 << i
+        tt[v] = t ^ (mask if c else 0)
+    for x in order:
+        a, b = ands[x - base]
+        ta, tb = tt.get(a >> 1), tt.get(b >> 1)
+        if ta is None or tb is None:
+            return None                               # a parameter (or parameter-only node) is read
+        tt[x] = (ta ^ (mask if a & 1 else 0)) & (tb ^ (mask if b & 1 else 0))
+    t = tt.get(lit >> 1)
+    if t is None:
+        return None
+    return t ^ (mask if lit & 1 else 0)
+
+
+def _obligations(netlist, ppc: Aig, aig: Aig, claims: dict):
+    """Build the two AIGs over the parameters (reference entries, implemented entries)."""
+    names = aig.input_names
+    var_of = {nm: 1 + j for j, nm in enumerate(names)}
+    params = list(netlist.params)
+    if ppc.num_inputs != len(params):
+        raise _Fail("PPC inputs differ from the netlist's parameters")
+    pset = set(params)
+    for p in params:
+        if p not in var_of:
+            raise _Fail(f"parameter {p} is not an input of the AIG")
+    for nm in netlist.inputs:
+        if nm not in var_of or nm in pset:
+            raise _Fail(f"regular input {nm} is not a regular input of the AIG")
+    base = aig.first_and
+    ands = aig.ands
+    ref = Aig()
+    imp = Aig()
+    pvar = {}
+    for p in params:
+        pvar[var_of[p]] = ref.add_input(p)
+        imp.add_input(p)
+    # PPC copied into imp (its inputs are imp's inputs 1..P in order)
+    plit = {0: 0}
+    for j in range(ppc.num_inputs):
+        plit[1 + j] = 2 * (1 + j)
+    pbase = ppc.first_and
+    for i, (a, b) in enumerate(ppc.ands):
+        plit[pbase + i] = imp.add_and(plit[a >> 1] ^ (a & 1), plit[b >> 1] ^ (b & 1))
+    ppc_out = [plit[o >> 1] ^ (o & 1) for o in ppc.outputs]
+
+    param_memo = {0: 0}
+
+    def param_only(v):
+        """ref literal of AIG variable v whose cone holds parameters only (else _Fail)."""
+        if v in param_memo:
+            return param_memo[v]
+        stack = [v]
+        while stack:
+            x = stack[-1]
+            if x in param_memo:
+                stack.pop()
+                continue
+            if x < base:
+                if x not in pvar:
+                    raise _Fail(f"{names[x - 1]} reached where only parameters may be")
+                param_memo[x] = pvar[x]
+                stack.pop()
+                continue
+            a, b = ands[x - base]
+            pa, pb = param_memo.get(a >> 1), param_memo.get(b >> 1)
+            if pa is None:
+                stack.append(a >> 1)
+            elif pb is None:
+                stack.append(b >> 1)
+            else:
+                param_memo[x] = ref.add_and(pa ^ (a & 1), pb ^ (b & 1))
+                stack.pop()
+        return param_memo[v]
+
+    claim_of = {}           # LUT name -> AIG literal, for LUTs seen so far
+    pairs = {}              # (reference literal, implemented literal) -> first obligation naming it
+    n_pairs = 0
+
+    def obligation(r, i_lit, what):
+        nonlocal n_pairs
+        n_pairs += 1
+        if r <= 1 and i_lit <= 1:
+            if r != i_lit:
+                raise _Fail(f"{what} differs for every parameter value")
+            return
+        pairs.setdefault((r, i_lit), what)
+
+    for lut in netlist.luts:
+        if lut.name in claim_of or lut.name in var_of:
+            raise _Fail(f"LUT name {lut.name} used twice")
+        if lut.name not in claims:
+            raise _Fail(f"LUT {lut.name} has no claimed AIG literal")
+        lit = claims[lut.name]
+        k = len(lut.inputs)
+        size = 1 << k
+        leaf = {}          # AIG variable -> (input position, complemented)
+        for j, nm in enumerate(lut.inputs):
+            if nm in claim_of:
+                ll = claim_of[nm]
+            elif nm in var_of and nm not in pset:
+                ll = 2 * var_of[nm]
+            else:
+                raise _Fail(f"LUT {lut.name}: input {nm} is neither a regular input nor an earlier LUT")
+            if ll >> 1 in leaf or ll >> 1 == 0:
+                raise _Fail(f"LUT {lut.name}: input {nm} repeats a leaf or is constant")
+            leaf[ll >> 1] = (j, ll & 1)
+        if lut.is_tlut and len(lut.ppc) != size or not lut.is_tlut and lut.init >> size:
+            raise _Fail(f"LUT {lut.name}: truth table does not have 2^{k} entries")
+        if lut.is_tlut and any(not 0 <= e < len(ppc_out) for e in lut.ppc):
+            raise _Fail(f"LUT {lut.name}: PPC output index out of range")
+        order = []
+        stack = [lit >> 1]
+        seen = set()
+        while stack:                                  # cone between the leaves and the claim
+            x = stack.pop()
+            if x in seen or x in leaf:
+                continue
+            seen.add(x)
+            if x < base:
+                if x == 0 or x in pvar:
+                    continue
+                raise _Fail(f"LUT {lut.name}: its inputs are not a cut of {names[x - 1]}'s cone "
+                            f"(claim literal {lit})")
+            order.append(x)
+            a, b = ands[x - base]
+            stack.append(a >> 1)
+            stack.append(b >> 1)
+        order.sort()
+        f = _truth_table(order, lit, leaf, ands, base, size)
+        if f is not None:                             # cone without parameters: bit-parallel
+            for i in range(size):
+                got = ppc_out[lut.ppc[i]] if lut.is_tlut else (lut.init >> i) & 1
+                obligation((f >> i) & 1, got, f"LUT {lut.name} entry {i}")
+            claim_of[lut.name] = lit
+            continue
+        # values per entry: a list of ref literals (one per entry) for every cone node
+        val = {}
+        for v, (j, c) in leaf.items():
+            val[v] = [((i >> j) & 1) ^ c for i in range(size)]
+
+        def value(l):
+            v = l >> 1
+            x = val.get(v)
+            if x is None:
+                p = param_only(v) if v not in leaf else None
+                x = val[v] = [p] * size
+            return x if not l & 1 else [y ^ 1 for y in x]
+
+        for x in order:
+            if x in val:
+                continue
+            a, b = ands[x - base]
+            va, vb = value(a), value(b)
+            val[x] = [ref.add_and(p, q) for p, q in zip(va, vb)]
+        f = value(lit)
+        for i in range(size):
+            got = ppc_out[lut.ppc[i]] if lut.is_tlut else (lut.init >> i) & 1
+            obligation(f[i], got, f"LUT {lut.name} entry {i}")
+        claim_of[lut.name] = lit
+
+    if [n for n, _ in netlist.outputs] != list(aig.output_names):
+        raise _Fail("netlist outputs differ from the AIG's outputs (names or order)")
+    for (oname, drv), o in zip(netlist.outputs, aig.outputs):
+        if drv in ("0", "1"):
+            obligation(param_only(o >> 1) ^ (o & 1), int(drv), f"output {oname}")
+        elif drv in claim_of:
+            if claim_of[drv] != o:
+                raise _Fail(f"output {oname} is driven by {drv}, which computes another AIG literal")
+        elif drv in var_of and drv not in pset:
+            if o != 2 * var_of[drv]:
+                raise _Fail(f"output {oname} is driven by input {drv}, which is not the AIG's output")
+        else:
+            raise _Fail(f"output {oname}: unknown driver {drv}")
+    for (r, i_lit), what in pairs.items():
+        ref.add_output(r, what)
+        imp.add_output(i_lit, what)
+    return ref, imp, n_pairs
