@@ -55,6 +55,7 @@ class MapOptions:
         optimize_ppc: optimize the PPC with ABC (``strash; dc2; dc2``).
         flow_passes, exact_passes: area-recovery passes (area flow, exact area).
         proof_seconds: time limit of the ABC proof (an undecided proof is an error).
+        proof_method: ``"auto"``, ``"cutpoint"`` or ``"global"`` (see :func:`verify`).
         aig_scripts: ABC scripts (e.g. ``"strash; dc2"``) giving optimized variants of the AIG, with
             the parameters as ordinary inputs; each variant is mapped too and the best cover kept
             (default mode: fewer LUTs at no greater depth; area mode: fewer LUTs). The proof is
@@ -71,6 +72,7 @@ class MapOptions:
     exact_passes: int = 3
     proof_seconds: float = 600.0
     aig_scripts: tuple = ()
+    proof_method: str = "auto"
 
 
 @dataclass
@@ -400,7 +402,7 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
     res = MapResult(netlist, ppc, stats, notes, claims, g if g is not comb else None)
     if opt.verify:
         say("proving netlist ∘ PPC ≡ AIG (yosys-abc cec)")
-        verify(res, comb, opt.proof_seconds)
+        verify(res, comb, opt.proof_seconds, opt.proof_method)
     return res
 
 

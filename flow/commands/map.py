@@ -24,14 +24,20 @@ import click
 @click.option("--abc-opt", is_flag=True,
               help="Also map ABC-optimized variants of the AIG (dc2, &syn2) and keep the best cover.")
 @click.option("--no-verify", is_flag=True, help="Skip the ABC equivalence proof (not recommended).")
+@click.option("--proof", "proof_method", type=click.Choice(["auto", "cutpoint", "global"]), default="auto",
+              show_default=True,
+              help="Proof method: cut points at the LUTs (per-entry cec; scales to arithmetic), one global "
+                   "cec of the composed netlist, or cut points with the global cec as fallback.")
 @click.option("--no-baseline", is_flag=True, help="Skip the ABC baseline mapping.")
 @click.option("--json", "as_json", is_flag=True, help="End with one JSON object line of the figures.")
-def COMMAND(aiger, params_file, K, cuts, out_dir, area, param_latches, abc_opt, no_verify, no_baseline, as_json):
+def COMMAND(aiger, params_file, K, cuts, out_dir, area, param_latches, abc_opt, no_verify, proof_method, no_baseline,
+            as_json):
     """Map the AIGER circuit AIGER onto LUTs with at most K regular inputs.
 
     Inputs named in --params are parameter inputs: logic depending only on them moves into the
     partial parameterized configuration (PPC), and LUTs whose truth tables depend on them become
-    TLUTs. The result is proved equivalent to the input for all parameter values (ABC cec) and
+    TLUTs. The result is proved equivalent to the input for all parameter values (ABC cec, with
+    the LUTs as cut points) and
     compared with ABC's own LUT mapping (parameters as ordinary inputs).
     """
     from rich.console import Console
@@ -45,7 +51,7 @@ def COMMAND(aiger, params_file, K, cuts, out_dir, area, param_latches, abc_opt, 
     aig = read_aiger(aiger)
     params = read_param_file(params_file) if params_file else []
     opts = MapOptions(K=K, cuts_per_node=cuts, area=area, verify=not no_verify, param_latches=param_latches,
-                      aig_scripts=ABC_AIG_SCRIPTS if abc_opt else ())
+                      aig_scripts=ABC_AIG_SCRIPTS if abc_opt else (), proof_method=proof_method)
     with err.status("mapping") as st:
         res = map_tluts(aig, params, opts, progress=lambda s: st.update(s))
         base = None
@@ -72,6 +78,8 @@ def COMMAND(aiger, params_file, K, cuts, out_dir, area, param_latches, abc_opt, 
     tab.add_row("equivalence proof", proof, "-")
     tab.add_row("seconds", f"{s.seconds:.2f}", f"{base.seconds:.2f}" if base else "-")
     Console(file=sys.stdout, width=100).print(tab)
+    if s.proof:
+        click.echo(f"proof: {s.proof}")
     if base:
         click.echo(f"baseline script: {base.script}")
     if out_dir:
