@@ -160,7 +160,7 @@ def write_verilog(module: dict, name: str, init_override: dict[str, int] | None 
     ports = module["ports"]
     for p in ports.values():
         used.update(b for b in p["bits"] if isinstance(b, int))
-    out = [f"// dcsflow netlist of Xilinx 7-series primitives (simulate with Yosys xilinx/cells_sim.v)",
+    out = ["// dcsflow netlist of Xilinx 7-series primitives (simulate with Yosys xilinx/cells_sim.v)",
            f"module {_id(name)} ({', '.join(_id(p) for p in ports)});"]
     for pn, v in module.get("parameter_default_values", {}).items():
         # the RTL's parameters, kept (unused) so that a test bench instantiating the RTL fits

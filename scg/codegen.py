@@ -197,7 +197,7 @@ def patch_source(build: ScgBuild, name: str = "scg_gen_patch") -> str:
         k50 = fi * FRAME_WORDS + ECC_WORD
         if fi not in codes and fi not in kconst:
             continue
-        lines.append(f"    e = " + (" ^ ".join(terms) if terms else "0u") + ";")
+        lines.append("    e = " + (" ^ ".join(terms) if terms else "0u") + ";")
         lines.append("    v = e & 0xFFFu; v ^= v >> 8; v ^= v >> 4; v ^= v >> 2; v ^= v >> 1;")
         lines.append(f"    f[{k50}] = (f[{k50}] & ~0x1FFFu) | ((0x{a:04X}u ^ e ^ ((v & 1u) << 12)) & 0x1FFFu);")
     lines.append("    (void)e; (void)v; (void)y;")

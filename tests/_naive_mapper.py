@@ -21,7 +21,6 @@ def naive_mapper(aig_path: Path, params: list[str], out_dir: Path) -> MapOutcome
     pset = set(params)
     ppc = Aig()
     pl = {n: ppc.add_input(n) for n in params}
-    nin = len(names)
     # per variable: ("param", ppc_lit) | ("reg", signal name)
     kind: dict[int, tuple[str, object]] = {}
     for k, n in enumerate(names):

@@ -246,7 +246,7 @@ def test_builtin_backend_interface():
 
 
 def test_reported_hpwl_matches_placement():
-    from flow.backend.place import _hpwl, slice_nets
+    from flow.backend.place import slice_nets
 
     dev = get_device("xc7z020")
     m = random_module(seed=5, n_luts=200, n_tluts=20, n_ffs=100, chain=2)

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from scg import bitstream as B
-from scg.device import ECC_MASK, ECC_WORD, FRAME_WORDS, decode_far, frame_ecc, get_device
+from scg.device import ECC_MASK, ECC_WORD, FRAME_WORDS, decode_far, frame_ecc
 from scg.emulator import ConfigEmulator
 from scg.errors import BitstreamError
 

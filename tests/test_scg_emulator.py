@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from scg import bitstream as B
 from scg import hwicap as H
 from scg.bitstream import NOOP, OP_READ, OP_WRITE, R_CMD, R_FAR, R_FDRO, R_IDCODE, R_STAT, SYNC_WORD, type1, type2
-from scg.device import ECC_MASK, ECC_WORD, FRAME_WORDS, get_device
+from scg.device import ECC_WORD, FRAME_WORDS, get_device
 from scg.emulator import STAT_CRC_ERROR, STAT_ID_ERROR, ConfigEmulator
 from scg.errors import HwicapError
 

@@ -18,7 +18,7 @@ import pytest
 from flow.paths import REPO_ROOT
 from scg import rekey as rk
 from scg._synthetic import make_build
-from scg.bitstream import FrameMemory, parse
+from scg.bitstream import parse
 from scg.codegen import blob_crc, make_blob
 from scg.emulator import ConfigEmulator
 from scg.hwicap import CR, RF, RFO, SR, SZ, WF, WFV, AxiHwicap

@@ -424,7 +424,7 @@ def _read_latch(r, binary, chk, expect_lit):
 
 
 def _parse_binary(r, M, I, L, O, A, chk) -> Aig:
-    latch_next, latch_init, outputs, out_lines = [], [], [], []
+    latch_next, latch_init, outputs = [], [], []
     for j in range(L):
         lit = 2 * (I + 1 + j)
         _, nxt, init, ln = _read_latch(r, True, chk, lit)

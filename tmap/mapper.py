@@ -502,7 +502,6 @@ def _build(comb: Aig, params: list, param: bytearray, cover, K: int):
     """Turn the chosen cuts into LUTs/TLUTs and the PPC AIG (before ABC)."""
     base = comb.first_and
     ands = comb.ands
-    I = comb.num_inputs
     best = cover.best
     refs = cover.refs
     n = comb.max_var + 1
