@@ -380,10 +380,8 @@ class HwicapSession:
 
     def write_frames(self, far: int, frames: list[list[int]]) -> None:
         """Write consecutive frames from ``far`` (one row) followed by a pad frame; check SR."""
-        count = len(frames)
-        self.write_words([DUMMY, SYNC, NOOP, NOOP, _t1w(4, 1), 7, NOOP, NOOP, _t1w(12, 1), self.idcode,
-                          _t1w(1, 1), far, _t1w(4, 1), 1, NOOP, _t1w(2, 0),
-                          (2 << 29) | (2 << 27) | ((count + 1) * FRAME_WORDS)])
+        head, tail = frame_write_sequence(self.idcode, far, len(frames))
+        self.write_words(head)
         self.write_words([w for fr in frames for w in fr])
         self.write_words([0] * FRAME_WORDS)
         sr = self._rd(SR)
@@ -391,7 +389,31 @@ class HwicapSession:
             raise _HwError("config", "configuration logic reported an error (CFGERR_N low)")
         if not sr & SR_DALIGN:
             raise _HwError("sync", "ICAP lost synchronisation during the frame write (abort)")
-        self.write_words([_t1w(4, 1), 7, NOOP, NOOP, _t1w(1, 1), PARK_FAR, _t1w(4, 1), 13, NOOP, NOOP])
+        self.write_words(tail)
+
+
+def frame_write_sequence(idcode: int, far: int, count: int) -> tuple[list[int], list[int]]:
+    """ICAP words the SCG driver sends around ``count`` consecutive frames written from ``far``
+    (FACTS.md "Write frame(s)", UG470 type-1/type-2 packets): (header, trailer). The header is dummy,
+    sync, 2 NOOP, CMD RCRC, 2 NOOP, IDCODE, FAR, CMD WCFG, NOOP, FDRI type-1 (count 0) + type-2 with
+    (count + 1) frames; then come the frames and one zero pad frame; the trailer is CMD RCRC, 2 NOOP,
+    FAR parked at PARK_FAR, CMD DESYNC, 2 NOOP. The C firmware (firmware/scg_runtime.c) sends the same."""
+    head = [DUMMY, SYNC, NOOP, NOOP, _t1w(4, 1), 7, NOOP, NOOP, _t1w(12, 1), idcode,
+            _t1w(1, 1), far, _t1w(4, 1), 1, NOOP, _t1w(2, 0),
+            (2 << 29) | (2 << 27) | ((count + 1) * FRAME_WORDS)]
+    tail = [_t1w(4, 1), 7, NOOP, NOOP, _t1w(1, 1), PARK_FAR, _t1w(4, 1), 13, NOOP, NOOP]
+    return head, tail
+
+
+def rekey_icap_words(runs: list[list[int]], idcode: int = 0) -> int:
+    """ICAP words written per rekey (no read-back) by :func:`apply_hwicap` for the frame ``runs``
+    (lists of consecutive FARs, :func:`scg.bitstream.frame_runs`): per run the
+    :func:`frame_write_sequence` plus the frames and one pad frame."""
+    total = 0
+    for run in runs:
+        head, tail = frame_write_sequence(idcode, run[0] if run else 0, len(run))
+        total += len(head) + (len(run) + 1) * FRAME_WORDS + len(tail)
+    return total
 
 
 # ---------------------------------------------------------------------------------- transports

@@ -223,10 +223,10 @@ def test_icap_word_model_matches_facts_sequences():
     dev = get_device("xc7z020")
     fars = [0x00421320 + i for i in range(4)]
     m = rekey_model(128, fars, dev)
-    # batched stream, counted by hand from the FACTS.md write sequence (scg writer, HWICAP path):
+    # batched, counted by hand from the FACTS.md write sequence (the SCG driver, one run):
     # dummy+sync 2, 2 NOOP, RCRC 2, 2 NOOP, IDCODE 2, FAR 2, WCFG 2, NOOP, FDRI hdr 2, 5 frames,
-    # RCRC 2, 2 NOOP, FAR 2, DESYNC 2, 16 NOOP
-    assert m["icap_words_batched"] == 2 + 2 + 2 + 2 + 2 + 2 + 2 + 1 + 2 + 505 + 2 + 2 + 2 + 2 + 16
+    # RCRC 2, 2 NOOP, FAR 2, DESYNC 2, 2 NOOP
+    assert m["icap_words_batched"] == 2 + 2 + 2 + 2 + 2 + 2 + 2 + 1 + 2 + 505 + 2 + 2 + 2 + 2 + 2
     assert m["icap_words_per_tlut_rmw"] == 128 * rmw_words_per_tlut()
     assert m["frames_lower_bound"] == 4 and m["frames_per_rekey"] == 4
     # HWICAP time of (a) reproduces the published 230 µs per TLUT by construction

@@ -386,3 +386,14 @@ def test_rekey_and_codegen_run_without_flow():
             "assert not bad, bad")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO_ROOT)
     assert r.returncode == 0, r.stderr
+
+
+def test_backend_rekey_model_counts_the_words_the_driver_sends(tmp_path):
+    """The back end's 'ICAP words per rekey: batched' figure (flow.backend.report.rekey_model) is the
+    count the host driver really writes through the emulated AXI HWICAP."""
+    from flow.backend.report import rekey_model
+
+    b = rk.load_build(make_build(tmp_path / "b"))
+    res = rk.rekey(b, {"key": 0x1234}, "emulator")
+    assert res.icap_words == rk.rekey_icap_words(b.runs, b.idcode)
+    assert rekey_model(1, list(b.fars), b.device)["icap_words_batched"] == res.icap_words

@@ -4,8 +4,9 @@ ICAP word counts (FACTS.md "Frame read and write sequences", UG470):
 (a) per-TLUT read-modify-write as the vendor-style drivers do: for every TLUT, read its 4 frames
     (command words + dummy frame + 4 frames) and write them back (sync, RCRC, IDCODE, FAR, WCFG,
     FDRI with 4 frames + 1 pad frame, RCRC, parked FAR, DESYNC);
-(b) frame-batched: the SCG patches shadow frames and writes each touched frame once in one
-    partial stream (:func:`scg.bitstream.partial_stream_words` without CRC/preamble, the HWICAP path).
+(b) frame-batched: the SCG patches shadow frames and writes each touched frame once, one
+    write sequence per run of consecutive frames (:func:`scg.rekey.rekey_icap_words`, the words the
+    host driver and the firmware actually send; ``dcsflow rekey --json`` counts the same).
 Time: AXI HWICAP cost per word = 230 µs (published per-TLUT figure) / words of (a) for one TLUT;
 raw ICAP = 4 bytes per word at 400 MB/s (ICAPE2, 32 bit × 100 MHz).
 """
@@ -15,8 +16,9 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from scg.bitstream import FrameMemory, partial_stream_words
+from scg.bitstream import frame_runs
 from scg.device import FRAME_WORDS, Device
+from scg.rekey import rekey_icap_words
 
 #: Published time of one TLUT update through AXI HWICAP (FACTS.md), microseconds.
 HWICAP_US_PER_TLUT = 230.0
@@ -56,7 +58,7 @@ def rekey_model(n_tluts: int, tlut_fars: list, device: Device) -> dict:
     per = rmw_words_per_tlut()
     rmw = n_tluts * per
     if tlut_fars:
-        batched = len(partial_stream_words(FrameMemory(device), tlut_fars, crc=False, sync_preamble=False))
+        batched = rekey_icap_words(frame_runs(device, tlut_fars), device.idcode)
     else:
         batched = 0
     us_word = HWICAP_US_PER_TLUT / per
