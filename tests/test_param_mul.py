@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 
 import pytest
 
@@ -136,6 +135,8 @@ def test_bad_arguments():
         param_mul_commands("w:k", chunk=0)
     with pytest.raises(ParamArithError, match="identifier"):
         param_wire_selection(["k[3]"])
+    with pytest.raises(ValueError, match="select -count"):
+        parse_count("ERROR: nothing")
 
 
 def test_chunk_products_map_to_few_tluts(tmp_path):
