@@ -8,9 +8,11 @@ TLUT when ``chunk <= K``; only the sum of ``ceil(n / chunk)`` words is ordinary 
 default structure (``alumacc`` / ``maccmap`` column compression) makes every internal signal depend
 on many regular inputs instead.
 
-Yosys 0.23 caveat: any command that creates Yosys identifiers (even ``select -set`` or reading the
-techmap file) changes the hash order of later passes and hence the auto-generated names and net
-numbers in the result (the netlist stays equivalent). The front end therefore first runs a cheap
+Yosys 0.23 caveat (observed on the π16-Cipher designs): any extra command between the two halves of
+synth_xilinx, even a lone ``select -set``, changes the auto-generated names and net numbers of the
+result (equivalent netlist; presumably new identifiers change the hash order of later passes), and
+so does a techmap file whose parsing advances the auto-name counter (operators in generate loops;
+``param_mul.v`` uses gate cells instead). The front end therefore first runs a cheap
 probe (:func:`probe_commands`: elaboration only) and adds the rewrite to the synthesis script only
 when a candidate ``$mul`` exists, so designs without one get a byte-identical ``pre.json``.
 
@@ -22,7 +24,8 @@ Selection rules (Yosys 0.23 ``help select``): the parameter wires are expanded t
 plain registers (``$dff``/``$dffe`` D -> Q, i.e. parameter registers) with ``%co*:+$dff,$dffe[D,Q]``;
 a ``$mul`` is rewritten when one step of the output cone restricted to its B port (``%co:+[B]``)
 reaches it, i.e. when at least one bit of B is a parameter bit (resp. A with ``$__DCS_PMUL_A``). A
-``$mul`` reached through both A and B is parameter-only logic (free for TMAP) and is left alone. The
+``$mul`` reached through both A and B (parameter-only logic when both operands are pure parameters,
+free for TMAP) is left alone. The
 rewrite is a correct multiplier for any input, so a mixed operand (parameter and regular bits) only
 costs optimality, never correctness.
 """

@@ -18,7 +18,7 @@ from flow.param_arith import (ParamArithError, param_mul_commands, param_mul_map
 from flow.yosys import cells_sim, run_script
 
 #: (A_WIDTH, B_WIDTH) pairs of the formal check; each with Y in {A+B, A+B-2, A+B+3}
-_WIDTHS = [(1, 1), (1, 5), (2, 6), (2, 7), (3, 2), (4, 7), (5, 5), (6, 4), (7, 3)]
+_WIDTHS = [(1, 1), (1, 5), (2, 6), (2, 7), (3, 2), (4, 7), (5, 5), (6, 4), (7, 1), (7, 3)]
 
 
 def _mul_module(name: str, aw: int, bw: int, yw: int, a_signed: int, b_signed: int, param: str | None) -> str:
