@@ -13,6 +13,8 @@ Stages (DESIGN.md, "Pipeline" 1-2; Yosys 0.23 ``help synth_xilinx``):
    multiplier therefore never becomes a DSP48E1: it is built from LUTs (and CARRY4 for the sum of
    the chunk products) in the TLUT build and, since ``pre.json`` is shared, in the conventional
    build too. A ``$mul`` without a parameter operand, or with two, is left to synth_xilinx (DSP48E1).
+   A quick elaboration-only Yosys probe runs first; without a candidate ``$mul`` the unsplit script
+   runs, so such designs (e.g. π16-Cipher) get a byte-identical ``pre.json``.
 2. :func:`extract_logic` finds the parameter inputs (``(* PARAM *)`` ports and/or names given by the
    user), follows them through their IBUFs, folds **parameter registers** (FFs whose D is a parameter
    or ``mux(parameter, Q)`` and whose reset is tied inactive) into the parameter, and writes the gate
