@@ -18,7 +18,8 @@ setup(
     python_requires=">=3.10",
     packages=find_packages(include=["flow", "flow.*", "tmap", "tmap.*", "scg", "scg.*", "designs", "designs.*"]),
     include_package_data=True,
-    package_data={"designs": ["*/*.v", "*/*.vh", "*/rtl/*.v", "*/tb/*.v"], "scg": ["data/*", "data/*/*"]},
+    package_data={"designs": ["*/*.v", "*/*.vh", "*/rtl/*.v", "*/tb/*.v"], "scg": ["data/*", "data/*/*"],
+                  "flow": ["yosys_lib/*.v"]},
     install_requires=[
         "click>=8.1",
         "rich>=13",

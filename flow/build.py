@@ -53,7 +53,9 @@ class BuildOptions:
     parameter port names; device: target device (recorded; used by the back end); out: build folder;
     start/stop: first and last stage (names in :data:`STAGES`); progress: show rich progress on stderr;
     area: TMAP area recovery without the depth bound (fewer LUTs, deeper logic); seed: placer seed;
-    tlut_pairs: back end may put two small TLUTs into one LUT6_2 site (opt-in).
+    tlut_pairs: back end may put two small TLUTs into one LUT6_2 site (opt-in); mul_chunk:
+    front end, regular-operand bits per chunk product of a multiplier with a parameter operand
+    (:mod:`flow.param_arith`; 0 = leave it to synth_xilinx, e.g. a DSP48E1).
     """
 
     design: str
@@ -67,6 +69,7 @@ class BuildOptions:
     area: bool = False
     seed: int = 1
     tlut_pairs: bool = False
+    mul_chunk: int = fe.DEFAULT_CHUNK
 
 
 @dataclass
@@ -150,7 +153,8 @@ def stage_frontend(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Pro
     fdir = out / "frontend"
     if fdir.exists():
         shutil.rmtree(fdir)
-    spec = fe.DesignSpec(sources=info.sources, top=info.top, chparams=info.chparams, params=opts.params)
+    spec = fe.DesignSpec(sources=info.sources, top=info.top, chparams=info.chparams, params=opts.params,
+                         mul_chunk=opts.mul_chunk)
     prog.step("yosys synth_xilinx -run :map_luts")
     pre_path, top, t_pre = fe.synthesize_pre(spec, fdir, lambda s: prog.step(f"yosys {s}"))
     pre = json.loads(pre_path.read_text())

@@ -6,6 +6,15 @@ Stages (DESIGN.md, "Pipeline" 1-2; Yosys 0.23 ``help synth_xilinx``):
    of ``map_luts`` (``opt_expr -mux_undef -noclkinv``) and writes ``pre.json`` (Yosys JSON). FFs, CARRY4,
    MUXF7/F8, RAM and DSP cells are already what synth_xilinx makes them; what is left as ``$_AND_``,
    ``$_XOR_``, ``$_MUX_`` ... gates is exactly what ``abc -luts`` would map.
+   The synth_xilinx run is split at ``map_dsp`` (``-run :map_dsp``, then ``-run map_dsp:map_luts`` in
+   the same Yosys session); in between, every ``$mul`` with exactly one parameter operand is
+   decomposed into chunk products (:mod:`flow.param_arith`, ``flow/yosys_lib/param_mul.v``), whose
+   bits each depend on at most ``DesignSpec.mul_chunk`` regular inputs (one TLUT each). Such a
+   multiplier therefore never becomes a DSP48E1: it is built from LUTs (and CARRY4 for the sum of
+   the chunk products) in the TLUT build and, since ``pre.json`` is shared, in the conventional
+   build too. A ``$mul`` without a parameter operand, or with two, is left to synth_xilinx (DSP48E1).
+   A quick elaboration-only Yosys probe runs first; without a candidate ``$mul`` the unsplit script
+   runs, so such designs (e.g. π16-Cipher) get a byte-identical ``pre.json``.
 2. :func:`extract_logic` finds the parameter inputs (``(* PARAM *)`` ports and/or names given by the
    user), follows them through their IBUFs, folds **parameter registers** (FFs whose D is a parameter
    or ``mux(parameter, Q)`` and whose reset is tied inactive) into the parameter, and writes the gate
@@ -32,6 +41,8 @@ from typing import Callable
 from tmap.aig import Aig, write_aiger
 
 from .errors import FlowError
+from .param_arith import (DEFAULT_CHUNK, is_identifier, param_mul_commands, param_wire_selection, parse_count,
+                          probe_commands)
 from .yosys import run_script
 
 
@@ -55,7 +66,9 @@ class DesignSpec:
 
     sources: Verilog files; top: top module (None: Yosys picks it); chparams: Verilog parameters
     of the top (name -> value); params: parameter port names given by the user in addition to
-    ``(* PARAM *)`` ports; defines: ``-D`` macros.
+    ``(* PARAM *)`` ports; defines: ``-D`` macros; mul_chunk: regular-operand bits per chunk product
+    when a ``$mul`` with a parameter operand is decomposed (use the TLUT size K; 0 = no decomposition,
+    synth_xilinx's own multiplier mapping).
     """
 
     sources: list[Path]
@@ -63,6 +76,7 @@ class DesignSpec:
     chparams: dict[str, int | str] = field(default_factory=dict)
     params: list[str] = field(default_factory=list)
     defines: dict[str, str] = field(default_factory=dict)
+    mul_chunk: int = DEFAULT_CHUNK
 
 
 def _vlog_value(v: int | str) -> str:
@@ -75,6 +89,7 @@ def synthesize_pre(spec: DesignSpec, workdir: Path, status: Callable[[str], None
     Raises:
         YosysError: Yosys failed (syntax errors carry Yosys's file:line message).
         FrontendError: chparams given without a top module.
+        ParamArithError: mul_chunk < 0.
     """
     workdir.mkdir(parents=True, exist_ok=True)
     defs = " ".join(f"-D{k}={v}" for k, v in spec.defines.items())
@@ -85,14 +100,38 @@ def synthesize_pre(spec: DesignSpec, workdir: Path, status: Callable[[str], None
         sets = " ".join(f"-set {k} {_vlog_value(v)}" for k, v in spec.chparams.items())
         lines.append(f"chparam {sets} {spec.top}")
     top_opt = f"-top {spec.top}" if spec.top else ""
-    lines += [f"synth_xilinx -flatten {top_opt} -run :map_luts",
-              "opt_expr -mux_undef -noclkinv",
+    # a name that is no identifier cannot be a port: extract_logic reports it with the port list
+    psel = param_wire_selection([n for n in spec.params if is_identifier(n)])
+    probe_secs = 0.0
+    candidates = False
+    if spec.mul_chunk:
+        candidates, probe_secs = _param_mul_probe(lines, spec.top, psel, workdir, status)
+    if candidates:
+        # split at map_dsp (Yosys 0.23 labels): parameter-operand multipliers become chunk products
+        # before mul2dsp/alumacc see them
+        lines.append(f"synth_xilinx -flatten {top_opt} -run :map_dsp")
+        lines += param_mul_commands(psel, spec.mul_chunk)
+        lines.append(f"synth_xilinx -flatten {top_opt} -run map_dsp:map_luts")
+    else:
+        lines.append(f"synth_xilinx -flatten {top_opt} -run :map_luts")
+    lines += ["opt_expr -mux_undef -noclkinv",
               "delete =A:blackbox =A:whitebox",   # library cells are read again by the continuation
               "write_json pre.json"]
-    secs = run_script("\n".join(lines) + "\n", workdir, "frontend", status)
+    secs = probe_secs + run_script("\n".join(lines) + "\n", workdir, "frontend", status)
     pre = workdir / "pre.json"
     top = spec.top or _find_top(json.loads(pre.read_text()))
     return pre, top, secs
+
+
+def _param_mul_probe(read_lines: list[str], top: str | None, psel: str, workdir: Path,
+                     status: Callable[[str], None] | None) -> tuple[bool, float]:
+    """Quick Yosys probe (elaboration only, see :func:`flow.param_arith.probe_commands`): may the
+    design contain a ``$mul`` fed by a parameter wire? Returns (answer, seconds); writes
+    ``probe.ys``/``probe.log``/``probe_count.txt`` in ``workdir``."""
+    hier = f"hierarchy -top {top}" if top else "hierarchy -auto-top"
+    script = read_lines + [hier, "proc", "flatten"] + probe_commands(psel, "probe_count.txt")
+    secs = run_script("\n".join(script) + "\n", workdir, "probe", status)
+    return parse_count((workdir / "probe_count.txt").read_text()) > 0, secs
 
 
 def _find_top(doc: dict) -> str:

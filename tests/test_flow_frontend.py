@@ -43,10 +43,17 @@ def keyxor_build(tmp_path_factory):
 def test_continuation_reproduces_plain_synth_xilinx(keyxor_build, tmp_path):
     """DESIGN.md hint: pre.json + abc + remaining map_luts commands + finalize == synth_xilinx.
 
-    The conventional build is exactly that continuation (frontend/pre.json + abc -luts)."""
+    The conventional build is exactly that continuation (frontend/pre.json + abc -luts). The reference
+    is one synth_xilinx run with the front end's only insertion, the rewrite of keyxor's parameter
+    multiplier (flow.param_arith) between ``prepare`` and ``map_dsp``."""
+    from flow.param_arith import param_mul_commands, param_wire_selection
+
     src = DATA / "keyxor.v"
     out, _ = keyxor_build
-    run_script(f'read_verilog "{src}"\nsynth_xilinx -flatten -top keyxor\nwrite_json plain.json\n', tmp_path, "plain")
+    plain = ([f'read_verilog "{src}"', "synth_xilinx -flatten -top keyxor -run :map_dsp"]
+             + param_mul_commands(param_wire_selection())
+             + ["synth_xilinx -flatten -top keyxor -run map_dsp:", "write_json plain.json"])
+    run_script("\n".join(plain) + "\n", tmp_path, "plain")
     a = json.loads((out / "conventional" / "post.json").read_text())["modules"]["keyxor"]["cells"]
     b = json.loads((tmp_path / "plain.json").read_text())["modules"]["keyxor"]["cells"]
 

@@ -24,8 +24,11 @@ from ..build import STAGES, BuildOptions, build, print_table
 @click.option("--seed", type=int, default=1, show_default=True, help="Placer seed (back end; deterministic per seed).")
 @click.option("--tlut-pairs", is_flag=True,
               help="Back end: let two TLUTs of <= 5 inputs share one LUT6_2 site (default: one TLUT per LUT6 site).")
+@click.option("--mul-chunk", type=click.IntRange(min=0), default=6, show_default=True,
+              help="Front end: split a multiplier with a parameter operand into chunk products of this many "
+                   "regular-operand bits (one TLUT per product bit); 0: leave it to synth_xilinx (DSP48E1).")
 @click.option("--quiet", is_flag=True, help="No progress display.")
-def COMMAND(design, top, params, device, out, start, stop, area, seed, tlut_pairs, quiet):
+def COMMAND(design, top, params, device, out, start, stop, area, seed, tlut_pairs, mul_chunk, quiet):
     """Build DESIGN twice: with TLUTs (TMAP, parameters in the PPC) and conventionally.
 
     DESIGN is a Verilog file or folder, or a bundled design: picipher (96-bit key),
@@ -36,7 +39,7 @@ def COMMAND(design, top, params, device, out, start, stop, area, seed, tlut_pair
         out = Path("build") / Path(design).stem
     res = build(BuildOptions(design=design, out=out, top=top, params=list(params), device=device,
                              start=start, stop=stop, progress=not quiet, area=area, seed=seed,
-                             tlut_pairs=tlut_pairs))
+                             tlut_pairs=tlut_pairs, mul_chunk=mul_chunk))
     if res.report:
         print_table(res.report)
         click.echo(f"report: {out / 'report.json'}")
