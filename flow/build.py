@@ -168,11 +168,14 @@ def stage_frontend(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Pro
 
 
 def _conventional(out: Path, top: str, pre: dict, prog: _Progress) -> float:
-    """The baseline: pre.json finished with Yosys's own LUT mapping (synth_xilinx defaults)."""
+    """The baseline: pre.json (or ``pre_conventional.json``, see :data:`flow.frontend.CONVENTIONAL_PRE`)
+    finished with Yosys's own LUT mapping (synth_xilinx defaults)."""
     cdir = out / "conventional"
     cdir.mkdir(parents=True, exist_ok=True)
-    t_conv = fe.continue_synthesis(out / "frontend" / "pre.json", top, fe.ABC_LUTS_DEFAULT, cdir / "post.json",
-                                   cdir, "yosys")
+    src = out / "frontend" / fe.CONVENTIONAL_PRE
+    if not src.exists():
+        src = out / "frontend" / "pre.json"
+    t_conv = fe.continue_synthesis(src, top, fe.ABC_LUTS_DEFAULT, cdir / "post.json", cdir, "yosys")
     conv = json.loads((cdir / "post.json").read_text())
     conv["modules"][top]["parameter_default_values"] = pre["modules"][top].get("parameter_default_values", {})
     write_text_atomic(cdir / "netlist.json", json.dumps({"creator": "dcsflow", "modules": {top: conv["modules"][top]}}))

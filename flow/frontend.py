@@ -42,7 +42,7 @@ from tmap.aig import Aig, write_aiger
 
 from .errors import FlowError
 from .param_arith import (DEFAULT_CHUNK, is_identifier, param_mul_commands, param_wire_selection, parse_count,
-                          probe_commands)
+                          probe_commands, soft_mul_commands)
 from .yosys import run_script
 
 
@@ -58,6 +58,10 @@ GATE_TYPES = {"$lut", "$_BUF_", "$_NOT_", "$_AND_", "$_NAND_", "$_OR_", "$_NOR_"
 ABC_LUTS_DEFAULT = "abc -luts 2:2,3,6:5,10,20"
 
 TLUT_CELL = "DCS_TLUT"
+
+#: Front-end result of the conventional baseline when it differs from ``pre.json`` (a multiplier with
+#: a parameter operand: chunk products in pre.json, Yosys's soft multiplier here); else absent.
+CONVENTIONAL_PRE = "pre_conventional.json"
 
 
 @dataclass
@@ -106,18 +110,26 @@ def synthesize_pre(spec: DesignSpec, workdir: Path, status: Callable[[str], None
     candidates = False
     if spec.mul_chunk:
         candidates, probe_secs = _param_mul_probe(lines, spec.top, psel, workdir, status)
+    tail = ["opt_expr -mux_undef -noclkinv",
+            "delete =A:blackbox =A:whitebox"]   # library cells are read again by the continuation
+    conv = workdir / CONVENTIONAL_PRE
+    conv.unlink(missing_ok=True)
+    secs = probe_secs
     if candidates:
         # split at map_dsp (Yosys 0.23 labels): parameter-operand multipliers become chunk products
-        # before mul2dsp/alumacc see them
-        lines.append(f"synth_xilinx -flatten {top_opt} -run :map_dsp")
-        lines += param_mul_commands(psel, spec.mul_chunk)
-        lines.append(f"synth_xilinx -flatten {top_opt} -run map_dsp:map_luts")
+        # before mul2dsp/alumacc see them. The conventional baseline gets its own pre-json in which
+        # the same multipliers are Yosys's soft-logic multipliers (no chunk products, no DSP48E1):
+        # the builds differ only in the LUT mapping of the same multiplier, not in its architecture.
+        split = lambda cmds: ([f"synth_xilinx -flatten {top_opt} -run :map_dsp"] + cmds  # noqa: E731
+                              + [f"synth_xilinx -flatten {top_opt} -run map_dsp:map_luts"])
+        secs += run_script("\n".join(lines + split(soft_mul_commands(psel)) + tail
+                                     + [f"write_json {CONVENTIONAL_PRE}"]) + "\n",
+                           workdir, "frontend_conventional", status)
+        lines += split(param_mul_commands(psel, spec.mul_chunk))
     else:
         lines.append(f"synth_xilinx -flatten {top_opt} -run :map_luts")
-    lines += ["opt_expr -mux_undef -noclkinv",
-              "delete =A:blackbox =A:whitebox",   # library cells are read again by the continuation
-              "write_json pre.json"]
-    secs = probe_secs + run_script("\n".join(lines) + "\n", workdir, "frontend", status)
+    lines += tail + ["write_json pre.json"]
+    secs += run_script("\n".join(lines) + "\n", workdir, "frontend", status)
     pre = workdir / "pre.json"
     top = spec.top or _find_top(json.loads(pre.read_text()))
     return pre, top, secs

@@ -103,17 +103,9 @@ def param_mul_commands(param_selection: str, chunk: int = DEFAULT_CHUNK,
     """
     if not isinstance(chunk, int) or chunk < 1:
         raise ParamArithError(f"chunk width must be a positive integer, got {chunk!r}")
-    par, pmb, pma, pmab = _SETS
+    _, pmb, pma, _ = _SETS
     mp = Path(map_file) if map_file is not None else param_mul_map()
-    cmds = [f"select -set {par} {param_selection}"]
-    if through_registers:
-        cmds.append(f"select -set {par} @{par} %co*:+$dff,$dffe[D,Q]")
-    cmds += [
-        f"select -set {pmb} @{par} %co:+[B] t:$mul %i",
-        f"select -set {pma} @{par} %co:+[A] t:$mul %i",
-        f"select -set {pmab} @{pmb} @{pma} %i",          # both operands parameters: leave alone
-        f"select -set {pmb} @{pmb} @{pmab} %d",
-        f"select -set {pma} @{pma} @{pmab} %d",
+    cmds = _select_param_muls(param_selection, through_registers) + [
         f"chtype -set $__DCS_PMUL @{pmb}",
         f"chtype -set $__DCS_PMUL_A @{pma}",
         f"setparam -set CHUNK {chunk} @{pmb} @{pma}",
@@ -121,6 +113,33 @@ def param_mul_commands(param_selection: str, chunk: int = DEFAULT_CHUNK,
         f'techmap -map "{mp}"',
     ]
     return cmds
+
+
+def _select_param_muls(param_selection: str, through_registers: bool) -> list[str]:
+    """Commands leaving the ``$mul`` cells with a parameter operand on B (resp. only on A) in the
+    selection variables ``__dcs_pmb`` (``__dcs_pma``)."""
+    par, pmb, pma, pmab = _SETS
+    cmds = [f"select -set {par} {param_selection}"]
+    if through_registers:
+        cmds.append(f"select -set {par} @{par} %co*:+$dff,$dffe[D,Q]")
+    return cmds + [
+        f"select -set {pmb} @{par} %co:+[B] t:$mul %i",
+        f"select -set {pma} @{par} %co:+[A] t:$mul %i",
+        f"select -set {pmab} @{pmb} @{pma} %i",          # both operands parameters: leave alone
+        f"select -set {pmb} @{pmb} @{pmab} %d",
+        f"select -set {pma} @{pma} @{pmab} %d",
+    ]
+
+
+def soft_mul_commands(param_selection: str, through_registers: bool = True) -> list[str]:
+    """Yosys commands for the conventional baseline: the multipliers :func:`param_mul_commands` would
+    rewrite are kept out of DSP48E1 inference and left to Yosys's own soft-logic multiplier
+    (``alumacc``/``maccmap``, LUTs + CARRY4). To run after ``synth_xilinx -run :map_dsp``: the cells
+    become ``$__soft_mul``, which ``map_dsp`` skips and turns back into ``$mul`` at its end
+    (Yosys 0.23 ``help synth_xilinx``, step map_dsp). Leaves the selection cleared."""
+    _, pmb, pma, _ = _SETS
+    return _select_param_muls(param_selection, through_registers) + [
+        f"chtype -set $__soft_mul @{pmb} @{pma}", "select -clear"]
 
 
 def probe_commands(param_selection: str, count_file: str) -> list[str]:

@@ -74,6 +74,7 @@ def run_script(script: str, workdir: Path, name: str,
     Raises:
         YosysError: Yosys exited non-zero; the message is its first ERROR line.
     """
+    workdir = Path(workdir).resolve()      # Yosys runs in workdir: paths given to it must be absolute
     workdir.mkdir(parents=True, exist_ok=True)
     ys = workdir / f"{name}.ys"
     log = workdir / f"{name}.log"

@@ -43,15 +43,16 @@ def keyxor_build(tmp_path_factory):
 def test_continuation_reproduces_plain_synth_xilinx(keyxor_build, tmp_path):
     """DESIGN.md hint: pre.json + abc + remaining map_luts commands + finalize == synth_xilinx.
 
-    The conventional build is exactly that continuation (frontend/pre.json + abc -luts). The reference
-    is one synth_xilinx run with the front end's only insertion, the rewrite of keyxor's parameter
-    multiplier (flow.param_arith) between ``prepare`` and ``map_dsp``."""
-    from flow.param_arith import param_mul_commands, param_wire_selection
+    The conventional build is exactly that continuation (frontend/pre_conventional.json + abc -luts).
+    The reference is one synth_xilinx run with the conventional front end's only insertion: keyxor's
+    parameter multiplier kept out of DSP inference (flow.param_arith.soft_mul_commands; a 4x4
+    multiplier is soft logic in synth_xilinx anyway) between ``prepare`` and ``map_dsp``."""
+    from flow.param_arith import param_wire_selection, soft_mul_commands
 
     src = DATA / "keyxor.v"
     out, _ = keyxor_build
     plain = ([f'read_verilog "{src}"', "synth_xilinx -flatten -top keyxor -run :map_dsp"]
-             + param_mul_commands(param_wire_selection())
+             + soft_mul_commands(param_wire_selection())
              + ["synth_xilinx -flatten -top keyxor -run map_dsp:", "write_json plain.json"])
     run_script("\n".join(plain) + "\n", tmp_path, "plain")
     a = json.loads((out / "conventional" / "post.json").read_text())["modules"]["keyxor"]["cells"]
