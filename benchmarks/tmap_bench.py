@@ -98,8 +98,9 @@ def main(argv=None):
     ap.add_argument("--abc-opt", action="store_true",
                     help="also map ABC-optimized AIG variants (MapOptions.aig_scripts, as dcsflow build does)")
     ap.add_argument("--no-verify", action="store_true", help="skip the ABC proofs")
-    ap.add_argument("--proof-limit", type=int, default=60000,
-                    help="skip the ABC proof above this many AND nodes (SAT on big arithmetic is slow)")
+    ap.add_argument("--proof-limit", type=int, default=10 ** 7,
+                    help="skip the proof above this many AND nodes (the cut-point proof of hyp, 214k nodes, "
+                         "takes ~1.5 s; a global cec fallback could take long)")
     ap.add_argument("--proof-seconds", type=float, default=600, help="time limit per ABC proof")
     ap.add_argument("--area-limit", type=int, default=60000,
                     help="skip the (slow) ABC area baseline above this many AND nodes")
