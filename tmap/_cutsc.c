@@ -286,11 +286,14 @@ static PyObject *py_select_cover(PyObject *self, PyObject *args) {
         m.req[v] = INF;
     }
     memset(m.refs, 0, sizeof(int) * (size_t)n);
-    int npass = 1 + flow_passes + exact_passes;
+    /* area_mode 4: two depth passes (DELAY, then DELAY2 keeping each node's DELAY cut as a candidate) */
+    int ndelay = area_mode == 4 ? 2 : 1;
+    int npass = ndelay + flow_passes + exact_passes;
     int depth = 0;
     Py_BEGIN_ALLOW_THREADS
     for (int p = 0; p < npass; p++) {
-        int mode = p == 0 ? (area_mode == 2 ? FLOW : area_mode == 3 ? DELAY2 : DELAY) : (p <= flow_passes ? FLOW : EXACT);
+        int mode = p < ndelay ? (area_mode == 2 ? FLOW : area_mode == 3 || p == 1 ? DELAY2 : DELAY)
+                              : (p < ndelay + flow_passes ? FLOW : EXACT);
         if (do_pass(&m, mode, cand, cand_cap) < 0) { depth = -1; break; }
         cover_refs(&m, outs, nouts);
         depth = 0;
