@@ -311,3 +311,35 @@ def test_compiled_core_matches_python_reference(monkeypatch):
         assert a.stats.verified and b.stats.verified
         assert a.stats.depth == b.stats.depth
         assert abs(a.stats.luts - b.stats.luts) <= max(1, b.stats.luts // 20)
+
+
+@pytest.mark.parametrize("pure", [False, True])
+def test_repeated_depth_passes_never_deepen(pure, monkeypatch):
+    """Each extra depth pass keeps every node's previous cut as a candidate, so the depth after the
+    DEPTH_ROUNDS passes of the default mode is at most the depth after the first pass (both the C core
+    and the Python reference); the covers stay provably equivalent."""
+    from tmap import cuts
+    from tmap.mapper import _cover_of
+
+    if pure:
+        monkeypatch.setenv("TMAP_PURE_PYTHON", "1")
+    elif cuts._cutsc is None:
+        pytest.skip("compiled core not built")
+    rng = random.Random(5)
+    for _ in range(8):
+        g = G.random_aig(rng, 10, 300, 8)
+        comb = g.combinational()
+        params = rng.sample(g.input_names, 2)
+        pvars = {1 + comb.input_names.index(p) for p in params}
+        K = rng.randint(3, 6)
+        _, param = _cover_of(comb, pvars, MapOptions(K=K))
+        fanin0 = [0] * (comb.max_var + 1)
+        fanin1 = [0] * (comb.max_var + 1)
+        for i, (a, b) in enumerate(comb.ands):
+            fanin0[comb.first_and + i], fanin1[comb.first_and + i] = a >> 1, b >> 1
+        outs = [o >> 1 for o in comb.outputs if o >> 1 >= comb.first_and and not param[o >> 1]]
+        one = cuts._select(comb.first_and, fanin0, fanin1, param, outs, K, 4, 0, 0, 0)
+        many = cuts._select(comb.first_and, fanin0, fanin1, param, outs, K, 4, 4, 0, 0)
+        assert many.depth <= one.depth
+        res = map_tluts(g, params, MapOptions(K=K, cuts_per_node=4))
+        assert res.stats.verified

@@ -125,6 +125,8 @@ static int ref_cut(Mgr *m, const Cut *c, int dir) {
 }
 
 enum { DELAY = 0, FLOW = 1, EXACT = 2, DELAY2 = 3 };
+/* depth passes of area_mode 4 (tmap/cuts.py DEPTH_ROUNDS) */
+#define DEPTH_ROUNDS 6
 
 static int do_pass(Mgr *m, int mode, Cut *cand, int cand_cap) {
     int n = m->nvars, C = m->C, K = m->K, S = C + 1;
@@ -286,13 +288,14 @@ static PyObject *py_select_cover(PyObject *self, PyObject *args) {
         m.req[v] = INF;
     }
     memset(m.refs, 0, sizeof(int) * (size_t)n);
-    /* area_mode 4: two depth passes (DELAY, then DELAY2 keeping each node's DELAY cut as a candidate) */
-    int ndelay = area_mode == 4 ? 2 : 1;
+    /* area_mode 4: DEPTH_ROUNDS depth passes alternating DELAY / DELAY2, each keeping every node's
+       previous cut as a candidate (arrival times can only decrease) */
+    int ndelay = area_mode == 4 ? DEPTH_ROUNDS : 1;
     int npass = ndelay + flow_passes + exact_passes;
     int depth = 0;
     Py_BEGIN_ALLOW_THREADS
     for (int p = 0; p < npass; p++) {
-        int mode = p < ndelay ? (area_mode == 2 ? FLOW : area_mode == 3 || p == 1 ? DELAY2 : DELAY)
+        int mode = p < ndelay ? (area_mode == 2 ? FLOW : area_mode == 3 || p % 2 == 1 ? DELAY2 : DELAY)
                               : (p < ndelay + flow_passes ? FLOW : EXACT);
         if (do_pass(&m, mode, cand, cand_cap) < 0) { depth = -1; break; }
         cover_refs(&m, outs, nouts);
