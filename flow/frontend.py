@@ -11,8 +11,10 @@ Stages (DESIGN.md, "Pipeline" 1-2; Yosys 0.23 ``help synth_xilinx``):
    decomposed into chunk products (:mod:`flow.param_arith`, ``flow/yosys_lib/param_mul.v``), whose
    bits each depend on at most ``DesignSpec.mul_chunk`` regular inputs (one TLUT each). Such a
    multiplier therefore never becomes a DSP48E1: it is built from LUTs (and CARRY4 for the sum of
-   the chunk products) in the TLUT build and, since ``pre.json`` is shared, in the conventional
-   build too. A ``$mul`` without a parameter operand, or with two, is left to synth_xilinx (DSP48E1).
+   the chunk products). The conventional build then gets its own front-end result
+   (:data:`CONVENTIONAL_PRE`) in which the same multiplier is kept out of DSP inference and left to
+   Yosys's soft multiplier, so both builds implement it in LUTs. A ``$mul`` without a parameter
+   operand, or with two, is left to synth_xilinx (DSP48E1).
    A quick elaboration-only Yosys probe runs first; without a candidate ``$mul`` the unsplit script
    runs, so such designs (e.g. π16-Cipher) get a byte-identical ``pre.json``.
 2. :func:`extract_logic` finds the parameter inputs (``(* PARAM *)`` ports and/or names given by the
