@@ -87,6 +87,27 @@ def _truth_table(order, lit, leaf, ands, base, size):
     return t ^ (mask if lit & 1 else 0)
 
 
+def _entry_literals(order, lit, leaf, ands, base, size, ref: Aig, param_only) -> list:
+    """Per truth-table entry i, the literal (in ``ref``, over the parameters) of ``lit`` with the leaves
+    set to the bits of i; ``param_only(v)`` gives the literal of a parameter-only variable."""
+    val = {}
+    for v, (j, c) in leaf.items():
+        val[v] = [((i >> j) & 1) ^ c for i in range(size)]
+
+    def value(lt):
+        v = lt >> 1
+        x = val.get(v)
+        if x is None:                                 # a parameter or parameter-only node
+            x = val[v] = [param_only(v)] * size
+        return x if not lt & 1 else [y ^ 1 for y in x]
+
+    for x in order:
+        if x not in val:
+            a, b = ands[x - base]
+            val[x] = [ref.add_and(p, q) for p, q in zip(value(a), value(b))]
+    return value(lit)
+
+
 def _obligations(netlist, ppc: Aig, aig: Aig, claims: dict):
     """Build the two AIGs over the parameters (reference entries, implemented entries)."""
     names = aig.input_names
@@ -201,33 +222,11 @@ def _obligations(netlist, ppc: Aig, aig: Aig, claims: dict):
             stack.append(a >> 1)
             stack.append(b >> 1)
         order.sort()
-        f = _truth_table(order, lit, leaf, ands, base, size)
-        if f is not None:                             # cone without parameters: bit-parallel
-            for i in range(size):
-                got = ppc_out[lut.ppc[i]] if lut.is_tlut else (lut.init >> i) & 1
-                obligation((f >> i) & 1, got, f"LUT {lut.name} entry {i}")
-            claim_of[lut.name] = lit
-            continue
-        # values per entry: a list of ref literals (one per entry) for every cone node
-        val = {}
-        for v, (j, c) in leaf.items():
-            val[v] = [((i >> j) & 1) ^ c for i in range(size)]
-
-        def value(l):
-            v = l >> 1
-            x = val.get(v)
-            if x is None:
-                p = param_only(v) if v not in leaf else None
-                x = val[v] = [p] * size
-            return x if not l & 1 else [y ^ 1 for y in x]
-
-        for x in order:
-            if x in val:
-                continue
-            a, b = ands[x - base]
-            va, vb = value(a), value(b)
-            val[x] = [ref.add_and(p, q) for p, q in zip(va, vb)]
-        f = value(lit)
+        t = _truth_table(order, lit, leaf, ands, base, size)
+        if t is not None:                             # cone without parameters: bit-parallel
+            f = [(t >> i) & 1 for i in range(size)]
+        else:
+            f = _entry_literals(order, lit, leaf, ands, base, size, ref, param_only)
         for i in range(size):
             got = ppc_out[lut.ppc[i]] if lut.is_tlut else (lut.init >> i) & 1
             obligation(f[i], got, f"LUT {lut.name} entry {i}")
