@@ -89,7 +89,7 @@ _TOKEN_RE = re.compile(r"""
   | (?P<sym><=|>=|:=|=>|/=|\*\*|<>|\?\?|.)
 """, re.VERBOSE | re.DOTALL)
 
-_PARAM_COMMENT_RE = re.compile(r"--\s*param\b", re.IGNORECASE)
+_PARAM_COMMENT_RE = re.compile(r"--\s*param(?![\w-])", re.IGNORECASE)
 
 
 def tokenize(text: str) -> tuple[list[Token], set[int]]:
