@@ -157,7 +157,8 @@ def stage_frontend(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Pro
     if fdir.exists():
         shutil.rmtree(fdir)
     sources = _vhdl_frontend(info, opts, state, prog) if info.language == "vhdl" else info.sources
-    spec = fe.DesignSpec(sources=sources, top=info.top, chparams=info.chparams, params=opts.params,
+    spec = fe.DesignSpec(sources=sources, top=info.top,
+                         chparams={} if info.language == "vhdl" else info.chparams, params=opts.params,
                          mul_chunk=opts.mul_chunk)
     prog.step("yosys synth_xilinx -run :map_luts")
     pre_path, top, t_pre = fe.synthesize_pre(spec, fdir, lambda s: prog.step(f"yosys {s}"))
@@ -186,11 +187,12 @@ def _vhdl_prepare(info: DesignInfo, opts: BuildOptions) -> None:
 
 
 def _vhdl_frontend(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Progress) -> list[Path]:
-    """GHDL: VHDL → ``frontend/ghdl/top.v`` (the Verilog the Yosys front end reads)."""
+    """GHDL: VHDL → ``frontend/ghdl/top.v`` (the Verilog the Yosys front end reads); ``info.chparams``
+    become top-level generics (``ghdl -gNAME=VALUE``)."""
     from .vhdl import ghdl_version, translate
 
     vt = opts._vhdl
-    top_v = translate(info.sources, vt, opts.out / "frontend" / "ghdl", status=prog.step)
+    top_v = translate(info.sources, vt, opts.out / "frontend" / "ghdl", generics=info.chparams, status=prog.step)
     state["vhdl"] = {"ghdl": ghdl_version(), "top": vt.top, "params": vt.marked,
                      "verilog": str(top_v.relative_to(opts.out))}
     return [top_v]

@@ -13,9 +13,10 @@ declared, which is also how GHDL spells them in its Verilog). A port is a parame
 - it is named with ``--param`` (any case),
 - the entity declares ``attribute PARAM : boolean;`` (or ``string``) and specifies
   ``attribute PARAM of key[, ...] : signal is true;`` (or ``"true"``, ``"yes"``, ``"1"``, ``'1'``), or
-- a comment starting ``--PARAM`` (any case, spaces allowed after ``--``) stands on a line that holds
-  part of the port's declaration (every port declared on that line), the convention of the
-  published TLUT flow, e.g. ``key : in std_logic_vector(127 downto 0); --PARAM``.
+- a comment starting ``--PARAM`` (any case, spaces allowed after ``--``, not followed by a letter,
+  digit, ``_`` or ``-``) stands on a line that holds part of the port's declaration (every port
+  declared on that line), the convention of the published TLUT flow, e.g.
+  ``key : in std_logic_vector(127 downto 0); --PARAM``.
 
 Only input ports can be parameter inputs; every other use of the marks is an error that names the
 file and line. GHDL 2.0.0's ``--synth`` stops with an internal assertion (synth-vhdl_decls.adb:224)
