@@ -192,7 +192,8 @@ def _vhdl_frontend(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Pro
     from .vhdl import ghdl_version, translate
 
     vt = opts._vhdl
-    top_v = translate(info.sources, vt, opts.out / "frontend" / "ghdl", generics=info.chparams, status=prog.step)
+    top_v = translate(info.sources, vt, opts.out / "frontend" / "ghdl", generics=info.chparams,
+                      status=prog.step)
     state["vhdl"] = {"ghdl": ghdl_version(), "top": vt.top, "params": vt.marked,
                      "verilog": str(top_v.relative_to(opts.out))}
     return [top_v]

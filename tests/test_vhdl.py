@@ -216,7 +216,7 @@ DESIGNS = {
 }
 
 
-def _testbench(module: dict, top: str, insts: list[tuple[str, dict]], vectors: list[tuple[dict, list]]) -> str:
+def _testbench(module: dict, insts: list[tuple[str, dict]], vectors: list[tuple[dict, list]]) -> str:
     """Icarus test bench: every instance gets the same regular inputs; before each rising clock edge
     every instance's outputs are compared with its expected values (None: not checked)."""
     ports = module["ports"]
@@ -269,16 +269,13 @@ def test_vhdl_design_built_proved_simulated(dcsflow, tmp_path, name):
     conv = json.loads((out / "conventional" / "netlist.json").read_text())["modules"][name]
     (tmp_path / "conv.v").write_text(nl.write_verilog(conv, "conv"))
     n = 60
-    vin, vexp = [], []
-    for k in range(0, len(insts), 2):
-        ins, exp = vec(rng, per_inst[k], n)
-        vin.append((ins, exp))
+    vin = [vec(rng, per_inst[k], n) for k in range(0, len(insts), 2)]
     # one input stream per parameter value, run one after the other; other instances unchecked then
     vectors = []
     for j, (ins, exp) in enumerate(vin):
         for t in range(n):
             vectors.append((ins[t], [exp[t] if k // 2 == j else None for k in range(len(insts))]))
-    (tmp_path / "tb.v").write_text(_testbench(b.module, name, insts, vectors))
+    (tmp_path / "tb.v").write_text(_testbench(b.module, insts, vectors))
     exe = tmp_path / "sim.vvp"
     srcs = [tmp_path / "tb.v", tmp_path / "conv.v", *[tmp_path / f"spec{k}.v" for k in range(3)]]
     subprocess.run(["iverilog", "-g2012", "-o", str(exe), *map(str, srcs), str(cells_sim())],
