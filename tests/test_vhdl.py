@@ -96,6 +96,10 @@ def test_ghdl_error_line():
     assert ghdl_error(out, {"src/1/a.vhd": "rtl/a.vhd"}) == 'rtl/a.vhd:7:12: no declaration for "b"'
     assert ghdl_error("/usr/bin/ghdl-mcode: cannot find entity or configuration t\n", {}) == \
         "cannot find entity or configuration t"
+    crash = ("******************** GHDL Bug occurred ***************************\n"
+             "Exception ADA.ASSERTIONS.ASSERTION_ERROR raised\n"
+             "raised ADA.ASSERTIONS.ASSERTION_ERROR : synth-vhdl_decls.adb:224\n")
+    assert ghdl_error(crash, {}).startswith("GHDL crashed (internal error synth-vhdl_decls.adb:224)")
 
 
 # ------------------------------------------------------------------------------------ bad input (CLI)
