@@ -321,10 +321,10 @@ def ghdl_version() -> str:
 _MSG_RE = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+):\s*(?P<msg>.*)$")
 
 
-def ghdl_error(output: str, names: dict[str, str]) -> str:
+def ghdl_error(output: str, names: dict[str, str], log: Path | None = None) -> str:
     """One line from GHDL's error output: the first ``file:line:col: message`` that is not a warning,
     with the file name of GHDL's input copy replaced by the user's (``names``: copy -> original);
-    else GHDL's first message line without the program name; a crash says so."""
+    else GHDL's first message line without the program name; a crash says so (and names ``log``)."""
     lines = [ln for ln in output.splitlines() if ln.strip()]
     for ln in lines:
         m = _MSG_RE.match(ln)
@@ -333,7 +333,7 @@ def ghdl_error(output: str, names: dict[str, str]) -> str:
             return f"{names.get(m['file'], m['file'])}:{m['line']}:{m['col']}: {msg}"
     if any("GHDL Bug occurred" in ln for ln in lines):
         where = next((ln.split(":", 1)[1].strip() for ln in lines if ln.startswith("raised ")), "")
-        return f"GHDL crashed (internal error {where}); see the GHDL log in the build folder"
+        return f"GHDL crashed (internal error {where}); see {log or 'the GHDL log in the build folder'}"
     for ln in lines:
         if ln.startswith("/") or ln.startswith("ghdl"):
             ln = re.sub(r"^\S*ghdl\S*:\s*", "", ln)
@@ -385,7 +385,7 @@ def translate(sources: list[Path], vt: VhdlTop, workdir: Path, generics: dict[st
         log.append(f"$ ghdl -a {' '.join(opts)} {rel}\n{r.stdout}{r.stderr}")
         if r.returncode != 0:
             (workdir / "analyse.log").write_text("".join(log))
-            raise VhdlError(ghdl_error(r.stderr + r.stdout, names))
+            raise VhdlError(ghdl_error(r.stderr + r.stdout, names, workdir / "analyse.log"))
     (workdir / "analyse.log").write_text("".join(log))
     gen = [f"-g{k}={v}" for k, v in (generics or {}).items()]
     if status:
@@ -394,7 +394,7 @@ def translate(sources: list[Path], vt: VhdlTop, workdir: Path, generics: dict[st
                        capture_output=True, text=True)
     (workdir / "synth.log").write_text(r.stderr)
     if r.returncode != 0 or not r.stdout.strip():
-        raise VhdlError(ghdl_error(r.stderr + r.stdout, names))
+        raise VhdlError(ghdl_error(r.stderr + r.stdout, names, workdir / "synth.log"))
     out = workdir / "top.v"
     write_text_atomic(out, r.stdout)
     return out
