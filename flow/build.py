@@ -55,7 +55,8 @@ class BuildOptions:
     area: TMAP area recovery without the depth bound (fewer LUTs, deeper logic); seed: placer seed;
     tlut_pairs: back end may put two small TLUTs into one LUT6_2 site (opt-in); mul_chunk:
     front end, regular-operand bits per chunk product of a multiplier with a parameter operand
-    (:mod:`flow.param_arith`; 0 = leave it to synth_xilinx, e.g. a DSP48E1).
+    (:mod:`flow.param_arith`; 0 = leave it to synth_xilinx, e.g. a DSP48E1); more: further design
+    files after ``design`` (VHDL, analysed in this order, :mod:`flow.vhdl`).
     """
 
     design: str
@@ -70,6 +71,8 @@ class BuildOptions:
     seed: int = 1
     tlut_pairs: bool = False
     mul_chunk: int = fe.DEFAULT_CHUNK
+    more: list[str] = field(default_factory=list)
+    _vhdl: object = field(default=None, init=False, repr=False)   # flow.vhdl.VhdlTop of this run
 
 
 @dataclass
@@ -153,7 +156,9 @@ def stage_frontend(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Pro
     fdir = out / "frontend"
     if fdir.exists():
         shutil.rmtree(fdir)
-    spec = fe.DesignSpec(sources=info.sources, top=info.top, chparams=info.chparams, params=opts.params,
+    sources = _vhdl_frontend(info, opts, state, prog) if info.language == "vhdl" else info.sources
+    spec = fe.DesignSpec(sources=sources, top=info.top,
+                         chparams={} if info.language == "vhdl" else info.chparams, params=opts.params,
                          mul_chunk=opts.mul_chunk)
     prog.step("yosys synth_xilinx -run :map_luts")
     pre_path, top, t_pre = fe.synthesize_pre(spec, fdir, lambda s: prog.step(f"yosys {s}"))
@@ -165,6 +170,33 @@ def stage_frontend(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Pro
     state.update(top=top, design=info.name, params=ext.param_ports, folded=len(ext.folded),
                  aig_ands=ext.ands, gates=ext.gates)
     state.setdefault("seconds", {}).update(yosys_pre=t_pre, extract=t_ext)
+
+
+# ------------------------------------------------------------------------------------ VHDL input
+
+def _vhdl_prepare(info: DesignInfo, opts: BuildOptions) -> None:
+    """VHDL design: scan the sources (:func:`flow.vhdl.prepare`) before anything is written; sets
+    ``info.top`` and ``opts.params`` to the names as declared (``--param``, attribute and ``--PARAM``
+    comment marks together). Raises VhdlError (one line, file:line where there is one)."""
+    from .vhdl import prepare
+
+    vt = prepare(info.sources, info.top, opts.params)
+    info.top = vt.top
+    opts.params = list(vt.params)
+    opts._vhdl = vt
+
+
+def _vhdl_frontend(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Progress) -> list[Path]:
+    """GHDL: VHDL → ``frontend/ghdl/top.v`` (the Verilog the Yosys front end reads); ``info.chparams``
+    become top-level generics (``ghdl -gNAME=VALUE``)."""
+    from .vhdl import ghdl_version, translate
+
+    vt = opts._vhdl
+    top_v = translate(info.sources, vt, opts.out / "frontend" / "ghdl", generics=info.chparams,
+                      status=prog.step)
+    state["vhdl"] = {"ghdl": ghdl_version(), "top": vt.top, "params": vt.marked,
+                     "verilog": str(top_v.relative_to(opts.out))}
+    return [top_v]
 
 
 def _conventional(out: Path, top: str, pre: dict, prog: _Progress) -> float:
@@ -346,6 +378,7 @@ def stage_outputs(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Prog
                  "seconds": round(secs.get("yosys_pre", 0) + secs.get("extract", 0) + secs.get("tmap", 0)
                                   + secs.get("tlut_yosys", 0), 3)},
         "verify": state.get("verify"), "backend": state.get("backend"),
+        **({"vhdl": state["vhdl"]} if "vhdl" in state else {}),
         "stage_seconds": {k: round(v, 3) for k, v in secs.items()},
     }
     write_text_atomic(out / "report.json", json.dumps(report, indent=1) + "\n")
@@ -392,15 +425,17 @@ def build(opts: BuildOptions) -> BuildResult:
     if i0 > i1:
         raise BuildError(f"--from {opts.start} comes after --to {opts.stop}")
     _check_device(opts.device)
-    info = resolve(opts.design, opts.top)
+    info = resolve(opts.design, opts.top, opts.more)
     opts.out = Path(opts.out)
+    if i0 == 0:     # a failed rebuild must not leave the previous build looking complete
+        for stale in ("build.json", "report.json", "state.json"):
+            (opts.out / stale).unlink(missing_ok=True)
+    if info.language == "vhdl":
+        _vhdl_prepare(info, opts)
     opts.out.mkdir(parents=True, exist_ok=True)
     state = _state(opts.out) if i0 > 0 else {}
     if i0 > 0 and not state:
         raise BuildError(f"{opts.out} holds no earlier build; run from the 'frontend' stage")
-    if i0 == 0:
-        for stale in ("build.json", "report.json"):
-            (opts.out / stale).unlink(missing_ok=True)
     dh = _design_hash(info, opts.params)
     if i0 > 0 and state.get("design_hash") not in (None, dh):
         raise BuildError(f"{opts.design} or its --param list changed since the frontend stage; run from 'frontend'")

@@ -27,7 +27,8 @@ class DesignInfo:
     name: short name (report title); sources: Verilog files; top: top module or None; chparams:
     Verilog parameters of the top; key_bits: π16 key size for ``check`` (None: not a π16 design);
     user_params: user-facing parameter ports -> width when a transform is registered;
-    transform: ``"module:function"`` mapping {user port: int} -> {circuit port: int}.
+    transform: ``"module:function"`` mapping {user port: int} -> {circuit port: int};
+    language: ``"verilog"`` or ``"vhdl"`` (sources read through GHDL, :mod:`flow.vhdl`).
     """
 
     name: str
@@ -37,6 +38,7 @@ class DesignInfo:
     key_bits: int | None = None
     user_params: dict = field(default_factory=dict)
     transform: str | None = None
+    language: str = "verilog"
 
 
 DESIGNS_DIR = REPO_ROOT / "designs"
@@ -57,12 +59,18 @@ def _verilog_in(folder: Path) -> list[Path]:
     return files
 
 
-def resolve(design: str, top: str | None = None) -> DesignInfo:
-    """Resolve DESIGN (bundled name, .v/.sv file or folder) into a :class:`DesignInfo`.
+def resolve(design: str, top: str | None = None, more: list[str] | tuple = ()) -> DesignInfo:
+    """Resolve DESIGN (bundled name, .v/.sv file or folder, or .vhd files) into a :class:`DesignInfo`.
+
+    more: further files after DESIGN (VHDL only; see :func:`_resolve_vhdl`).
 
     Raises:
         DesignError: nothing of that name, or no Verilog found; the message lists bundled names.
     """
+    from .vhdl import is_vhdl
+
+    if is_vhdl(design) or more:
+        return _resolve_vhdl([design, *more], top)
     if design in BUNDLED and not Path(design).exists():
         folders, dtop, chp, kb, up, tr = BUNDLED[design]
         files = []
@@ -83,3 +91,19 @@ def resolve(design: str, top: str | None = None) -> DesignInfo:
         return DesignInfo(p.name, files, top)
     raise DesignError(f"{design}: no such file or folder, and not a bundled design ("
                       + ", ".join(BUNDLED) + ")")
+
+
+def _resolve_vhdl(files: list[str], top: str | None) -> DesignInfo:
+    """VHDL files (analysed by GHDL in this order); the design is named after the first file.
+
+    Raises:
+        DesignError: a file missing or not VHDL (several design files are VHDL files only).
+    """
+    from .vhdl import VHDL_SUFFIXES, is_vhdl
+
+    for f in files:
+        if not is_vhdl(f):
+            raise DesignError(f"{f}: several design files must all be VHDL ({', '.join(VHDL_SUFFIXES)})")
+        if not Path(f).is_file():
+            raise DesignError(f"{f}: no such file")
+    return DesignInfo(Path(files[0]).stem, [Path(f) for f in files], top, language="vhdl")

@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(yosys berkeley-abc iverilog verilator python3-venv python3-pip python3-dev make gcc gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm)
+APT_PACKAGES+=(ghdl)   # VHDL input through GHDL (flow/vhdl.py)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

@@ -10,7 +10,7 @@ from ..build import STAGES, BuildOptions, build, print_table
 
 
 @click.command("build")
-@click.argument("design")
+@click.argument("design", nargs=-1, required=True)
 @click.option("--top", help="Top module (bundled designs know theirs).")
 @click.option("--param", "params", multiple=True, metavar="PORT",
               help="Treat input PORT as a parameter input (in addition to (* PARAM *) ports). Repeatable.")
@@ -32,12 +32,15 @@ def COMMAND(design, top, params, device, out, start, stop, area, seed, tlut_pair
     """Build DESIGN twice: with TLUTs (TMAP, parameters in the PPC) and conventionally.
 
     DESIGN is a Verilog file or folder, or a bundled design: picipher (96-bit key),
-    picipher128, picipher_cis. Stages: frontend, tmap, verify, backend, outputs.
+    picipher128, picipher_cis; or VHDL files (.vhd, read through GHDL in the order given;
+    parameter ports: --param, attribute PARAM, or a --PARAM comment on the port line).
+    Stages: frontend, tmap, verify, backend, outputs.
     Writes OUT/report.json and prints the comparison table.
     """
+    design, more = design[0], list(design[1:])
     if out is None:
         out = Path("build") / Path(design).stem
-    res = build(BuildOptions(design=design, out=out, top=top, params=list(params), device=device,
+    res = build(BuildOptions(design=design, more=more, out=out, top=top, params=list(params), device=device,
                              start=start, stop=stop, progress=not quiet, area=area, seed=seed,
                              tlut_pairs=tlut_pairs, mul_chunk=mul_chunk))
     if res.report:

@@ -1,0 +1,400 @@
+"""VHDL input: a scanner of entity port clauses (parameter inputs) and GHDL as a VHDL → Verilog step.
+
+``dcsflow build a.vhd [b.vhd ...] --top T`` reads VHDL through GHDL (Debian package ``ghdl``, tested
+with 2.0.0 mcode): every file is analysed in the order given (``ghdl -a --std=08 -fsynopsys``) into a
+work library in the build folder, then ``ghdl --synth --out=verilog T`` writes the synthesized top
+as a flat Verilog netlist (``frontend/ghdl/top.v``), which the Yosys front end (:mod:`flow.frontend`)
+reads like any Verilog design.
+
+GHDL's Verilog carries no attributes, so the parameter inputs are found here, in the VHDL source, by
+a small scanner of the top entity's port clause (VHDL is case-insensitive; names are kept as
+declared, which is also how GHDL spells them in its Verilog). A port is a parameter input when
+
+- it is named with ``--param`` (any case),
+- the entity declares ``attribute PARAM : boolean;`` (or ``string``) and specifies
+  ``attribute PARAM of key[, ...] : signal is true;`` (or ``"true"``, ``"yes"``, ``"1"``, ``'1'``), or
+- a comment starting ``--PARAM`` (any case, spaces allowed after ``--``, not followed by a letter,
+  digit, ``_`` or ``-``) stands on a line that holds part of the port's declaration (every port
+  declared on that line), the convention of the published TLUT flow, e.g.
+  ``key : in std_logic_vector(127 downto 0); --PARAM``.
+
+Only input ports can be parameter inputs; every other use of the marks is an error that names the
+file and line. GHDL 2.0.0's ``--synth`` stops with an internal assertion (synth-vhdl_decls.adb:224)
+on attribute specifications in an entity, so the PARAM attribute's declaration and specifications
+are blanked out (same line and column numbers) in the copies GHDL reads (``frontend/ghdl/src/``).
+
+Scanner limits: the port clause and attributes of the top entity are read; generics, other
+declarations and architectures are skipped by token, not parsed; ``/* */`` comments (VHDL-2008)
+and extended identifiers (``\\name\\``) are tokenized but extended identifiers cannot be marked.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from .errors import FlowError
+from .fileio import write_text_atomic
+
+#: file name suffixes read as VHDL
+VHDL_SUFFIXES = (".vhd", ".vhdl")
+
+#: GHDL options of every analysis and synthesis run (VHDL-2008, Synopsys packages available)
+GHDL_OPTIONS = ["--std=08", "-fsynopsys"]
+
+_TRUE_VALUES = {"true", '"true"', '"yes"', '"1"', "'1'", '"TRUE"'}
+
+
+class VhdlError(FlowError):
+    """Bad VHDL input: GHDL's first error (``file:line:col: message``), an unknown top entity,
+    a ``--param`` naming no input port, a misplaced PARAM mark, an empty file, GHDL missing."""
+
+
+def is_vhdl(path: str | Path) -> bool:
+    """True when ``path`` has a VHDL suffix (:data:`VHDL_SUFFIXES`, any case)."""
+    return Path(path).suffix.lower() in VHDL_SUFFIXES
+
+
+# ------------------------------------------------------------------------------------ scanner
+
+@dataclass
+class Token:
+    """One VHDL token: text, kind (``id``, ``str``, ``chr``, ``sym``, ``num``, ``ext``), 1-based line,
+    character offsets [start, end) in the file."""
+
+    text: str
+    kind: str
+    line: int
+    start: int
+    end: int
+
+    @property
+    def low(self) -> str:
+        """Lower-case text (VHDL identifiers and keywords are case-insensitive)."""
+        return self.text.lower()
+
+
+_TOKEN_RE = re.compile(r"""
+    (?P<ws>\s+)
+  | (?P<comment>--[^\n]*)
+  | (?P<block>/\*.*?\*/)
+  | (?P<str>"(?:[^"\n]|"")*")
+  | (?P<ext>\\(?:[^\\\n]|\\\\)*\\)
+  | (?P<num>[0-9][0-9_]*(?:\#[0-9a-fA-F_.]*\#)?(?:\.[0-9_]+)?(?:[eE][+-]?[0-9_]+)?)
+  | (?P<id>[A-Za-z][A-Za-z0-9_]*)
+  | (?P<chr>'.')
+  | (?P<sym><=|>=|:=|=>|/=|\*\*|<>|\?\?|.)
+""", re.VERBOSE | re.DOTALL)
+
+_PARAM_COMMENT_RE = re.compile(r"--\s*param(?![\w-])", re.IGNORECASE)
+
+
+def tokenize(text: str) -> tuple[list[Token], set[int]]:
+    """Tokens of VHDL ``text`` without comments, and the lines holding a ``--PARAM`` comment.
+
+    A ``'`` after an identifier or ``)`` is an attribute tick, not a character literal.
+    """
+    toks: list[Token] = []
+    param_lines: set[int] = set()
+    line = 1
+    pos = 0
+    while pos < len(text):
+        m = _TOKEN_RE.match(text, pos)
+        kind = m.lastgroup
+        s = m.group()
+        if kind == "chr" and toks and (toks[-1].kind == "id" or toks[-1].text == ")"):
+            kind, s = "sym", "'"
+        end = pos + len(s)
+        if kind == "comment" and _PARAM_COMMENT_RE.match(s):
+            param_lines.add(line)
+        if kind not in ("ws", "comment", "block"):
+            toks.append(Token(s, kind, line, pos, end))
+        line += s.count("\n")
+        pos = end
+    return toks, param_lines
+
+
+@dataclass
+class Port:
+    """A port of an entity: name as declared, mode (``in``, ``out``, ``inout``, ``buffer``,
+    ``linkage``), line of its name."""
+
+    name: str
+    mode: str
+    line: int
+
+
+@dataclass
+class Entity:
+    """An entity declaration found by :func:`scan`: name as declared, file, line, ports, the ports
+    marked PARAM (name -> ``"attribute"`` or ``"comment"``) and the character spans of the PARAM
+    attribute's declaration and specifications (blanked for GHDL)."""
+
+    name: str
+    path: Path
+    line: int
+    ports: list[Port] = field(default_factory=list)
+    marked: dict[str, str] = field(default_factory=dict)
+    spans: list[tuple[int, int]] = field(default_factory=list)
+
+    def port(self, name: str) -> Port | None:
+        """The port called ``name`` (case-insensitive), or None."""
+        low = name.lower()
+        return next((p for p in self.ports if p.name.lower() == low), None)
+
+
+def _match_paren(toks: list[Token], i: int) -> int:
+    """Index of the ``)`` closing the ``(`` at ``toks[i]`` (len(toks) when unbalanced)."""
+    depth = 0
+    for j in range(i, len(toks)):
+        if toks[j].text == "(":
+            depth += 1
+        elif toks[j].text == ")":
+            depth -= 1
+            if depth == 0:
+                return j
+    return len(toks)
+
+
+def _split(toks: list[Token], sep: str) -> list[list[Token]]:
+    """Split a token list at ``sep`` tokens outside parentheses."""
+    parts: list[list[Token]] = [[]]
+    depth = 0
+    for t in toks:
+        if t.text == "(":
+            depth += 1
+        elif t.text == ")":
+            depth -= 1
+        if t.text == sep and depth == 0:
+            parts.append([])
+        else:
+            parts[-1].append(t)
+    return [p for p in parts if p]
+
+
+def _ports(path: Path, decls: list[Token], param_lines: set[int], ent: Entity) -> None:
+    for decl in _split(decls, ";"):
+        colon = next((k for k, t in enumerate(decl) if t.text == ":"), None)
+        if colon is None:
+            raise VhdlError(f"{path}:{decl[0].line}: cannot read the port declaration of entity {ent.name}")
+        names = [t for t in decl[:colon] if t.kind in ("id", "ext") and t.low != "signal"]
+        rest = decl[colon + 1:]
+        mode = rest[0].low if rest and rest[0].low in ("in", "out", "inout", "buffer", "linkage") else "in"
+        lines = {t.line for t in decl}
+        for n in names:
+            ent.ports.append(Port(n.text, mode, n.line))
+            if lines & param_lines:
+                if mode != "in":
+                    raise VhdlError(f"{path}:{n.line}: --PARAM marks {mode} port {n.text}; "
+                                    "only input ports can be parameter inputs")
+                ent.marked[n.text] = "comment"
+
+
+def _attribute(path: Path, stmt: list[Token], ent: Entity) -> None:
+    """An ``attribute PARAM ...;`` statement in the entity (tokens without the ``;``)."""
+    ent.spans.append((stmt[0].start, stmt[-1].end + 1))     # + the ';'
+    if len(stmt) > 3 and stmt[2].low == "of":
+        colon = next((k for k, t in enumerate(stmt) if t.text == ":"), len(stmt))
+        is_kw = next((k for k, t in enumerate(stmt) if t.low == "is"), len(stmt))
+        value = "".join(t.text for t in stmt[is_kw + 1:])
+        if value.lower() not in {v.lower() for v in _TRUE_VALUES}:
+            return
+        for t in stmt[3:colon]:
+            if t.text == ",":
+                continue
+            p = ent.port(t.text) if t.kind == "id" else None
+            if p is None:
+                raise VhdlError(f"{path}:{t.line}: attribute PARAM of {t.text}: entity {ent.name} has no port "
+                                f"{t.text}; ports: " + ", ".join(q.name for q in ent.ports))
+            if p.mode != "in":
+                raise VhdlError(f"{path}:{t.line}: attribute PARAM of {p.name}: {p.mode} port; "
+                                "only input ports can be parameter inputs")
+            ent.marked[p.name] = "attribute"
+
+
+def scan(path: Path, text: str) -> list[Entity]:
+    """Entities declared in one VHDL file, with ports and PARAM marks (see the module docstring).
+
+    Raises:
+        VhdlError: a PARAM mark on a port that is not an input, an attribute PARAM naming no port,
+            an unreadable port declaration (file:line).
+    """
+    toks, param_lines = tokenize(text)
+    ents: list[Entity] = []
+    i = 0
+    while i < len(toks) - 2:
+        if toks[i].low == "entity" and toks[i + 1].kind == "id" and toks[i + 2].low == "is":
+            ent = Entity(toks[i + 1].text, path, toks[i + 1].line)
+            j = i + 3
+            while j < len(toks) and toks[j].low not in ("end", "begin"):
+                t = toks[j]
+                if t.low in ("port", "generic") and j + 1 < len(toks) and toks[j + 1].text == "(":
+                    k = _match_paren(toks, j + 1)
+                    if t.low == "port":
+                        _ports(path, toks[j + 2:k], param_lines, ent)
+                    j = k + 1
+                elif t.low == "attribute" and j + 1 < len(toks) and toks[j + 1].low == "param":
+                    k = j
+                    while k < len(toks) and toks[k].text != ";":
+                        k += 1
+                    _attribute(path, toks[j:k], ent)
+                    j = k + 1
+                else:
+                    j += 1
+            ents.append(ent)
+            i = j
+        else:
+            i += 1
+    return ents
+
+
+# ------------------------------------------------------------------------------------ design
+
+@dataclass
+class VhdlTop:
+    """Result of :func:`prepare`: the top entity (name as declared), its parameter inputs (names as
+    declared, in port order) with how each was marked (``"--param"``, ``"attribute"``, ``"comment"``),
+    and the entity records of all files."""
+
+    top: str
+    params: list[str]
+    marked: dict[str, str]
+    entities: list[Entity]
+
+
+def prepare(sources: list[Path], top: str | None, params: list[str]) -> VhdlTop:
+    """Scan ``sources`` and resolve the top entity and its parameter inputs (no GHDL run, no files).
+
+    top: entity name in any case, or None when the files declare exactly one entity; params: the
+    ``--param`` names (any case).
+
+    Raises:
+        VhdlError: an empty file, no entity, unknown top (lists the entities), several entities
+            and no top, a ``--param`` that names no input port of the top (lists them), a
+            misplaced PARAM mark.
+    """
+    ents: list[Entity] = []
+    for p in sources:
+        text = p.read_text(errors="replace")
+        if not text.strip():
+            raise VhdlError(f"{p}: empty VHDL file")
+        ents += scan(p, text)
+    if not ents:
+        raise VhdlError(f"{', '.join(map(str, sources))}: no entity declared")
+    if top is None:
+        if len(ents) > 1:
+            raise VhdlError("several entities (" + ", ".join(e.name for e in ents) + "): give --top")
+        ent = ents[0]
+    else:
+        ent = next((e for e in reversed(ents) if e.name.lower() == top.lower()), None)
+        if ent is None:
+            raise VhdlError(f"--top {top}: no entity of that name; entities: " + ", ".join(e.name for e in ents))
+    inputs = [p for p in ent.ports if p.mode == "in"]
+    marked = dict(ent.marked)
+    for name in params:
+        p = ent.port(name)
+        if p is None or p.mode != "in":
+            raise VhdlError(f"--param {name}: no input port of that name in entity {ent.name}; input ports: "
+                            + ", ".join(q.name for q in inputs))
+        marked.setdefault(p.name, "--param")
+    order = [p.name for p in ent.ports if p.name in marked]
+    return VhdlTop(ent.name, order, {n: marked[n] for n in order}, ents)
+
+
+def _ghdl() -> str:
+    exe = shutil.which("ghdl")
+    if not exe:
+        raise VhdlError("ghdl not found on PATH (install the Debian package 'ghdl', see scripts/setup.sh)")
+    return exe
+
+
+def ghdl_version() -> str:
+    """First line of ``ghdl --version`` (e.g. ``GHDL 2.0.0 (Debian 2.0.0+dfsg-6.2+b2) [Dunoon edition]``)."""
+    r = subprocess.run([_ghdl(), "--version"], capture_output=True, text=True)
+    return (r.stdout.splitlines() or ["GHDL (unknown version)"])[0].strip()
+
+
+_MSG_RE = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+):\s*(?P<msg>.*)$")
+
+
+def ghdl_error(output: str, names: dict[str, str], log: Path | None = None) -> str:
+    """One line from GHDL's error output: the first ``file:line:col: message`` that is not a warning,
+    with the file name of GHDL's input copy replaced by the user's (``names``: copy -> original);
+    else GHDL's first message line without the program name; a crash says so (and names ``log``)."""
+    lines = [ln for ln in output.splitlines() if ln.strip()]
+    for ln in lines:
+        m = _MSG_RE.match(ln)
+        if m and not m["msg"].lower().startswith("warning"):
+            msg = re.sub(r"^error:\s*", "", m["msg"])
+            return f"{names.get(m['file'], m['file'])}:{m['line']}:{m['col']}: {msg}"
+    if any("GHDL Bug occurred" in ln for ln in lines):
+        where = next((ln.split(":", 1)[1].strip() for ln in lines if ln.startswith("raised ")), "")
+        return f"GHDL crashed (internal error {where}); see {log or 'the GHDL log in the build folder'}"
+    for ln in lines:
+        if ln.startswith("/") or ln.startswith("ghdl"):
+            ln = re.sub(r"^\S*ghdl\S*:\s*", "", ln)
+        if ln and "warning" not in ln.lower():
+            return ln.strip()
+    return "GHDL failed without a message"
+
+
+def _blank(text: str, spans: list[tuple[int, int]]) -> str:
+    chars = list(text)
+    for a, b in spans:
+        for k in range(a, min(b, len(chars))):
+            if chars[k] != "\n":
+                chars[k] = " "
+    return "".join(chars)
+
+
+def translate(sources: list[Path], vt: VhdlTop, workdir: Path, generics: dict[str, int | str] | None = None,
+              status: Callable[[str], None] | None = None) -> Path:
+    """VHDL → Verilog with GHDL: analyse ``sources`` in order, synthesize ``vt.top``.
+
+    Writes into ``workdir``: ``src/<i>/<file>`` (GHDL's input copies, PARAM attributes blanked),
+    ``work/`` (library), ``analyse.log``, ``synth.log`` and ``top.v`` (atomically, only on success).
+    generics: top-level generic overrides (``ghdl -gNAME=VALUE``). Returns the path of ``top.v``.
+
+    Raises:
+        VhdlError: GHDL missing or failing (its first error as ``file:line:col: message``).
+    """
+    exe = _ghdl()
+    if workdir.exists():
+        shutil.rmtree(workdir)
+    (workdir / "work").mkdir(parents=True)
+    spans = {(e.path, a, b) for e in vt.entities for a, b in e.spans}
+    names: dict[str, str] = {}
+    copies = []
+    for i, p in enumerate(sources):
+        rel = f"src/{i}/{p.name}"
+        own = sorted((a, b) for q, a, b in spans if q == p)
+        (workdir / "src" / str(i)).mkdir(parents=True)
+        (workdir / rel).write_text(_blank(p.read_text(errors="replace"), own))
+        names[rel] = str(p)
+        copies.append(rel)
+    opts = GHDL_OPTIONS + ["--workdir=work"]
+    log = []
+    for rel in copies:
+        if status:
+            status(f"ghdl -a {Path(names[rel]).name}")
+        r = subprocess.run([exe, "-a", *opts, rel], cwd=workdir, capture_output=True, text=True)
+        log.append(f"$ ghdl -a {' '.join(opts)} {rel}\n{r.stdout}{r.stderr}")
+        if r.returncode != 0:
+            (workdir / "analyse.log").write_text("".join(log))
+            raise VhdlError(ghdl_error(r.stderr + r.stdout, names, workdir / "analyse.log"))
+    (workdir / "analyse.log").write_text("".join(log))
+    gen = [f"-g{k}={v}" for k, v in (generics or {}).items()]
+    if status:
+        status(f"ghdl --synth {vt.top}")
+    r = subprocess.run([exe, "--synth", *opts, *gen, "--out=verilog", vt.top], cwd=workdir,
+                       capture_output=True, text=True)
+    (workdir / "synth.log").write_text(r.stderr)
+    if r.returncode != 0 or not r.stdout.strip():
+        raise VhdlError(ghdl_error(r.stderr + r.stdout, names, workdir / "synth.log"))
+    out = workdir / "top.v"
+    write_text_atomic(out, r.stdout)
+    return out
