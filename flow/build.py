@@ -366,14 +366,10 @@ _STAGE_FUNCS: dict[str, Callable] = {"frontend": stage_frontend, "tmap": stage_t
 
 
 def _check_device(device: str) -> None:
-    """Refuse a device without Project X-Ray data in the shared folder (when the folder exists)."""
-    from .paths import SharedDataMissing, shared_dir
+    """Refuse a device without Project X-Ray data in the package (``scg/xc7/<part>/``)."""
+    from scg.data import package_devices
 
-    try:
-        xc7 = shared_dir() / "xc7"
-    except SharedDataMissing:
-        return                      # nothing to check against; the back end will say more
-    known = sorted(p.name for p in xc7.iterdir() if p.is_dir()) if xc7.is_dir() else []
+    known = package_devices()
     if known and device not in known:
         raise BuildError(f"--device {device}: no device data; known devices: {', '.join(known)}")
 

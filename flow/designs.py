@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import FlowError
-from .paths import REPO_ROOT
 
 
 class DesignError(FlowError):
@@ -39,7 +38,8 @@ class DesignInfo:
     transform: str | None = None
 
 
-DESIGNS_DIR = REPO_ROOT / "designs"
+#: the installed ``designs`` package (its RTL folders are package data, also in a wheel install)
+DESIGNS_DIR = Path(__import__("designs").__file__).resolve().parent
 
 #: bundled designs: name -> (RTL folders under designs/, top, chparams, key bits, user params, transform)
 BUNDLED = {
