@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import designs as _designs_pkg
+
 from .errors import FlowError
 
 
@@ -39,7 +41,7 @@ class DesignInfo:
 
 
 #: the installed ``designs`` package (its RTL folders are package data, also in a wheel install)
-DESIGNS_DIR = Path(__import__("designs").__file__).resolve().parent
+DESIGNS_DIR = Path(_designs_pkg.__file__).resolve().parent
 
 #: bundled designs: name -> (RTL folders under designs/, top, chparams, key bits, user params, transform)
 BUNDLED = {
