@@ -19,9 +19,13 @@ setup(
     # data folders (designs/*/rtl, designs/vectors/picipher, scg/xc7/<part>, flow/yosys_lib) are
     # namespace packages, so every file the flow reads at run time is in the wheel (tests/test_wheel.py)
     packages=find_namespace_packages(include=["flow", "flow.*", "tmap", "tmap.*", "scg", "scg.*", "designs",
-                                              "designs.*"], exclude=["*.__pycache__"]),
+                                              "designs.*"], exclude=["*.__pycache__"]) + ["scg.firmware"],
+    # the C firmware (firmware/) ships as scg/firmware/ so that `dcsflow codegen --firmware DIR` works
+    # from a wheel install (scg.codegen.firmware_dir)
+    package_dir={"scg.firmware": "firmware"},
     include_package_data=True,
-    package_data={"": ["*.v", "*.vh", "*.json", "*.yaml", "*.db", "*.md", "SHA256SUMS", "*.test-vectors"]},
+    package_data={"": ["*.v", "*.vh", "*.json", "*.yaml", "*.db", "*.md", "SHA256SUMS", "*.test-vectors"],
+                  "scg.firmware": ["*.c", "*.h", "*.S", "*.ld", "Makefile"]},
     install_requires=[
         "click>=8.1",
         "rich>=13",

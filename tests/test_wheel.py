@@ -4,10 +4,12 @@ One test builds a wheel from a copy of the source tree, installs it (not editabl
 virtual environment and runs the CLI from an empty temporary directory with ``DCSFLOW_SHARED``
 unset and no ``shared``/``../shared`` folder: ``--version``, ``sim picipher`` (official vectors and
 test bench from the package), and ``build`` + rekey check of a small design (device data from the
-package). ``dcsflow check`` simulates only π16-Cipher builds (one parameter ``key_mn``), whose build
-alone takes about 1.5 minutes; the small design's build runs every stage (front end, TMAP, proof,
-back end on xc7z020, template configuration) and its configuration is checked by the host SCG with
-read-back (``rekey --to emulator --verify``); ``check`` on it must refuse with one clear line.
+package), then ``codegen --firmware`` and ``make host-test`` of the shipped C firmware (the SCG
+against the C model of AXI HWICAP). ``dcsflow check`` simulates only π16-Cipher builds (one
+parameter ``key_mn``), whose build alone takes about 1.5 minutes; the small design's build runs
+every stage (front end, TMAP, proof, back end on xc7z020, template configuration) and its
+configuration is checked by the host SCG with read-back (``rekey --to emulator --verify``);
+``check`` on it must refuse with one clear line.
 Needs PyPI (or pip's cache) for the wheel's build backend and the dependencies.
 """
 
@@ -30,7 +32,7 @@ from flow.paths import REPO_ROOT
 DATA_DIRS = ["scg/xc7", "designs/vectors", "designs/picipher/rtl", "designs/picipher/tb",
              "designs/picipher_cis/rtl", "flow/yosys_lib"]
 _IGNORE = shutil.ignore_patterns(".git", ".venv", "build", "*.egg-info", "__pycache__", "tests", "benchmarks",
-                                 "firmware", "docs", ".ci")
+                                 "docs", ".ci")
 
 
 def _run(cmd, **kw):
@@ -90,6 +92,8 @@ def test_wheel_installs_and_runs_from_an_empty_directory(tmp_path):
     (whl,) = wheels.glob("dcsflow-*.whl")
     names = set(zipfile.ZipFile(whl).namelist())
     missing = _data_files() - names
+    fw = {f.name for f in (REPO_ROOT / "firmware").iterdir() if f.is_file()}
+    missing |= {f"scg/firmware/{n}" for n in fw} - names
     assert not missing, f"wheel lacks package data: {sorted(missing)}"
     assert any(n.startswith("tmap/_cutsc") and n.endswith(".so") for n in names), "no compiled tmap._cutsc"
 
@@ -125,3 +129,8 @@ def test_wheel_installs_and_runs_from_an_empty_directory(tmp_path):
     assert "read-back verified" in r.stdout
     r = cli("check", "kx", ok=False)
     assert r.returncode != 0 and r.stderr.startswith("error: ") and "Traceback" not in r.stderr
+    # the firmware ships too: generated SCG + firmware sources, built and run against the C model
+    r = cli("codegen", "kx", "--out", "gen", "--firmware", "fw")
+    assert "firmware files" in r.stdout
+    r = _run(["make", "-C", work / "fw", "host-test", f"GEN={work / 'gen'}"], cwd=work, env=env)
+    assert "host-test: 2 passed, 0 failed" in r.stdout
