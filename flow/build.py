@@ -377,12 +377,18 @@ _STAGE_FUNCS: dict[str, Callable] = {"frontend": stage_frontend, "tmap": stage_t
 
 
 def _check_device(device: str) -> None:
-    """Refuse a device without Project X-Ray data in the package (``scg/xc7/<part>/``)."""
+    """Refuse a device without Project X-Ray data (``scg/xc7/<part>/`` in the package, or the shared folder)."""
     from scg.data import package_devices
 
+    from .paths import SharedDataMissing, shared_file
+
     known = package_devices()
-    if known and device not in known:
-        raise BuildError(f"--device {device}: no device data; known devices: {', '.join(known)}")
+    if device in known:
+        return
+    try:
+        shared_file("xc7", device, "part.json")
+    except SharedDataMissing:
+        raise BuildError(f"--device {device}: no device data; known devices: {', '.join(known)}") from None
 
 
 def build(opts: BuildOptions) -> BuildResult:
