@@ -3,7 +3,7 @@
 import re
 from pathlib import Path
 
-from setuptools import Extension, find_packages, setup
+from setuptools import Extension, find_namespace_packages, setup
 
 here = Path(__file__).parent
 version = re.search(r'__version__ = "([^"]+)"', (here / "flow" / "__init__.py").read_text()).group(1)
@@ -16,10 +16,16 @@ setup(
     long_description_content_type="text/markdown",
     license="BSD-3-Clause",
     python_requires=">=3.10",
-    packages=find_packages(include=["flow", "flow.*", "tmap", "tmap.*", "scg", "scg.*", "designs", "designs.*"]),
+    # data folders (designs/*/rtl, designs/vectors/picipher, scg/xc7/<part>, flow/yosys_lib) are
+    # namespace packages, so every file the flow reads at run time is in the wheel (tests/test_wheel.py)
+    packages=find_namespace_packages(include=["flow", "flow.*", "tmap", "tmap.*", "scg", "scg.*", "designs",
+                                              "designs.*"], exclude=["*.__pycache__"]) + ["scg.firmware"],
+    # the C firmware (firmware/) ships as scg/firmware/ so that `dcsflow codegen --firmware DIR` works
+    # from a wheel install (scg.codegen.firmware_dir)
+    package_dir={"scg.firmware": "firmware"},
     include_package_data=True,
-    package_data={"designs": ["*/*.v", "*/*.vh", "*/rtl/*.v", "*/tb/*.v"], "scg": ["data/*", "data/*/*"],
-                  "flow": ["yosys_lib/*.v"]},
+    package_data={"": ["*.v", "*.vh", "*.json", "*.yaml", "*.db", "*.md", "SHA256SUMS", "*.test-vectors"],
+                  "scg.firmware": ["*.c", "*.h", "*.S", "*.ld", "Makefile"]},
     install_requires=[
         "click>=8.1",
         "rich>=13",

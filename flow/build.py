@@ -101,14 +101,16 @@ def _design_hash(info: DesignInfo, params: list[str]) -> str:
 
 
 class _Progress:
-    """Status line on stderr (rich) naming the stage and the current Yosys/TMAP step."""
+    """Status line on stderr (rich) naming the stage and the current Yosys/TMAP step, and one
+    line ``build <design>: <stage> done in <s> s`` per finished stage (:mod:`flow.termout`)."""
 
     def __init__(self, enabled: bool, title: str):
         self.enabled = enabled
         self.title = title
         self._status = None
+        self._console = None
         self._stage = ""
-        self._t0 = time.perf_counter()
+        self._t0 = self._ts = time.perf_counter()
 
     @contextmanager
     def running(self):
@@ -117,14 +119,23 @@ class _Progress:
             return
         from rich.console import Console
 
-        console = Console(stderr=True)
-        with console.status(f"{self.title}: starting") as st:
+        self._console = Console(stderr=True)
+        with self._console.status(f"{self.title}: starting") as st:
             self._status = st
             yield self
+            self._stage_done()
         self._status = None
 
+    def _stage_done(self) -> None:
+        if self._stage and self._console is not None:
+            from .termout import stage_done
+
+            stage_done(self._console, self.title, self._stage, time.perf_counter() - self._ts)
+
     def stage(self, name: str) -> None:
+        self._stage_done()
         self._stage = name
+        self._ts = time.perf_counter()
         self.step("")
 
     def step(self, what: str) -> None:
@@ -399,16 +410,18 @@ _STAGE_FUNCS: dict[str, Callable] = {"frontend": stage_frontend, "tmap": stage_t
 
 
 def _check_device(device: str) -> None:
-    """Refuse a device without Project X-Ray data in the shared folder (when the folder exists)."""
-    from .paths import SharedDataMissing, shared_dir
+    """Refuse a device without Project X-Ray data (``scg/xc7/<part>/`` in the package, or the shared folder)."""
+    from scg.data import package_devices
 
+    from .paths import SharedDataMissing, shared_file
+
+    known = package_devices()
+    if device in known:
+        return
     try:
-        xc7 = shared_dir() / "xc7"
+        shared_file("xc7", device, "part.json")
     except SharedDataMissing:
-        return                      # nothing to check against; the back end will say more
-    known = sorted(p.name for p in xc7.iterdir() if p.is_dir()) if xc7.is_dir() else []
-    if known and device not in known:
-        raise BuildError(f"--device {device}: no device data; known devices: {', '.join(known)}")
+        raise BuildError(f"--device {device}: no device data; known devices: {', '.join(known)}") from None
 
 
 def build(opts: BuildOptions) -> BuildResult:
@@ -455,7 +468,7 @@ def build(opts: BuildOptions) -> BuildResult:
 # ------------------------------------------------------------------------------------ table
 
 def comparison_rows(report: dict) -> list[tuple[str, str, str]]:
-    """(metric, conventional, TLUT) rows of the comparison table."""
+    """(metric, conventional, TLUT) rows of the comparison table (metric names fit its 80 columns)."""
     c, t = report["conventional"], report["tlut"]
     rows = [
         ("LUTs", str(c["luts"]), f"{t['luts']} ({t['tluts']} TLUTs)"),
@@ -467,7 +480,7 @@ def comparison_rows(report: dict) -> list[tuple[str, str, str]]:
         ("PPC AND nodes", "-", str(t["ppc_ands"])),
         # TMAP on the extracted logic with and without parameter inputs (same ABC variants, same
         # cuts): the LUTs that specialization itself saves, apart from the mapper and ABC's help
-        ("TMAP LUTs: no parameters / parameters", "-",
+        ("TMAP LUTs: no params / params", "-",
          f"{t['tmap_no_param_luts']} / {t['tmap_luts']}" if t.get("tmap_no_param_luts") else "-"),
         ("run time (s)", f"{c['seconds']:.1f}", f"{t['seconds']:.1f}"),
     ]
@@ -479,17 +492,18 @@ def comparison_rows(report: dict) -> list[tuple[str, str, str]]:
 
 
 def print_table(report: dict, file=None) -> None:
-    """Print the conventional-vs-TLUT comparison as a rich table (stdout by default)."""
-    from rich.console import Console
+    """Print the conventional-vs-TLUT comparison as a rich table (stdout by default; at most 80 columns)."""
     from rich.table import Table
+
+    from .termout import table_console
 
     tab = Table(title=f"{report['design']} ({report['top']}): conventional vs TLUT")
     tab.add_column("metric")
-    tab.add_column("conventional", justify="right")
+    tab.add_column("conv.", justify="right")
     tab.add_column("TLUT", justify="right")
     for r in comparison_rows(report):
         tab.add_row(*r)
-    Console(file=file).print(tab)
+    table_console(file).print(tab)
 
 
 def cycles_for(check_result, msg_bytes: int = 16) -> int | None:
@@ -508,7 +522,6 @@ def main_job(out_root: Path | str = "build", progress: bool = True, file=None) -
     Raises the build's FlowErrors (Yosys/TMAP missing or failing).
     """
     from rich.console import Console
-    from rich.table import Table
 
     from .check import check_build
 
@@ -526,11 +539,23 @@ def main_job(out_root: Path | str = "build", progress: bool = True, file=None) -
             status = 1
         t = res.report["tlut"]
         rows.append((design, t, res.report["conventional"], cycles_for(chk), f"{chk.passed}/{chk.total}"))
+    print_summary(rows, file)
+    return status
+
+
+def print_summary(rows: list, file=None) -> None:
+    """The main job's final table: one row per design ``(design, tlut report, conventional report,
+    cycles for 16 bytes or None, "passed/total" of the check's vectors)``; at most 80 columns,
+    design names never cut."""
+    from rich.table import Table
+
+    from .termout import table_console
+
     tab = Table(title="π16-Cipher message processor: TLUT implementations")
-    for col in ("design", "LUTs (TLUTs)", "FFs", "depth", "conv. LUTs/FFs", "cycles 16 B", "vectors"):
-        tab.add_column(col, justify="right" if col != "design" else "left")
+    tab.add_column("design", no_wrap=True, min_width=max([len(r[0]) for r in rows] + [6]))
+    for col in ("LUTs\n(TLUTs)", "FFs", "LUT\ndepth", "conv.\nLUTs/FFs", "cycles\n16 B", "check"):
+        tab.add_column(col, justify="right")
     for d, t, c, cyc, ok in rows:
         tab.add_row(d, f"{t['luts']} ({t['tluts']})", str(t["ffs"]), str(t["depth"]),
                     f"{c['luts']}/{c['ffs']}", "-" if cyc is None else str(cyc), ok)
-    Console(file=file).print(tab)
-    return status
+    table_console(file).print(tab)

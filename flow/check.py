@@ -169,11 +169,15 @@ def simulate_vectors(setup: CheckSetup, netlist_for, label: str, progress: bool 
                 from rich.console import Console
                 from rich.progress import Progress
 
-                with Progress(transient=True, console=Console(stderr=True)) as p:
+                from .termout import stage_done
+
+                err, t0 = Console(stderr=True), time.perf_counter()
+                with Progress(transient=True, console=err) as p:
                     task = p.add_task(label, total=len(vecs))
                     for f in futs:
                         f.result()
                         p.advance(task)
+                stage_done(err, label, "simulation", time.perf_counter() - t0, f"{len(vecs)} vectors")
             for i, f in enumerate(futs):
                 out, tag, cycles = f.result()
                 v = vecs[i]

@@ -12,8 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import designs as _designs_pkg
+
 from .errors import FlowError
-from .paths import REPO_ROOT
 
 
 class DesignError(FlowError):
@@ -41,7 +42,8 @@ class DesignInfo:
     language: str = "verilog"
 
 
-DESIGNS_DIR = REPO_ROOT / "designs"
+#: the installed ``designs`` package (its RTL folders are package data, also in a wheel install)
+DESIGNS_DIR = Path(_designs_pkg.__file__).resolve().parent
 
 #: bundled designs: name -> (RTL folders under designs/, top, chparams, key bits, user params, transform)
 BUNDLED = {

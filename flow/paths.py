@@ -1,9 +1,10 @@
-"""Locations of the project's data: the repository root and the shared data folder.
+"""Locations of the project's data: run-time data in the package, test-only data in the shared folder.
 
-The shared folder (``shared/``: official vectors, device data, bitstreams, benchmarks) lives beside
-the repository checkout (``<repo>/../shared``); ``$DCSFLOW_SHARED`` overrides the location. The
-search itself is :mod:`scg.data`'s (the runtime package cannot import ``flow``); this module
-re-exports it for the flow.
+Run-time data (device data ``xc7/<part>/...``, official vectors ``vectors/picipher/...``) ships as
+package data and is found through :mod:`importlib.resources`; the shared folder (``shared/``: the
+PYNQ bitstream, the EPFL circuits, used by tests and benchmarks) lives beside the repository checkout
+(``<repo>/../shared``); ``$DCSFLOW_SHARED`` overrides the location. The search itself is
+:mod:`scg.data`'s (the runtime package cannot import ``flow``); this module re-exports it for the flow.
 """
 
 from __future__ import annotations
@@ -13,14 +14,15 @@ from pathlib import Path
 from scg.data import data_file, shared_candidates, shared_dir
 from scg.errors import DataMissing as SharedDataMissing
 
-#: Root of the source checkout (the folder that holds setup.py).
+#: Root of the source checkout (the folder that holds setup.py); in a wheel install: site-packages.
+#: Tests and benchmarks only; run-time code finds its data through :func:`shared_file`.
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 __all__ = ["REPO_ROOT", "SharedDataMissing", "shared_candidates", "shared_dir", "shared_file"]
 
 
 def shared_file(*parts: str) -> Path:
-    """Return the path of a file inside the shared data folder.
+    """Return the path of a data file: package data first, then the shared data folder (:func:`scg.data.data_file`).
 
     Raises:
         SharedDataMissing: the file was found in none of the searched folders (the message lists them).

@@ -265,6 +265,41 @@ void scg_gen_patch(const uint32_t *restrict y, uint32_t *restrict f);
     return CodegenResult(files, len(blob), ppc.aig.num_ands, len(build.fars), len(build.entries))
 
 
+#: files of the C firmware (``firmware/`` in the repository, ``scg/firmware/`` in a wheel install)
+FIRMWARE_GLOBS = ("*.c", "*.h", "*.S", "*.ld", "Makefile")
+
+
+def firmware_dir() -> Path:
+    """Folder of the C firmware sources: ``scg/firmware/`` of an installed wheel, else the checkout's
+    ``firmware/`` (beside the ``scg`` package).
+
+    Raises:
+        DataMissing: neither holds the firmware Makefile.
+    """
+    from .errors import DataMissing
+
+    here = Path(__file__).resolve().parent
+    for d in (here / "firmware", here.parent / "firmware"):
+        if (d / "Makefile").is_file() and (d / "scg_runtime.c").is_file():
+            return d
+    raise DataMissing(f"firmware sources not found in {here / 'firmware'} or {here.parent / 'firmware'}")
+
+
+def copy_firmware(dest) -> list[Path]:
+    """Copy the firmware sources (:data:`FIRMWARE_GLOBS` of :func:`firmware_dir`) into ``dest`` (created);
+    returns the copied files. Then ``make -C dest host-test GEN=<codegen folder>`` builds it."""
+    import shutil
+
+    src, dest = firmware_dir(), Path(dest)
+    dest.mkdir(parents=True, exist_ok=True)
+    out = []
+    for pat in FIRMWARE_GLOBS:
+        for f in sorted(src.glob(pat)):
+            shutil.copyfile(f, dest / f.name)
+            out.append(dest / f.name)
+    return out
+
+
 def main(argv=None) -> int:
     """``python -m scg.codegen BUILD OUT`` or ``python -m scg.codegen --synthetic OUT`` (firmware Makefile)."""
     import sys

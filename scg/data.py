@@ -1,13 +1,16 @@
-"""Locator for the device data (Project X-Ray database extracts) used by :mod:`scg`.
+"""Locator for the data the flow reads at run time (device data, official vectors) and for test-only data.
 
 ``scg`` runs on a Zynq under Linux without the rest of the flow, so it has its own small locator
-instead of importing ``flow.paths``. The shared data folder is searched, in order, at:
+instead of importing ``flow.paths``. A relative data path (``"xc7", "xc7z020", "part.json"``) is
+looked up, in order:
 
-1. ``$DCSFLOW_SHARED``
-2. ``<repo>/../shared`` (``<repo>`` = the folder that holds the ``scg`` package)
-3. ``./shared`` and ``../shared`` relative to the current working directory
-
-Device files live in ``<shared>/xc7/<part>/`` (see ``shared/xc7/FACTS.md`` and ``SOURCES.md``).
+1. **package data** (:mod:`importlib.resources`): the first path part names the folder and the
+   package that ships it (:data:`PACKAGE_DATA`): ``xc7/<part>/...`` (Project X-Ray extracts,
+   ``scg/xc7/``) and ``vectors/picipher/...`` (official π16-Cipher vectors, ``designs/vectors/``),
+   each folder with a ``SOURCES.md`` (source repository, path, commit, licence);
+2. the shared data folder, for large test-only data (the PYNQ bitstream, the EPFL circuits):
+   ``$DCSFLOW_SHARED``, ``<repo>/../shared`` (``<repo>`` = the folder that holds the ``scg``
+   package), then ``./shared`` and ``../shared`` relative to the current working directory.
 """
 
 from __future__ import annotations
@@ -15,11 +18,40 @@ from __future__ import annotations
 import json
 import os
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 
 from .errors import DataMissing
 
 _PKG_REPO = Path(__file__).resolve().parent.parent
+
+#: first part of a data path -> package whose folder of that name holds the run-time data
+PACKAGE_DATA = {"xc7": "scg", "vectors": "designs"}
+
+
+def package_file(*parts: str) -> Path | None:
+    """Return the package-data file ``<package>/<parts...>`` (see :data:`PACKAGE_DATA`), or None.
+
+    None when the first part names no package data, the package is not installed, or the file is
+    not shipped (then the shared data folder is searched).
+    """
+    pkg = PACKAGE_DATA.get(parts[0]) if parts else None
+    if pkg is None:
+        return None
+    try:
+        t = resources.files(pkg).joinpath(*parts)
+    except ModuleNotFoundError:
+        return None
+    # installed wheels and editable installs are plain folders: the Traversable is a Path
+    return t if isinstance(t, Path) and t.is_file() else None
+
+
+def package_devices() -> list[str]:
+    """Parts with device data shipped in the package (``scg/xc7/<part>/part.json``), sorted."""
+    root = resources.files("scg").joinpath("xc7")
+    if not root.is_dir():
+        return []
+    return sorted(p.name for p in root.iterdir() if p.is_dir() and p.joinpath("part.json").is_file())
 
 
 def shared_candidates() -> list[Path]:
@@ -53,24 +85,29 @@ def shared_dir() -> Path:
 
 
 def data_file(*parts: str) -> Path:
-    """Return ``<shared>/<parts...>``.
+    """Return the path of a data file: package data first (:func:`package_file`), then ``<shared>/<parts...>``.
 
     Raises:
-        DataMissing: the folder or the file does not exist (the message names the searched paths).
+        DataMissing: the file exists in none of those places (the message names the searched paths).
     """
+    p = package_file(*parts)
+    if p is not None:
+        return p
     cands = shared_candidates()
     for c in cands:
         p = c.joinpath(*parts)
         if p.exists():
             return p
-    raise DataMissing(f"device data file {'/'.join(parts)} not found; looked in "
-                      + ", ".join(str(c.joinpath(*parts)) for c in cands)
+    pkg = PACKAGE_DATA.get(parts[0]) if parts else None
+    where = [f"package data {pkg}/{'/'.join(parts)}"] if pkg else []
+    raise DataMissing(f"data file {'/'.join(parts)} not found; looked in "
+                      + ", ".join(where + [str(c.joinpath(*parts)) for c in cands])
                       + " (set DCSFLOW_SHARED to the shared data folder)")
 
 
 @lru_cache(maxsize=None)
 def load_json(*parts: str):
-    """Load and cache a JSON file of the shared data folder (see :func:`data_file`).
+    """Load and cache a JSON data file (package data or shared folder, see :func:`data_file`).
 
     Raises:
         DataMissing: file not found or not valid JSON.
@@ -85,7 +122,7 @@ def load_json(*parts: str):
 
 @lru_cache(maxsize=None)
 def load_text(*parts: str) -> str:
-    """Load and cache a text file of the shared data folder (see :func:`data_file`)."""
+    """Load and cache a text data file (package data or shared folder, see :func:`data_file`)."""
     p = data_file(*parts)
     try:
         return p.read_text(encoding="utf-8")

@@ -1,4 +1,4 @@
-"""Shared fixtures: the shared data folder and a runner for the dcsflow CLI."""
+"""Shared fixtures: the shared data folder (test-only data) and a runner for the dcsflow CLI."""
 
 from __future__ import annotations
 
@@ -8,13 +8,23 @@ from pathlib import Path
 
 import pytest
 
-from flow.paths import REPO_ROOT, shared_dir
+from flow.paths import REPO_ROOT, SharedDataMissing, shared_dir
+
+#: test-only data that is not shipped in the package (too large); tests using it need ../shared
+TEST_ONLY_DATA = ["bitstreams/pynq-z1_base.bit", "benchmarks/epfl/*.aig"]
 
 
 @pytest.fixture(scope="session")
 def shared() -> Path:
-    """The shared data folder (../shared beside the checkout, or $DCSFLOW_SHARED)."""
-    return shared_dir()
+    """The shared data folder (../shared beside the checkout, or $DCSFLOW_SHARED).
+
+    Fails (never skips) the test when the folder is missing, naming what is missing.
+    """
+    try:
+        return shared_dir()
+    except SharedDataMissing as e:
+        pytest.fail(f"test-only data missing ({', '.join(TEST_ONLY_DATA)}, or the copies of the package "
+                    f"data this test compares): {e}", pytrace=False)
 
 
 @pytest.fixture

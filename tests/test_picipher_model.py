@@ -158,7 +158,8 @@ def test_missing_shared_folder_says_where(monkeypatch, tmp_path):
     import scg.data
     from flow.paths import SharedDataMissing
 
-    # The shared-folder search lives in scg.data (flow.paths re-exports it).
+    # The data search lives in scg.data (flow.paths re-exports it): package data, then shared folder.
     monkeypatch.setattr(scg.data, "shared_candidates", lambda: [tmp_path / "nowhere"])
-    with pytest.raises(SharedDataMissing, match="nowhere"):
+    monkeypatch.setattr(scg.data, "package_file", lambda *parts: None)
+    with pytest.raises(SharedDataMissing, match=r"package data designs/vectors/picipher/.*nowhere"):
         load_official(96)

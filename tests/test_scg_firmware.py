@@ -389,7 +389,7 @@ def test_rekey_and_codegen_run_without_flow():
 
 
 def test_backend_rekey_model_counts_the_words_the_driver_sends(tmp_path):
-    """The back end's 'ICAP words per rekey: batched' figure (flow.backend.report.rekey_model) is the
+    """The back end's 'ICAP words/rekey: batched' figure (flow.backend.report.rekey_model) is the
     count the host driver really writes through the emulated AXI HWICAP."""
     from flow.backend.report import rekey_model
 

@@ -84,11 +84,11 @@ def table_rows(backend: dict) -> list[tuple[str, str, str]]:
         ("LUT sites / LUT6_2 pairs", f"{c['lut_sites']} / {c['lut6_2_pairs']}", f"{t['lut_sites']} / {t['lut6_2_pairs']}"),
         ("HPWL", str(c["hpwl"]), str(t["hpwl"])),
         ("frames per rekey (bound)", "-", f"{r['frames_per_rekey']} ({r['frames_lower_bound']})"),
-        ("ICAP words per rekey: per-TLUT RMW", "-", str(r["icap_words_per_tlut_rmw"])),
-        ("ICAP words per rekey: batched", "-", f"{r['icap_words_batched']}"
+        ("ICAP words/rekey: per-TLUT RMW", "-", str(r["icap_words_per_tlut_rmw"])),
+        ("ICAP words/rekey: batched", "-", f"{r['icap_words_batched']}"
          + (f" ({r['ratio_rmw_to_batched']}x fewer)" if r["ratio_rmw_to_batched"] else "")),
-        ("rekey time HWICAP RMW / batched (µs)", "-", f"{r['rekey_us_hwicap_rmw']:.0f} / {r['rekey_us_hwicap_batched']:.1f}"),
-        ("rekey time raw ICAP RMW / batched (µs)", "-", f"{r['rekey_us_icap_rmw']:.1f} / {r['rekey_us_icap_batched']:.2f}"),
+        ("rekey µs, HWICAP: RMW / batched", "-", f"{r['rekey_us_hwicap_rmw']:.0f} / {r['rekey_us_hwicap_batched']:.1f}"),
+        ("rekey µs, raw ICAP: RMW / batched", "-", f"{r['rekey_us_icap_rmw']:.1f} / {r['rekey_us_icap_batched']:.2f}"),
         ("pack + place (s)", f"{c['seconds']['pack'] + c['seconds']['place']:.1f}",
          f"{t['seconds']['pack'] + t['seconds']['place']:.1f}"),
     ]

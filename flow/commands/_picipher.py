@@ -40,6 +40,8 @@ def print_report(out: Console, title: str, rep: sim.CheckReport) -> None:
     groups = defaultdict(list)
     for r in rep.rows:
         groups[r.msg_len].append(r)
+    from flow.termout import table_console
+
     t = Table(title=title, title_justify="left")
     for col in ("msg bytes", "vectors", "encrypt ok", "decrypt ok", "bad tag rejected", "cycles"):
         t.add_column(col, justify="right")
@@ -50,7 +52,7 @@ def print_report(out: Console, title: str, rep: sim.CheckReport) -> None:
         t.add_row(str(ln), str(len(by["enc"])),
                   *(f"{sum(r.passed for r in by[k])}/{len(by[k])}" for k in ("enc", "dec", "dec-tampered")),
                   "-".join(map(str, (cyc[0], cyc[-1]))) if len(cyc) > 1 else (str(cyc[0]) if cyc else ""))
-    out.print(t)
+    table_console(out.file).print(t)
     for r in rep.rows:
         if not r.passed:
             out.print(f"FAIL {r.name} ({r.msg_len} bytes, {r.direction}): {r.detail}")

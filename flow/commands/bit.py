@@ -54,8 +54,9 @@ def info(file, as_json, ecc):
     if as_json:
         click.echo(json.dumps(s, indent=1))
         return
-    from rich.console import Console
     from rich.table import Table
+
+    from ..termout import table_console
 
     t = Table(title=f"bitstream {file}", show_header=False)
     t.add_column("field", style="bold")
@@ -71,7 +72,7 @@ def info(file, as_json, ecc):
         if k in s["header"]:
             t.add_row(name, s["header"][k])
     t.add_row("commands", " ".join(s["commands"]))
-    Console().print(t)
+    table_console().print(t)
 
 
 @COMMAND.command("lut")

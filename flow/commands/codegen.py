@@ -9,10 +9,16 @@ import click
 @click.argument("build", type=click.Path(file_okay=False))
 @click.option("--out", "out", required=True, type=click.Path(file_okay=False),
               help="Folder for scg_gen.h, scg_gen.c, scg_devtab.c (use as GEN= for make -C firmware).")
-def COMMAND(build, out):
+@click.option("--firmware", "fw_dir", type=click.Path(file_okay=False),
+              help="Also copy the C firmware sources (Makefile, HWICAP driver, SCG runtime) into this folder, "
+                   "e.g. for a wheel install without the repository: make -C DIR host-test GEN=$PWD/OUT.")
+def COMMAND(build, out, fw_dir):
     """Generate the straight-line bit-sliced PPC evaluation and the CRC-protected data blob of BUILD."""
-    from scg.codegen import codegen
+    from scg.codegen import codegen, copy_firmware
 
     r = codegen(build, out)
     click.echo(f"wrote {len(r.files)} files to {out}: {r.ands} AND nodes, {r.frames} frames, "
                f"{r.entries} frame-map entries, blob {r.blob_words * 4} bytes")
+    if fw_dir:
+        files = copy_firmware(fw_dir)
+        click.echo(f"copied {len(files)} firmware files to {fw_dir}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import click
 
@@ -44,6 +45,8 @@ def COMMAND(aiger, params_file, K, cuts, out_dir, area, param_latches, abc_opt, 
     from rich.table import Table
 
     from tmap.abc import BASELINE_AREA_SCRIPT, baseline
+
+    from ..termout import stage, table_console
     from tmap.aig import read_aiger
     from tmap.mapper import ABC_AIG_SCRIPTS, MapOptions, map_tluts, read_param_file
 
@@ -52,20 +55,24 @@ def COMMAND(aiger, params_file, K, cuts, out_dir, area, param_latches, abc_opt, 
     params = read_param_file(params_file) if params_file else []
     opts = MapOptions(K=K, cuts_per_node=cuts, area=area, verify=not no_verify, param_latches=param_latches,
                       aig_scripts=ABC_AIG_SCRIPTS if abc_opt else (), proof_method=proof_method)
+    title = f"map {Path(aiger).name}"
     with err.status("mapping") as st:
-        res = map_tluts(aig, params, opts, progress=lambda s: st.update(s))
+        with stage(err, title, "TMAP"):
+            res = map_tluts(aig, params, opts, progress=lambda s: st.update(s))
         base = None
         if not no_baseline:
             st.update("ABC baseline")
-            base = baseline(aig, K, BASELINE_AREA_SCRIPT)
+            with stage(err, title, "ABC baseline"):
+                base = baseline(aig, K, BASELINE_AREA_SCRIPT)
         if out_dir:
             st.update("writing outputs")
-            res.write(out_dir)
+            with stage(err, title, "outputs"):
+                res.write(out_dir)
     for note in res.notes:
         err.print(f"note: {note}")
     s = res.stats
     proof = {True: "proved", False: "FAILED", None: "not run"}[s.verified]
-    tab = Table(title=f"TMAP K={K}: {aiger}")
+    tab = Table(title=f"TMAP K={K}: {aiger}")     # a long path wraps in the title
     tab.add_column("figure")
     tab.add_column("TMAP", justify="right")
     tab.add_column("ABC baseline", justify="right")
@@ -77,7 +84,7 @@ def COMMAND(aiger, params_file, K, cuts, out_dir, area, param_latches, abc_opt, 
     tab.add_row("PPC AND nodes / outputs", f"{s.ppc_ands} / {s.ppc_outputs}", "-")
     tab.add_row("equivalence proof", proof, "-")
     tab.add_row("seconds", f"{s.seconds:.2f}", f"{base.seconds:.2f}" if base else "-")
-    Console(file=sys.stdout, width=100).print(tab)
+    table_console(sys.stdout).print(tab)
     if s.proof:
         click.echo(f"proof: {s.proof}")
     if base:

@@ -1,0 +1,136 @@
+"""Issue 11, part 1: the package is self-contained.
+
+One test builds a wheel from a copy of the source tree, installs it (not editable) into a fresh
+virtual environment and runs the CLI from an empty temporary directory with ``DCSFLOW_SHARED``
+unset and no ``shared``/``../shared`` folder: ``--version``, ``sim picipher`` (official vectors and
+test bench from the package), and ``build`` + rekey check of a small design (device data from the
+package), then ``codegen --firmware`` and ``make host-test`` of the shipped C firmware (the SCG
+against the C model of AXI HWICAP). ``dcsflow check`` simulates only π16-Cipher builds (one
+parameter ``key_mn``), whose build alone takes about 1.5 minutes; the small design's build runs
+every stage (front end, TMAP, proof, back end on xc7z020, template configuration) and its
+configuration is checked by the host SCG with read-back (``rekey --to emulator --verify``);
+``check`` on it must refuse with one clear line.
+Needs PyPI (or pip's cache) for the wheel's build backend and the dependencies.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from flow import __version__
+from flow.paths import REPO_ROOT
+
+#: package-data folders (relative to the repository) whose every file the wheel must contain
+DATA_DIRS = ["scg/xc7", "designs/vectors", "designs/picipher/rtl", "designs/picipher/tb",
+             "designs/picipher_cis/rtl", "flow/yosys_lib"]
+_IGNORE = shutil.ignore_patterns(".git", ".venv", "build", "*.egg-info", "__pycache__", "tests", "benchmarks",
+                                 "docs", ".ci")
+
+
+def _run(cmd, **kw):
+    r = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, **kw)
+    assert r.returncode == 0, f"{cmd} failed ({r.returncode}):\n{r.stdout[-2000:]}\n{r.stderr[-2000:]}"
+    return r
+
+
+def _data_files() -> set[str]:
+    out = set()
+    for d in DATA_DIRS:
+        for p in (REPO_ROOT / d).rglob("*"):
+            if p.is_file() and "__pycache__" not in p.parts:
+                out.add(p.relative_to(REPO_ROOT).as_posix())
+    return out
+
+
+def test_package_data_is_a_byte_copy_of_the_shared_data(shared):
+    """Copied, never retyped: every shipped device/vector file equals its source in ../shared."""
+    pairs = [(REPO_ROOT / "scg" / "xc7", shared / "xc7"),
+             (REPO_ROOT / "designs" / "vectors", shared / "vectors")]
+    n = 0
+    for pkg, src in pairs:
+        for p in pkg.rglob("*"):
+            if p.is_file() and p.name != "SOURCES.md":
+                s = src / p.relative_to(pkg)
+                assert s.is_file(), f"{p} has no source {s}"
+                assert hashlib.sha256(p.read_bytes()).digest() == hashlib.sha256(s.read_bytes()).digest(), p
+                n += 1
+    assert n >= 20
+    for folder in ("scg/xc7", "designs/vectors/picipher"):
+        text = (REPO_ROOT / folder / "SOURCES.md").read_text()
+        assert "commit" in text and "license" in text, folder
+
+
+def test_run_time_data_comes_from_the_package(monkeypatch, tmp_path):
+    """With no shared folder anywhere, device data and vectors are still found (in the packages)."""
+    import scg.data
+    from designs.picipher.vectors import official_file
+    from flow.paths import shared_file
+
+    monkeypatch.setattr(scg.data, "shared_candidates", lambda: [tmp_path / "nowhere"])
+    p = shared_file("xc7", "xc7z020", "part.json")
+    assert p.is_relative_to(Path(scg.__file__).parent)
+    assert official_file(96).parent == Path(__import__("designs").__file__).parent / "vectors" / "picipher"
+    # test-only data is not shipped: the error names the file and the searched places
+    with pytest.raises(scg.data.DataMissing, match="pynq-z1_base.bit.*nowhere"):
+        shared_file("bitstreams", "pynq-z1_base.bit")
+
+
+def test_wheel_installs_and_runs_from_an_empty_directory(tmp_path):
+    src, wheels, venv = tmp_path / "src", tmp_path / "wheels", tmp_path / "venv"
+    shutil.copytree(REPO_ROOT, src, ignore=_IGNORE)
+    # build backend (setuptools + wheel) in pip's isolated build environment
+    _run([sys.executable, "-m", "pip", "wheel", "-q", "--disable-pip-version-check", "--no-deps",
+          "-w", wheels, src])
+    (whl,) = wheels.glob("dcsflow-*.whl")
+    names = set(zipfile.ZipFile(whl).namelist())
+    missing = _data_files() - names
+    fw = {f.name for f in (REPO_ROOT / "firmware").iterdir() if f.is_file()}
+    missing |= {f"scg/firmware/{n}" for n in fw} - names
+    assert not missing, f"wheel lacks package data: {sorted(missing)}"
+    assert any(n.startswith("tmap/_cutsc") and n.endswith(".so") for n in names), "no compiled tmap._cutsc"
+
+    # fresh environment (no system site-packages), pip of this interpreter installs into it
+    _run([sys.executable, "-m", "venv", "--without-pip", venv])
+    py = venv / "bin" / "python"
+    _run([sys.executable, "-m", "pip", "--python", py, "install", "-q", "--disable-pip-version-check",
+          "--no-compile", whl])
+    work = tmp_path / "empty" / "cwd"
+    work.mkdir(parents=True)
+    assert not (work / "shared").exists() and not (work.parent / "shared").exists()
+    env = {k: v for k, v in os.environ.items() if k not in ("DCSFLOW_SHARED", "PYTHONPATH")}
+    env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    exe = venv / "bin" / "dcsflow"
+
+    def cli(*args, ok=True):
+        r = subprocess.run([str(exe), *map(str, args)], capture_output=True, text=True, cwd=work, env=env)
+        if ok:
+            assert r.returncode == 0, f"dcsflow {args}:\n{r.stdout[-2000:]}\n{r.stderr[-2000:]}"
+        return r
+
+    # the installed package, not the checkout, is what runs
+    r = _run([py, "-c", "import flow, tmap._cutsc; print(flow.__file__)"], cwd=work, env=env)
+    assert str(venv) in r.stdout and str(REPO_ROOT) not in r.stdout
+    assert __version__ in cli("--version").stdout
+    r = cli("sim", "picipher")
+    assert "passed 75/75" in r.stdout            # 25 no-AD/no-SMN vectors x (encrypt, decrypt, bad tag)
+
+    shutil.copy(REPO_ROOT / "tests" / "data" / "flow" / "keyxor.v", work / "keyxor.v")
+    r = cli("build", "keyxor.v", "--out", "kx", "--quiet")
+    assert "keyxor" in r.stdout and (work / "kx" / "tlut" / "template.bit").is_file()
+    r = cli("rekey", "kx", "--param", "key=a5", "--to", "emulator", "--verify")
+    assert "read-back verified" in r.stdout
+    r = cli("check", "kx", ok=False)
+    assert r.returncode != 0 and r.stderr.startswith("error: ") and "Traceback" not in r.stderr
+    # the firmware ships too: generated SCG + firmware sources, built and run against the C model
+    r = cli("codegen", "kx", "--out", "gen", "--firmware", "fw")
+    assert "firmware files" in r.stdout
+    r = _run(["make", "-C", work / "fw", "host-test", f"GEN={work / 'gen'}"], cwd=work, env=env)
+    assert "host-test: 2 passed, 0 failed" in r.stdout
