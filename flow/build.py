@@ -55,7 +55,8 @@ class BuildOptions:
     area: TMAP area recovery without the depth bound (fewer LUTs, deeper logic); seed: placer seed;
     tlut_pairs: back end may put two small TLUTs into one LUT6_2 site (opt-in); mul_chunk:
     front end, regular-operand bits per chunk product of a multiplier with a parameter operand
-    (:mod:`flow.param_arith`; 0 = leave it to synth_xilinx, e.g. a DSP48E1).
+    (:mod:`flow.param_arith`; 0 = leave it to synth_xilinx, e.g. a DSP48E1); backend: ``builtin`` or
+    ``vivado`` (also writes ``vivado/``); board: board file name for the Vivado back end.
     """
 
     design: str
@@ -70,6 +71,8 @@ class BuildOptions:
     seed: int = 1
     tlut_pairs: bool = False
     mul_chunk: int = fe.DEFAULT_CHUNK
+    backend: str = "builtin"
+    board: str | None = None
 
 
 @dataclass
@@ -305,7 +308,8 @@ def stage_backend(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Prog
     from .backend.stage import run_backend
 
     t0 = time.perf_counter()
-    state["backend"] = run_backend(opts.out, state, opts.device, opts.seed, prog.step, tlut_pairs=opts.tlut_pairs)
+    state["backend"] = run_backend(opts.out, state, opts.device, opts.seed, prog.step, tlut_pairs=opts.tlut_pairs,
+                                   backend=opts.backend, board=opts.board)
     state.setdefault("seconds", {})["backend"] = time.perf_counter() - t0
 
 
