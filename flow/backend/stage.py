@@ -152,7 +152,8 @@ def run_backend(out: Path, state: dict, device_name: str = "xc7z020", seed: int 
         from .vivado import export_vivado
 
         step("vivado: netlist, constraints, Tcl")
-        files += export_vivado(out, modules["tlut"], top, conf.tluts, dev, design_hash, board_obj)
+        files += export_vivado(out, modules["tlut"], top, conf.tluts, dev, design_hash, board_obj,
+                               list(state.get("params") or {}))
         summary["board"] = board
     t, c = summary["tlut"], summary["conventional"]
     summary["slices_saved"] = c["slices"] - t["slices"]

@@ -250,13 +250,17 @@ def _xdc(top: str, module: dict, plan: list[dict], board: Board | None, part: st
                              f"port {rst} is not: hold the button accordingly")
             lines.append(f"set_property -dict {{PACKAGE_PIN {board.reset['pin']} IOSTANDARD "
                          f"{board.reset['iostandard']}}} [get_ports {{{rst}}}]")
-    lines.append("# TLUT placement from dcsflow's placer: BEL before LOC (UG912, UG903)")
+    return "\n".join(lines + _tlut_xdc_lines(plan)) + "\n"
+
+
+def _tlut_xdc_lines(plan: list[dict]) -> list[str]:
+    lines = ["# TLUT placement from dcsflow's placer: BEL before LOC (UG912, UG903)"]
     for p in plan:
         c = f"[get_cells {{{p['cell']}}}]"
         lines += [f"set_property BEL {p['bel']} {c}", f"set_property LOC {p['site']} {c}",
                   f"set_property LOCK_PINS {{{p['lock_pins'].replace(',', ' ')}}} {c}",
                   f"set_property DONT_TOUCH TRUE {c}"]
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def _build_tcl(top: str, part: str) -> str:
@@ -287,11 +291,13 @@ proc dcs_json_str {s} {
     return "\"[string map {\\ \\\\ \" \\\"} $s]\""
 }
 set dcs_cells {@NAMES@}
+# block-design flow: hierarchical path of the design instance (set by block_design.tcl)
+if {![info exists dcs_prefix]} { set dcs_prefix "" }
 set fh [open [file join $here tlut_cells.json] w]
 puts $fh "{\"format\": \"@FORMAT@\", \"version\": 1, \"part\": [dcs_json_str [get_property PART [current_design]]], \"cells\": \["
 set first 1
 foreach name $dcs_cells {
-    set c [get_cells -quiet $name]
+    set c [get_cells -quiet "$dcs_prefix$name"]
     if {[llength $c] != 1} {
         close $fh
         error "dcsflow: TLUT cell $name not found in the routed design"
@@ -315,8 +321,13 @@ def _dump_tcl(plan: list[dict]) -> str:
             .replace("@NAMES@", " ".join(p["cell"] for p in plan)))
 
 
+#: ports of a π16-Cipher message processor top: the block design's AXI-Lite wrapper drives these
+PICIPHER_PORTS = {"clk", "rst", "key_load", "mode", "s_data", "s_valid", "s_ready", "s_last", "s_bytes", "m_data",
+                  "m_valid", "m_ready", "m_last", "m_bytes", "tag", "tag_in", "done", "tag_ok"}
+
+
 def export_vivado(out: Path, module: dict, top: str, tluts: list, device, design_hash: str,
-                  board: Board | None = None) -> list[str]:
+                  board: Board | None = None, params: list[str] | None = None) -> list[str]:
     """Write ``out/vivado/`` (module docstring) for the placed TLUT implementation.
 
     Args:
@@ -343,16 +354,24 @@ def export_vivado(out: Path, module: dict, top: str, tluts: list, device, design
     write_text_atomic(vdir / "netlist.v", f"// dcsflow {__version__}: {top} for Vivado, design_hash={design_hash}\n"
                       + text)
     write_text_atomic(vdir / "constraints.xdc", _xdc(top, module, plan, board, part))
+    write_text_atomic(vdir / "tlut_placement.xdc", "\n".join(
+        [f"# dcsflow {__version__}: TLUT placement of {top} only, for scoped use (read_xdc -ref / SCOPED_TO_REF)"]
+        + _tlut_xdc_lines(plan)) + "\n")
     write_text_atomic(vdir / "build.tcl", _build_tcl(top, part))
     write_text_atomic(vdir / "dump_tluts.tcl", _dump_tcl(plan))
     doc = {"format": PLAN_FORMAT, "version": 1, "device": device.name, "idcode": f"0x{device.idcode:08X}",
-           "part": part, "board": board.name if board else None, "design_hash": design_hash, "top": top,
+           "part": part, "board": board.name if board else None,
+           "hwicap_base": f"0x{board.hwicap_base:08X}" if board and board.hwicap_base is not None else None,
+           "design_hash": design_hash, "top": top,
            "cells": plan}
     write_text_atomic(vdir / "tluts.json", json.dumps(doc, indent=1) + "\n")
-    files = ["vivado/netlist.v", "vivado/constraints.xdc", "vivado/build.tcl", "vivado/dump_tluts.tcl",
-             "vivado/tluts.json"]
+    files = ["vivado/netlist.v", "vivado/constraints.xdc", "vivado/tlut_placement.xdc", "vivado/build.tcl",
+             "vivado/dump_tluts.tcl", "vivado/tluts.json"]
     bd = board.block_design_path if board else None
-    if bd is not None and bd.is_file():
+    pports = [p for p in (params or []) if p in module["ports"]]
+    if bd is not None and bd.is_file() and PICIPHER_PORTS <= set(module["ports"]) and len(pports) == 1:
         write_text_atomic(vdir / "block_design.tcl", bd.read_text().replace("@TOP@", top))
-        files.append("vivado/block_design.tcl")
+        wrapper = (BOARDS_DIR / "dcs_axil_wrapper.v").read_text()
+        write_text_atomic(vdir / "dcs_axil_wrapper.v", wrapper.replace("@TOP@", top).replace("@PARAM@", pports[0]))
+        files += ["vivado/block_design.tcl", "vivado/dcs_axil_wrapper.v"]
     return files
