@@ -20,7 +20,7 @@ from flow import netlist as nl
 from flow.backend.config import expand
 from flow.backend.verify import check_frames
 from flow.backend.vivado import load_board, template_init, template_table
-from flow.backend.vivado_import import ImportError_, import_vivado, physical_init
+from flow.backend.vivado_import import ImportError_, import_vivado, physical_init, synthetic_vivado_result
 from flow.build import BuildOptions, build
 from flow.check import prepare_check, select_vectors, simulate_vectors
 from flow.specialize import circuit_values, load_build, tlut_values
@@ -67,26 +67,9 @@ def _plan(out: Path) -> dict:
     return json.loads((out / "vivado" / "tluts.json").read_text())
 
 
-def _fake_vivado(out: Path, base: FrameMemory, tmp: Path, mutate_frames=None, mutate_dump=None,
-                 device_mem: FrameMemory | None = None):
-    """What Vivado would give back: pynq-z1_base.bit with every TLUT's template INIT written at its
-    planned site (project writer), and the dump dump_tluts.tcl would write."""
-    plan = _plan(out)
-    mem = base.copy() if device_mem is None else device_mem
-    for p in plan["cells"]:
-        mem.set_lut(p["site"], p["bel"], physical_init(p["k"], p["pin_map"]))
-    if mutate_frames:
-        mutate_frames(mem, plan)
-    bit = tmp / "routed.bit"
-    bit.write_bytes(to_bit(write_full(mem), design="fake-vivado", part="7z020clg400"))
-    dump = {"format": "dcsflow-vivado-tluts", "version": 1, "part": plan["part"], "cells": [
-        {"name": p["cell"], "loc": p["site"], "bel": "SLICEL." + p["bel"], "lock_pins": p["lock_pins"].replace(",", " "),
-         "init": "64'h" + p["init"], "pins": dict(p["pin_map"])} for p in plan["cells"]]}
-    if mutate_dump:
-        mutate_dump(dump)
-    cells = tmp / "tlut_cells.json"
-    cells.write_text(json.dumps(dump))
-    return bit, cells
+def _fake_vivado(out: Path, base: FrameMemory, tmp: Path, mutate_frames=None, mutate_dump=None):
+    """What Vivado would give back (see synthetic_vivado_result)."""
+    return synthetic_vivado_result(out, base, tmp, mutate_frames, mutate_dump)
 
 
 def _folder_hash(root: Path) -> str:
@@ -328,17 +311,37 @@ def test_tcl_syntax_check_with_ug835_stubs(pi, tmp_path):
     assert r.returncode != 0 and "-binfile not in UG835" in r.stderr
 
 
-def test_arty_export_other_device(pi, tmp_path):
-    out = tmp_path / "arty"
-    shutil.copytree(pi, out)
-    build(BuildOptions(design="picipher", out=out, progress=False, start="backend", device="xc7a35t",
-                       backend="vivado", board="arty-a7-35"))
-    plan = _plan(out)
-    assert plan["part"] == "xc7a35ticsg324-1L" and plan["device"] == "xc7a35t"
-    xdc = (out / "vivado" / "constraints.xdc").read_text()
+def test_arty_board_export(pi, tmp_path):
+    """The Arty A7-35T board file drives part, pins and clock period (the picipher TLUT sites, which
+    exist on xc7a35t too, stand in for an xc7a35t placement); a board of another device is refused."""
+    from flow.backend import BackendError
+    from flow.backend.vivado import export_vivado
+    from scg.device import get_device
+
+    top = "picipher_mp"
+    module = json.loads((pi / "tlut" / "netlist.json").read_text())["modules"][top]
+    tluts = json.loads((pi / "tlut" / "framemap.json").read_text())["tluts"]
+    files = export_vivado(tmp_path, module, top, tluts, get_device("xc7a35t"), "h", load_board("arty-a7-35"),
+                          ["key_mn"])
+    assert "vivado/block_design.tcl" not in files        # no processor on the Arty
+    plan = _plan(tmp_path)
+    assert plan["part"] == "xc7a35ticsg324-1L" and plan["device"] == "xc7a35t" and plan["hwicap_base"] is None
+    xdc = (tmp_path / "vivado" / "constraints.xdc").read_text()
     assert "PACKAGE_PIN E3" in xdc and "PACKAGE_PIN C2" in xdc and "-period 10.000" in xdc
-    assert "link_design -top picipher_mp -part xc7a35ticsg324-1L" in (out / "vivado" / "build.tcl").read_text()
-    assert load_board("arty-a7-35").hwicap_base is None
+    assert "link_design -top picipher_mp -part xc7a35ticsg324-1L" in (tmp_path / "vivado" / "build.tcl").read_text()
+    with pytest.raises(BackendError, match="pynq-z1 carries xc7z020"):
+        export_vivado(tmp_path, module, top, tluts, get_device("xc7a35t"), "h", load_board("pynq-z1"))
+
+
+def test_codegen_takes_hwicap_base_from_board(pi, tmp_path):
+    from scg.codegen import codegen
+
+    codegen(pi, tmp_path)
+    assert "#define SCG_GEN_HWICAP_BASE 0x40020000u" in (tmp_path / "scg_gen.h").read_text()
+    fw = Path(__file__).resolve().parent.parent / "firmware"
+    r = subprocess.run(["gcc", "-E", "-dM", "-I", str(tmp_path), "-I", str(fw), str(fw / "board_main.c")],
+                       capture_output=True, text=True, check=True)
+    assert "#define HWICAP_BASE SCG_GEN_HWICAP_BASE" in r.stdout
 
 
 # ------------------------------------------------------------------------------------ import
@@ -355,7 +358,7 @@ def test_import_links_template_and_check_frames_passes(imported, vectors, base_f
     out, res = imported
     assert res.tluts == 128
     bj = json.loads((out / "build.json").read_text())
-    assert bj["template"]["folder"] == "tlut/imported" and "tlut/imported/template.frm" in bj["files"]
+    assert bj["template"]["folder"] == "tlut/imported" and "tlut/imported/template.bit" in bj["files"]
     load_build(out)                                         # hashes re-linked: the manifest check passes
     b = rk.load_build(out)
     assert b.imported
@@ -520,3 +523,86 @@ def test_hwicap_init_clears_pcap_pr_on_fake_devmem(imported, tmp_path):
     with open(mem, "rb") as f:
         f.seek(rk.DEVCFG_BASE)
         assert int.from_bytes(f.read(4), "little") == 0x4400_0001
+
+
+# ------------------------------------------------------------------------------------ block design wrapper
+AXI_TB = r"""
+`timescale 1ns/1ps
+module tb;
+  reg clk = 0, rstn = 0;
+  always #5 clk = ~clk;
+  reg [5:0] awaddr = 0, araddr = 0; reg [31:0] wdata = 0;
+  reg awvalid = 0, wvalid = 0, arvalid = 0;
+  wire awready, wready, bvalid, arready, rvalid; wire [1:0] bresp, rresp; wire [31:0] rdata;
+  dcs_axil_wrapper dut (.s_axi_aclk(clk), .s_axi_aresetn(rstn), .s_axi_awaddr(awaddr), .s_axi_awvalid(awvalid),
+    .s_axi_awready(awready), .s_axi_wdata(wdata), .s_axi_wstrb(4'hF), .s_axi_wvalid(wvalid), .s_axi_wready(wready),
+    .s_axi_bresp(bresp), .s_axi_bvalid(bvalid), .s_axi_bready(1'b1), .s_axi_araddr(araddr), .s_axi_arvalid(arvalid),
+    .s_axi_arready(arready), .s_axi_rdata(rdata), .s_axi_rresp(rresp), .s_axi_rvalid(rvalid), .s_axi_rready(1'b1));
+  task wr(input [5:0] a, input [31:0] d); begin
+    @(negedge clk) awaddr = a; wdata = d; awvalid = 1; wvalid = 1;
+    @(posedge clk); while (!(awready && wready)) @(posedge clk);
+    #1 awvalid = 0; wvalid = 0;
+  end endtask
+  task rd(input [5:0] a, output [31:0] d); begin
+    @(negedge clk) araddr = a; arvalid = 1;
+    @(posedge clk); while (!(arready && rvalid)) @(posedge clk);
+    d = rdata; #1 arvalid = 0;
+  end endtask
+  reg [31:0] words [0:`NWORDS-1]; reg [31:0] st, w; integer i, n, polls;
+  initial begin
+    $readmemh("words.hex", words);
+    n = `NWORDS;
+    repeat (3) @(posedge clk); rstn = 1;
+    wr(6'h04, 32'h2); wr(6'h04, 32'h0);              // core reset, then mode 0 (encrypt)
+    for (i = 0; i < n; i = i + 1) begin
+      polls = 0;
+      rd(6'h00, st);
+      while (!st[0] || st[1]) begin                  // drain output words while waiting for the slot
+        if (st[1]) begin rd(6'h0C, w); $display("M %04h", w[15:0]); end
+        rd(6'h00, st); polls = polls + 1;
+        if (polls > 100000) begin $display("TIMEOUT"); $finish; end
+      end
+      wr(6'h08, words[i]);
+    end
+    polls = 0;
+    rd(6'h00, st);
+    while (!st[3]) begin
+      if (st[1]) begin rd(6'h0C, w); $display("M %04h", w[15:0]); end
+      rd(6'h00, st); polls = polls + 1;
+      if (polls > 100000) begin $display("TIMEOUT"); $finish; end
+    end
+    rd(6'h10, w); $display("T %08h", w); rd(6'h14, w); $display("T %08h", w);
+    rd(6'h18, w); $display("T %08h", w); rd(6'h1C, w); $display("T %08h", w);
+    $finish;
+  end
+endmodule
+"""
+
+
+def test_block_design_axi_lite_wrapper_encrypts(pi, tmp_path, vectors):
+    """The PYNQ-Z1 block design's AXI-Lite wrapper around the specialized netlist, driven by AXI
+    register accesses in Icarus, gives an official vector's CIPHER (ciphertext || tag)."""
+    from designs.picipher.vectors import read_vectors
+    from flow.specialize import specialized_verilog
+
+    v = read_vectors(vectors, check=False)[0]
+    b = load_build(pi)
+    (tmp_path / "spec.v").write_text(specialized_verilog(b, {"key_mn": int.from_bytes(v.key + v.pmn, "big")}))
+    msg = v.msg
+    words = []
+    for k in range(0, len(msg), 2):
+        last = k + 2 >= len(msg)
+        data = msg[k] | ((msg[k + 1] << 8) if k + 1 < len(msg) else 0)
+        nbytes = (len(msg) - 1) % 16 + 1 if last else 0
+        words.append((int(last) << 24) | (nbytes << 16) | data)
+    (tmp_path / "words.hex").write_text("\n".join(f"{w:08x}" for w in words) + "\n")
+    (tmp_path / "tb.v").write_text(AXI_TB)
+    exe = tmp_path / "tb.vvp"
+    subprocess.run(["iverilog", "-g2012", f"-DNWORDS={len(words)}", "-o", str(exe), str(tmp_path / "tb.v"),
+                    str(pi / "vivado" / "dcs_axil_wrapper.v"), str(tmp_path / "spec.v"), str(cells_sim())],
+                   check=True, capture_output=True, text=True)
+    out = subprocess.run(["vvp", "-n", str(exe)], check=True, capture_output=True, text=True, cwd=tmp_path).stdout
+    assert "TIMEOUT" not in out
+    ct = b"".join(int(ln[2:], 16).to_bytes(2, "little") for ln in out.splitlines() if ln.startswith("M "))
+    tag = b"".join(int(ln[2:], 16).to_bytes(4, "big") for ln in out.splitlines() if ln.startswith("T "))
+    assert ct[:len(msg)] + tag == v.cipher

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from scg.bitstream import FrameMemory
 from scg.device import decode_far, get_device
-from scg.rekey import template_folder
+from scg.rekey import load_template, template_folder
 
 from .. import netlist as nl
 from ..check import CheckResult, prepare_check, simulate_vectors
@@ -180,7 +180,7 @@ def check_frames(build_dir: str | Path, vectors_file: str | Path | None = None, 
     if tdir != path / "tlut":
         # imported Vivado template: Vivado placed the other LUTs elsewhere, so only the TLUT sites are
         # decoded from its frames; every other LUT keeps the built-in placement's logic-only INIT
-        template = FrameMemory.from_frm((tdir / "template.frm").read_text(), dev)
+        template = load_template(tdir, dev)
         tl = {**pl, "slices": [{**s, "luts": [e for e in s["luts"] if e["kind"] in ("tlut", "tlutpair")]}
                                for s in pl["slices"]]}
         decoder = FrameDecoder(template, tl, entries)

@@ -372,6 +372,7 @@ def export_vivado(out: Path, module: dict, top: str, tluts: list, device, design
     if bd is not None and bd.is_file() and PICIPHER_PORTS <= set(module["ports"]) and len(pports) == 1:
         write_text_atomic(vdir / "block_design.tcl", bd.read_text().replace("@TOP@", top))
         wrapper = (BOARDS_DIR / "dcs_axil_wrapper.v").read_text()
-        write_text_atomic(vdir / "dcs_axil_wrapper.v", wrapper.replace("@TOP@", top).replace("@PARAM@", pports[0]))
+        write_text_atomic(vdir / "dcs_axil_wrapper.v", wrapper.replace("@TOP@", top).replace("@PARAM@", pports[0])
+                          .replace("@PARAMW@", str(len(module["ports"][pports[0]]["bits"]))))
         files += ["vivado/block_design.tcl", "vivado/dcs_axil_wrapper.v"]
     return files

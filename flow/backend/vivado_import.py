@@ -14,7 +14,7 @@ Checks, each failure a :class:`ImportError_` naming the cell and what differs:
    inputs (:func:`.vivado.template_table`), so a pin swap is seen in the bitstream alone.
 
 On success, and only then, the folder gets ``tlut/imported/`` (``template.bit`` = the routed
-bitstream, ``template.frm``, ``import.json``) and ``build.json`` records it (key ``template``) and
+bitstream, ``import.json``) and ``build.json`` records it (key ``template``) and
 the new files' hashes; the logic-only ``tlut/template.frm`` stays as the fallback. The SCG
 (``dcsflow rekey``) and ``check --frames`` then use the imported template. Nothing is written on
 failure (the new folder is built under a temporary name and renamed, build.json replaced atomically).
@@ -22,7 +22,6 @@ failure (the new folder is built under a temporary name and renamed, build.json 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -36,6 +35,7 @@ from pathlib import Path
 from scg.bitstream import read_file
 from scg.device import get_device, normalize_part
 
+from ..build import sha256_file
 from ..errors import FlowError
 from ..fileio import write_text_atomic
 from .config import expand
@@ -59,14 +59,6 @@ class ImportResult:
     frames: int
     seconds: float
     files: list = field(default_factory=list)
-
-
-def _sha(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def _read_json(path: Path, what: str) -> dict:
@@ -240,16 +232,14 @@ def import_vivado(build_dir, bit_path, cells_path) -> ImportResult:
     try:
         os.chmod(tmp, 0o755)
         shutil.copyfile(bit_path, tmp / "template.bit")
-        lines = bs.frames.to_frm().split("\n", 1)
-        (tmp / "template.frm").write_text(lines[0] + f" design_hash={bj.get('design_hash')} vivado\n" + lines[1])
         doc = {"format": IMPORT_FORMAT, "version": 1, "device": device.name, "idcode": f"0x{device.idcode:08X}",
                "design_hash": bj.get("design_hash"), "bitstream": str(bit_path),
-               "bitstream_sha256": _sha(tmp / "template.bit"), "dump_sha256": _sha(Path(cells_path)),
+               "bitstream_sha256": sha256_file(tmp / "template.bit"), "dump_sha256": sha256_file(Path(cells_path)),
                "header": bs.header, "tluts": len(plan["cells"]), "frames": bs.device.n_frames,
                "seconds": round(seconds, 3)}
         (tmp / "import.json").write_text(json.dumps(doc, indent=1) + "\n")
-        names = ("template.bit", "template.frm", "import.json")
-        hashes = {f"{IMPORT_DIR}/{n}": _sha(tmp / n) for n in names}
+        names = ("template.bit", "import.json")
+        hashes = {f"{IMPORT_DIR}/{n}": sha256_file(tmp / n) for n in names}
         dest = root / IMPORT_DIR
         if dest.exists():
             old = Path(tempfile.mkdtemp(prefix=".import-old-", dir=root / "tlut"))
@@ -274,3 +264,32 @@ def import_vivado(build_dir, bit_path, cells_path) -> ImportResult:
             shutil.rmtree(old, ignore_errors=True)
     return ImportResult(len(plan["cells"]), bs.device.n_frames, seconds, sorted(hashes))
 
+
+
+def synthetic_vivado_result(build_dir, base_bit, out_dir, mutate_frames=None, mutate_dump=None) -> tuple[Path, Path]:
+    """Stand-in for a Vivado run (tests, benchmarks; no Vivado here): ``base_bit`` (e.g.
+    ``pynq-z1_base.bit``) with every planned TLUT's template INIT written at its planned site by the
+    project's writer (:func:`scg.bitstream.write_full`), and the dump ``dump_tluts.tcl`` would write.
+
+    ``mutate_frames(mem, plan)`` / ``mutate_dump(dump)`` may alter either before writing.
+    Returns ``(routed.bit, tlut_cells.json)`` in ``out_dir``.
+    """
+    from scg.bitstream import FrameMemory, header_part, to_bit, write_full
+
+    plan = _read_json(Path(build_dir) / "vivado" / "tluts.json", "Vivado plan")
+    base = read_file(base_bit).frames if not isinstance(base_bit, FrameMemory) else base_bit.copy()
+    for p in plan["cells"]:
+        base.set_lut(p["site"], p["bel"], physical_init(p["k"], p["pin_map"]))
+    if mutate_frames:
+        mutate_frames(base, plan)
+    out = Path(out_dir)
+    bit = out / "routed.bit"
+    bit.write_bytes(to_bit(write_full(base), design="synthetic-vivado", part=header_part(base.device)))
+    dump = {"format": DUMP_FORMAT, "version": 1, "part": plan["part"], "cells": [
+        {"name": p["cell"], "loc": p["site"], "bel": "SLICEL." + p["bel"], "lock_pins": p["lock_pins"].replace(",", " "),
+         "init": "64'h" + p["init"], "pins": dict(p["pin_map"])} for p in plan["cells"]]}
+    if mutate_dump:
+        mutate_dump(dump)
+    cells = out / "tlut_cells.json"
+    cells.write_text(json.dumps(dump))
+    return bit, cells

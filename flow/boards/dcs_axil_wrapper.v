@@ -2,11 +2,11 @@
 // block design (flow/boards/pynq-z1_bd.tcl). Key-independent ports only: the parameter input
 // (@PARAM@) is tied to 0 -- the key lives in the TLUTs and is written through the AXI HWICAP.
 // Registers (32-bit, byte offsets):
-//   0x00 STATUS (R)   [0] s_ready [1] m_valid [2] m_last [3] done (sticky, cleared by a CTRL write)
+//   0x00 STATUS (R)   [0] SWORD free (the last word written was taken) [1] m_valid [2] m_last [3] done (sticky, cleared by a CTRL write)
 //                     [4] tag_ok [12:8] m_bytes
 //   0x04 CTRL   (W)   [0] mode (0 encrypt, 1 decrypt) [1] rst (core held in reset while 1)
-//   0x08 SWORD  (W)   [15:0] s_data [20:16] s_bytes [24] s_last: offered until the core accepts it
-//                     (write only while STATUS.s_ready = 1)
+//   0x08 SWORD  (W)   [15:0] s_data [20:16] s_bytes [24] s_last: offered (s_valid) until the core
+//                     accepts it; write only while STATUS[0] = 1
 //   0x0C MWORD  (R)   [15:0] m_data; reading it accepts the word (m_ready for one cycle)
 //   0x10..0x1C TAG    (R)   tag[127:96], tag[95:64], tag[63:32], tag[31:0]
 //   0x20..0x2C TAG_IN (W)   expected tag for decryption, same order
@@ -45,7 +45,7 @@ module dcs_axil_wrapper (
   wire [127:0] tag;
 
   @TOP@ core (
-    .clk(s_axi_aclk), .rst(core_rst | ~s_axi_aresetn), .@PARAM@(0), .key_load(1'b0), .mode(mode),
+    .clk(s_axi_aclk), .rst(core_rst | ~s_axi_aresetn), .@PARAM@({@PARAMW@{1'b0}}), .key_load(1'b0), .mode(mode),
     .s_data(s_data), .s_valid(s_valid), .s_ready(s_ready), .s_last(s_last), .s_bytes(s_bytes),
     .m_data(m_data), .m_valid(m_valid), .m_ready(m_ready), .m_last(m_last), .m_bytes(m_bytes),
     .tag(tag), .tag_in(tag_in), .done(done), .tag_ok(tag_ok));
@@ -87,7 +87,7 @@ module dcs_axil_wrapper (
       if (s_axi_arvalid && !s_axi_arready && !s_axi_rvalid) begin
         s_axi_arready <= 1'b1; s_axi_rvalid <= 1'b1;
         case (s_axi_araddr[5:2])
-          4'h0: s_axi_rdata <= {19'd0, m_bytes, 3'd0, tag_ok, done_q, m_last, m_valid, s_ready & ~s_valid};
+          4'h0: s_axi_rdata <= {19'd0, m_bytes, 3'd0, tag_ok, done_q, m_last, m_valid, ~s_valid};
           4'h3: begin s_axi_rdata <= {16'd0, m_data}; m_ready <= m_valid; end
           4'h4: s_axi_rdata <= tag[127:96];
           4'h5: s_axi_rdata <= tag[95:64];
