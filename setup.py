@@ -19,7 +19,7 @@ setup(
     packages=find_packages(include=["flow", "flow.*", "tmap", "tmap.*", "scg", "scg.*", "designs", "designs.*"]),
     include_package_data=True,
     package_data={"designs": ["*/*.v", "*/*.vh", "*/rtl/*.v", "*/tb/*.v"], "scg": ["data/*", "data/*/*"],
-                  "flow": ["yosys_lib/*.v"]},
+                  "flow": ["yosys_lib/*.v", "boards/*"]},
     install_requires=[
         "click>=8.1",
         "rich>=13",
