@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import mmap
-import os
 import shutil
 import subprocess
 from itertools import combinations
@@ -20,7 +18,7 @@ from flow import netlist as nl
 from flow.backend.config import expand
 from flow.backend.verify import check_frames
 from flow.backend.vivado import load_board, template_init, template_table
-from flow.backend.vivado_import import ImportError_, import_vivado, physical_init, synthetic_vivado_result
+from flow.backend.vivado_import import VivadoImportError, import_vivado, physical_init, synthetic_vivado_result
 from flow.build import BuildOptions, build
 from flow.check import prepare_check, select_vectors, simulate_vectors
 from flow.specialize import circuit_values, load_build, tlut_values
@@ -28,7 +26,6 @@ from flow.yosys import cells_sim, run_script
 from scg import rekey as rk
 from scg.bitstream import FrameMemory, parse, read_file, to_bit, write_full
 from scg.emulator import ConfigEmulator
-from scg.errors import BitstreamError
 
 BASE_BIT = ("bitstreams", "pynq-z1_base.bit")
 
@@ -391,29 +388,32 @@ def test_partial_on_imported_template_equals_full_bitstream(imported, tmp_path, 
     assert emu.frames.diff(b.template) == sorted(b.fars, key=b.device.far_index.get)
 
 
-@pytest.mark.parametrize("case", ["moved_bel", "moved_bel_bitstream_only", "pins_swapped", "pins_swapped_dump_only",
+@pytest.mark.parametrize("case", ["moved_bel", "moved_site_bitstream_only", "pins_swapped", "pins_swapped_dump_only",
                                   "init_bit", "unknown_cell", "missing_cell"])
 def test_import_rejects_differences(pi, base_frames, tmp_path, case):
     out = tmp_path / "pi"
     shutil.copytree(pi, out, ignore=shutil.ignore_patterns("*.png", "*.html"))
     plan = _plan(out)
-    used = {(p["site"], p["bel"]) for p in plan["cells"]}
     p0 = plan["cells"][0]
-    free = next(b for b in ("A6LUT", "B6LUT", "C6LUT", "D6LUT") if (p0["site"], b) not in used) \
-        if any((p0["site"], b) not in used for b in ("A6LUT", "B6LUT", "C6LUT", "D6LUT")) else None
     other = next(p for p in plan["cells"] if p["k"] >= 2)
+    bels = ("A6LUT", "B6LUT", "C6LUT", "D6LUT")
+    target = bels[(bels.index(p0["bel"]) + 1) % 4]       # another BEL of the same slice
+    q = next((p for p in plan["cells"] if (p["site"], p["bel"]) == (p0["site"], target)), None)
 
-    def move(mem, plan):
-        site, bel = p0["site"], free or "A6LUT"
+    def move_bel(mem, plan):      # p0 on `target`; the TLUT that sat there (if any) takes p0's BEL
+        mem.set_lut(p0["site"], p0["bel"], physical_init(q["k"], q["pin_map"]) if q else 0)
+        mem.set_lut(p0["site"], target, physical_init(p0["k"], p0["pin_map"]))
+
+    def move_bel_dump(d):
+        for c in d["cells"]:
+            if c["name"] == p0["cell"]:
+                c["bel"] = "SLICEL." + target
+            elif q is not None and c["name"] == q["cell"]:
+                c["bel"] = "SLICEL." + p0["bel"]
+
+    def move_site(mem, plan):
         mem.set_lut(p0["site"], p0["bel"], 0)
-        if free is None:
-            site = "SLICE_X0Y0"
-        mem.set_lut(site, bel, physical_init(p0["k"], p0["pin_map"]))
-
-    def move_dump(d):
-        d["cells"][0]["bel"] = "SLICEL." + (free or "A6LUT")
-        if free is None:
-            d["cells"][0]["loc"] = "SLICE_X0Y0"
+        mem.set_lut("SLICE_X0Y0", "A6LUT", physical_init(p0["k"], p0["pin_map"]))
 
     swapped = dict(other["pin_map"], I0=other["pin_map"]["I1"], I1=other["pin_map"]["I0"])
 
@@ -428,8 +428,8 @@ def test_import_rejects_differences(pi, base_frames, tmp_path, case):
     def flip(mem, plan):
         mem.set_lut(p0["site"], p0["bel"], physical_init(p0["k"], p0["pin_map"]) ^ (1 << 5))
 
-    cases = {"moved_bel": (move, move_dump, [p0["cell"], "planned"]),
-             "moved_bel_bitstream_only": (move, None, [p0["cell"], "differ"]),
+    cases = {"moved_bel": (move_bel, move_bel_dump, [p0["cell"], f"BEL SLICEL.{target}, planned {p0['bel']}"]),
+             "moved_site_bitstream_only": (move_site, None, [p0["cell"], "differ"]),
              "pins_swapped": (swap, swap_dump, [other["cell"], "LOCK_PINS"]),
              "pins_swapped_dump_only": (None, swap_dump, [other["cell"], "logical pin I0 on physical A2"]),
              "init_bit": (flip, None, [p0["cell"], "bits 5 differ"]),
@@ -439,7 +439,7 @@ def test_import_rejects_differences(pi, base_frames, tmp_path, case):
     mf, md, words = cases[case]
     bit, cells = _fake_vivado(out, base_frames, tmp_path, mf, md)
     before = _folder_hash(out)
-    with pytest.raises(ImportError_) as e:
+    with pytest.raises(VivadoImportError) as e:
         import_vivado(out, bit, cells)
     for w in words:
         assert w in str(e.value), str(e.value)
@@ -454,7 +454,7 @@ def test_import_bitstream_only_pin_swap_is_seen(pi, base_frames, tmp_path):
     sw = dict(other["pin_map"], I0=other["pin_map"]["I1"], I1=other["pin_map"]["I0"])
     bit, cells = _fake_vivado(out, base_frames, tmp_path,
                               lambda mem, plan: mem.set_lut(other["site"], other["bel"], physical_init(other["k"], sw)))
-    with pytest.raises(ImportError_, match=f"{other['cell']} .*pins I0 and I1 swapped"):
+    with pytest.raises(VivadoImportError, match=f"{other['cell']} .*pins I0 and I1 swapped"):
         import_vivado(out, bit, cells)
 
 

@@ -176,7 +176,7 @@ def reset_port(module: dict) -> str | None:
     return None
 
 
-def lock_pins(k: int = 6) -> list[str]:
+def lock_pins() -> list[str]:
     """LOCK_PINS pairs of a TLUT: logical I<q> on physical A<q+1> for all six pins."""
     return [f"I{q}:A{q + 1}" for q in range(6)]
 

@@ -4,7 +4,7 @@ Inputs: the build folder (built with ``--backend vivado``: ``vivado/tluts.json``
 routed bitstream (``.bit`` or ``.bin``, read with :func:`scg.bitstream.read_file`, UG470) and the
 dump written by ``vivado/dump_tluts.tcl`` (``tlut_cells.json``, format ``dcsflow-vivado-tluts`` v1).
 
-Checks, each failure a :class:`ImportError_` naming the cell and what differs:
+Checks, each failure a :class:`VivadoImportError` naming the cell and what differs:
 
 1. the dump: every planned cell present, no cell the build does not have, LOC and BEL as planned,
    LOCK_PINS and the ``get_bel_pins`` map equal to the planned pin order, INIT = template INIT;
@@ -46,7 +46,7 @@ IMPORT_FORMAT = "dcsflow-import"
 _INIT_RE = re.compile(r"^(?:64'h)?([0-9A-Fa-f]{1,16})$")
 
 
-class ImportError_(FlowError):
+class VivadoImportError(FlowError):
     """The Vivado result does not match the build (or an input is missing/malformed)."""
 
 
@@ -65,11 +65,11 @@ def _read_json(path: Path, what: str) -> dict:
     try:
         d = json.loads(Path(path).read_text())
     except FileNotFoundError:
-        raise ImportError_(f"{path}: missing ({what})") from None
+        raise VivadoImportError(f"{path}: missing ({what})") from None
     except (OSError, ValueError, UnicodeDecodeError) as e:
-        raise ImportError_(f"{path}: malformed {what} ({e})") from None
+        raise VivadoImportError(f"{path}: malformed {what} ({e})") from None
     if not isinstance(d, dict):
-        raise ImportError_(f"{path}: malformed {what} (not a JSON object)")
+        raise VivadoImportError(f"{path}: malformed {what} (not a JSON object)")
     return d
 
 
@@ -115,10 +115,10 @@ def check_dump(plan: dict, dump: dict, dump_path: Path, device) -> list[str]:
     """Differences between the dump and the plan (one message per problem, naming the cell).
 
     Raises:
-        ImportError_: the dump is not a ``dcsflow-vivado-tluts`` v1 document or names unknown cells.
+        VivadoImportError: the dump is not a ``dcsflow-vivado-tluts`` v1 document or names unknown cells.
     """
     if dump.get("format") != DUMP_FORMAT or dump.get("version") != 1 or not isinstance(dump.get("cells"), list):
-        raise ImportError_(f"{dump_path}: not a {DUMP_FORMAT} version 1 file (write it with vivado/dump_tluts.tcl)")
+        raise VivadoImportError(f"{dump_path}: not a {DUMP_FORMAT} version 1 file (write it with vivado/dump_tluts.tcl)")
     cells = {p["cell"]: p for p in plan["cells"]}
     part = dump.get("part")
     errs = []
@@ -132,10 +132,10 @@ def check_dump(plan: dict, dump: dict, dump_path: Path, device) -> list[str]:
     seen = set()
     for c in dump["cells"]:
         if not isinstance(c, dict) or "name" not in c:
-            raise ImportError_(f"{dump_path}: malformed cell entry {str(c)[:60]}")
+            raise VivadoImportError(f"{dump_path}: malformed cell entry {str(c)[:60]}")
         name = c["name"]
         if name not in cells:
-            raise ImportError_(f"{dump_path}: names cell {name!r}, which the build does not have")
+            raise VivadoImportError(f"{dump_path}: names cell {name!r}, which the build does not have")
         seen.add(name)
         p = cells[name]
         who = f"cell {name} (TLUT {p['tlut']})"
@@ -148,12 +148,12 @@ def check_dump(plan: dict, dump: dict, dump_path: Path, device) -> list[str]:
         try:
             lp = _pin_pairs(c.get("lock_pins", ""))
         except ValueError as e:
-            raise ImportError_(f"{dump_path}: {who}: {e}") from None
+            raise VivadoImportError(f"{dump_path}: {who}: {e}") from None
         if lp != planned:
             errs.append(f"{who}: LOCK_PINS {c.get('lock_pins')!r}, planned {p['lock_pins']!r}")
         pins = c.get("pins")
         if not isinstance(pins, dict):
-            raise ImportError_(f"{dump_path}: {who}: no pin map")
+            raise VivadoImportError(f"{dump_path}: {who}: no pin map")
         for q in range(6):
             lg = f"I{q}"
             got = pins.get(lg, "")
@@ -162,7 +162,7 @@ def check_dump(plan: dict, dump: dict, dump_path: Path, device) -> list[str]:
         try:
             init = _parse_init(c.get("init", ""))
         except ValueError as e:
-            raise ImportError_(f"{dump_path}: {who}: {e}") from None
+            raise VivadoImportError(f"{dump_path}: {who}: {e}") from None
         if init != int(p["init"], 16):
             errs.append(f"{who}: INIT 64'h{init:016X}, the template INIT is 64'h{p['init']}")
     for name in cells:
@@ -186,14 +186,14 @@ def check_frames(plan: dict, frames) -> list[str]:
 def _fail(errs: list[str]) -> None:
     if errs:
         more = f" (and {len(errs) - 3} more)" if len(errs) > 3 else ""
-        raise ImportError_(f"Vivado result differs from the plan: {'; '.join(errs[:3])}{more}")
+        raise VivadoImportError(f"Vivado result differs from the plan: {'; '.join(errs[:3])}{more}")
 
 
 def import_vivado(build_dir, bit_path, cells_path) -> ImportResult:
     """Check a routed bitstream and its TLUT dump against the build and link it as the template.
 
     Raises:
-        ImportError_: plan/dump/bitstream missing or malformed, another part, any difference
+        VivadoImportError: plan/dump/bitstream missing or malformed, another part, any difference
             (module docstring); scg BitstreamError for a corrupted or truncated bitstream.
     """
     root = Path(build_dir)
@@ -201,14 +201,14 @@ def import_vivado(build_dir, bit_path, cells_path) -> ImportResult:
     bj = _read_json(bj_path, "build manifest (run dcsflow build first)")
     plan = _read_json(root / "vivado" / "tluts.json", "Vivado plan (build with --backend vivado)")
     if plan.get("format") != PLAN_FORMAT or plan.get("version") != 1:
-        raise ImportError_(f"{root}/vivado/tluts.json: not a {PLAN_FORMAT} version 1 file")
+        raise VivadoImportError(f"{root}/vivado/tluts.json: not a {PLAN_FORMAT} version 1 file")
     if plan.get("design_hash") != bj.get("design_hash"):
-        raise ImportError_(f"{root}/vivado/tluts.json belongs to another build (design hash differs): "
+        raise VivadoImportError(f"{root}/vivado/tluts.json belongs to another build (design hash differs): "
                            "rerun dcsflow build --from backend --backend vivado")
     fm = _read_json(root / "tlut" / "framemap.json", "frame map")
     planned_sites = {(t["site"], t["bel"]) for t in fm.get("tluts", [])}
     if planned_sites != {(p["site"], p["bel"]) for p in plan["cells"]}:
-        raise ImportError_(f"{root}/vivado/tluts.json and tlut/framemap.json name different TLUT sites: "
+        raise VivadoImportError(f"{root}/vivado/tluts.json and tlut/framemap.json name different TLUT sites: "
                            "rerun dcsflow build --from backend --backend vivado")
     device = get_device(plan["device"])
     dump = _read_json(Path(cells_path), "TLUT dump")
@@ -216,13 +216,13 @@ def import_vivado(build_dir, bit_path, cells_path) -> ImportResult:
     _fail(check_dump(plan, dump, Path(cells_path), device))
     bs = read_file(bit_path)
     if bs.idcode is None:
-        raise ImportError_(f"{bit_path}: no IDCODE write: not a Vivado configuration bitstream")
+        raise VivadoImportError(f"{bit_path}: no IDCODE write: not a Vivado configuration bitstream")
     if (bs.idcode ^ device.idcode) & 0x0FFFFFFF:
         other = bs.device.name if bs.device is not None else "another part"
-        raise ImportError_(f"{bit_path}: bitstream of {other} (IDCODE 0x{bs.idcode:08X}); the build targets "
+        raise VivadoImportError(f"{bit_path}: bitstream of {other} (IDCODE 0x{bs.idcode:08X}); the build targets "
                            f"{device.name} (0x{device.idcode:08X})")
     if bs.is_partial:
-        raise ImportError_(f"{bit_path}: a partial bitstream ({sum(bs.frames.written)} frames); "
+        raise VivadoImportError(f"{bit_path}: a partial bitstream ({sum(bs.frames.written)} frames); "
                            "import needs Vivado's full routed bitstream")
     _fail(check_frames(plan, bs.frames))
     seconds = time.perf_counter() - t0
