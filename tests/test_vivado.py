@@ -196,10 +196,34 @@ UG835 = {
                  "-prop_thru_buffers -quiet -verbose",
     "current_design": "-quiet -verbose",
     "create_clock": "-period -name -waveform -add -quiet -verbose",
+    # project mode and IP integrator (block_design.tcl)
+    "create_project": "-part -force -in_memory -ip -rtl_kernel -quiet -verbose",
+    "add_files": "-fileset -of_objects -norecurse -scan_for_includes -copy_to -force -quiet -verbose",
+    "update_compile_order": "-fileset -quiet -verbose",
+    "create_bd_design": "-dir -cell -mode -bdsource -quiet -verbose",
+    "create_bd_cell": "-vlnv -type -reference -quiet -verbose",
+    "apply_bd_automation": "-rule -dict -config -opts -quiet -verbose",
+    "get_bd_cells": "-regexp -hierarchical -filter -of_objects -quiet -verbose",
+    "get_bd_intf_pins": "-regexp -hierarchical -filter -of_objects -quiet -verbose",
+    "get_bd_pins": "-regexp -hierarchical -filter -of_objects -quiet -verbose",
+    "connect_bd_net": "-net -boundary_type -quiet -verbose",
+    "assign_bd_address": "-target_address_space -boundary -combine_segments -export_to_file -export_gui_to_file "
+                         "-external -dict -import_from_file -offset -range -force -quiet -verbose",
+    "get_bd_addr_spaces": "-regexp -hierarchical -filter -of_objects -quiet -verbose",
+    "get_bd_addr_segs": "-regexp -hierarchical -filter -of_objects -addressables -excluded -quiet -verbose",
+    "validate_bd_design": "-force -design -quiet -verbose",
+    "save_bd_design": "-quiet -verbose",
+    "make_wrapper": "-files -top -testbench -inst_template -fileset -import -force -quiet -verbose",
+    "get_files": "-regexp -nocase -filter -compile_order -used_in -references -of_objects -all -quiet -verbose",
+    "current_fileset": "-constrset -simset -quiet -verbose",
+    "launch_runs": "-jobs -scripts_only -dir -to_step -next_step -pre_launch_script -post_launch_script -force "
+                   "-host -remote_cmd -email_to -email_all -custom_script -quiet -verbose",
+    "wait_on_run": "-timeout -quiet -verbose",
+    "open_run": "-name -pr_config -quiet -verbose",
 }
 # options that take no value (the rest take one)
 FLAGS = {"-sv", "-quiet", "-verbose", "-force", "-hierarchical", "-regexp", "-nocase", "-no_timing_driven",
-         "-bin_file", "-dict"}
+         "-bin_file", "-dict", "-norecurse", "make_wrapper-top"}
 
 STUBS = r"""
 array set ug835 $UG835
@@ -213,7 +237,9 @@ proc dcs_opts {cmd argv} {
         set a [lindex $argv $i]
         if {[string index $a 0] eq "-" && ![string is double $a]} {
             if {[lsearch -exact $ug835($cmd) $a] < 0} { error "$cmd: option $a not in UG835" }
-            if {[lsearch -exact $FLAGS $a] >= 0 && $a ne "-dict"} { dict set opts $a 1 } else {
+            if {([lsearch -exact $FLAGS $a] >= 0 || [lsearch -exact $FLAGS $cmd$a] >= 0) && $a ne "-dict"} {
+                dict set opts $a 1
+            } else {
                 incr i; dict set opts $a [lindex $argv $i]
             }
         } else { lappend pos $a }
@@ -226,6 +252,17 @@ proc dcs_generic {cmd argv} { dcs_opts $cmd $argv; return "" }
 foreach cmd {read_verilog read_xdc opt_design place_design route_design report_utilization
              report_timing_summary write_checkpoint write_bitstream create_clock} {
     proc dcs_$cmd args "dcs_generic $cmd \$args"
+}
+proc dcs_create_project args {
+    global part
+    lassign [dcs_opts create_project $args] o p
+    set part [dict get $o -part]
+}
+foreach cmd {add_files update_compile_order create_bd_design create_bd_cell apply_bd_automation
+             get_bd_cells get_bd_intf_pins get_bd_pins connect_bd_net assign_bd_address get_bd_addr_spaces
+             get_bd_addr_segs validate_bd_design save_bd_design make_wrapper get_files current_fileset launch_runs
+             wait_on_run open_run} {
+    proc dcs_$cmd args "lassign \[dcs_opts $cmd \$args\] o p; return \[lindex \$p 0\]"
 }
 proc dcs_link_design args {
     global part
@@ -246,7 +283,9 @@ proc dcs_get_pins args {
 proc dcs_get_bel_pins args {
     global props
     lassign [dcs_opts get_bel_pins $args] o p
-    lassign [split [dict get $o -of_objects] /] c pin
+    set parts [split [dict get $o -of_objects] /]
+    set c [lindex $parts end-1]
+    set pin [lindex $parts end]
     foreach pair $props($c,LOCK_PINS) {
         lassign [split $pair :] l ph
         if {$l eq $pin} { return "$props($c,LOC)/$props($c,BEL)/$ph" }
@@ -268,6 +307,8 @@ proc dcs_get_property args {
     lassign [dcs_opts get_property $args] o p
     lassign $p k obj
     if {$k eq "PART"} { return $part }
+    if {$k eq "NAME"} { return "design_1_i/dcs/inst/core" }
+    set obj [lindex [split $obj /] end]
     if {$k eq "REF_PIN_NAME"} { return [lindex [split $obj /] end] }
     if {$k eq "BEL"} { return "SLICEL.$props($obj,BEL)" }
     return $props($obj,$k)
@@ -306,6 +347,32 @@ def test_tcl_syntax_check_with_ug835_stubs(pi, tmp_path):
     (viv / "build.tcl").write_text((viv / "build.tcl").read_text().replace("-bin_file", "-binfile"))
     r = subprocess.run(["tclsh", str(tmp_path / "run.tcl")], capture_output=True, text=True)
     assert r.returncode != 0 and "-binfile not in UG835" in r.stderr
+
+
+def test_block_design_tcl_syntax_check(pi, tmp_path):
+    """Syntax check of block_design.tcl (project mode, IP integrator) with the same UG835 stubs; its
+    dump (cells below the block design's hierarchy, $dcs_prefix) passes import's dump check."""
+    viv = tmp_path / "vivado"
+    shutil.copytree(pi / "vivado", viv)
+    plan = _plan(pi)
+    inits = " ".join(f"{p['cell']},INIT 64'h{p['init']}" for p in plan["cells"])
+    ug = " ".join(f"{k} {{{v}}}" for k, v in UG835.items())
+    script = (f"set UG835 {{{ug}}}\nset FLAGS {{{' '.join(sorted(FLAGS))}}}\n" + STUBS
+              + f"foreach {{k v}} {{{inits}}} {{ set props($k) $v }}\n"
+              + f"source {viv / 'tlut_placement.xdc'}\nsource {viv / 'block_design.tcl'}\n"
+              + "puts [lsort -unique $calls]\n")
+    (tmp_path / "run.tcl").write_text(script)
+    r = subprocess.run(["tclsh", str(tmp_path / "run.tcl")], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    for cmd in ("create_bd_cell", "apply_bd_automation", "assign_bd_address", "launch_runs", "get_bel_pins"):
+        assert cmd in r.stdout
+    text = (viv / "block_design.tcl").read_text()
+    assert "xilinx.com:ip:axi_hwicap" in text and "0x40020000" in text and "SCOPED_TO_REF picipher_mp" in text
+    from flow.backend.vivado_import import check_dump
+    from scg.device import get_device
+
+    dump = json.loads((viv / "tlut_cells.json").read_text())
+    assert check_dump(plan, dump, viv / "tlut_cells.json", get_device("xc7z020")) == []
 
 
 def test_arty_board_export(pi, tmp_path):

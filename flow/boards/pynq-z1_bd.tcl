@@ -22,9 +22,13 @@ apply_bd_automation -rule xilinx.com:bd_rule:axi4 -config {Master /ps7/M_AXI_GP0
 apply_bd_automation -rule xilinx.com:bd_rule:axi4 -config {Master /ps7/M_AXI_GP0 Clk Auto} [get_bd_intf_pins dcs/s_axi]
 connect_bd_net [get_bd_pins ps7/FCLK_CLK0] [get_bd_pins hwicap/icap_clk]
 assign_bd_address
-set_property offset 0x40020000 [get_bd_addr_segs {ps7/Data/SEG_hwicap_Reg}]
-set_property range 64K [get_bd_addr_segs {ps7/Data/SEG_hwicap_Reg}]
-set_property offset 0x43C00000 [get_bd_addr_segs {ps7/Data/SEG_dcs_reg0}]
+# the segments' names depend on the Vivado version: find them by the slave they map
+set hwicap_seg [get_bd_addr_segs -of_objects [get_bd_addr_spaces ps7/Data] -filter {NAME =~ *hwicap*}]
+set dcs_seg [get_bd_addr_segs -of_objects [get_bd_addr_spaces ps7/Data] -filter {NAME =~ *dcs*}]
+set_property range 64K $hwicap_seg
+set_property offset 0x40020000 $hwicap_seg
+set_property range 64K $dcs_seg
+set_property offset 0x43C00000 $dcs_seg
 validate_bd_design
 save_bd_design
 set wrapper [make_wrapper -files [get_files design_1.bd] -top]
