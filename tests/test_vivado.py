@@ -316,63 +316,56 @@ proc dcs_get_property args {
 """
 
 
-def test_tcl_syntax_check_with_ug835_stubs(pi, tmp_path):
-    """Syntax check only: tclsh runs build.tcl (which reads the XDC as Tcl and sources
-    dump_tluts.tcl) with one stub per Vivado command; each stub rejects option names not in UG835's
-    list for that command. The dump the stubs make must then pass import's dump check."""
+def _stubbed_tcl(pi: Path, tmp_path: Path, xdc: str, tcl: str):
+    """Copy vivado/, run ``xdc`` then ``tcl`` in tclsh with the UG835 stubs; returns (result, folder, plan).
+    The dump those files write must pass import's dump check (asserted when tclsh succeeded)."""
+    from flow.backend.vivado_import import check_dump
+    from scg.device import get_device
+
     if not shutil.which("tclsh"):
         pytest.fail("tclsh missing (Debian package tcl)")
     viv = tmp_path / "vivado"
-    shutil.copytree(pi / "vivado", viv)
+    if not viv.exists():
+        shutil.copytree(pi / "vivado", viv)
     plan = _plan(pi)
     inits = " ".join(f"{p['cell']},INIT 64'h{p['init']}" for p in plan["cells"])
     ug = " ".join(f"{k} {{{v}}}" for k, v in UG835.items())
     script = (f"set UG835 {{{ug}}}\nset FLAGS {{{' '.join(sorted(FLAGS))}}}\n" + STUBS
               + f"foreach {{k v}} {{{inits}}} {{ set props($k) $v }}\n"
-              # build.tcl reads the XDC through read_xdc; run it as Tcl too (XDC is a Tcl subset)
-              + f"source {viv / 'constraints.xdc'}\nsource {viv / 'build.tcl'}\n"
-              + "puts [lsort -unique $calls]\n")
+              # the Tcl reads the XDC through read_xdc / add_files; run it as Tcl too (XDC is a Tcl subset)
+              + f"source {viv / xdc}\nsource {viv / tcl}\nputs [lsort -unique $calls]\n")
     (tmp_path / "run.tcl").write_text(script)
     r = subprocess.run(["tclsh", str(tmp_path / "run.tcl")], capture_output=True, text=True)
+    if r.returncode == 0:
+        dump = json.loads((viv / "tlut_cells.json").read_text())
+        assert check_dump(plan, dump, viv / "tlut_cells.json", get_device("xc7z020")) == []
+    return r, viv, plan
+
+
+def test_tcl_syntax_check_with_ug835_stubs(pi, tmp_path):
+    """Syntax check only: tclsh runs build.tcl (which reads the XDC as Tcl and sources
+    dump_tluts.tcl) with one stub per Vivado command; each stub rejects option names not in UG835's
+    list for that command. The dump the stubs make must then pass import's dump check."""
+    r, viv, _ = _stubbed_tcl(pi, tmp_path, "constraints.xdc", "build.tcl")
     assert r.returncode == 0, r.stderr
     for cmd in ("link_design", "opt_design", "place_design", "route_design", "write_bitstream",
                 "write_checkpoint", "report_utilization", "report_timing_summary", "get_bel_pins"):
         assert cmd in r.stdout
-    dump = json.loads((viv / "tlut_cells.json").read_text())
-    from flow.backend.vivado_import import check_dump
-    from scg.device import get_device
-
-    assert check_dump(plan, dump, viv / "tlut_cells.json", get_device("xc7z020")) == []
     # a misspelt option is caught by the stubs
     (viv / "build.tcl").write_text((viv / "build.tcl").read_text().replace("-bin_file", "-binfile"))
-    r = subprocess.run(["tclsh", str(tmp_path / "run.tcl")], capture_output=True, text=True)
+    r, _, _ = _stubbed_tcl(pi, tmp_path, "constraints.xdc", "build.tcl")
     assert r.returncode != 0 and "-binfile not in UG835" in r.stderr
 
 
 def test_block_design_tcl_syntax_check(pi, tmp_path):
     """Syntax check of block_design.tcl (project mode, IP integrator) with the same UG835 stubs; its
     dump (cells below the block design's hierarchy, $dcs_prefix) passes import's dump check."""
-    viv = tmp_path / "vivado"
-    shutil.copytree(pi / "vivado", viv)
-    plan = _plan(pi)
-    inits = " ".join(f"{p['cell']},INIT 64'h{p['init']}" for p in plan["cells"])
-    ug = " ".join(f"{k} {{{v}}}" for k, v in UG835.items())
-    script = (f"set UG835 {{{ug}}}\nset FLAGS {{{' '.join(sorted(FLAGS))}}}\n" + STUBS
-              + f"foreach {{k v}} {{{inits}}} {{ set props($k) $v }}\n"
-              + f"source {viv / 'tlut_placement.xdc'}\nsource {viv / 'block_design.tcl'}\n"
-              + "puts [lsort -unique $calls]\n")
-    (tmp_path / "run.tcl").write_text(script)
-    r = subprocess.run(["tclsh", str(tmp_path / "run.tcl")], capture_output=True, text=True)
+    r, viv, _ = _stubbed_tcl(pi, tmp_path, "tlut_placement.xdc", "block_design.tcl")
     assert r.returncode == 0, r.stderr
     for cmd in ("create_bd_cell", "apply_bd_automation", "assign_bd_address", "launch_runs", "get_bel_pins"):
         assert cmd in r.stdout
     text = (viv / "block_design.tcl").read_text()
     assert "xilinx.com:ip:axi_hwicap" in text and "0x40020000" in text and "SCOPED_TO_REF picipher_mp" in text
-    from flow.backend.vivado_import import check_dump
-    from scg.device import get_device
-
-    dump = json.loads((viv / "tlut_cells.json").read_text())
-    assert check_dump(plan, dump, viv / "tlut_cells.json", get_device("xc7z020")) == []
 
 
 def test_arty_board_export(pi, tmp_path):
