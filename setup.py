@@ -24,7 +24,7 @@ setup(
     # from a wheel install (scg.codegen.firmware_dir)
     package_dir={"scg.firmware": "firmware"},
     include_package_data=True,
-    package_data={"": ["*.v", "*.vh", "*.json", "*.yaml", "*.db", "*.md", "SHA256SUMS", "*.test-vectors"],
+    package_data={"": ["*.v", "*.vh", "*.json", "*.yaml", "*.db", "*.md", "SHA256SUMS", "*.test-vectors", "*.tcl", "*.xdc"],
                   "scg.firmware": ["*.c", "*.h", "*.S", "*.ld", "Makefile"]},
     install_requires=[
         "click>=8.1",

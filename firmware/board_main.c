@@ -1,11 +1,16 @@
 /* board_main.c - Zynq-7000 bare-metal demo: UART0 console (Cadence UART at 0xE0000000, as set up by
- * the FSBL), AXI HWICAP at HWICAP_BASE (default 0x40020000, the PYNQ overlay address; override with
- * -DHWICAP_BASE=...), PCAP->ICAP switch through devcfg. Command "rekey <hex>" prints frames written,
+ * the FSBL), AXI HWICAP at HWICAP_BASE (-DHWICAP_BASE=... overrides; else SCG_GEN_HWICAP_BASE, which
+ * `dcsflow codegen` takes from the board file of a `--backend vivado --board` build; else 0x40020000,
+ * the PYNQ-Z1 block design's address), PCAP->ICAP switch through devcfg. Command "rekey <hex>" prints frames written,
  * ICAP words and cycles (app.c). */
 #include <stdint.h>
 #include "app.h"
 #include "hwicap.h"
+#include "scg_gen.h"
 
+#if !defined(HWICAP_BASE) && defined(SCG_GEN_HWICAP_BASE)
+#define HWICAP_BASE SCG_GEN_HWICAP_BASE
+#endif
 #ifndef HWICAP_BASE
 #define HWICAP_BASE 0x40020000u
 #endif

@@ -56,7 +56,8 @@ class BuildOptions:
     tlut_pairs: back end may put two small TLUTs into one LUT6_2 site (opt-in); mul_chunk:
     front end, regular-operand bits per chunk product of a multiplier with a parameter operand
     (:mod:`flow.param_arith`; 0 = leave it to synth_xilinx, e.g. a DSP48E1); more: further design
-    files after ``design`` (VHDL, analysed in this order, :mod:`flow.vhdl`).
+    files after ``design`` (VHDL, analysed in this order, :mod:`flow.vhdl`); backend: ``builtin`` or
+    ``vivado`` (also writes ``vivado/``); board: board file name for the Vivado back end.
     """
 
     design: str
@@ -73,6 +74,8 @@ class BuildOptions:
     mul_chunk: int = fe.DEFAULT_CHUNK
     more: list[str] = field(default_factory=list)
     _vhdl: object = field(default=None, init=False, repr=False)   # flow.vhdl.VhdlTop of this run
+    backend: str = "builtin"
+    board: str | None = None
 
 
 @dataclass
@@ -348,7 +351,8 @@ def stage_backend(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Prog
     from .backend.stage import run_backend
 
     t0 = time.perf_counter()
-    state["backend"] = run_backend(opts.out, state, opts.device, opts.seed, prog.step, tlut_pairs=opts.tlut_pairs)
+    state["backend"] = run_backend(opts.out, state, opts.device, opts.seed, prog.step, tlut_pairs=opts.tlut_pairs,
+                                   backend=opts.backend, board=opts.board)
     state.setdefault("seconds", {})["backend"] = time.perf_counter() - t0
 
 

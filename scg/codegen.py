@@ -28,6 +28,7 @@ Blob layout (format version 1, all 32-bit words)::
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import zlib
@@ -219,6 +220,16 @@ def _array(name: str, words: list[int], per_line: int = 8) -> str:
     return f"const uint32_t {name}[{len(words)}] = {{\n{body}\n}};\n"
 
 
+def _hwicap_define(root: Path) -> str:
+    """``#define SCG_GEN_HWICAP_BASE`` from the board of a ``--backend vivado --board`` build
+    (``vivado/tluts.json`` key ``hwicap_base``, copied from the board file), else nothing."""
+    try:
+        base = json.loads((Path(root) / "vivado" / "tluts.json").read_text()).get("hwicap_base")
+        return f"#define SCG_GEN_HWICAP_BASE 0x{int(base, 16):08X}u\n" if base else ""
+    except (OSError, ValueError, TypeError, AttributeError):
+        return ""
+
+
 def codegen(build_dir, out_dir) -> CodegenResult:
     """Generate the firmware sources for a build folder into ``out_dir`` (created).
 
@@ -247,7 +258,7 @@ def codegen(build_dir, out_dir) -> CodegenResult:
 #define SCG_GEN_IDCODE 0x{build.idcode:08X}u
 #define SCG_GEN_BLOB_WORDS {len(blob)}u
 #define SCG_GEN_DEVICE "{build.device.name}"
-extern const uint32_t scg_blob[SCG_GEN_BLOB_WORDS];
+{_hwicap_define(build.path)}extern const uint32_t scg_blob[SCG_GEN_BLOB_WORDS];
 extern const uint32_t scg_devtab[];
 void scg_ppc_eval(const uint32_t *restrict x, uint32_t *restrict y);
 void scg_gen_patch(const uint32_t *restrict y, uint32_t *restrict f);

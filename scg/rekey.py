@@ -28,15 +28,17 @@ numbers as the firmware's ``SCG_ERR_*``).
 
 from __future__ import annotations
 
+import array
 import json
 import mmap
 import os
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .bitstream import (FrameMemory, PARK_FAR, frame_runs, partial_stream_words, to_bit, header_part,
-                        words_to_bytes)
+from .bitstream import (FrameMemory, PARK_FAR, frame_runs, full_stream_words, partial_stream_words, to_bit,
+                        header_part, words_to_bytes)
 from .device import ECC_MASK, ECC_WORD, FRAME_WORDS, Device, finish_ecc, get_device, word_ecc
 from .errors import DeviceError
 
@@ -76,7 +78,8 @@ class ScgBuild:
         path: build folder; ppc: :class:`scg.ppc.Ppc`; device: :class:`Device`; idcode: int;
         design_hash: hex str; entries: list of ``(far, word, bit, ppc_output)`` sorted;
         template: :class:`FrameMemory` (template configuration); fars: touched FARs in FDRI order;
-        runs: those FARs grouped into runs of consecutive frames within a row.
+        runs: those FARs grouped into runs of consecutive frames within a row;
+        imported: the template is a routed Vivado bitstream (``dcsflow import``), not logic-only.
     """
 
     path: Path
@@ -88,6 +91,7 @@ class ScgBuild:
     template: FrameMemory
     fars: list
     runs: list
+    imported: bool = False
 
     @property
     def ports(self) -> dict:
@@ -104,8 +108,48 @@ def _read_json(p: Path, what: str) -> dict:
         raise RekeyError(f"{p}: unreadable {what}: {e}", "design") from None
 
 
+def template_folder(path) -> Path:
+    """Folder holding the build's template configuration (``template.frm``/``.bit``): the one named
+    by ``build.json`` key ``template.folder`` (``tlut/imported`` after ``dcsflow import`` of a
+    Vivado bitstream), else the logic-only ``tlut``."""
+    root = Path(path)
+    try:
+        bj = json.loads((root / "build.json").read_text())
+    except (OSError, ValueError):
+        return root / "tlut"
+    t = bj.get("template") if isinstance(bj, dict) else None
+    return root / t["folder"] if isinstance(t, dict) and isinstance(t.get("folder"), str) else root / "tlut"
+
+
+def load_template(folder, device: Device) -> FrameMemory:
+    """The template configuration in ``folder``: ``template.frm`` if present (logic-only template of
+    the built-in back end), else ``template.bit`` (an imported Vivado bitstream; parsing it is ~5x
+    faster than a frame file of all 9996 frames).
+
+    Raises:
+        RekeyError: neither file readable, or a bitstream of another part (code ``design``/``device``).
+    """
+    from .bitstream import read_file
+    from .errors import BitstreamError
+
+    folder = Path(folder)
+    frm = folder / "template.frm"
+    if frm.exists():
+        try:
+            return FrameMemory.from_frm(frm.read_text(), device)
+        except OSError as e:
+            raise RekeyError(f"{frm}: {e.strerror or e}", "design") from None
+    try:
+        bs = read_file(folder / "template.bit")
+    except BitstreamError as e:
+        raise RekeyError(f"{folder}/template.bit: {e}", "design") from None
+    if bs.device is None or bs.device.name != device.name:
+        raise RekeyError(f"{folder}/template.bit is not a {device.name} bitstream", "device")
+    return bs.frames
+
+
 def load_build(path) -> ScgBuild:
-    """Load ``ppc.aig``, ``tlut/framemap.json``, ``tlut/template.frm`` (and ``build.json``) of a build.
+    """Load ``ppc.aig``, ``tlut/framemap.json``, the template (:func:`template_folder`) and ``build.json``.
 
     Raises:
         RekeyError: missing/malformed file, unknown format version, design hash or IDCODE mismatch
@@ -149,14 +193,11 @@ def load_build(path) -> ScgBuild:
         if len(e) != 4 or e[0] not in device.far_index or not 0 <= e[1] < FRAME_WORDS \
                 or not 0 <= e[2] < 32 or not 0 <= e[3] < n_out:
             raise RekeyError(f"frame map entry {list(e)} out of range", "design")
-    try:
-        text = (root / "tlut" / "template.frm").read_text()
-    except OSError as e:
-        raise RekeyError(f"{root}/tlut/template.frm: {e.strerror or e}", "design") from None
-    template = FrameMemory.from_frm(text, device)
+    tdir = template_folder(root)
+    template = load_template(tdir, device)
     fars = sorted({e[0] for e in entries}, key=device.far_index.__getitem__)
     return ScgBuild(root, ppc, device, idcode, design_hash, sorted(entries), template, fars,
-                    frame_runs(device, fars))
+                    frame_runs(device, fars), tdir != root / "tlut")
 
 
 def parse_params(build: ScgBuild, items) -> dict:
@@ -360,7 +401,7 @@ class HwicapSession:
         """PCAP->ICAP switch (devcfg CTRL bit 27 cleared, if ``devcfg`` given), SW reset, FIFO clear,
         IDCODE check (bits [27:0])."""
         if devcfg is not None:
-            devcfg.write(0, devcfg.read(0) & ~(1 << 27))
+            clear_pcap_pr(devcfg)
         self._wr(CR, CR_SW_RESET)
         self._wr(CR, CR_FIFO_CLEAR)
         got = self.read_idcode()
@@ -507,6 +548,94 @@ def apply_hwicap(session: HwicapSession, build: ScgBuild, new: dict, previous: d
                          rolled_back=True) from None
 
 
+def specialized_stream(build: ScgBuild, p: RekeyPlan, full: bool = False):
+    """Configuration words (UG470) of the specialized configuration ``p``.
+
+    ``full=False``: partial bitstream of the touched frames only (:func:`scg.bitstream.partial_stream_words`:
+    sync, RCRC, IDCODE, per run FAR + WCFG + FDRI with the frames and one pad frame, CRC, DESYNC).
+    ``full=True``: the whole template with the touched frames replaced
+    (:func:`scg.bitstream.full_stream_words`, Vivado's packet order).
+    """
+    if full:
+        mem = build.template.copy()
+        for far, fr in p.frames.items():
+            mem.set_frame(far, fr)
+        return full_stream_words(mem)
+    mem = FrameMemory(build.device)
+    for far, fr in p.frames.items():
+        mem.set_frame(far, fr)
+    return partial_stream_words(mem, build.fars, crc=True)
+
+
+def words_to_le_bytes(words) -> bytes:
+    """32-bit words -> little-endian bytes (the byte order the Linux zynq FPGA manager expects)."""
+    a = array.array("I", words)
+    if sys.byteorder == "big":
+        a.byteswap()
+    return a.tobytes()
+
+
+#: Zynq-7000 devcfg registers (UG585, appendix B.16 "Device Configuration Interface (devcfg)").
+DEVCFG_BASE = 0xF8007000
+DEVCFG_CTRL_PCAP_PR = 1 << 27
+
+
+def clear_pcap_pr(devcfg) -> int:
+    """Select the ICAP for partial reconfiguration: clear devcfg CTRL bit 27 (PCAP_PR, UG585).
+
+    The Linux zynq FPGA manager (used by ``fpgamgr`` and by PYNQ) sets PCAP_PR = 1 (PCAP) on every
+    load; while it is set, AXI HWICAP writes do not reach the configuration memory. ``devcfg``: bus
+    with ``read(offset)``/``write(offset, value)`` at :data:`DEVCFG_BASE`. Returns the old CTRL value.
+    """
+    ctrl = devcfg.read(0)
+    if ctrl & DEVCFG_CTRL_PCAP_PR:
+        devcfg.write(0, ctrl & ~DEVCFG_CTRL_PCAP_PR & 0xFFFFFFFF)
+    return ctrl
+
+
+class FpgaManager:
+    """PCAP transport through the Linux FPGA manager, as PYNQ loads partial bitstreams.
+
+    ``load_partial(name, data)`` writes ``data`` (a raw ``.bin`` with little-endian words: the
+    zynq FPGA manager looks for the sync word as bytes 66 55 99 AA) to ``firmware_dir/name`` (mode
+    0600: it holds key material), writes ``1`` (FPGA_MGR_PARTIAL_RECONFIG) to ``sysfs/flags``, then
+    ``name`` to ``sysfs/firmware``, which loads it; the file is removed afterwards unless ``keep``.
+    No logic in the PL is needed. The driver leaves devcfg PCAP_PR set: a later AXI HWICAP rekey
+    (``devmem:``) clears it first (:func:`clear_pcap_pr`).
+
+    Args:
+        sysfs: the FPGA manager's sysfs folder; firmware_dir: the kernel's firmware search folder.
+    Raises (from load_partial):
+        RekeyError: the folders are missing or not writable (code ``write``).
+    """
+
+    def __init__(self, sysfs: str = "/sys/class/fpga_manager/fpga0", firmware_dir: str = "/lib/firmware",
+                 keep: bool = False):
+        self.sysfs = Path(sysfs)
+        self.firmware_dir = Path(firmware_dir)
+        self.keep = keep
+
+    def load_partial(self, name: str, data: bytes) -> None:
+        """Load a partial bitstream (see the class docstring)."""
+        if "/" in name or not name:
+            raise RekeyError(f"fpgamgr: firmware name {name!r} must be a plain file name", "arg")
+        if not (self.sysfs / "firmware").exists():
+            raise RekeyError(f"fpgamgr: {self.sysfs}/firmware missing (no Linux FPGA manager?)", "arg")
+        fw = self.firmware_dir / name
+        try:
+            _write_private(fw, data)
+            (self.sysfs / "flags").write_text("1\n")
+            (self.sysfs / "firmware").write_text(name + "\n")
+        except OSError as e:
+            raise RekeyError(f"fpgamgr: {e.strerror or e} ({e.filename})", "write") from None
+        finally:
+            if not self.keep:
+                try:
+                    fw.unlink()
+                except FileNotFoundError:
+                    pass
+
+
 def make_emulator(build: ScgBuild, device: str | None = None):
     """An :class:`scg.hwicap.AxiHwicap` whose configuration memory holds the template."""
     from .emulator import ConfigEmulator
@@ -518,13 +647,16 @@ def make_emulator(build: ScgBuild, device: str | None = None):
 
 
 def rekey(build: ScgBuild, assignment: dict, target: str = "emulator", *, verify: bool = False,
-          hwicap=None, previous: dict | None = None, timeout: int = 1000) -> RekeyResult:
+          hwicap=None, previous: dict | None = None, timeout: int = 1000, fpga_manager=None) -> RekeyResult:
     """Rekey ``build`` for ``assignment`` through ``target``.
 
     Args:
         target: ``emulator`` (``hwicap`` or a new model holding the template), ``bitfile:PATH``
-            (``.bit`` or ``.bin`` partial bitstream of the touched frames, mode 0600),
-            ``devmem:BASE`` (``/dev/mem``) or ``devmem:BASE@/dev/uioN``.
+            (``.bit``/``.bin``, mode 0600: the full specialized bitstream after ``dcsflow import``
+            of a Vivado bitstream, else the partial one), ``partial:PATH`` (partial bitstream of the
+            touched frames), ``devmem:BASE`` (AXI HWICAP through ``/dev/mem``, devcfg PCAP_PR
+            cleared first) or ``devmem:BASE@/dev/uioN``, ``fpgamgr[:NAME.bin]`` (PCAP through the
+            Linux FPGA manager, :class:`FpgaManager`; ``fpga_manager`` overrides its folders).
         verify: read the frames back and compare. previous: the frames now in the device (FAR ->
             words; default: the template's) used for rollback.
     Returns:
@@ -536,21 +668,29 @@ def rekey(build: ScgBuild, assignment: dict, target: str = "emulator", *, verify
     p = plan(build, assignment)
     prev = previous if previous is not None else {f: build.template.frame(f) for f in build.fars}
     h = frames_hash(p.frames, build.device)
-    if target.startswith("bitfile:"):
-        path = Path(target[len("bitfile:"):])
+    if target.startswith(("bitfile:", "partial:")):
+        kind, _, name = target.partition(":")
+        path = Path(name)
         if path.suffix not in (".bit", ".bin"):
-            raise RekeyError(f"bitfile target {path}: use a .bit or .bin file name", "arg")
-        mem = FrameMemory(build.device)
-        for far, fr in p.frames.items():
-            mem.set_frame(far, fr)
-        words = partial_stream_words(mem, build.fars, crc=True)
+            raise RekeyError(f"{kind} target {path}: use a .bit or .bin file name", "arg")
+        full = kind == "bitfile" and build.imported
+        words = specialized_stream(build, p, full=full)
         data = words_to_bytes(words)
         if path.suffix == ".bit":
-            data = to_bit(data, design=f"dcsflow;hash={build.design_hash[:16]};partial",
+            data = to_bit(data, design=f"dcsflow;hash={build.design_hash[:16]};{'full' if full else 'partial'}",
                           part=header_part(build.device))
         _write_private(path, data)
         return RekeyResult(target, len(build.fars), len(build.runs), len(words), 0, 0,
-                           time.perf_counter() - t0, h, False, {"file": str(path)})
+                           time.perf_counter() - t0, h, False,
+                           {"file": str(path), "bytes": len(data), "bitstream": "full" if full else "partial"})
+    if target == "fpgamgr" or target.startswith("fpgamgr:"):
+        fm = fpga_manager if fpga_manager is not None else FpgaManager()
+        name = target.partition(":")[2] or f"dcsflow_{build.design_hash[:12]}_partial.bin"
+        data = words_to_le_bytes(specialized_stream(build, p, full=False))
+        fm.load_partial(name, data)
+        return RekeyResult(target, len(build.fars), len(build.runs), len(data) // 4, 0, 0,
+                           time.perf_counter() - t0, h, False,
+                           {"firmware": name, "bytes": len(data), "bitstream": "partial", "transport": "pcap"})
     if target == "emulator":
         hw = hwicap if hwicap is not None else make_emulator(build)
         devcfg = None
@@ -562,9 +702,10 @@ def rekey(build: ScgBuild, assignment: dict, target: str = "emulator", *, verify
         except ValueError:
             raise RekeyError(f"devmem target: bad base address {base_s!r}", "arg") from None
         hw = DevMemBus(base, dev_path or "/dev/mem")
-        devcfg = DevMemBus(0xF8007000) if not dev_path else None
+        devcfg = DevMemBus(DEVCFG_BASE) if not dev_path else None
     else:
-        raise RekeyError(f"unknown target {target!r} (emulator, bitfile:PATH, devmem:BASE)", "arg")
+        raise RekeyError(f"unknown target {target!r} (emulator, bitfile:PATH, partial:PATH, devmem:BASE, "
+                         "fpgamgr[:NAME])", "arg")
     s = HwicapSession(hw, build.idcode, timeout)
     try:
         s.init(devcfg)

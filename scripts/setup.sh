@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(yosys berkeley-abc iverilog verilator python3-venv python3-pip python3-dev make gcc gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm)
 APT_PACKAGES+=(ghdl)   # VHDL input through GHDL (flow/vhdl.py)
+# Vivado back end tests: tclsh runs the generated Tcl against UG835 option stubs
+APT_PACKAGES+=(tcl)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

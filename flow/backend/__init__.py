@@ -60,7 +60,7 @@ class Implementation:
 
 
 class Backend(ABC):
-    """Interface of a back end (built-in, later Vivado / openXC7)."""
+    """Interface of a back end (built-in, Vivado in :mod:`.vivado`; later openXC7 / RapidWright)."""
 
     name: str = "abstract"
 
@@ -91,7 +91,13 @@ class BuiltinBackend(Backend):
                               {"pack": t1 - t0, "place": t2 - t1, "config": t3 - t2})
 
 
-BACKENDS = {"builtin": BuiltinBackend}
+def _vivado_backend() -> Backend:
+    from .vivado import VivadoBackend
+
+    return VivadoBackend()
+
+
+BACKENDS = {"builtin": BuiltinBackend, "vivado": _vivado_backend}
 
 
 def get_backend(name: str = "builtin") -> Backend:

@@ -80,16 +80,26 @@ def placement_doc(impl, module: dict, device, design_hash: str, namer) -> dict:
 
 
 def run_backend(out: Path, state: dict, device_name: str = "xc7z020", seed: int = 1, step=lambda s: None,
-                backend: str = "builtin", tlut_pairs: bool = False) -> dict:
+                backend: str = "builtin", tlut_pairs: bool = False, board: str | None = None) -> dict:
     """Run the back end on both implementations of the build folder ``out``; returns the summary
     stored as ``report["backend"]`` and lists written files in ``state["backend_files"]``.
 
+    ``backend="vivado"`` (optionally with ``board``) also writes ``vivado/`` (:mod:`.vivado`).
+
     Raises:
-        BackendError: inputs of earlier stages missing; PackError/PlaceError from the stages.
+        BackendError: inputs of earlier stages missing, unknown board, board of another device;
+            PackError/PlaceError from the stages.
     """
     out = Path(out)
     dev = get_device(device_name)
     be = get_backend(backend)
+    board_obj = None
+    if board is not None:
+        from .vivado import load_board
+
+        if be.name != "vivado":
+            raise BackendError("--board needs --backend vivado")
+        board_obj = load_board(board)
     top = state.get("top")
     design_hash = state.get("design_hash")
     idcode = f"0x{dev.idcode:08X}"
@@ -102,11 +112,13 @@ def run_backend(out: Path, state: dict, device_name: str = "xc7z020", seed: int 
     summary = {"backend": be.name, "device": dev.name, "idcode": idcode, "design_hash": design_hash, "seed": seed,
                "tlut_pairs": tlut_pairs}
     impls = {}
+    modules = {}
     for impl_name, src in IMPLS:
         p = out / src
         if not p.exists():
             raise BackendError(f"{p} missing: run the earlier stages first")
         module = json.loads(p.read_text())["modules"][top]
+        modules[impl_name] = module
         step(f"{impl_name}: pack, place ({dev.name}), configure")
         namer = net_namer(module)
         impl = be.implement(BackendRequest(module, dev, seed, ppc_zero if impl_name == "tlut" else None, namer,
@@ -136,6 +148,13 @@ def run_backend(out: Path, state: dict, device_name: str = "xc7z020", seed: int 
           "tluts": conf.tluts}
     write_text_atomic(out / "tlut" / "framemap.json", json.dumps(fm) + "\n")
     files.append("tlut/framemap.json")
+    if be.name == "vivado":
+        from .vivado import export_vivado
+
+        step("vivado: netlist, constraints, Tcl")
+        files += export_vivado(out, modules["tlut"], top, conf.tluts, dev, design_hash, board_obj,
+                               list(state.get("params") or {}))
+        summary["board"] = board
     t, c = summary["tlut"], summary["conventional"]
     summary["slices_saved"] = c["slices"] - t["slices"]
     summary["slices_saved_percent"] = round(100.0 * (c["slices"] - t["slices"]) / max(1, c["slices"]), 2)

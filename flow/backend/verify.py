@@ -9,6 +9,10 @@ INIT[31:0], route-through and constant LUTs inserted); FFs, CARRY4, MUXF7/F8 and
 template netlist's connections. The rebuilt netlist is simulated exactly like ``dcsflow check``
 (Icarus + Yosys ``cells_sim.v``, the π16 test bench) and compared with the expected ciphertext. This
 proves frame addresses, bit order and pin order agree with the placed design.
+
+After ``dcsflow import`` the template is Vivado's routed bitstream (``tlut/imported``): the TLUT
+sites are decoded from its frames, the other LUTs keep the built-in placement's logic-only INITs
+(Vivado placed them elsewhere).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from pathlib import Path
 
 from scg.bitstream import FrameMemory
 from scg.device import decode_far, get_device
+from scg.rekey import load_template, template_folder
 
 from .. import netlist as nl
 from ..check import CheckResult, prepare_check, simulate_vectors
@@ -168,13 +173,25 @@ def check_frames(build_dir: str | Path, vectors_file: str | Path | None = None, 
     _check_doc(pl, PLACEMENT_FORMAT, path / "tlut/placement.json", dh, idcode)
     if fm["ppc_outputs"] != b.ppc.num_outputs:
         raise BuildFolderError(f"{path}: frame map names {fm['ppc_outputs']} PPC outputs, the PPC has {b.ppc.num_outputs}")
-    template = FrameMemory.from_frm((path / "tlut/template.frm").read_text(), dev)
+    logic_only = FrameMemory.from_frm((path / "tlut/template.frm").read_text(), dev)
     bits = b.ppc.evaluate_many([circuit_values(b, u) for u in setup.user_values])
     entries = [tuple(e) for e in fm["entries"]]
-    decoder = FrameDecoder(template, pl, entries)
+    tdir = template_folder(path)
+    if tdir != path / "tlut":
+        # imported Vivado template: Vivado placed the other LUTs elsewhere, so only the TLUT sites are
+        # decoded from its frames; every other LUT keeps the built-in placement's logic-only INIT
+        template = load_template(tdir, dev)
+        tl = {**pl, "slices": [{**s, "luts": [e for e in s["luts"] if e["kind"] in ("tlut", "tlutpair")]}
+                               for s in pl["slices"]]}
+        decoder = FrameDecoder(template, tl, entries)
+        static = {(s["site"], e["bel"]): logic_only.get_lut(s["site"], e["bel"])
+                  for s in pl["slices"] for e in s["luts"] if e["kind"] not in ("tlut", "tlutpair")}
+    else:
+        decoder = FrameDecoder(logic_only, pl, entries)
+        static = {}
 
     def netlist_for(i):
-        inits = decoder.inits(bits[i])
+        inits = {**static, **decoder.inits(bits[i])}
         mod = rebuild_module(b.module, pl, lambda site, bel: inits[(site, bel)])
         return nl.write_verilog(mod, b.top)
 

@@ -14,7 +14,7 @@ from ..build import STAGES, BuildOptions, build, print_table
 @click.option("--top", help="Top module (bundled designs know theirs).")
 @click.option("--param", "params", multiple=True, metavar="PORT",
               help="Treat input PORT as a parameter input (in addition to (* PARAM *) ports). Repeatable.")
-@click.option("--device", default="xc7z020", show_default=True, help="Target device.")
+@click.option("--device", default=None, help="Target device [xc7z020, or the --board's].")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Build folder [build/<design>].")
 @click.option("--from", "start", type=click.Choice(STAGES), default="frontend", show_default=True,
               help="First stage to run (earlier stages' files must exist).")
@@ -27,8 +27,13 @@ from ..build import STAGES, BuildOptions, build, print_table
 @click.option("--mul-chunk", type=click.IntRange(min=0), default=6, show_default=True,
               help="Front end: split a multiplier with a parameter operand into chunk products of this many "
                    "regular-operand bits (one TLUT per product bit); 0: leave it to synth_xilinx (DSP48E1).")
+@click.option("--backend", type=click.Choice(["builtin", "vivado"]), default="builtin", show_default=True,
+              help="vivado: also write vivado/ (netlist with placed TLUTs, XDC, build.tcl, dump_tluts.tcl).")
+@click.option("--board", type=click.Choice(["pynq-z1", "arty-a7-35"]), default=None,
+              help="Board file for --backend vivado (part, clock, reset pins, block design).")
 @click.option("--quiet", is_flag=True, help="No progress display.")
-def COMMAND(design, top, params, device, out, start, stop, area, seed, tlut_pairs, mul_chunk, quiet):
+def COMMAND(design, top, params, device, out, start, stop, area, seed, tlut_pairs, mul_chunk, backend, board,
+            quiet):
     """Build DESIGN twice: with TLUTs (TMAP, parameters in the PPC) and conventionally.
 
     DESIGN is a Verilog file or folder, or a bundled design: picipher (96-bit key),
@@ -40,9 +45,12 @@ def COMMAND(design, top, params, device, out, start, stop, area, seed, tlut_pair
     design, more = design[0], list(design[1:])
     if out is None:
         out = Path("build") / Path(design).stem
+    if device is None:
+        device = {"arty-a7-35": "xc7a35t"}.get(board, "xc7z020")
     res = build(BuildOptions(design=design, more=more, out=out, top=top, params=list(params), device=device,
                              start=start, stop=stop, progress=not quiet, area=area, seed=seed,
-                             tlut_pairs=tlut_pairs, mul_chunk=mul_chunk))
+                             tlut_pairs=tlut_pairs, mul_chunk=mul_chunk,
+                             backend=backend, board=board))
     if res.report:
         print_table(res.report)
         click.echo(f"report: {out / 'report.json'}")

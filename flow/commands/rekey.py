@@ -12,7 +12,8 @@ import click
 @click.option("--param", "params", multiple=True, metavar="NAME=HEX",
               help="Parameter value in hex (all parameter ports of the build, each once).")
 @click.option("--to", "target", default="emulator", show_default=True, metavar="TARGET",
-              help="emulator | bitfile:PATH(.bit/.bin, mode 0600) | devmem:BASE[@/dev/uioN]")
+              help="emulator | bitfile:PATH(.bit/.bin, mode 0600; full after `dcsflow import`) | "
+                   "partial:PATH(.bit/.bin) | devmem:BASE[@/dev/uioN] | fpgamgr[:NAME.bin] (Linux FPGA manager, PCAP)")
 @click.option("--verify", is_flag=True, help="Read the frames back and compare (rollback on mismatch).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def COMMAND(build, params, target, verify, as_json):

@@ -1,0 +1,295 @@
+"""``dcsflow import``: a routed Vivado bitstream becomes the build's template configuration.
+
+Inputs: the build folder (built with ``--backend vivado``: ``vivado/tluts.json`` is the plan), the
+routed bitstream (``.bit`` or ``.bin``, read with :func:`scg.bitstream.read_file`, UG470) and the
+dump written by ``vivado/dump_tluts.tcl`` (``tlut_cells.json``, format ``dcsflow-vivado-tluts`` v1).
+
+Checks, each failure a :class:`VivadoImportError` naming the cell and what differs:
+
+1. the dump: every planned cell present, no cell the build does not have, LOC and BEL as planned,
+   LOCK_PINS and the ``get_bel_pins`` map equal to the planned pin order, INIT = template INIT;
+2. the bitstream: a full configuration, its IDCODE the build device's (bits [27:0]);
+3. every TLUT site decoded from the frames (:meth:`scg.bitstream.FrameMemory.get_lut`) holds the
+   template INIT permuted by the planned pin order. The template INIT is asymmetric in every pair of
+   inputs (:func:`.vivado.template_table`), so a pin swap is seen in the bitstream alone.
+
+On success, and only then, the folder gets ``tlut/imported/`` (``template.bit`` = the routed
+bitstream, ``import.json``) and ``build.json`` records it (key ``template``) and
+the new files' hashes; the logic-only ``tlut/template.frm`` stays as the fallback. The SCG
+(``dcsflow rekey``) and ``check --frames`` then use the imported template. Nothing is written on
+failure (the new folder is built under a temporary name and renamed, build.json replaced atomically).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from itertools import combinations
+from pathlib import Path
+
+from scg.bitstream import read_file
+from scg.device import get_device, normalize_part
+
+from ..build import sha256_file
+from ..errors import FlowError
+from ..fileio import write_text_atomic
+from .config import expand
+from .vivado import DUMP_FORMAT, PLAN_FORMAT, template_table
+
+IMPORT_DIR = "tlut/imported"
+IMPORT_FORMAT = "dcsflow-import"
+_INIT_RE = re.compile(r"^(?:64'h)?([0-9A-Fa-f]{1,16})$")
+
+
+class VivadoImportError(FlowError):
+    """The Vivado result does not match the build (or an input is missing/malformed)."""
+
+
+@dataclass
+class ImportResult:
+    """Outcome of :func:`import_vivado`: ``tluts`` checked, ``frames`` of the bitstream,
+    ``seconds`` (decode + check), ``files`` written (relative to the build folder)."""
+
+    tluts: int
+    frames: int
+    seconds: float
+    files: list = field(default_factory=list)
+
+
+def _read_json(path: Path, what: str) -> dict:
+    try:
+        d = json.loads(Path(path).read_text())
+    except FileNotFoundError:
+        raise VivadoImportError(f"{path}: missing ({what})") from None
+    except (OSError, ValueError, UnicodeDecodeError) as e:
+        raise VivadoImportError(f"{path}: malformed {what} ({e})") from None
+    if not isinstance(d, dict):
+        raise VivadoImportError(f"{path}: malformed {what} (not a JSON object)")
+    return d
+
+
+def _pin_pairs(text: str) -> dict[str, str]:
+    """``"I0:A1 I1:A2"`` or ``"I0:A1, I1:A2"`` -> {"I0": "A1", ...}; {} for an empty value."""
+    out = {}
+    for tok in re.split(r"[\s,]+", str(text).strip()):
+        if not tok:
+            continue
+        if ":" not in tok:
+            raise ValueError(f"LOCK_PINS item {tok!r} is not I<n>:A<m>")
+        a, b = tok.split(":", 1)
+        out[a] = b
+    return out
+
+
+def _parse_init(text) -> int:
+    m = _INIT_RE.match(str(text).strip())
+    if not m:
+        raise ValueError(f"INIT {text!r} is not 64'h<hex>")
+    return int(m.group(1), 16)
+
+
+def physical_init(k: int, pin_map: dict[str, str]) -> int:
+    """Template INIT of a k-input TLUT as it appears in the frames for the logical->physical pin map
+    ``{"I0": "A1", ...}`` (FACTS.md: INIT index = truth-table index of the physical pins A6..A1)."""
+    return expand(template_table(k), k, [int(pin_map[f"I{q}"][1:]) - 1 for q in range(k)])
+
+
+def _diagnose(got: int, k: int, planned: dict[str, str]) -> str:
+    exp = physical_init(k, planned)
+    for i, j in combinations(range(k), 2):
+        sw = dict(planned)
+        sw[f"I{i}"], sw[f"I{j}"] = planned[f"I{j}"], planned[f"I{i}"]
+        if physical_init(k, sw) == got:
+            return f"pins I{i} and I{j} swapped ({planned[f'I{i}']}/{planned[f'I{j}']})"
+    diff = [i for i in range(64) if ((got ^ exp) >> i) & 1]
+    return (f"INIT 64'h{got:016X}, expected 64'h{exp:016X} (bits {', '.join(map(str, diff[:8]))}"
+            f"{' ...' if len(diff) > 8 else ''} differ)")
+
+
+def check_dump(plan: dict, dump: dict, dump_path: Path, device) -> list[str]:
+    """Differences between the dump and the plan (one message per problem, naming the cell).
+
+    Raises:
+        VivadoImportError: the dump is not a ``dcsflow-vivado-tluts`` v1 document or names unknown cells.
+    """
+    if dump.get("format") != DUMP_FORMAT or dump.get("version") != 1 or not isinstance(dump.get("cells"), list):
+        raise VivadoImportError(f"{dump_path}: not a {DUMP_FORMAT} version 1 file (write it with vivado/dump_tluts.tcl)")
+    cells = {p["cell"]: p for p in plan["cells"]}
+    part = dump.get("part")
+    errs = []
+    if part:
+        try:
+            dpart = normalize_part(str(part))
+        except Exception:
+            dpart = str(part)
+        if dpart != device.name:
+            errs.append(f"dump is of part {part}, the build targets {device.name}")
+    seen = set()
+    for c in dump["cells"]:
+        if not isinstance(c, dict) or "name" not in c:
+            raise VivadoImportError(f"{dump_path}: malformed cell entry {str(c)[:60]}")
+        name = c["name"]
+        if name not in cells:
+            raise VivadoImportError(f"{dump_path}: names cell {name!r}, which the build does not have")
+        seen.add(name)
+        p = cells[name]
+        who = f"cell {name} (TLUT {p['tlut']})"
+        if c.get("loc") != p["site"]:
+            errs.append(f"{who}: placed at {c.get('loc')}, planned {p['site']}")
+        bel = str(c.get("bel", "")).split(".")[-1]
+        if bel != p["bel"]:
+            errs.append(f"{who}: BEL {c.get('bel')}, planned {p['bel']}")
+        planned = dict(p["pin_map"])
+        try:
+            lp = _pin_pairs(c.get("lock_pins", ""))
+        except ValueError as e:
+            raise VivadoImportError(f"{dump_path}: {who}: {e}") from None
+        if lp != planned:
+            errs.append(f"{who}: LOCK_PINS {c.get('lock_pins')!r}, planned {p['lock_pins']!r}")
+        pins = c.get("pins")
+        if not isinstance(pins, dict):
+            raise VivadoImportError(f"{dump_path}: {who}: no pin map")
+        for q in range(6):
+            lg = f"I{q}"
+            got = pins.get(lg, "")
+            if (q < p["k"] or got) and got != planned[lg]:
+                errs.append(f"{who}: logical pin {lg} on physical {got or 'nothing'}, planned {planned[lg]}")
+        try:
+            init = _parse_init(c.get("init", ""))
+        except ValueError as e:
+            raise VivadoImportError(f"{dump_path}: {who}: {e}") from None
+        if init != int(p["init"], 16):
+            errs.append(f"{who}: INIT 64'h{init:016X}, the template INIT is 64'h{p['init']}")
+    for name in cells:
+        if name not in seen:
+            errs.append(f"cell {name} (TLUT {cells[name]['tlut']}) missing from {dump_path.name}")
+    return errs
+
+
+def check_frames(plan: dict, frames) -> list[str]:
+    """Differences between the planned TLUT INITs and the INITs decoded from ``frames``
+    (:class:`scg.bitstream.FrameMemory`) at the planned sites."""
+    errs = []
+    for p in plan["cells"]:
+        got = frames.get_lut(p["site"], p["bel"])
+        if got != physical_init(p["k"], p["pin_map"]):
+            errs.append(f"cell {p['cell']} (TLUT {p['tlut']}) at {p['site']}/{p['bel']}: "
+                        + _diagnose(got, p["k"], p["pin_map"]))
+    return errs
+
+
+def _fail(errs: list[str]) -> None:
+    if errs:
+        more = f" (and {len(errs) - 3} more)" if len(errs) > 3 else ""
+        raise VivadoImportError(f"Vivado result differs from the plan: {'; '.join(errs[:3])}{more}")
+
+
+def import_vivado(build_dir, bit_path, cells_path) -> ImportResult:
+    """Check a routed bitstream and its TLUT dump against the build and link it as the template.
+
+    Raises:
+        VivadoImportError: plan/dump/bitstream missing or malformed, another part, any difference
+            (module docstring); scg BitstreamError for a corrupted or truncated bitstream.
+    """
+    root = Path(build_dir)
+    bj_path = root / "build.json"
+    bj = _read_json(bj_path, "build manifest (run dcsflow build first)")
+    plan = _read_json(root / "vivado" / "tluts.json", "Vivado plan (build with --backend vivado)")
+    if plan.get("format") != PLAN_FORMAT or plan.get("version") != 1:
+        raise VivadoImportError(f"{root}/vivado/tluts.json: not a {PLAN_FORMAT} version 1 file")
+    if plan.get("design_hash") != bj.get("design_hash"):
+        raise VivadoImportError(f"{root}/vivado/tluts.json belongs to another build (design hash differs): "
+                           "rerun dcsflow build --from backend --backend vivado")
+    fm = _read_json(root / "tlut" / "framemap.json", "frame map")
+    planned_sites = {(t["site"], t["bel"]) for t in fm.get("tluts", [])}
+    if planned_sites != {(p["site"], p["bel"]) for p in plan["cells"]}:
+        raise VivadoImportError(f"{root}/vivado/tluts.json and tlut/framemap.json name different TLUT sites: "
+                           "rerun dcsflow build --from backend --backend vivado")
+    device = get_device(plan["device"])
+    dump = _read_json(Path(cells_path), "TLUT dump")
+    t0 = time.perf_counter()
+    _fail(check_dump(plan, dump, Path(cells_path), device))
+    bs = read_file(bit_path)
+    if bs.idcode is None:
+        raise VivadoImportError(f"{bit_path}: no IDCODE write: not a Vivado configuration bitstream")
+    if (bs.idcode ^ device.idcode) & 0x0FFFFFFF:
+        other = bs.device.name if bs.device is not None else "another part"
+        raise VivadoImportError(f"{bit_path}: bitstream of {other} (IDCODE 0x{bs.idcode:08X}); the build targets "
+                           f"{device.name} (0x{device.idcode:08X})")
+    if bs.is_partial:
+        raise VivadoImportError(f"{bit_path}: a partial bitstream ({sum(bs.frames.written)} frames); "
+                           "import needs Vivado's full routed bitstream")
+    _fail(check_frames(plan, bs.frames))
+    seconds = time.perf_counter() - t0
+    # ---- link (atomic): new folder under a temporary name, then rename; then build.json
+    tmp = Path(tempfile.mkdtemp(prefix=".import-", dir=root / "tlut"))
+    old = None
+    try:
+        os.chmod(tmp, 0o755)
+        shutil.copyfile(bit_path, tmp / "template.bit")
+        doc = {"format": IMPORT_FORMAT, "version": 1, "device": device.name, "idcode": f"0x{device.idcode:08X}",
+               "design_hash": bj.get("design_hash"), "bitstream": str(bit_path),
+               "bitstream_sha256": sha256_file(tmp / "template.bit"), "dump_sha256": sha256_file(Path(cells_path)),
+               "header": bs.header, "tluts": len(plan["cells"]), "frames": bs.device.n_frames,
+               "seconds": round(seconds, 3)}
+        (tmp / "import.json").write_text(json.dumps(doc, indent=1) + "\n")
+        names = ("template.bit", "import.json")
+        hashes = {f"{IMPORT_DIR}/{n}": sha256_file(tmp / n) for n in names}
+        dest = root / IMPORT_DIR
+        if dest.exists():
+            old = Path(tempfile.mkdtemp(prefix=".import-old-", dir=root / "tlut"))
+            os.replace(dest, old / "x")
+        os.replace(tmp, dest)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        if old is not None and not (root / IMPORT_DIR).exists():
+            os.replace(old / "x", root / IMPORT_DIR)
+        raise
+    bj.setdefault("files", {}).update(hashes)
+    bj["template"] = {"source": "vivado", "folder": IMPORT_DIR, "bitstream_sha256": doc["bitstream_sha256"]}
+    try:
+        write_text_atomic(bj_path, json.dumps(bj, indent=1) + "\n")
+    except BaseException:
+        shutil.rmtree(dest, ignore_errors=True)
+        if old is not None:
+            os.replace(old / "x", dest)
+        raise
+    finally:
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    return ImportResult(len(plan["cells"]), bs.device.n_frames, seconds, sorted(hashes))
+
+
+
+def synthetic_vivado_result(build_dir, base_bit, out_dir, mutate_frames=None, mutate_dump=None) -> tuple[Path, Path]:
+    """Stand-in for a Vivado run (tests, benchmarks; no Vivado here): ``base_bit`` (e.g.
+    ``pynq-z1_base.bit``) with every planned TLUT's template INIT written at its planned site by the
+    project's writer (:func:`scg.bitstream.write_full`), and the dump ``dump_tluts.tcl`` would write.
+
+    ``mutate_frames(mem, plan)`` / ``mutate_dump(dump)`` may alter either before writing.
+    Returns ``(routed.bit, tlut_cells.json)`` in ``out_dir``.
+    """
+    from scg.bitstream import FrameMemory, header_part, to_bit, write_full
+
+    plan = _read_json(Path(build_dir) / "vivado" / "tluts.json", "Vivado plan")
+    base = read_file(base_bit).frames if not isinstance(base_bit, FrameMemory) else base_bit.copy()
+    for p in plan["cells"]:
+        base.set_lut(p["site"], p["bel"], physical_init(p["k"], p["pin_map"]))
+    if mutate_frames:
+        mutate_frames(base, plan)
+    out = Path(out_dir)
+    bit = out / "routed.bit"
+    bit.write_bytes(to_bit(write_full(base), design="synthetic-vivado", part=header_part(base.device)))
+    dump = {"format": DUMP_FORMAT, "version": 1, "part": plan["part"], "cells": [
+        {"name": p["cell"], "loc": p["site"], "bel": "SLICEL." + p["bel"], "lock_pins": p["lock_pins"].replace(",", " "),
+         "init": "64'h" + p["init"], "pins": dict(p["pin_map"])} for p in plan["cells"]]}
+    if mutate_dump:
+        mutate_dump(dump)
+    cells = out / "tlut_cells.json"
+    cells.write_text(json.dumps(dump))
+    return bit, cells
