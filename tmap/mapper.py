@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,7 +30,7 @@ from .cuts import _cover_size, select_cover
 from .errors import ParamError, TmapError, VerificationError
 
 __all__ = ["ABC_AIG_SCRIPTS", "MapOptions", "MapStats", "MapResult", "Lut", "TlutNetlist", "map_tluts", "read_param_file",
-           "check_params", "compose", "NETLIST_FORMAT", "PPC_FORMAT"]
+           "check_params", "resolve_params", "ParamSelection", "compose", "NETLIST_FORMAT", "PPC_FORMAT"]
 
 NETLIST_FORMAT = "dcsflow-tlut-netlist"
 PPC_FORMAT = "dcsflow-ppc"
@@ -51,7 +52,8 @@ class MapOptions:
         area: trade depth for area (no depth constraint during area recovery).
         verify: prove netlist ∘ PPC ≡ AIG with ABC ``cec`` (failure raises VerificationError).
         param_latches: also treat latches whose next state depends only on parameters and on such
-            latches as parameters.
+            latches as parameters, including load-enabled registers ``q' = load ? d : q`` whose ``d``
+            does (parameter registers, e.g. key registers).
         optimize_ppc: optimize the PPC with ABC (``strash; dc2; dc2``).
         flow_passes, exact_passes: area-recovery passes (area flow, exact area).
         proof_seconds: time limit of the ABC proof (an undecided proof is an error).
@@ -287,9 +289,107 @@ def check_params(aig: Aig, params: list[str], param_latches: bool = False) -> li
     return res
 
 
+@dataclass
+class ParamSelection:
+    """Result of :func:`resolve_params`: which names of a parameter list select AIG inputs.
+
+    Attributes:
+        used: AIG input/latch names selected, without duplicates, in the order of the list (a port
+            name expands to its bits in AIG order).
+        missing: names of the list that select nothing, in the order of the list, without duplicates.
+        given: number of distinct names in the list.
+    """
+
+    used: list
+    missing: list
+    given: int
+
+    def warning(self, shown: int = 6) -> str:
+        """One warning line about ``missing`` (empty when nothing is missing), e.g.
+        ``24 of 192 parameter names are not inputs of the AIG and were skipped: a[7], ... (+18 more)``."""
+        if not self.missing:
+            return ""
+        names = ", ".join(self.missing[:shown])
+        more = f", ... (+{len(self.missing) - shown} more)" if len(self.missing) > shown else ""
+        return (f"{len(self.missing)} of {self.given} parameter names are not inputs of the AIG and were "
+                f"skipped: {names}{more}")
+
+
+_BIT_RE = re.compile(r"^(.+?)\s*[\[<(]\s*(\d+)\s*[\]>)]$")
+
+
+def resolve_params(aig: Aig, names: list[str], strict: bool = False) -> ParamSelection:
+    """Match a parameter list written for this or another TLUT tool against the AIG's inputs and
+    latch names (as the published TMAP flow writes them: bit-blasted names, one per bit of a port).
+
+    A name selects the input of the same name; ``port<7>`` and ``port(7)`` select ``port[7]``; a name
+    without index that is no input itself selects every bit ``name[i]`` present in the AIG. Names that
+    select nothing (e.g. the parity bits of a DES key, which synthesis removes) are returned in
+    ``missing``.
+
+    Raises:
+        ParamError: no name selects an input (and the list is not empty), or ``strict`` and some name
+            selects nothing; the message names the first such name and gives close matches.
+    """
+    known = list(aig.input_names) + list(aig.latch_names)
+    kset = set(known)
+    ports: dict = {}
+    for n in known:
+        m = _BIT_RE.match(n)
+        if m:
+            ports.setdefault(m.group(1), []).append(n)
+    used, missing, seen_used, seen = [], [], set(), set()
+    for name in names:
+        if name in seen:
+            continue
+        seen.add(name)
+        if name in kset:
+            sel = [name]
+        else:
+            m = _BIT_RE.match(name)
+            alt = f"{m.group(1)}[{m.group(2)}]" if m else None
+            sel = [alt] if alt in kset else list(ports.get(name, []))
+        if not sel:
+            missing.append(name)
+        for n in sel:
+            if n not in seen_used:
+                seen_used.add(n)
+                used.append(n)
+    if missing and (strict or not used):
+        p = missing[0]
+        close = difflib.get_close_matches(p, known, n=3, cutoff=0.6)
+        hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+        what = "none of the parameter names is an input of the AIG" if not used else \
+            f"{len(missing)} of {len(seen)} parameter names are not inputs of the AIG (--strict)"
+        raise ParamError(f"{what}: {p!r}{hint}")
+    return ParamSelection(used, missing, len(seen))
+
+
+def _hold_mux_data(aig: Aig, lit: int, own: int) -> int:
+    """For a next-state literal ``lit = s ? d : own`` (or ``s ? own : d``; ``own`` the latch's
+    positive literal, the multiplexer as :meth:`Aig.add_mux` and Yosys ``aigmap`` build it) return
+    ``d`` (repeatedly, for nested load enables); otherwise ``lit`` itself."""
+    base = aig.first_and
+    while lit & 1 and (lit >> 1) >= base:
+        a, b = aig.ands[(lit >> 1) - base]
+        if not (a & 1 and b & 1 and (a >> 1) >= base and (b >> 1) >= base):
+            break
+        (a0, a1), (b0, b1) = aig.ands[(a >> 1) - base], aig.ands[(b >> 1) - base]
+        d = None
+        for s, x in ((a0, a1), (a1, a0)):
+            for t, y in ((b0, b1), (b1, b0)):
+                if s ^ t == 1 and own in (x, y):
+                    d = y if x == own else x
+        if d is None:
+            break
+        lit = d
+    return lit
+
+
 def _param_latches(aig: Aig, pvars: set) -> set:
     """Latch variables whose next state depends only on parameters and on such latches (greatest
-    fixpoint)."""
+    fixpoint); a load-enabled register ``q' = load ? d : q`` counts when ``d`` does (a parameter
+    register, as the front end folds them: its value is a parameter once loaded)."""
     I, L = aig.num_inputs, aig.num_latches
     base = aig.first_and
     cand = set(range(1 + I, 1 + I + L))
@@ -317,7 +417,7 @@ def _param_latches(aig: Aig, pvars: set) -> set:
     while changed:
         changed = False
         for lv in sorted(cand):
-            sup = support(aig.latch_next[lv - 1 - I])
+            sup = support(_hold_mux_data(aig, aig.latch_next[lv - 1 - I], 2 * lv))
             if not sup <= (pvars | cand):
                 cand.discard(lv)
                 changed = True

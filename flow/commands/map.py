@@ -11,7 +11,9 @@ import click
 @click.command("map", context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("aiger", type=click.Path(dir_okay=False))
 @click.option("--params", "params_file", type=click.Path(dir_okay=False),
-              help="File with parameter input names, one per line (AIGER symbol names, e.g. key[3]).")
+              help="File with parameter input names, one per line (AIGER symbol names, e.g. key[3]; also "
+                   "key<3> or a whole port key). Names that are not inputs are skipped with a warning.")
+@click.option("--strict", is_flag=True, help="Make a --params name that is not an input of the AIG an error.")
 @click.option("-K", "K", type=click.IntRange(2, 6), default=6, show_default=True,
               help="LUT size: maximum regular inputs per LUT/TLUT.")
 @click.option("-C", "cuts", type=click.IntRange(1, 64), default=8, show_default=True,
@@ -20,7 +22,8 @@ import click
               help="Write netlist.json, netlist.blif, ppc.aig, ppc.json into this folder.")
 @click.option("--area", is_flag=True, help="Trade depth for area (no depth constraint).")
 @click.option("--param-latches", is_flag=True,
-              help="Also treat latches fed only by parameters and such latches as parameters.")
+              help="Also treat latches fed only by parameters and such latches as parameters, including "
+                   "load-enabled registers (q' = load ? parameter : q, e.g. key registers).")
 @click.option("--abc-opt", is_flag=True,
               help="Also map ABC-optimized variants of the AIG (dc2, &syn2) and keep the best cover.")
 @click.option("--no-verify", is_flag=True, help="Skip the ABC equivalence proof (not recommended).")
@@ -30,7 +33,7 @@ import click
                    "cec of the composed netlist, or cut points with the global cec as fallback.")
 @click.option("--no-baseline", is_flag=True, help="Skip the ABC baseline mapping.")
 @click.option("--json", "as_json", is_flag=True, help="End with one JSON object line of the figures.")
-def COMMAND(aiger, params_file, K, cuts, out_dir, area, param_latches, abc_opt, no_verify, proof_method, no_baseline,
+def COMMAND(aiger, params_file, strict, K, cuts, out_dir, area, param_latches, abc_opt, no_verify, proof_method, no_baseline,
             as_json):
     """Map the AIGER circuit AIGER onto LUTs with at most K regular inputs.
 
@@ -45,11 +48,14 @@ def COMMAND(aiger, params_file, K, cuts, out_dir, area, param_latches, abc_opt, 
 
     from tmap.abc import BASELINE_AREA_SCRIPT, baseline
     from tmap.aig import read_aiger
-    from tmap.mapper import ABC_AIG_SCRIPTS, MapOptions, map_tluts, read_param_file
+    from tmap.mapper import ABC_AIG_SCRIPTS, MapOptions, map_tluts, read_param_file, resolve_params
 
     err = Console(stderr=True)
     aig = read_aiger(aiger)
-    params = read_param_file(params_file) if params_file else []
+    sel = resolve_params(aig, read_param_file(params_file), strict) if params_file else None
+    params = sel.used if sel else []
+    if sel and sel.missing:
+        err.print(f"warning: {sel.warning()}", markup=False, highlight=False, soft_wrap=True)
     opts = MapOptions(K=K, cuts_per_node=cuts, area=area, verify=not no_verify, param_latches=param_latches,
                       aig_scripts=ABC_AIG_SCRIPTS if abc_opt else (), proof_method=proof_method)
     with err.status("mapping") as st:
@@ -88,5 +94,6 @@ def COMMAND(aiger, params_file, K, cuts, out_dir, area, param_latches, abc_opt, 
         click.echo(json.dumps({"luts": s.luts, "tluts": s.tluts, "depth": s.depth, "ppc_ands": s.ppc_ands,
                                "verified": s.verified, "baseline_luts": base.luts if base else None,
                                "baseline_depth": base.depth if base else None, "seconds": round(s.seconds, 4),
-                               "baseline_seconds": round(base.seconds, 4) if base else None}))
+                               "baseline_seconds": round(base.seconds, 4) if base else None,
+                               "params_used": list(params), "params_missing": sel.missing if sel else []}))
     return 0
