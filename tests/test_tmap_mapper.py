@@ -303,10 +303,11 @@ def test_compiled_core_matches_python_reference(monkeypatch):
         g = G.random_aig(rng, 8, 150, 6)
         params = rng.sample(g.input_names, 3)
         K = rng.randint(3, 6)
-        a = map_tluts(g, params, MapOptions(K=K))
+        mode = dict(cuts_per_node=8, aig_scripts=())  # the cut selection itself, not the default mode
+        a = map_tluts(g, params, MapOptions(K=K, **mode))
         monkeypatch.setenv("TMAP_PURE_PYTHON", "1")
         assert not cuts.compiled_core()
-        b = map_tluts(g, params, MapOptions(K=K))
+        b = map_tluts(g, params, MapOptions(K=K, **mode))
         monkeypatch.delenv("TMAP_PURE_PYTHON")
         assert a.stats.verified and b.stats.verified
         assert a.stats.depth == b.stats.depth
@@ -332,7 +333,7 @@ def test_repeated_depth_passes_never_deepen(pure, monkeypatch):
         params = rng.sample(g.input_names, 2)
         pvars = {1 + comb.input_names.index(p) for p in params}
         K = rng.randint(3, 6)
-        _, param = _cover_of(comb, pvars, MapOptions(K=K))
+        _, param = _cover_of(comb, pvars, MapOptions(K=K, cuts_per_node=8))
         fanin0 = [0] * (comb.max_var + 1)
         fanin1 = [0] * (comb.max_var + 1)
         for i, (a, b) in enumerate(comb.ands):
@@ -341,5 +342,5 @@ def test_repeated_depth_passes_never_deepen(pure, monkeypatch):
         one = cuts._select(comb.first_and, fanin0, fanin1, param, outs, K, 4, 0, 0, 0)
         many = cuts._select(comb.first_and, fanin0, fanin1, param, outs, K, 4, 4, 0, 0)
         assert many.depth <= one.depth
-        res = map_tluts(g, params, MapOptions(K=K, cuts_per_node=4))
+        res = map_tluts(g, params, MapOptions(K=K, cuts_per_node=4, aig_scripts=()))
         assert res.stats.verified

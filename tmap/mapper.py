@@ -18,6 +18,7 @@ configurations", ACM TODAES 16(4), 2011 (TMAP, reduced cuts, TLUTs).
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import json
 import re
@@ -29,7 +30,7 @@ from .aig import Aig, write_aiger
 from .cuts import _cover_size, select_cover
 from .errors import ParamError, TmapError, VerificationError
 
-__all__ = ["ABC_AIG_SCRIPTS", "MapOptions", "MapStats", "MapResult", "Lut", "TlutNetlist", "map_tluts", "read_param_file",
+__all__ = ["ABC_AIG_SCRIPTS", "FULL_MODE_ANDS", "MapOptions", "MapStats", "MapResult", "Lut", "TlutNetlist", "map_tluts", "read_param_file",
            "check_params", "resolve_params", "ParamSelection", "compose", "NETLIST_FORMAT", "PPC_FORMAT"]
 
 NETLIST_FORMAT = "dcsflow-tlut-netlist"
@@ -40,15 +41,24 @@ EXHAUSTIVE_PARAMS = 12
 #: ABC scripts of the AIG variants tried by the flow (``MapOptions.aig_scripts``): ``dc2`` (AIG
 #: rewriting/refactoring/balancing) and ``&syn2`` (ABC's GIA synthesis script).
 ABC_AIG_SCRIPTS = ("strash; dc2", "strash; &get -n; &st; &syn2; &put")
+#: Default mode (:meth:`MapOptions.resolved`): AIGs up to this many AND nodes get 16 priority cuts
+#: and the ABC-optimized variants; larger ones 8 cuts on the AIG as given. Decided from
+#: benchmarks/tmap_bench.py (see README, "dcsflow map").
+FULL_MODE_ANDS = 100_000
 
 
 @dataclass
 class MapOptions:
     """Options of :func:`map_tluts`.
 
+    ``cuts_per_node`` and ``aig_scripts`` left at ``None`` select the default mode by the size of
+    the AIG (:meth:`resolved`, figures in benchmarks/tmap_bench.py and README): up to
+    :data:`FULL_MODE_ANDS` AND nodes 16 priority cuts and the ABC-optimized variants
+    :data:`ABC_AIG_SCRIPTS`; above, 8 cuts on the AIG as given (bounded time on e.g. EPFL ``hyp``).
+
     Attributes:
         K: LUT size, maximum number of regular inputs per LUT (2..6).
-        cuts_per_node: priority cuts C kept per node.
+        cuts_per_node: priority cuts C kept per node (None: default mode).
         area: trade depth for area (no depth constraint during area recovery).
         verify: prove netlist ∘ PPC ≡ AIG with ABC ``cec`` (failure raises VerificationError).
         param_latches: also treat latches whose next state depends only on parameters and on such
@@ -61,11 +71,11 @@ class MapOptions:
         aig_scripts: ABC scripts (e.g. ``"strash; dc2"``) giving optimized variants of the AIG, with
             the parameters as ordinary inputs; each variant is mapped too and the best cover kept
             (default mode: fewer LUTs at no greater depth; area mode: fewer LUTs). The proof is
-            always against the original AIG.
+            always against the original AIG. None: default mode; ``()``: the AIG as given only.
     """
 
     K: int = 6
-    cuts_per_node: int = 8
+    cuts_per_node: int | None = None
     area: bool = False
     verify: bool = True
     param_latches: bool = False
@@ -73,8 +83,18 @@ class MapOptions:
     flow_passes: int = 3
     exact_passes: int = 3
     proof_seconds: float = 600.0
-    aig_scripts: tuple = ()
+    aig_scripts: tuple | None = None
     proof_method: str = "auto"
+
+    def resolved(self, aig_ands: int) -> "MapOptions":
+        """A copy with the default mode filled in for an AIG of ``aig_ands`` AND nodes: 16 cuts and
+        :data:`ABC_AIG_SCRIPTS` up to :data:`FULL_MODE_ANDS` nodes, else 8 cuts and no variants;
+        values given explicitly are kept."""
+        full = aig_ands <= FULL_MODE_ANDS
+        return dataclasses.replace(
+            self, cuts_per_node=self.cuts_per_node if self.cuts_per_node is not None else (16 if full else 8),
+            aig_scripts=tuple(self.aig_scripts) if self.aig_scripts is not None else
+            (ABC_AIG_SCRIPTS if full else ()))
 
 
 @dataclass
@@ -439,7 +459,7 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
         ParamError: unknown parameter name. TmapError: K outside 2..6.
         VerificationError: the ABC proof failed (``options.verify``). ToolError: ABC missing/failed.
     """
-    opt = options or MapOptions()
+    opt = (options or MapOptions()).resolved(aig.num_ands)
     if not 2 <= opt.K <= 6:
         raise TmapError(f"K must be between 2 and 6, got {opt.K}")
     if opt.cuts_per_node < 1:
@@ -465,22 +485,25 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
     params = [n for n in comb.input_names if name_to_var[n] in pvars]
 
     say("selecting cuts")
-    g, cover, param = comb, *_cover_of(comb, pvars, opt)
-    if opt.aig_scripts:
-        # ABC-optimized variants of the AIG (parameters as ordinary inputs); the proof below is
-        # always against the original ``comb``
-        from .abc import optimize_aig
+    # ABC-optimized variants of the AIG (parameters as ordinary inputs), made by yosys-abc processes
+    # that run while the AIG itself is mapped; the proof below is always against the original ``comb``
+    from concurrent.futures import ThreadPoolExecutor
 
-        for script in opt.aig_scripts:
-            say(f"optimizing the AIG (yosys-abc {script})")
-            g2 = optimize_aig(comb, script)
+    from .abc import optimize_aig
+
+    with ThreadPoolExecutor(max_workers=max(1, len(opt.aig_scripts))) as pool:
+        futures = [pool.submit(optimize_aig, comb, script) for script in opt.aig_scripts]
+        g, cover, param = comb, *_cover_of(comb, pvars, opt)
+        for script, fut in zip(opt.aig_scripts, futures):
+            say(f"mapping the ABC-optimized AIG ({script})")
+            g2 = fut.result()
             if g2 is comb:
                 continue
             cover2, param2 = _cover_of(g2, pvars, opt)
             if _better(cover2, g2.first_and, cover, g.first_and, opt.area):
                 g, cover, param = g2, cover2, param2
-        if g is not comb:
-            notes.append("mapped an ABC-optimized AIG")
+    if g is not comb:
+        notes.append("mapped an ABC-optimized AIG")
     say("building LUTs and PPC")
     netlist, ppc, claims = _build(g, params, param, cover, opt.K)
     netlist.source_hash = aig.canonical_hash()
@@ -508,6 +531,8 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
 
 def _cover_of(comb: Aig, pvars: set, opt: MapOptions):
     """Mark parameter-only variables of ``comb`` and select its cover; returns (cover, param)."""
+    if opt.cuts_per_node is None:
+        opt = opt.resolved(comb.num_ands)
     n = comb.max_var + 1
     base = comb.first_and
     fanin0 = [0] * n

@@ -7,6 +7,8 @@ import sys
 
 import click
 
+from tmap.mapper import FULL_MODE_ANDS
+
 
 @click.command("map", context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("aiger", type=click.Path(dir_okay=False))
@@ -16,16 +18,18 @@ import click
 @click.option("--strict", is_flag=True, help="Make a --params name that is not an input of the AIG an error.")
 @click.option("-K", "K", type=click.IntRange(2, 6), default=6, show_default=True,
               help="LUT size: maximum regular inputs per LUT/TLUT.")
-@click.option("-C", "cuts", type=click.IntRange(1, 64), default=8, show_default=True,
-              help="Priority cuts kept per AIG node.")
+@click.option("-C", "cuts", type=click.IntRange(1, 64), default=None,
+              help=f"Priority cuts kept per AIG node [default: 16, or 8 above {FULL_MODE_ANDS} AND nodes].")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False),
               help="Write netlist.json, netlist.blif, ppc.aig, ppc.json into this folder.")
 @click.option("--area", is_flag=True, help="Trade depth for area (no depth constraint).")
 @click.option("--param-latches", is_flag=True,
               help="Also treat latches fed only by parameters and such latches as parameters, including "
                    "load-enabled registers (q' = load ? parameter : q, e.g. key registers).")
-@click.option("--abc-opt", is_flag=True,
-              help="Also map ABC-optimized variants of the AIG (dc2, &syn2) and keep the best cover.")
+@click.option("--abc-opt/--no-abc-opt", default=None,
+              help="Also map ABC-optimized variants of the AIG (dc2, &syn2) and keep the best cover "
+                   f"[default: on up to {FULL_MODE_ANDS} AND nodes]. `-C 8 --no-abc-opt` is the "
+                   "previous default mode.")
 @click.option("--no-verify", is_flag=True, help="Skip the ABC equivalence proof (not recommended).")
 @click.option("--proof", "proof_method", type=click.Choice(["auto", "cutpoint", "global"]), default="auto",
               show_default=True,
@@ -57,7 +61,7 @@ def COMMAND(aiger, params_file, strict, K, cuts, out_dir, area, param_latches, a
     if sel and sel.missing:
         err.print(f"warning: {sel.warning()}", markup=False, highlight=False, soft_wrap=True)
     opts = MapOptions(K=K, cuts_per_node=cuts, area=area, verify=not no_verify, param_latches=param_latches,
-                      aig_scripts=ABC_AIG_SCRIPTS if abc_opt else (), proof_method=proof_method)
+                      aig_scripts=None if abc_opt is None else ABC_AIG_SCRIPTS if abc_opt else (), proof_method=proof_method)
     with err.status("mapping") as st:
         res = map_tluts(aig, params, opts, progress=lambda s: st.update(s))
         base = None
