@@ -288,6 +288,12 @@ def read_param_file(path) -> list[str]:
     return names
 
 
+def _close_hint(name: str, known: list) -> str:
+    """``"; did you mean 'a', 'b'?"`` with up to three close matches (difflib), or ``""``."""
+    close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
+    return f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+
+
 def check_params(aig: Aig, params: list[str], param_latches: bool = False) -> list[str]:
     """Validate parameter names against the AIG's inputs (and latch names); returns them without
     duplicates, in the given order.
@@ -300,9 +306,7 @@ def check_params(aig: Aig, params: list[str], param_latches: bool = False) -> li
     seen, res = set(), []
     for p in params:
         if p not in kset:
-            close = difflib.get_close_matches(p, known, n=3, cutoff=0.6)
-            hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
-            raise ParamError(f"parameter {p!r} is not an input of the AIG{hint}")
+            raise ParamError(f"parameter {p!r} is not an input of the AIG{_close_hint(p, known)}")
         if p not in seen:
             seen.add(p)
             res.append(p)
@@ -377,11 +381,9 @@ def resolve_params(aig: Aig, names: list[str], strict: bool = False) -> ParamSel
                 used.append(n)
     if missing and (strict or not used):
         p = missing[0]
-        close = difflib.get_close_matches(p, known, n=3, cutoff=0.6)
-        hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
         what = "none of the parameter names is an input of the AIG" if not used else \
             f"{len(missing)} of {len(seen)} parameter names are not inputs of the AIG (--strict)"
-        raise ParamError(f"{what}: {p!r}{hint}")
+        raise ParamError(f"{what}: {p!r}{_close_hint(p, known)}")
     return ParamSelection(used, missing, len(seen))
 
 
