@@ -344,3 +344,21 @@ def test_repeated_depth_passes_never_deepen(pure, monkeypatch):
         assert many.depth <= one.depth
         res = map_tluts(g, params, MapOptions(K=K, cuts_per_node=4, aig_scripts=()))
         assert res.stats.verified
+
+
+def test_default_mode_by_size():
+    """The default mode: 16 cuts and the ABC variants up to FULL_MODE_ANDS AND nodes, 8 cuts on the AIG
+    alone above (bounded time on EPFL hyp); explicit values are kept."""
+    from tmap.mapper import FULL_MODE_ANDS
+
+    small, big = MapOptions().resolved(FULL_MODE_ANDS), MapOptions().resolved(FULL_MODE_ANDS + 1)
+    assert (small.cuts_per_node, small.aig_scripts) == (16, ABC_AIG_SCRIPTS)
+    assert (big.cuts_per_node, big.aig_scripts) == (8, ())
+    old = MapOptions(cuts_per_node=8, aig_scripts=()).resolved(10)
+    assert (old.cuts_per_node, old.aig_scripts) == (8, ())
+    # the default mode's cover is never worse than the previous default's (fewer LUTs at no greater
+    # depth, or lower depth)
+    g, params = G.multiplier(6)
+    new, prev = map_tluts(g, params, MapOptions(verify=False)), map_tluts(g, params, MapOptions(**vars(old)))
+    assert (new.stats.depth, new.stats.luts) <= (prev.stats.depth, prev.stats.luts) or \
+        new.stats.depth < prev.stats.depth

@@ -51,10 +51,11 @@ FULL_MODE_ANDS = 100_000
 class MapOptions:
     """Options of :func:`map_tluts`.
 
-    ``cuts_per_node`` and ``aig_scripts`` left at ``None`` select the default mode by the size of
-    the AIG (:meth:`resolved`, figures in benchmarks/tmap_bench.py and README): up to
-    :data:`FULL_MODE_ANDS` AND nodes 16 priority cuts and the ABC-optimized variants
-    :data:`ABC_AIG_SCRIPTS`; above, 8 cuts on the AIG as given (bounded time on e.g. EPFL ``hyp``).
+    ``cuts_per_node``, ``aig_scripts`` and ``extra_cuts`` left at ``None`` select the default mode by
+    the size of the AIG (:meth:`resolved`, figures in benchmarks/tmap_bench.py and README): up to
+    :data:`FULL_MODE_ANDS` AND nodes 16 priority cuts, the ABC-optimized variants
+    :data:`ABC_AIG_SCRIPTS` and the 8-cut cover of the AIG as further candidate, the best cover kept;
+    above, 8 cuts on the AIG as given (bounded time on e.g. EPFL ``hyp``).
 
     Attributes:
         K: LUT size, maximum number of regular inputs per LUT (2..6).
@@ -72,6 +73,10 @@ class MapOptions:
             the parameters as ordinary inputs; each variant is mapped too and the best cover kept
             (default mode: fewer LUTs at no greater depth; area mode: fewer LUTs). The proof is
             always against the original AIG. None: default mode; ``()``: the AIG as given only.
+        extra_cuts: further priority-cut counts with which the AIG as given is mapped too, keeping
+            the better cover by the same rule (more cuts is not always better: priority cuts are a
+            heuristic). None: default mode, ``(8,)`` in the full mode (so the default's cover is
+            never worse than the 8-cut cover of the AIG, the previous default), else ``()``.
     """
 
     K: int = 6
@@ -85,14 +90,17 @@ class MapOptions:
     proof_seconds: float = 600.0
     aig_scripts: tuple | None = None
     proof_method: str = "auto"
+    extra_cuts: tuple | None = None
 
     def resolved(self, aig_ands: int) -> "MapOptions":
-        """A copy with the default mode filled in for an AIG of ``aig_ands`` AND nodes: 16 cuts and
-        :data:`ABC_AIG_SCRIPTS` up to :data:`FULL_MODE_ANDS` nodes, else 8 cuts and no variants;
-        values given explicitly are kept."""
+        """A copy with the default mode filled in for an AIG of ``aig_ands`` AND nodes: up to
+        :data:`FULL_MODE_ANDS` nodes 16 cuts, :data:`ABC_AIG_SCRIPTS` and (when the cut count is not
+        given) ``extra_cuts=(8,)``; above, 8 cuts and no variants. Values given explicitly are kept."""
         full = aig_ands <= FULL_MODE_ANDS
         return dataclasses.replace(
-            self, cuts_per_node=self.cuts_per_node if self.cuts_per_node is not None else (16 if full else 8),
+            self, extra_cuts=tuple(self.extra_cuts) if self.extra_cuts is not None else
+            ((8,) if full and self.cuts_per_node is None else ()),
+            cuts_per_node=self.cuts_per_node if self.cuts_per_node is not None else (16 if full else 8),
             aig_scripts=tuple(self.aig_scripts) if self.aig_scripts is not None else
             (ABC_AIG_SCRIPTS if full else ()))
 
@@ -496,6 +504,11 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
     with ThreadPoolExecutor(max_workers=max(1, len(opt.aig_scripts))) as pool:
         futures = [pool.submit(optimize_aig, comb, script) for script in opt.aig_scripts]
         g, cover, param = comb, *_cover_of(comb, pvars, opt)
+        for c in opt.extra_cuts:
+            if c != opt.cuts_per_node:
+                cover2, param2 = _cover_of(comb, pvars, dataclasses.replace(opt, cuts_per_node=c))
+                if _better(cover2, comb.first_and, cover, comb.first_and, opt.area):
+                    cover, param = cover2, param2
         for script, fut in zip(opt.aig_scripts, futures):
             say(f"mapping the ABC-optimized AIG ({script})")
             g2 = fut.result()
