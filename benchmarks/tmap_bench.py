@@ -239,6 +239,8 @@ def main(argv=None):
         "yosys_mult_lut_reduction_vs_area_baseline": [round(x, 4) for x in ymult_red],
         "arraymult_lut_reduction_vs_area_baseline": [round(x, 4) for x in amult_red],
         "nodes_per_s": round(ands / secs) if secs else None,
+        "nodes_per_cpu_s_by_mode": {m: round(ands / t["cpu_seconds"]) if t["cpu_seconds"] else None
+                                    for m, t in mode_totals.items()},
         "map_nodes_per_s_without_ppc_abc": round(ands / max(1e-9, secs - ppc_secs)),
         "largest": big["circuit"], "largest_nodes_per_s": big["nodes_per_s"],
         "time_ratio_vs_abc_depth": round(secs / abc_secs, 2),
