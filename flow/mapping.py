@@ -43,7 +43,8 @@ def tmap_mapper(aig_path: Path, params: list[str], out_dir: Path, K: int = 6, ar
                 status=None) -> MapOutcome:
     """Map with TMAP in its default mode, as ``dcsflow map`` does: reduced cuts, depth-oriented then
     area recovery (``area``: without the depth bound), 16 priority cuts per node, the front end's AIG
-    and its ABC-optimized variants (``tmap.mapper.ABC_AIG_SCRIPTS``; the best cover is kept), or 8
+    and its ABC-optimized variants (``tmap.mapper.ABC_AIG_SCRIPTS``) plus 8 cuts on the front end's AIG
+    (the best cover is kept), or 8
     cuts on the AIG alone above ``tmap.mapper.FULL_MODE_ANDS`` AND nodes; writes
     out_dir/{netlist.json,ppc.aig,ppc.json}."""
     try:

@@ -30,8 +30,9 @@ from .aig import Aig, write_aiger
 from .cuts import _cover_size, select_cover
 from .errors import ParamError, TmapError, VerificationError
 
-__all__ = ["ABC_AIG_SCRIPTS", "FULL_MODE_ANDS", "MapOptions", "MapStats", "MapResult", "Lut", "TlutNetlist", "map_tluts", "read_param_file",
-           "check_params", "resolve_params", "ParamSelection", "compose", "NETLIST_FORMAT", "PPC_FORMAT"]
+__all__ = ["ABC_AIG_SCRIPTS", "FULL_MODE_ANDS", "MapOptions", "MapStats", "MapResult", "Lut", "TlutNetlist",
+           "map_tluts", "read_param_file", "check_params", "resolve_params", "ParamSelection", "compose",
+           "NETLIST_FORMAT", "PPC_FORMAT"]
 
 NETLIST_FORMAT = "dcsflow-tlut-netlist"
 PPC_FORMAT = "dcsflow-ppc"
@@ -41,8 +42,8 @@ EXHAUSTIVE_PARAMS = 12
 #: ABC scripts of the AIG variants tried by the flow (``MapOptions.aig_scripts``): ``dc2`` (AIG
 #: rewriting/refactoring/balancing) and ``&syn2`` (ABC's GIA synthesis script).
 ABC_AIG_SCRIPTS = ("strash; dc2", "strash; &get -n; &st; &syn2; &put")
-#: Default mode (:meth:`MapOptions.resolved`): AIGs up to this many AND nodes get 16 priority cuts
-#: and the ABC-optimized variants; larger ones 8 cuts on the AIG as given. Decided from
+#: Default mode (:meth:`MapOptions.resolved`): AIGs up to this many AND nodes get 16 priority cuts,
+#: the ABC-optimized variants and the 8-cut cover as candidates; larger ones 8 cuts on the AIG as given. Decided from
 #: benchmarks/tmap_bench.py (see README, "dcsflow map").
 FULL_MODE_ANDS = 100_000
 

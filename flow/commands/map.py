@@ -37,8 +37,8 @@ from tmap.mapper import FULL_MODE_ANDS
                    "cec of the composed netlist, or cut points with the global cec as fallback.")
 @click.option("--no-baseline", is_flag=True, help="Skip the ABC baseline mapping.")
 @click.option("--json", "as_json", is_flag=True, help="End with one JSON object line of the figures.")
-def COMMAND(aiger, params_file, strict, K, cuts, out_dir, area, param_latches, abc_opt, no_verify, proof_method, no_baseline,
-            as_json):
+def COMMAND(aiger, params_file, strict, K, cuts, out_dir, area, param_latches, abc_opt, no_verify, proof_method,
+            no_baseline, as_json):
     """Map the AIGER circuit AIGER onto LUTs with at most K regular inputs.
 
     Inputs named in --params are parameter inputs: logic depending only on them moves into the
@@ -60,8 +60,9 @@ def COMMAND(aiger, params_file, strict, K, cuts, out_dir, area, param_latches, a
     params = sel.used if sel else []
     if sel and sel.missing:
         err.print(f"warning: {sel.warning()}", markup=False, highlight=False, soft_wrap=True)
+    scripts = None if abc_opt is None else (ABC_AIG_SCRIPTS if abc_opt else ())  # None: default mode
     opts = MapOptions(K=K, cuts_per_node=cuts, area=area, verify=not no_verify, param_latches=param_latches,
-                      aig_scripts=None if abc_opt is None else ABC_AIG_SCRIPTS if abc_opt else (), proof_method=proof_method)
+                      aig_scripts=scripts, proof_method=proof_method)
     with err.status("mapping") as st:
         res = map_tluts(aig, params, opts, progress=lambda s: st.update(s))
         base = None
