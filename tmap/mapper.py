@@ -75,9 +75,11 @@ class MapOptions:
             (default mode: fewer LUTs at no greater depth; area mode: fewer LUTs). The proof is
             always against the original AIG. None: default mode; ``()``: the AIG as given only.
         extra_cuts: further priority-cut counts with which the AIG as given is mapped too, keeping
-            the better cover by the same rule (more cuts is not always better: priority cuts are a
-            heuristic). None: default mode, ``(8,)`` in the full mode (so the default's cover is
-            never worse than the 8-cut cover of the AIG, the previous default), else ``()``.
+            the better cover by (depth, LUTs), in area mode (LUTs, depth) (more cuts is not always
+            better: priority cuts are a heuristic); the ABC variants are compared afterwards, so the
+            result is never worse in that order than the cover with those cuts alone. None: default
+            mode, ``(8,)`` in the full mode (never worse than the previous default, 8 cuts on the AIG
+            as given), else ``()``.
     """
 
     K: int = 6
@@ -505,10 +507,14 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
     with ThreadPoolExecutor(max_workers=max(1, len(opt.aig_scripts))) as pool:
         futures = [pool.submit(optimize_aig, comb, script) for script in opt.aig_scripts]
         g, cover, param = comb, *_cover_of(comb, pvars, opt)
+        # further cut counts on the AIG itself: compared by (depth, LUTs), or (LUTs, depth) in area
+        # mode, so the result is never worse in that order than the cover with those cuts alone
+        rank = (lambda cv: (_cover_size(cv, comb.first_and), cv.depth)) if opt.area else \
+            (lambda cv: (cv.depth, _cover_size(cv, comb.first_and)))
         for c in opt.extra_cuts:
             if c != opt.cuts_per_node:
                 cover2, param2 = _cover_of(comb, pvars, dataclasses.replace(opt, cuts_per_node=c))
-                if _better(cover2, comb.first_and, cover, comb.first_and, opt.area):
+                if rank(cover2) < rank(cover):
                     cover, param = cover2, param2
         for script, fut in zip(opt.aig_scripts, futures):
             say(f"mapping the ABC-optimized AIG ({script})")
