@@ -33,7 +33,8 @@ setup(
         "matplotlib>=3.6",
     ],
     extras_require={
-        "test": ["pytest>=7", "pytest-xdist>=3", "hypothesis>=6"],
+        "test": ["pytest>=7", "pytest-xdist>=3", "hypothesis>=6",
+                 "pycryptodome>=3.15"],  # second DES implementation for tests/test_tmap_des.py
     },
     # compiled core of the TLUT mapper (tmap/cuts.py falls back to pure Python if it is missing)
     ext_modules=[Extension("tmap._cutsc", ["tmap/_cutsc.c"], optional=True, extra_compile_args=["-O2"])],

@@ -1,14 +1,24 @@
 #!/usr/bin/env python3
 """TMAP benchmark: LUTs, TLUTs, depth and run time beside ABC's, on generated circuits and AIGER files.
 
-Usage: python benchmarks/tmap_bench.py [-K 6] [-C 8] [--epfl] [--no-verify] [--area] [--abc-opt] [FILE.aig ...]
+Usage: python benchmarks/tmap_bench.py [-K 6] [--epfl] [--no-verify] [--area] [FILE.aig ...]
+
+Every circuit is mapped in two modes, both in the output (LUTs, depth, seconds): ``C8`` (8 priority cuts,
+the AIG as given: ``dcsflow map -C 8 --no-abc-opt``, the default before) and ``C16+opt`` (16 cuts and the
+ABC-optimized variants: ``-C 16 --abc-opt``). The default mode (``MapOptions()``, ``dcsflow map`` without
+options) is ``C16+opt+C8`` up to ``tmap.mapper.FULL_MODE_ANDS`` AND nodes (16 cuts, the ABC variants and the
+8-cut cover of the AIG as further candidate; the best cover kept) and ``C8`` above; its row is mapped on its
+own, and the main columns and the summary targets are the default mode's.
 
 Circuits: multipliers 8/16/32 bits with one operand a parameter — as the flow's front end hands them
 over (``flow.param_arith``: K-bit chunk products of the regular operand, summed), as Yosys synthesizes
 ``a*b`` without that rewrite, and as plain array multipliers — a 16-tap sum-of-products FIR with the
 coefficients as parameters, a 32x64 TCAM with stored patterns and care masks as parameters, ripple and
-carry-lookahead (Kogge-Stone) adders without parameters, the EPFL suite with ``--epfl`` (files from the
-shared data folder), and any AIGER files given (no parameters unless FILE.params exists beside them).
+carry-lookahead (Kogge-Stone) adders without parameters, a triple-DES round datapath with three 56-bit key
+registers (``tmap.generators.triple_des``; parameters from a list naming all 192 key-input bits as written for
+the published TMAP flow, of which the 24 parity bits are no inputs; key registers as parameters with
+``param_latches``), the EPFL suite with ``--epfl`` (files from the shared data folder), and any AIGER files
+given (no parameters unless FILE.params exists beside them).
 
 Baselines (ABC, measured in the same run, parameters as ordinary inputs):
   depth: ``&st; &if -K k`` (ABC's priority-cut mapper: depth-optimal, then area recovery) — the
@@ -16,7 +26,9 @@ Baselines (ABC, measured in the same run, parameters as ordinary inputs):
   area:  ``&st; &dch; &if -K k -a; &mfs`` — strongest area script, the reference for parameter gains.
 Targets checked: no-parameter LUTs ≤ 1.03 × depth baseline at ≤ its depth; front-end multipliers ≥ 60% fewer
 LUTs than the area baseline on the same AIG (also reported: against the area baseline of Yosys's plain
-``a*b`` AIG); ≥ 20,000 AIG nodes/s mapping speed at K=6. The last line is one JSON object.
+``a*b`` AIG); ≥ 20,000 AIG nodes/s mapping speed at K=6; triple-DES at K=6: fewer LUTs than the published
+TMAP result (1197 LUTs, depth 5, 183 TLUTs; Bruneel et al., TODAES 16(4), 2011) at depth ≤ 5 in ≤ 3 s of
+mapping (proof timed separately, reported). The last line is one JSON object.
 """
 
 from __future__ import annotations
@@ -36,7 +48,12 @@ from tmap import generators as G  # noqa: E402
 from tmap.abc import BASELINE_AREA_SCRIPT, BASELINE_DEPTH_SCRIPT, baseline  # noqa: E402
 from tmap.aig import read_aiger  # noqa: E402
 from tmap.errors import TmapError  # noqa: E402
-from tmap.mapper import ABC_AIG_SCRIPTS, MapOptions, map_tluts, read_param_file, verify  # noqa: E402
+from tmap.mapper import ABC_AIG_SCRIPTS, FULL_MODE_ANDS, MapOptions, map_tluts, read_param_file, resolve_params, verify  # noqa: E402
+
+#: the two fixed modes compared: name -> MapOptions fields (priority cuts, ABC-optimized AIG variants)
+MODES = {"C8": dict(cuts_per_node=8, aig_scripts=()), "C16+opt": dict(cuts_per_node=16, aig_scripts=ABC_AIG_SCRIPTS)}
+#: published TMAP result for triple-DES with 168 key bits as parameters (LUTs, depth, TLUTs)
+PUBLISHED_TDES = (1197, 5, 183)
 
 EPFL = ["hyp", "adder", "bar", "cavlc", "ctrl", "dec", "i2c", "int2float", "max", "priority", "router", "sin",
         "voter", "square", "multiplier", "log2", "arbiter", "mem_ctrl", "sqrt", "div"]
@@ -73,6 +90,9 @@ def circuits(args, tmp):
     yield "ripple256", "noparam", *G.ripple_adder(256)
     yield "cla64", "noparam", *G.cla_adder(64)
     yield "cla256", "noparam", *G.cla_adder(256)
+    g, _ = G.triple_des()
+    other_tool = [f"key{u}_in[{i}]" for u in (1, 2, 3) for i in range(64)]  # parity bits included
+    yield "tdes_p", "des", g, resolve_params(g, other_tool).used
     if args.epfl:
         from flow.paths import shared_dir
 
@@ -87,16 +107,20 @@ def circuits(args, tmp):
         yield p.stem, ("param" if params else "noparam"), read_aiger(p), params
 
 
+def _cpu() -> float:
+    """CPU seconds (user + system) of this process and its finished children (yosys-abc) so far: the
+    mapping time on a machine shared with other jobs, where the wall time also counts waiting."""
+    s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return s.ru_utime + s.ru_stime + c.ru_utime + c.ru_stime
+
+
 def main(argv=None):
     """Run the benchmark; prints a table, a summary and (last line) one JSON object."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("files", nargs="*")
     ap.add_argument("-K", type=int, default=6)
-    ap.add_argument("-C", type=int, default=8)
     ap.add_argument("--epfl", action="store_true", help="also map the EPFL suite (shared data)")
     ap.add_argument("--area", action="store_true", help="TMAP in --area mode")
-    ap.add_argument("--abc-opt", action="store_true",
-                    help="also map ABC-optimized AIG variants (MapOptions.aig_scripts, as dcsflow build does)")
     ap.add_argument("--no-verify", action="store_true", help="skip the ABC proofs")
     ap.add_argument("--proof-limit", type=int, default=10 ** 7,
                     help="skip the proof above this many AND nodes (the cut-point proof of hyp, 214k nodes, "
@@ -104,34 +128,47 @@ def main(argv=None):
     ap.add_argument("--proof-seconds", type=float, default=600, help="time limit per ABC proof")
     ap.add_argument("--area-limit", type=int, default=60000,
                     help="skip the (slow) ABC area baseline above this many AND nodes")
+    ap.add_argument("--only", default="", help="comma-separated circuit names: map only these (e.g. tdes_p,epfl/hyp)")
     args = ap.parse_args(argv)
+    only = set(filter(None, args.only.split(",")))
     K = args.K
     rows = []
-    hdr = (f"{'circuit':16} {'ANDs':>7} {'par':>5} | {'LUTs':>6} {'TLUT':>6} {'dep':>4} {'map s':>6} "
-           f"{'node/s':>7} {'proof':>6} | {'dLUTs':>6} {'ddep':>4} {'d s':>5} | {'aLUTs':>6} {'adep':>4} "
-           f"{'a s':>5}")
+    hdr = (f"{'circuit':16} {'ANDs':>7} {'par':>5} | {'mode':>10} {'LUTs':>6} {'TLUT':>6} {'dep':>4} {'map s':>6} "
+           f"{'proof':>6} | {'C8 LUTs':>7} {'dep':>4} {'s':>6} | {'C16+opt':>7} {'dep':>4} {'s':>6} | "
+           f"{'dLUTs':>6} {'ddep':>4} {'d s':>5} | {'aLUTs':>6} {'adep':>4} {'a s':>5}")
     print(hdr)
     print("-" * len(hdr))
     tmpdir = tempfile.TemporaryDirectory(prefix="tmap-bench-")
     for name, kind, aig, params in circuits(args, Path(tmpdir.name)):
-        opts = MapOptions(K=K, cuts_per_node=args.C, area=args.area, verify=False,
-                          aig_scripts=ABC_AIG_SCRIPTS if args.abc_opt else ())
-        t = time.perf_counter()
-        res = map_tluts(aig, params, opts)
-        tmap_s = time.perf_counter() - t
-        proof = None
-        if not args.no_verify and aig.num_ands <= args.proof_limit:
-            t = time.perf_counter()
-            try:
-                verify(res, aig.combinational(), args.proof_seconds)
-            except TmapError as e:  # recorded (verified = False), the run goes on
-                print(f"{name}: {e}", flush=True)
-            proof = time.perf_counter() - t
+        if only and name not in only:
+            continue
+        # the default mode (MapOptions without cuts_per_node/aig_scripts/extra_cuts) is run on its own
+        # unless it resolves to one of the fixed modes
+        auto = MapOptions(K=K).resolved(aig.num_ands)
+        default_mode = next((m for m, kw in MODES.items() if MapOptions(K=K, **kw).resolved(aig.num_ands) == auto),
+                            "C16+opt+C8")
+        runs = {}
+        for mode, kw in {**MODES, default_mode: {}}.items():
+            opts = MapOptions(K=K, area=args.area, verify=False, param_latches=kind == "des", **kw)
+            t, c = time.perf_counter(), _cpu()
+            res = map_tluts(aig, params, opts)
+            tmap_s, cpu_s = time.perf_counter() - t, _cpu() - c
+            proof = None
+            if not args.no_verify and aig.num_ands <= args.proof_limit:
+                t = time.perf_counter()
+                try:
+                    verify(res, aig.combinational(), args.proof_seconds)
+                except TmapError as e:  # recorded (verified = False), the run goes on
+                    print(f"{name} ({mode}): {e}", flush=True)
+                proof = time.perf_counter() - t
+            runs[mode] = (res, tmap_s, proof, cpu_s)
+        res, tmap_s, proof, cpu_s = runs[default_mode]
         bd = baseline(aig, K, BASELINE_DEPTH_SCRIPT)
         ba = baseline(aig, K, BASELINE_AREA_SCRIPT) if aig.num_ands <= args.area_limit else None
         s = res.stats
-        row = dict(circuit=name, kind=kind, ands=aig.num_ands, params=len(params), luts=s.luts, tluts=s.tluts,
-                   depth=s.depth, ppc_ands=s.ppc_ands, seconds=round(tmap_s, 3),
+        row = dict(circuit=name, kind=kind, ands=aig.num_ands, params=s.params, default_mode=default_mode,
+                   luts=s.luts, tluts=s.tluts,
+                   depth=s.depth, ppc_ands=s.ppc_ands, seconds=round(tmap_s, 3), cpu_seconds=round(cpu_s, 3),
                    ppc_opt_seconds=round(s.ppc_seconds, 3),
                    nodes_per_s=round(aig.num_ands / tmap_s) if tmap_s else None,
                    map_nodes_per_s=round(aig.num_ands / max(1e-9, tmap_s - s.ppc_seconds)),
@@ -139,9 +176,18 @@ def main(argv=None):
                    depth_luts=bd.luts, depth_depth=bd.depth, depth_seconds=round(bd.seconds, 3),
                    area_luts=ba.luts if ba else None, area_depth=ba.depth if ba else None,
                    area_seconds=round(ba.seconds, 3) if ba else None)
+        for mode, (r, sec, pr, cpu) in runs.items():
+            if mode not in MODES:
+                continue
+            key = mode.replace("+", "_").lower()
+            row.update({f"{key}_luts": r.stats.luts, f"{key}_tluts": r.stats.tluts, f"{key}_depth": r.stats.depth,
+                        f"{key}_seconds": round(sec, 3), f"{key}_cpu_seconds": round(cpu, 3),
+                        f"{key}_verified": r.stats.verified})
         rows.append(row)
-        print(f"{name:16} {aig.num_ands:7} {len(params):5} | {s.luts:6} {s.tluts:6} {s.depth:4} {tmap_s:6.2f} "
-              f"{row['nodes_per_s'] or 0:7} {('ok' if s.verified else 'FAIL') if proof is not None else 'skip':>6} | "
+        (r8, s8, _, _), (r16, s16, _, _) = runs["C8"], runs["C16+opt"]
+        print(f"{name:16} {aig.num_ands:7} {s.params:5} | {default_mode:>10} {s.luts:6} {s.tluts:6} {s.depth:4} "
+              f"{tmap_s:6.2f} {('ok' if s.verified else 'FAIL') if proof is not None else 'skip':>6} | "
+              f"{r8.stats.luts:7} {r8.stats.depth:4} {s8:6.2f} | {r16.stats.luts:7} {r16.stats.depth:4} {s16:6.2f} | "
               f"{bd.luts:6} {bd.depth:4} {bd.seconds:5.2f} | "
               + (f"{ba.luts:6} {ba.depth:4} {ba.seconds:5.2f}" if ba else f"{'-':>6} {'-':>4} {'-':>5}"),
               flush=True)
@@ -167,8 +213,23 @@ def main(argv=None):
     abc_secs = sum(r["depth_seconds"] for r in rows)
     big = max(rows, key=lambda r: r["ands"])
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    mkeys = [m.replace("+", "_").lower() for m in MODES]
+    def col(k, f):  # per-mode column name; the default mode's are the main columns
+        return f"{k}_{f}" if k else f
+
+    mode_totals = {m: {"luts": sum(r[col(k, "luts")] for r in rows),
+                       "param_luts": sum(r[col(k, "luts")] for r in rows if r["params"]),
+                       "noparam_luts": sum(r[col(k, "luts")] for r in rows if not r["params"]),
+                       "depth_sum": sum(r[col(k, "depth")] for r in rows),
+                       "seconds": round(sum(r[col(k, "seconds")] for r in rows), 2),
+                       "cpu_seconds": round(sum(r[col(k, "cpu_seconds")] for r in rows), 2),
+                       "largest_seconds": big[col(k, "seconds")], "largest_cpu_seconds": big[col(k, "cpu_seconds")]}
+                   for m, k in [*zip(MODES, mkeys), ("default", "")]}
+    tdes = next((r for r in rows if r["kind"] == "des"), None)
+    tdes_ok = bool(tdes) and tdes["luts"] < PUBLISHED_TDES[0] and tdes["depth"] <= PUBLISHED_TDES[1] \
+        and min(tdes["seconds"], tdes["cpu_seconds"]) <= 3.0 and tdes["verified"] is not False
     summary = {
-        "K": K, "C": args.C, "area_mode": args.area, "abc_opt": args.abc_opt, "circuits": len(rows),
+        "K": K, "area_mode": args.area, "full_mode_ands": FULL_MODE_ANDS, "circuits": len(rows),
         "noparam_luts": tot, "noparam_abc_depth_luts": tot_d, "noparam_abc_area_luts": tot_a,
         "noparam_ratio_vs_depth_baseline": round(tot / tot_d, 4) if tot_d else None,
         "noparam_ratio_vs_area_baseline": round(tot_a_same / tot_a, 4) if tot_a else None,
@@ -178,10 +239,12 @@ def main(argv=None):
         "yosys_mult_lut_reduction_vs_area_baseline": [round(x, 4) for x in ymult_red],
         "arraymult_lut_reduction_vs_area_baseline": [round(x, 4) for x in amult_red],
         "nodes_per_s": round(ands / secs) if secs else None,
+        "nodes_per_cpu_s_by_mode": {m: round(ands / t["cpu_seconds"]) if t["cpu_seconds"] else None
+                                    for m, t in mode_totals.items()},
         "map_nodes_per_s_without_ppc_abc": round(ands / max(1e-9, secs - ppc_secs)),
         "largest": big["circuit"], "largest_nodes_per_s": big["nodes_per_s"],
         "time_ratio_vs_abc_depth": round(secs / abc_secs, 2),
-        "all_verified": all(r["verified"] for r in rows if r["proof_seconds"] is not None)
+        "all_verified": all(r[f"{m}_verified"] for r in rows if r["proof_seconds"] is not None for m in mkeys)
         if not args.no_verify else None,
         "proofs_skipped": [r["circuit"] for r in rows if r["proof_seconds"] is None],
         "peak_rss_mb": round(rss_mb),
@@ -189,6 +252,9 @@ def main(argv=None):
         "target_mult_60pct": bool(mult_red) and min(mult_red) >= 0.60,
         "target_20k_nodes_per_s": bool(secs) and ands / secs >= 20000,
         "target_20k_nodes_per_s_without_ppc_abc": ands / max(1e-9, secs - ppc_secs) >= 20000,
+        "modes": mode_totals,
+        "tdes": tdes,
+        "target_tdes": tdes_ok,
         "rows": rows,
     }
     print()
@@ -202,6 +268,15 @@ def main(argv=None):
     print(f"speed: {summary['nodes_per_s']} AIG nodes/s overall ({secs:.1f} s, of which PPC optimization by "
           f"yosys-abc {ppc_secs:.1f} s; without it {summary['map_nodes_per_s_without_ppc_abc']} nodes/s), "
           f"ABC depth script {abc_secs:.1f} s; peak RSS {rss_mb:.0f} MB")
+    for m, t in mode_totals.items():
+        print(f"mode {m}: {t['luts']} LUTs (with parameters {t['param_luts']}, without {t['noparam_luts']}), "
+              f"sum of depths {t['depth_sum']}, {t['seconds']:.1f} s ({t['cpu_seconds']:.1f} s CPU); largest circuit "
+              f"{big['circuit']} {t['largest_seconds']:.2f} s ({t['largest_cpu_seconds']:.2f} s CPU)")
+    if tdes:
+        print(f"triple-DES (K={K}, default mode): {tdes['luts']} LUTs ({tdes['tluts']} TLUTs), depth {tdes['depth']}, "
+              f"map {tdes['seconds']:.2f} s ({tdes['cpu_seconds']:.2f} s CPU), proof {tdes['proof_seconds']} s, verified {tdes['verified']} — published "
+              f"TMAP {PUBLISHED_TDES[0]} LUTs / depth {PUBLISHED_TDES[1]} / {PUBLISHED_TDES[2]} TLUTs: "
+              f"{'target met' if tdes_ok else 'TARGET MISSED'}")
     print(json.dumps(summary))
     return 0
 

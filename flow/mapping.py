@@ -41,21 +41,22 @@ class MapOutcome:
 
 def tmap_mapper(aig_path: Path, params: list[str], out_dir: Path, K: int = 6, area: bool = False,
                 status=None) -> MapOutcome:
-    """Map with TMAP: reduced cuts, depth-oriented then area recovery (``area``: without the depth
-    bound), 16 priority cuts per node, the front end's AIG and its ABC-optimized variants
-    (``tmap.mapper.ABC_AIG_SCRIPTS``; the best cover is kept); writes
+    """Map with TMAP in its default mode, as ``dcsflow map`` does: reduced cuts, depth-oriented then
+    area recovery (``area``: without the depth bound), 16 priority cuts per node, the front end's AIG
+    and its ABC-optimized variants (``tmap.mapper.ABC_AIG_SCRIPTS``) plus 8 cuts on the front end's AIG
+    (the best cover is kept), or 8
+    cuts on the AIG alone above ``tmap.mapper.FULL_MODE_ANDS`` AND nodes; writes
     out_dir/{netlist.json,ppc.aig,ppc.json}."""
     try:
         from tmap.aig import read_aiger
-        from tmap.mapper import ABC_AIG_SCRIPTS, MapOptions, map_tluts
+        from tmap.mapper import MapOptions, map_tluts
     except ImportError as e:  # pragma: no cover - depends on the TMAP branch being merged
         raise MapperError(f"TMAP is not available ({e}); merge the tmap package") from e
     t0 = time.perf_counter()
     aig = read_aiger(str(aig_path))
-    # the ABC-optimized AIG variants and 16 priority cuts per node cut the picipher designs' LUTs by
-    # ~15% (and their depth); the proof stays against the front end's AIG
-    res = map_tluts(aig, params, MapOptions(K=K, area=area, verify=True, cuts_per_node=16,
-                                            aig_scripts=ABC_AIG_SCRIPTS), progress=status)
+    # the default mode (ABC-optimized AIG variants, 16 priority cuts per node) cuts the picipher
+    # designs' LUTs by ~15% (and their depth); the proof stays against the front end's AIG
+    res = map_tluts(aig, params, MapOptions(K=K, area=area, verify=True), progress=status)
     out_dir.mkdir(parents=True, exist_ok=True)
     res.write(str(out_dir))
     st = res.stats
@@ -66,8 +67,7 @@ def tmap_mapper(aig_path: Path, params: list[str], out_dir: Path, K: int = 6, ar
         # gain of the ABC pre-optimization, which the conventional synth_xilinx build does not get.
         if status:
             status("reference mapping with the parameters as ordinary inputs")
-        ref = map_tluts(aig, [], MapOptions(K=K, area=area, verify=False, cuts_per_node=16,
-                                            aig_scripts=ABC_AIG_SCRIPTS))
+        ref = map_tluts(aig, [], MapOptions(K=K, area=area, verify=False))
         stats["no_param_luts"], stats["no_param_depth"] = ref.stats.luts, ref.stats.depth
     netlist = json.loads((out_dir / "netlist.json").read_text())
     return MapOutcome(netlist=netlist, ppc_path=out_dir / "ppc.aig", stats=stats,

@@ -168,3 +168,104 @@ def random_aig(rng: random.Random, n_in: int, n_and: int, n_out: int, n_latch: i
     for i in range(n_latch):
         g.latch_next[i] = rng.choice(lits) ^ rng.randint(0, 1)
     return g
+
+
+def _mux_tree(g: Aig, sel: list[int], values: list[int]) -> int:
+    """Literal of ``values[index]`` where ``index`` is the binary number on ``sel`` (sel[0] = LSB);
+    ``len(values) == 2 ** len(sel)``."""
+    for s in sel:
+        values = [g.add_mux(s, values[i + 1], values[i]) for i in range(0, len(values), 2)]
+    return values[0]
+
+
+def _lut6(g: Aig, ins: list[int], table: int, memo: dict) -> int:
+    """Literal of the 6-input function ``table`` (bit i = value at entry i, ins[0] = entry bit 0),
+    built as a Shannon multiplexer tree; ``memo`` shares equal sub-functions."""
+    def rec(t, k):
+        if k == 0:
+            return t & 1
+        key = (t, k)
+        if key not in memo:
+            half = 1 << (k - 1)
+            lo, hi = t & ((1 << half) - 1), t >> half
+            memo[key] = g.add_mux(ins[k - 1], rec(hi, k - 1), rec(lo, k - 1))
+        return memo[key]
+    return rec(table, len(ins))
+
+
+def triple_des() -> tuple[Aig, list[str]]:
+    """A triple-DES (EDE) round datapath with three 56-bit key registers, as an AIG with latches.
+
+    Three iterative DES units (one per key; unit 2 decrypts) each do one DES round per clock; a
+    shared 4-bit round counter selects every unit's round subkey from its key register by the PC-2 /
+    left-shift schedule (a 16:1 multiplexer per subkey bit, the key register itself never shifts).
+    ``start`` loads unit 1 with IP(din), unit 2 with unit 1's result (R16‖L16) and unit 3 with unit 2's,
+    and clears the counter; 16 clocks later every unit has done its 16 rounds, so after three starts
+    ``dout`` = FP(R16‖L16) of unit 3 = 3DES-EDE(K1, K2, K3) of the first block. The round is the real
+    DES round: expansion E, XOR with the subkey, S1..S8, permutation P, Feistel XOR (tables from FIPS
+    46-3, :mod:`tmap._des`).
+
+    Inputs: ``din[0..63]`` (bit i = block bit i+1 of FIPS 46-3, i.e. din[0] is the MSB), ``start``,
+    ``key_load``, ``key1_in[i]``, ``key2_in[i]``, ``key3_in[i]`` for the 56 non-parity bits
+    (i = FIPS key bit - 1; the parity bits key*_in[7], [15], ..., [63] are not inputs, as after
+    synthesis). Latches: key registers ``key{u}[j]`` (PC-1 output bit j+1, ``q' = key_load ?
+    key{u}_in : q``), ``L{u}[j]``, ``R{u}[j]``, ``ctr[0..3]``. Outputs ``dout[0..63]``.
+
+    Returns (aig, params) with params = the key register names (168), the parameter inputs of the
+    specialized datapath; ``MapOptions(param_latches=True)`` with the key inputs as parameters finds
+    the same registers.
+    """
+    from . import _des as D
+
+    g = Aig()
+    din = _inputs(g, "din", 64)
+    start = g.add_input("start")
+    key_load = g.add_input("key_load")
+    key_in = {}
+    for u in (1, 2, 3):
+        for i in range(64):
+            if i % 8 != 7:
+                key_in[u, i] = g.add_input(f"key{u}_in[{i}]")
+    names = [f"key{u}[{j}]" for u in (1, 2, 3) for j in range(56)]
+    names += [f"{h}{u}[{j}]" for u in (1, 2, 3) for h in "LR" for j in range(32)]
+    names += [f"ctr[{j}]" for j in range(4)]
+    g.num_latches = len(names)
+    g.latch_names, g.latch_next, g.latch_init = names, [0] * len(names), [0] * len(names)
+    lit = {n: 2 * (1 + g.num_inputs + j) for j, n in enumerate(names)}
+    index = {n: j for j, n in enumerate(names)}
+    ctr = [lit[f"ctr[{j}]"] for j in range(4)]
+    # round counter: cleared by start, else incremented (mod 16)
+    carry = 1
+    for j in range(4):
+        g.latch_next[index[f"ctr[{j}]"]] = g.add_and(start ^ 1, g.add_xor(ctr[j], carry))
+        carry = g.add_and(carry, ctr[j])
+    for u in (1, 2, 3):
+        for j in range(56):
+            n = f"key{u}[{j}]"
+            g.latch_next[index[n]] = g.add_mux(key_load, key_in[u, D.PC1[j] - 1], lit[n])
+    ip = [din[p - 1] for p in D.IP]
+    load = {1: (ip[:32], ip[32:])}
+    for u in (2, 3):  # IP(FP(R16‖L16)) = R16‖L16 of the previous unit
+        load[u] = ([lit[f"R{u - 1}[{j}]"] for j in range(32)], [lit[f"L{u - 1}[{j}]"] for j in range(32)])
+    for u in (1, 2, 3):
+        L = [lit[f"L{u}[{j}]"] for j in range(32)]
+        R = [lit[f"R{u}[{j}]"] for j in range(32)]
+        key = [lit[f"key{u}[{j}]"] for j in range(56)]
+        rounds = [15 - c for c in range(16)] if u == 2 else list(range(16))
+        x = [g.add_xor(R[D.E[j] - 1], _mux_tree(g, ctr, [key[D.subkey_source(j, r)] for r in rounds]))
+             for j in range(48)]
+        s = []
+        for b in range(8):
+            ins = x[6 * b:6 * b + 6][::-1]  # ins[0] = b6 = LSB of the S-box input
+            memo = {}
+            for o in range(4):
+                table = sum(1 << e for e in range(64) if D.sbox_out(b, e) >> (3 - o) & 1)
+                s.append(_lut6(g, ins, table, memo))
+        f = [s[p - 1] for p in D.P]
+        for j in range(32):
+            g.latch_next[index[f"L{u}[{j}]"]] = g.add_mux(start, load[u][0][j], R[j])
+            g.latch_next[index[f"R{u}[{j}]"]] = g.add_mux(start, load[u][1][j], g.add_xor(L[j], f[j]))
+    pre = [lit[f"R3[{j}]"] for j in range(32)] + [lit[f"L3[{j}]"] for j in range(32)]
+    for i, p in enumerate(D.FP):
+        g.add_output(pre[p - 1], f"dout[{i}]")
+    return g, [n for n in names if n.startswith("key")]

@@ -18,8 +18,10 @@ configurations", ACM TODAES 16(4), 2011 (TMAP, reduced cuts, TLUTs).
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import json
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,8 +30,9 @@ from .aig import Aig, write_aiger
 from .cuts import _cover_size, select_cover
 from .errors import ParamError, TmapError, VerificationError
 
-__all__ = ["ABC_AIG_SCRIPTS", "MapOptions", "MapStats", "MapResult", "Lut", "TlutNetlist", "map_tluts", "read_param_file",
-           "check_params", "compose", "NETLIST_FORMAT", "PPC_FORMAT"]
+__all__ = ["ABC_AIG_SCRIPTS", "FULL_MODE_ANDS", "MapOptions", "MapStats", "MapResult", "Lut", "TlutNetlist",
+           "map_tluts", "read_param_file", "check_params", "resolve_params", "ParamSelection", "compose",
+           "NETLIST_FORMAT", "PPC_FORMAT"]
 
 NETLIST_FORMAT = "dcsflow-tlut-netlist"
 PPC_FORMAT = "dcsflow-ppc"
@@ -39,19 +42,30 @@ EXHAUSTIVE_PARAMS = 12
 #: ABC scripts of the AIG variants tried by the flow (``MapOptions.aig_scripts``): ``dc2`` (AIG
 #: rewriting/refactoring/balancing) and ``&syn2`` (ABC's GIA synthesis script).
 ABC_AIG_SCRIPTS = ("strash; dc2", "strash; &get -n; &st; &syn2; &put")
+#: Default mode (:meth:`MapOptions.resolved`): AIGs up to this many AND nodes get 16 priority cuts,
+#: the ABC-optimized variants and the 8-cut cover as candidates; larger ones 8 cuts on the AIG as given. Decided from
+#: benchmarks/tmap_bench.py (see README, "dcsflow map").
+FULL_MODE_ANDS = 100_000
 
 
 @dataclass
 class MapOptions:
     """Options of :func:`map_tluts`.
 
+    ``cuts_per_node``, ``aig_scripts`` and ``extra_cuts`` left at ``None`` select the default mode by
+    the size of the AIG (:meth:`resolved`, figures in benchmarks/tmap_bench.py and README): up to
+    :data:`FULL_MODE_ANDS` AND nodes 16 priority cuts, the ABC-optimized variants
+    :data:`ABC_AIG_SCRIPTS` and the 8-cut cover of the AIG as further candidate, the best cover kept;
+    above, 8 cuts on the AIG as given (bounded time on e.g. EPFL ``hyp``).
+
     Attributes:
         K: LUT size, maximum number of regular inputs per LUT (2..6).
-        cuts_per_node: priority cuts C kept per node.
+        cuts_per_node: priority cuts C kept per node (None: default mode).
         area: trade depth for area (no depth constraint during area recovery).
         verify: prove netlist ∘ PPC ≡ AIG with ABC ``cec`` (failure raises VerificationError).
         param_latches: also treat latches whose next state depends only on parameters and on such
-            latches as parameters.
+            latches as parameters, including load-enabled registers ``q' = load ? d : q`` whose ``d``
+            does (parameter registers, e.g. key registers).
         optimize_ppc: optimize the PPC with ABC (``strash; dc2; dc2``).
         flow_passes, exact_passes: area-recovery passes (area flow, exact area).
         proof_seconds: time limit of the ABC proof (an undecided proof is an error).
@@ -59,11 +73,17 @@ class MapOptions:
         aig_scripts: ABC scripts (e.g. ``"strash; dc2"``) giving optimized variants of the AIG, with
             the parameters as ordinary inputs; each variant is mapped too and the best cover kept
             (default mode: fewer LUTs at no greater depth; area mode: fewer LUTs). The proof is
-            always against the original AIG.
+            always against the original AIG. None: default mode; ``()``: the AIG as given only.
+        extra_cuts: further priority-cut counts with which the AIG as given is mapped too, keeping
+            the better cover by (depth, LUTs), in area mode (LUTs, depth) (more cuts is not always
+            better: priority cuts are a heuristic); the ABC variants are compared afterwards, so the
+            result is never worse in that order than the cover with those cuts alone. None: default
+            mode, ``(8,)`` in the full mode (never worse than the previous default, 8 cuts on the AIG
+            as given), else ``()``.
     """
 
     K: int = 6
-    cuts_per_node: int = 8
+    cuts_per_node: int | None = None
     area: bool = False
     verify: bool = True
     param_latches: bool = False
@@ -71,8 +91,21 @@ class MapOptions:
     flow_passes: int = 3
     exact_passes: int = 3
     proof_seconds: float = 600.0
-    aig_scripts: tuple = ()
+    aig_scripts: tuple | None = None
     proof_method: str = "auto"
+    extra_cuts: tuple | None = None
+
+    def resolved(self, aig_ands: int) -> "MapOptions":
+        """A copy with the default mode filled in for an AIG of ``aig_ands`` AND nodes: up to
+        :data:`FULL_MODE_ANDS` nodes 16 cuts, :data:`ABC_AIG_SCRIPTS` and (when the cut count is not
+        given) ``extra_cuts=(8,)``; above, 8 cuts and no variants. Values given explicitly are kept."""
+        full = aig_ands <= FULL_MODE_ANDS
+        return dataclasses.replace(
+            self, extra_cuts=tuple(self.extra_cuts) if self.extra_cuts is not None else
+            ((8,) if full and self.cuts_per_node is None else ()),
+            cuts_per_node=self.cuts_per_node if self.cuts_per_node is not None else (16 if full else 8),
+            aig_scripts=tuple(self.aig_scripts) if self.aig_scripts is not None else
+            (ABC_AIG_SCRIPTS if full else ()))
 
 
 @dataclass
@@ -266,6 +299,12 @@ def read_param_file(path) -> list[str]:
     return names
 
 
+def _close_hint(name: str, known: list) -> str:
+    """``"; did you mean 'a', 'b'?"`` with up to three close matches (difflib), or ``""``."""
+    close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
+    return f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+
+
 def check_params(aig: Aig, params: list[str], param_latches: bool = False) -> list[str]:
     """Validate parameter names against the AIG's inputs (and latch names); returns them without
     duplicates, in the given order.
@@ -278,18 +317,112 @@ def check_params(aig: Aig, params: list[str], param_latches: bool = False) -> li
     seen, res = set(), []
     for p in params:
         if p not in kset:
-            close = difflib.get_close_matches(p, known, n=3, cutoff=0.6)
-            hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
-            raise ParamError(f"parameter {p!r} is not an input of the AIG{hint}")
+            raise ParamError(f"parameter {p!r} is not an input of the AIG{_close_hint(p, known)}")
         if p not in seen:
             seen.add(p)
             res.append(p)
     return res
 
 
+@dataclass
+class ParamSelection:
+    """Result of :func:`resolve_params`: which names of a parameter list select AIG inputs.
+
+    Attributes:
+        used: AIG input/latch names selected, without duplicates, in the order of the list (a port
+            name expands to its bits in AIG order).
+        missing: names of the list that select nothing, in the order of the list, without duplicates.
+        given: number of distinct names in the list.
+    """
+
+    used: list
+    missing: list
+    given: int
+
+    def warning(self, shown: int = 6) -> str:
+        """One warning line about ``missing`` (empty when nothing is missing), e.g.
+        ``24 of 192 parameter names are not inputs of the AIG and were skipped: a[7], ... (+18 more)``."""
+        if not self.missing:
+            return ""
+        names = ", ".join(self.missing[:shown])
+        more = f", ... (+{len(self.missing) - shown} more)" if len(self.missing) > shown else ""
+        return (f"{len(self.missing)} of {self.given} parameter names are not inputs of the AIG and were "
+                f"skipped: {names}{more}")
+
+
+_BIT_RE = re.compile(r"^(.+?)\s*[\[<(]\s*(\d+)\s*[\]>)]$")
+
+
+def resolve_params(aig: Aig, names: list[str], strict: bool = False) -> ParamSelection:
+    """Match a parameter list written for this or another TLUT tool against the AIG's inputs and
+    latch names (as the published TMAP flow writes them: bit-blasted names, one per bit of a port).
+
+    A name selects the input of the same name; ``port<7>`` and ``port(7)`` select ``port[7]``; a name
+    without index that is no input itself selects every bit ``name[i]`` present in the AIG. Names that
+    select nothing (e.g. the parity bits of a DES key, which synthesis removes) are returned in
+    ``missing``.
+
+    Raises:
+        ParamError: no name selects an input (and the list is not empty), or ``strict`` and some name
+            selects nothing; the message names the first such name and gives close matches.
+    """
+    known = list(aig.input_names) + list(aig.latch_names)
+    kset = set(known)
+    ports: dict = {}
+    for n in known:
+        m = _BIT_RE.match(n)
+        if m:
+            ports.setdefault(m.group(1), []).append(n)
+    used, missing, seen_used, seen = [], [], set(), set()
+    for name in names:
+        if name in seen:
+            continue
+        seen.add(name)
+        if name in kset:
+            sel = [name]
+        else:
+            m = _BIT_RE.match(name)
+            alt = f"{m.group(1)}[{m.group(2)}]" if m else None
+            sel = [alt] if alt in kset else list(ports.get(name, []))
+        if not sel:
+            missing.append(name)
+        for n in sel:
+            if n not in seen_used:
+                seen_used.add(n)
+                used.append(n)
+    if missing and (strict or not used):
+        p = missing[0]
+        what = "none of the parameter names is an input of the AIG" if not used else \
+            f"{len(missing)} of {len(seen)} parameter names are not inputs of the AIG (--strict)"
+        raise ParamError(f"{what}: {p!r}{_close_hint(p, known)}")
+    return ParamSelection(used, missing, len(seen))
+
+
+def _hold_mux_data(aig: Aig, lit: int, own: int) -> int:
+    """For a next-state literal ``lit = s ? d : own`` (or ``s ? own : d``; ``own`` the latch's
+    positive literal, the multiplexer as :meth:`Aig.add_mux` and Yosys ``aigmap`` build it) return
+    ``d`` (repeatedly, for nested load enables); otherwise ``lit`` itself."""
+    base = aig.first_and
+    while lit & 1 and (lit >> 1) >= base:
+        a, b = aig.ands[(lit >> 1) - base]
+        if not (a & 1 and b & 1 and (a >> 1) >= base and (b >> 1) >= base):
+            break
+        (a0, a1), (b0, b1) = aig.ands[(a >> 1) - base], aig.ands[(b >> 1) - base]
+        d = None
+        for s, x in ((a0, a1), (a1, a0)):
+            for t, y in ((b0, b1), (b1, b0)):
+                if s ^ t == 1 and own in (x, y):
+                    d = y if x == own else x
+        if d is None:
+            break
+        lit = d
+    return lit
+
+
 def _param_latches(aig: Aig, pvars: set) -> set:
     """Latch variables whose next state depends only on parameters and on such latches (greatest
-    fixpoint)."""
+    fixpoint); a load-enabled register ``q' = load ? d : q`` counts when ``d`` does (a parameter
+    register, as the front end folds them: its value is a parameter once loaded)."""
     I, L = aig.num_inputs, aig.num_latches
     base = aig.first_and
     cand = set(range(1 + I, 1 + I + L))
@@ -317,7 +450,7 @@ def _param_latches(aig: Aig, pvars: set) -> set:
     while changed:
         changed = False
         for lv in sorted(cand):
-            sup = support(aig.latch_next[lv - 1 - I])
+            sup = support(_hold_mux_data(aig, aig.latch_next[lv - 1 - I], 2 * lv))
             if not sup <= (pvars | cand):
                 cand.discard(lv)
                 changed = True
@@ -339,7 +472,7 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
         ParamError: unknown parameter name. TmapError: K outside 2..6.
         VerificationError: the ABC proof failed (``options.verify``). ToolError: ABC missing/failed.
     """
-    opt = options or MapOptions()
+    opt = (options or MapOptions()).resolved(aig.num_ands)
     if not 2 <= opt.K <= 6:
         raise TmapError(f"K must be between 2 and 6, got {opt.K}")
     if opt.cuts_per_node < 1:
@@ -365,22 +498,34 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
     params = [n for n in comb.input_names if name_to_var[n] in pvars]
 
     say("selecting cuts")
-    g, cover, param = comb, *_cover_of(comb, pvars, opt)
-    if opt.aig_scripts:
-        # ABC-optimized variants of the AIG (parameters as ordinary inputs); the proof below is
-        # always against the original ``comb``
-        from .abc import optimize_aig
+    # ABC-optimized variants of the AIG (parameters as ordinary inputs), made by yosys-abc processes
+    # that run while the AIG itself is mapped; the proof below is always against the original ``comb``
+    from concurrent.futures import ThreadPoolExecutor
 
-        for script in opt.aig_scripts:
-            say(f"optimizing the AIG (yosys-abc {script})")
-            g2 = optimize_aig(comb, script)
+    from .abc import optimize_aig
+
+    with ThreadPoolExecutor(max_workers=max(1, len(opt.aig_scripts))) as pool:
+        futures = [pool.submit(optimize_aig, comb, script) for script in opt.aig_scripts]
+        g, cover, param = comb, *_cover_of(comb, pvars, opt)
+        # further cut counts on the AIG itself: compared by (depth, LUTs), or (LUTs, depth) in area
+        # mode, so the result is never worse in that order than the cover with those cuts alone
+        rank = (lambda cv: (_cover_size(cv, comb.first_and), cv.depth)) if opt.area else \
+            (lambda cv: (cv.depth, _cover_size(cv, comb.first_and)))
+        for c in opt.extra_cuts:
+            if c != opt.cuts_per_node:
+                cover2, param2 = _cover_of(comb, pvars, dataclasses.replace(opt, cuts_per_node=c))
+                if rank(cover2) < rank(cover):
+                    cover, param = cover2, param2
+        for script, fut in zip(opt.aig_scripts, futures):
+            say(f"mapping the ABC-optimized AIG ({script})")
+            g2 = fut.result()
             if g2 is comb:
                 continue
             cover2, param2 = _cover_of(g2, pvars, opt)
             if _better(cover2, g2.first_and, cover, g.first_and, opt.area):
                 g, cover, param = g2, cover2, param2
-        if g is not comb:
-            notes.append("mapped an ABC-optimized AIG")
+    if g is not comb:
+        notes.append("mapped an ABC-optimized AIG")
     say("building LUTs and PPC")
     netlist, ppc, claims = _build(g, params, param, cover, opt.K)
     netlist.source_hash = aig.canonical_hash()
@@ -408,6 +553,8 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
 
 def _cover_of(comb: Aig, pvars: set, opt: MapOptions):
     """Mark parameter-only variables of ``comb`` and select its cover; returns (cover, param)."""
+    if opt.cuts_per_node is None:
+        opt = opt.resolved(comb.num_ands)
     n = comb.max_var + 1
     base = comb.first_and
     fanin0 = [0] * n

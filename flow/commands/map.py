@@ -8,22 +8,29 @@ from pathlib import Path
 
 import click
 
+from tmap.mapper import FULL_MODE_ANDS
+
 
 @click.command("map", context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("aiger", type=click.Path(dir_okay=False))
 @click.option("--params", "params_file", type=click.Path(dir_okay=False),
-              help="File with parameter input names, one per line (AIGER symbol names, e.g. key[3]).")
+              help="File with parameter input names, one per line (AIGER symbol names, e.g. key[3]; also "
+                   "key<3> or a whole port key). Names that are not inputs are skipped with a warning.")
+@click.option("--strict", is_flag=True, help="Make a --params name that is not an input of the AIG an error.")
 @click.option("-K", "K", type=click.IntRange(2, 6), default=6, show_default=True,
               help="LUT size: maximum regular inputs per LUT/TLUT.")
-@click.option("-C", "cuts", type=click.IntRange(1, 64), default=8, show_default=True,
-              help="Priority cuts kept per AIG node.")
+@click.option("-C", "cuts", type=click.IntRange(1, 64), default=None,
+              help=f"Priority cuts kept per AIG node [default: 16, or 8 above {FULL_MODE_ANDS} AND nodes].")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False),
               help="Write netlist.json, netlist.blif, ppc.aig, ppc.json into this folder.")
 @click.option("--area", is_flag=True, help="Trade depth for area (no depth constraint).")
 @click.option("--param-latches", is_flag=True,
-              help="Also treat latches fed only by parameters and such latches as parameters.")
-@click.option("--abc-opt", is_flag=True,
-              help="Also map ABC-optimized variants of the AIG (dc2, &syn2) and keep the best cover.")
+              help="Also treat latches fed only by parameters and such latches as parameters, including "
+                   "load-enabled registers (q' = load ? parameter : q, e.g. key registers).")
+@click.option("--abc-opt/--no-abc-opt", default=None,
+              help="Also map ABC-optimized variants of the AIG (dc2, &syn2) and keep the best cover "
+                   f"[default: on up to {FULL_MODE_ANDS} AND nodes]. `-C 8 --no-abc-opt` is the "
+                   "previous default mode.")
 @click.option("--no-verify", is_flag=True, help="Skip the ABC equivalence proof (not recommended).")
 @click.option("--proof", "proof_method", type=click.Choice(["auto", "cutpoint", "global"]), default="auto",
               show_default=True,
@@ -31,8 +38,8 @@ import click
                    "cec of the composed netlist, or cut points with the global cec as fallback.")
 @click.option("--no-baseline", is_flag=True, help="Skip the ABC baseline mapping.")
 @click.option("--json", "as_json", is_flag=True, help="End with one JSON object line of the figures.")
-def COMMAND(aiger, params_file, K, cuts, out_dir, area, param_latches, abc_opt, no_verify, proof_method, no_baseline,
-            as_json):
+def COMMAND(aiger, params_file, strict, K, cuts, out_dir, area, param_latches, abc_opt, no_verify, proof_method,
+            no_baseline, as_json):
     """Map the AIGER circuit AIGER onto LUTs with at most K regular inputs.
 
     Inputs named in --params are parameter inputs: logic depending only on them moves into the
@@ -48,13 +55,17 @@ def COMMAND(aiger, params_file, K, cuts, out_dir, area, param_latches, abc_opt, 
 
     from ..termout import stage, table_console
     from tmap.aig import read_aiger
-    from tmap.mapper import ABC_AIG_SCRIPTS, MapOptions, map_tluts, read_param_file
+    from tmap.mapper import ABC_AIG_SCRIPTS, MapOptions, map_tluts, read_param_file, resolve_params
 
     err = Console(stderr=True)
     aig = read_aiger(aiger)
-    params = read_param_file(params_file) if params_file else []
+    sel = resolve_params(aig, read_param_file(params_file), strict) if params_file else None
+    params = sel.used if sel else []
+    if sel and sel.missing:
+        err.print(f"warning: {sel.warning()}", markup=False, highlight=False, soft_wrap=True)
+    scripts = None if abc_opt is None else (ABC_AIG_SCRIPTS if abc_opt else ())  # None: default mode
     opts = MapOptions(K=K, cuts_per_node=cuts, area=area, verify=not no_verify, param_latches=param_latches,
-                      aig_scripts=ABC_AIG_SCRIPTS if abc_opt else (), proof_method=proof_method)
+                      aig_scripts=scripts, proof_method=proof_method)
     title = f"map {Path(aiger).name}"
     with err.status("mapping") as st:
         with stage(err, title, "TMAP"):
@@ -95,5 +106,6 @@ def COMMAND(aiger, params_file, K, cuts, out_dir, area, param_latches, abc_opt, 
         click.echo(json.dumps({"luts": s.luts, "tluts": s.tluts, "depth": s.depth, "ppc_ands": s.ppc_ands,
                                "verified": s.verified, "baseline_luts": base.luts if base else None,
                                "baseline_depth": base.depth if base else None, "seconds": round(s.seconds, 4),
-                               "baseline_seconds": round(base.seconds, 4) if base else None}))
+                               "baseline_seconds": round(base.seconds, 4) if base else None,
+                               "params_used": list(params), "params_missing": sel.missing if sel else []}))
     return 0
