@@ -94,6 +94,8 @@ def _design_hash(info: DesignInfo, params: list[str]) -> str:
     for p in info.sources:
         h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
     h.update(json.dumps([info.top, info.chparams, sorted(params)], sort_keys=True).encode())
+    if info.conventional_chparams:
+        h.update(json.dumps(info.conventional_chparams, sort_keys=True).encode())
     return h.hexdigest()
 
 
@@ -154,7 +156,7 @@ def stage_frontend(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Pro
     if fdir.exists():
         shutil.rmtree(fdir)
     spec = fe.DesignSpec(sources=info.sources, top=info.top, chparams=info.chparams, params=opts.params,
-                         mul_chunk=opts.mul_chunk)
+                         mul_chunk=opts.mul_chunk, conventional_chparams=info.conventional_chparams)
     prog.step("yosys synth_xilinx -run :map_luts")
     pre_path, top, t_pre = fe.synthesize_pre(spec, fdir, lambda s: prog.step(f"yosys {s}"))
     pre = json.loads(pre_path.read_text())

@@ -26,6 +26,6 @@ def COMMAND(build, vectors, frames, quiet):
     else:
         res = check_build(build, vectors, progress=not quiet)
     for num, why in res.failures:
-        click.echo(f"vector #{num}: {why}")
+        click.echo(f"vector {num}: {why}")
     click.echo(f"passed {res.passed}/{res.total}")
     raise SystemExit(0 if res.passed == res.total else 1)
