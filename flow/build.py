@@ -470,7 +470,8 @@ def cycles_for(check_result, msg_bytes: int = 16) -> int | None:
 def main_job(out_root: Path | str = "build", progress: bool = True, file=None) -> int:
     """The README's main job: build ``picipher`` and ``picipher_cis``, check each against the official
     no-AD/no-SMN vectors, print both comparison tables and a summary (LUTs, FFs, cycles for a
-    16-byte message). Returns the exit status: 0 only when every check passes.
+    16-byte message); then the AES-128 cores (:func:`aes_job`). Returns the exit status: 0 only
+    when every check passes.
 
     Raises the build's FlowErrors (Yosys/TMAP missing or failing).
     """
@@ -499,5 +500,39 @@ def main_job(out_root: Path | str = "build", progress: bool = True, file=None) -
     for d, t, c, cyc, ok in rows:
         tab.add_row(d, f"{t['luts']} ({t['tluts']})", str(t["ffs"]), str(t["depth"]),
                     f"{c['luts']}/{c['ffs']}", "-" if cyc is None else str(cyc), ok)
+    Console(file=file).print(tab)
+    return status | aes_job(out_root, progress, file)
+
+
+#: the AES-128 cores in the main job, each checked on one CAVP KAT file (the tests run all 284 vectors)
+AES_DEMO = (("aes128_iter", "ECBKeySbox128.rsp"), ("aes128_pipe", "ECBGFSbox128.rsp"))
+
+
+def aes_job(out_root: Path | str = "build", progress: bool = True, file=None) -> int:
+    """The AES-128 part of the main job (issue 13): build :data:`AES_DEMO`'s cores (TLUT and
+    conventional), check each specialized build on its KAT file, print the comparison tables and a
+    summary. Returns 0 only when every check passes. Raises the build's FlowErrors."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from designs.aes128.vectors import kat_dir
+
+    from .check import check_build
+
+    status = 0
+    tab = Table(title="AES-128 (key as parameter input): TLUT vs conventional")
+    for col in ("design", "LUTs (TLUTs)", "conv. LUTs", "FFs / conv.", "depth / conv.", "PPC ANDs", "vectors"):
+        tab.add_column(col, justify="right" if col != "design" else "left")
+    for design, kat in AES_DEMO:
+        t0 = time.perf_counter()
+        res = build(BuildOptions(design=design, out=Path(out_root) / design, progress=progress))
+        print_table(res.report, file=file)
+        chk = check_build(Path(out_root) / design, kat_dir() / kat, progress=progress)
+        Console(file=file).print(f"{design}: check on {kat} passed {chk.passed}/{chk.total} "
+                                 f"(build + check {time.perf_counter() - t0:.0f} s)")
+        status |= int(chk.passed != chk.total)
+        t, c = res.report["tlut"], res.report["conventional"]
+        tab.add_row(design, f"{t['luts']} ({t['tluts']})", str(c["luts"]), f"{t['ffs']} / {c['ffs']}",
+                    f"{t['depth']} / {c['depth']}", str(t["ppc_ands"]), f"{chk.passed}/{chk.total}")
     Console(file=file).print(tab)
     return status

@@ -33,7 +33,7 @@ DESIGNS = {"aes128_pipe": ("aes128_pipe", None), "aes128_iter": ("aes128_iter", 
            "aes128_iter_onthefly": ("aes128_iter", 0)}
 
 #: stimulus header and its format version (docs/formats.md)
-STIM_MAGIC, FORMAT_VERSION = "aes-stim", 1
+STIM_MAGIC, RESULTS_MAGIC, FORMAT_VERSION = "aes-stim", "aes-results", 1
 
 
 def rtl_files() -> list[Path]:
@@ -85,7 +85,10 @@ def parse_results(text: str, groups: list) -> list[GroupResult]:
     out: list[GroupResult] = []
     cur = GroupResult()
     ended = False
-    for line in text.splitlines():
+    lines = text.splitlines()
+    if not lines or lines[0].split() != [RESULTS_MAGIC, str(FORMAT_VERSION)]:
+        raise SimulationError(f"simulation result does not start with '{RESULTS_MAGIC} {FORMAT_VERSION}'")
+    for line in lines[1:]:
         f = line.split()
         if not f:
             continue

@@ -8,7 +8,7 @@
 //   K <32 hex>                new key: waits until the core is empty, then sets the key input
 //                             (the parameter changes only between blocks, as at a rekey)
 //   P <32 hex>                a plaintext block
-// Result: one line per ciphertext "C <32 hex> <cycle of the output handshake>", per key group
+// Result: first line "aes-results 1"; one line per ciphertext "C <32 hex> <cycle of the output handshake>", per key group
 // "L <cycles from the first input handshake to the last output handshake>", then "END", or
 // "TIMEOUT" when the core stops answering.
 `timescale 1ns/1ps
@@ -95,6 +95,7 @@ module tb;
         fin = $fopen(fname, "r");
         if (!$value$plusargs("out=%s", fname)) begin $display("tb: +out=FILE missing"); $finish; end
         fout = $fopen(fname, "w");
+        $fdisplay(fout, "aes-results 1");
         code = $fscanf(fin, "%s %d\n", tag, i);
         repeat (3) @(posedge clk);
         #1 rst = 1'b0;
