@@ -16,10 +16,8 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -65,17 +63,11 @@ def main() -> None:
     a = ap.parse_args()
     given = dict(x.split("=", 1) for x in a.build)
     results = {}
+    rb = _rekey_bench()
     with tempfile.TemporaryDirectory() as td:
         tmp = Path(td)
         for name in a.designs.split(","):
-            build = Path(given[name]) if name in given else tmp / f"{name}_build"
-            secs = None
-            if not (build / "report.json").exists():
-                print(f"[{name}] building (dcsflow build {name}) ...", file=sys.stderr)
-                t0 = time.perf_counter()
-                subprocess.run([sys.executable, "-m", "flow", "build", name, "--out", str(build), "--quiet"],
-                               check=True, cwd=ROOT)
-                secs = time.perf_counter() - t0
+            build, secs = rb.ensure_build(name, given, tmp)
             f = figures(name, build, a.keys, tmp, secs)
             results[name] = f
             c, t = f["conventional"], f["tlut"]

@@ -1,4 +1,5 @@
-"""Shared checks of the AES-128 flow tests (tests/test_aes128_flow_*.py): one build per test module."""
+"""The AES-128 flow test (tests/test_aes128_flow_*.py): one build per core, every step on it in one
+test function (pytest-xdist would build a module fixture once per worker)."""
 
 from __future__ import annotations
 
@@ -59,3 +60,37 @@ def firmware_host_and_qemu(dcsflow, build, tmp_path, keys):
             assert d["rc"] == "0"
             assert d["hash"] == rk.frames_hash(rk.plan(b, {"key": int(k, 16)}).frames, b.device)
 
+
+
+def whole_flow(design: str, tmp_path, dcsflow) -> dict:
+    """Build ``design`` (TLUT + conventional), check the TLUT build on all 284 CAVP KAT vectors
+    (independent reference: the response files), a wrong ciphertext is reported, ``check --frames``
+    on vectors of 7 keys, rekey, codegen and the firmware natively and in QEMU. Returns the report."""
+    from designs.aes128.vectors import load_kat
+    from flow.build import BuildOptions, build
+    from flow.check import check_build
+
+    out = tmp_path / "b"
+    rep = build(BuildOptions(design=design, out=out, progress=False)).report
+    c, t = rep["conventional"], rep["tlut"]
+    assert rep["params"] == {"key": 128}
+    assert t["tluts"] > 0 and t["ppc_ands"] > 0 and t["luts"] < c["luts"]
+
+    res = check_build(out, progress=False)
+    assert res.total == 284 and res.passed == 284, res.failures[:3]
+
+    vs = load_kat()
+    bad = type(vs[10])(vs[10].source, vs[10].key, vs[10].plaintext,
+                       bytes([vs[10].ciphertext[0] ^ 1]) + vs[10].ciphertext[1:])
+    subset_rsp(tmp_path / "bad.rsp", [vs[10], bad])
+    r = dcsflow("check", out, "--vectors", tmp_path / "bad.rsp", "--quiet")
+    assert r.returncode == 1 and "passed 1/2" in r.stdout and "bad.rsp:ENCRYPT:1" in r.stdout, r.stdout + r.stderr
+
+    pick = vs[7:28:4] + vs[0:2]                      # KeySbox keys and the zero key
+    subset_rsp(tmp_path / "sub.rsp", pick)
+    r = dcsflow("check", out, "--frames", "--vectors", tmp_path / "sub.rsp", "--quiet")
+    assert r.returncode == 0 and f"passed {len(pick)}/{len(pick)}" in r.stdout, r.stdout + r.stderr
+
+    rekey_cli(dcsflow, out, tmp_path)
+    firmware_host_and_qemu(dcsflow, out, tmp_path, [v.key.hex() for v in vs[7:10]] + ["f" * 32])
+    return rep

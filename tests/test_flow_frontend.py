@@ -242,14 +242,20 @@ def test_corrupted_or_mismatched_build_folder_is_refused(dcsflow, keyxor_build, 
     assert r.returncode == 1 and "Traceback" not in r.stderr
 
 
+def ff(t, d, q, **kw):
+    """A synthetic Yosys FF cell (clock on net 2)."""
+    conns = {"C": [2], "D": [d], "Q": [q], **{k: [v] for k, v in kw.items()}}
+    return {"type": t, "connections": conns, "port_directions": {**{k: "input" for k in conns}, "Q": "output"}}
+
+
+def gate(t, y, **ins):
+    """A synthetic Yosys gate cell driving net ``y``."""
+    return {"type": t, "connections": {**{k: [v] for k, v in ins.items()}, "Y": [y]},
+            "port_directions": {**{k: "input" for k in ins}, "Y": "output"}}
+
+
 def test_parameter_register_rules(tmp_path):
     """Synthetic Yosys JSON: which FFs count as parameter registers."""
-    def ff(t, d, q, **kw):
-        conns = {"C": [2], "D": [d], "Q": [q], **{k: [v] for k, v in kw.items()}}
-        return {"type": t, "connections": conns,
-                "port_directions": {**{k: "input" for k in conns}, "Q": "output"}}
-    gate = lambda t, y, **ins: {"type": t, "connections": {**{k: [v] for k, v in ins.items()}, "Y": [y]},
-                                "port_directions": {**{k: "input" for k in ins}, "Y": "output"}}
     cells = {
         "ibuf": {"type": "IBUF", "connections": {"I": [3], "O": [10]}, "port_directions": {"I": "input", "O": "output"}},
         "f_en": ff("$_DFFE_PP_", 10, 20, E=4),                    # D = param, enable: folded
@@ -298,12 +304,6 @@ def test_parameter_only_register_rules(tmp_path):
     regular reset or a regular D stay; Yosys's merged-ROM address mux(en, Q, D) counts as D."""
     from tmap.aig import read_aiger
 
-    def ff(t, d, q, **kw):
-        conns = {"C": [2], "D": [d], "Q": [q], **{k: [v] for k, v in kw.items()}}
-        return {"type": t, "connections": conns,
-                "port_directions": {**{k: "input" for k in conns}, "Q": "output"}}
-    gate = lambda t, y, **ins: {"type": t, "connections": {**{k: [v] for k, v in ins.items()}, "Y": [y]},
-                                "port_directions": {**{k: "input" for k in ins}, "Y": "output"}}
     cells = {
         "ibuf": {"type": "IBUF", "connections": {"I": [3], "O": [10]}, "port_directions": {"I": "input", "O": "output"}},
         "g1": gate("$_NOT_", 60, A=10),                           # !k
