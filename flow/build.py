@@ -504,8 +504,10 @@ def main_job(out_root: Path | str = "build", progress: bool = True, file=None) -
     return status | aes_job(out_root, progress, file)
 
 
-#: the AES-128 cores in the main job, each checked on one CAVP KAT file (the tests run all 284 vectors)
-AES_DEMO = (("aes128_iter", "ECBKeySbox128.rsp"), ("aes128_pipe", "ECBGFSbox128.rsp"))
+#: the AES-128 cores in the main job, each checked on one CAVP KAT file (the tests run all 284
+#: vectors). aes128_pipe is not in it yet: its conventional build alone takes longer than the rest of
+#: the main job (see designs/aes128/README.md); ``dcsflow build aes128_pipe`` builds it.
+AES_DEMO = (("aes128_iter", "ECBKeySbox128.rsp"),)
 
 
 def aes_job(out_root: Path | str = "build", progress: bool = True, file=None) -> int:
