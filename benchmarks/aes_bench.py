@@ -7,8 +7,9 @@ blocks of ``scg_evaluate``) and their spread over ``--keys`` pseudo-random keys,
 Targets: pipe TLUT LUTs <= 0.7 × conventional at no greater depth; spread 0; pipe SCG <= 200k
 instructions; frames <= 1.2 × bound.
 
-Usage: python benchmarks/aes_bench.py [--build NAME=DIR ...] [--keys 100] [--designs aes128_pipe,aes128_iter]
-(builds into a temporary folder what is not given). Last line: one JSON object.
+Usage: python benchmarks/aes_bench.py [--build NAME=DIR ...] [--keys 100] [--designs aes128_iter[,aes128_pipe]]
+(builds into a temporary folder what is not given; aes128_pipe's build does not finish yet, see
+designs/aes128/README.md). Last line: one JSON object.
 """
 
 from __future__ import annotations
@@ -58,7 +59,8 @@ def figures(name: str, build: Path, keys: int, tmp: Path, build_seconds: float |
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", action="append", default=[], metavar="NAME=DIR")
-    ap.add_argument("--designs", default="aes128_pipe,aes128_iter")
+    ap.add_argument("--designs", default="aes128_iter",
+                    help="comma-separated; aes128_pipe does not build yet (designs/aes128/README.md)")
     ap.add_argument("--keys", type=int, default=100)
     a = ap.parse_args()
     given = dict(x.split("=", 1) for x in a.build)
