@@ -31,10 +31,13 @@ setup(
         "rich>=13",
         "networkx>=3",
         "matplotlib>=3.6",
+        # AES-128 design (issue 13): golden model and the NIST CAVP KAT vectors
+        "cryptography>=41",
+        "cryptography_vectors>=41",
     ],
     extras_require={
         "test": ["pytest>=7", "pytest-xdist>=3", "hypothesis>=6",
-                 "pycryptodome>=3.15"],  # second DES implementation for tests/test_tmap_des.py
+                 "pycryptodome>=3.15"],  # second DES (tests/test_tmap_des.py) and AES (FIPS-197 C.1) implementation
     },
     # compiled core of the TLUT mapper (tmap/cuts.py falls back to pure Python if it is missing)
     ext_modules=[Extension("tmap._cutsc", ["tmap/_cutsc.c"], optional=True, extra_compile_args=["-O2"])],

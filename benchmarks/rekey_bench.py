@@ -182,6 +182,19 @@ def bench(name: str, build: Path, keys: int, tmp: Path) -> dict:
     return res
 
 
+def ensure_build(name: str, given: dict, tmp: Path) -> tuple[Path, float | None]:
+    """The build folder of ``name``: ``given[name]``, else ``dcsflow build NAME`` into ``tmp``.
+    Returns (folder, build seconds or None when nothing was built)."""
+    build = Path(given[name]) if name in given else tmp / f"{name}_build"
+    if (build / "report.json").exists():
+        return build, None
+    print(f"[{name}] building (dcsflow build {name}) ...", file=sys.stderr)
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "flow", "build", name, "--out", str(build), "--quiet"],
+                   check=True, cwd=ROOT)
+    return build, time.perf_counter() - t0
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", action="append", default=[], metavar="NAME=DIR")
@@ -193,11 +206,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as td:
         tmp = Path(td)
         for name in a.designs.split(","):
-            build = Path(given[name]) if name in given else tmp / f"{name}_build"
-            if not (build / "ppc.aig").exists():
-                print(f"[{name}] building (dcsflow build {name}) ...", file=sys.stderr)
-                subprocess.run([sys.executable, "-m", "flow", "build", name, "--out", str(build), "--quiet"],
-                               check=True, cwd=ROOT)
+            build, _ = ensure_build(name, given, tmp)
             res = bench(name, build, a.keys, tmp)
             results[name] = res
             print(f"{name}: {res['ppc_ands']} PPC ANDs, {res['tluts']} TLUTs, {res['frames']} frames "

@@ -100,6 +100,8 @@ def _design_hash(info: DesignInfo, params: list[str]) -> str:
     for p in info.sources:
         h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
     h.update(json.dumps([info.top, info.chparams, sorted(params)], sort_keys=True).encode())
+    if info.conventional_chparams:
+        h.update(json.dumps(info.conventional_chparams, sort_keys=True).encode())
     return h.hexdigest()
 
 
@@ -173,7 +175,7 @@ def stage_frontend(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Pro
     sources = _vhdl_frontend(info, opts, state, prog) if info.language == "vhdl" else info.sources
     spec = fe.DesignSpec(sources=sources, top=info.top,
                          chparams={} if info.language == "vhdl" else info.chparams, params=opts.params,
-                         mul_chunk=opts.mul_chunk)
+                         mul_chunk=opts.mul_chunk, conventional_chparams=info.conventional_chparams)
     prog.step("yosys synth_xilinx -run :map_luts")
     pre_path, top, t_pre = fe.synthesize_pre(spec, fdir, lambda s: prog.step(f"yosys {s}"))
     pre = json.loads(pre_path.read_text())
@@ -521,7 +523,8 @@ def cycles_for(check_result, msg_bytes: int = 16) -> int | None:
 def main_job(out_root: Path | str = "build", progress: bool = True, file=None) -> int:
     """The README's main job: build ``picipher`` and ``picipher_cis``, check each against the official
     no-AD/no-SMN vectors, print both comparison tables and a summary (LUTs, FFs, cycles for a
-    16-byte message). Returns the exit status: 0 only when every check passes.
+    16-byte message); then the AES-128 cores (:func:`aes_job`). Returns the exit status: 0 only
+    when every check passes.
 
     Raises the build's FlowErrors (Yosys/TMAP missing or failing).
     """
@@ -563,3 +566,40 @@ def print_summary(rows: list, file=None) -> None:
         tab.add_row(d, f"{t['luts']} ({t['tluts']})", str(t["ffs"]), str(t["depth"]),
                     f"{c['luts']}/{c['ffs']}", "-" if cyc is None else str(cyc), ok)
     table_console(file).print(tab)
+    return status | aes_job(out_root, progress, file)
+
+
+#: the AES-128 cores in the main job, each checked on one CAVP KAT file (the tests run all 284
+#: vectors). aes128_pipe is not in it yet: its conventional build alone takes longer than the rest of
+#: the main job (see designs/aes128/README.md); ``dcsflow build aes128_pipe`` builds it.
+AES_DEMO = (("aes128_iter", "ECBKeySbox128.rsp"),)
+
+
+def aes_job(out_root: Path | str = "build", progress: bool = True, file=None) -> int:
+    """The AES-128 part of the main job (issue 13): build :data:`AES_DEMO`'s cores (TLUT and
+    conventional), check each specialized build on its KAT file, print the comparison tables and a
+    summary. Returns 0 only when every check passes. Raises the build's FlowErrors."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from designs.aes128.vectors import kat_dir
+
+    from .check import check_build
+
+    status = 0
+    tab = Table(title="AES-128 (key as parameter input): TLUT vs conventional")
+    for col in ("design", "LUTs (TLUTs)", "conv. LUTs", "FFs / conv.", "depth / conv.", "PPC ANDs", "vectors"):
+        tab.add_column(col, justify="right" if col != "design" else "left")
+    for design, kat in AES_DEMO:
+        t0 = time.perf_counter()
+        res = build(BuildOptions(design=design, out=Path(out_root) / design, progress=progress))
+        print_table(res.report, file=file)
+        chk = check_build(Path(out_root) / design, kat_dir() / kat, progress=progress)
+        Console(file=file).print(f"{design}: check on {kat} passed {chk.passed}/{chk.total} "
+                                 f"(build + check {time.perf_counter() - t0:.0f} s)")
+        status |= int(chk.passed != chk.total)
+        t, c = res.report["tlut"], res.report["conventional"]
+        tab.add_row(design, f"{t['luts']} ({t['tluts']})", str(c["luts"]), f"{t['ffs']} / {c['ffs']}",
+                    f"{t['depth']} / {c['depth']}", str(t["ppc_ands"]), f"{chk.passed}/{chk.total}")
+    Console(file=file).print(tab)
+    return status

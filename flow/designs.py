@@ -30,6 +30,8 @@ class DesignInfo:
     user_params: user-facing parameter ports -> width when a transform is registered;
     transform: ``"module:function"`` mapping {user port: int} -> {circuit port: int};
     language: ``"verilog"`` or ``"vhdl"`` (sources read through GHDL, :mod:`flow.vhdl`).
+    conventional_chparams: Verilog parameters that differ in the conventional baseline
+    (:data:`CONVENTIONAL_CHPARAMS`).
     """
 
     name: str
@@ -40,6 +42,7 @@ class DesignInfo:
     user_params: dict = field(default_factory=dict)
     transform: str | None = None
     language: str = "verilog"
+    conventional_chparams: dict = field(default_factory=dict)
 
 
 #: the installed ``designs`` package (its RTL folders are package data, also in a wheel install)
@@ -51,6 +54,24 @@ BUNDLED = {
     "picipher128": (["picipher/rtl"], "picipher_mp", {"KEY_BITS": 128, "BUFFER_KEY": 1}, 128, {}, None),
     "picipher_cis": (["picipher/rtl", "picipher_cis/rtl"], "picipher_cis_mp", {}, 96, {"key_mn": 128},
                      "flow.transforms:picipher_cis"),
+}
+
+# AES-128 (issue 13): the key is the parameter input; see designs/aes128/README.md
+BUNDLED.update({
+    "aes128_pipe": (["aes128/rtl"], "aes128_pipe", {}, None, {}, None),
+    "aes128_iter": (["aes128/rtl"], "aes128_iter", {"KEY_TABLE": 1}, None, {}, None),
+})
+
+#: Verilog parameters of the conventional baseline where it differs from the TLUT build: the
+#: iterative AES core's baseline steps one round-key register on the fly (KEY_TABLE=0); its TLUT
+#: build takes the round keys as a parameter-only cone (KEY_TABLE=1) that disappears into the PPC
+CONVENTIONAL_CHPARAMS = {"aes128_iter": {"KEY_TABLE": 0}}
+
+#: ``dcsflow check`` interfaces by top module: "module:function" with function(build, vectors_file)
+#: -> :class:`flow.check.DesignCheck` (designs without an entry get the π16-Cipher check)
+CHECKS = {
+    "aes128_pipe": "designs.aes128.flowdesign:design_check",
+    "aes128_iter": "designs.aes128.flowdesign:design_check",
 }
 
 
@@ -82,7 +103,8 @@ def resolve(design: str, top: str | None = None, more: list[str] | tuple = ()) -
             if not got:
                 raise DesignError(f"design {design}: no RTL found in {rtl}")
             files += got
-        return DesignInfo(design, files, top or dtop, dict(chp), kb, dict(up), tr)
+        return DesignInfo(design, files, top or dtop, dict(chp), kb, dict(up), tr,
+                          dict(CONVENTIONAL_CHPARAMS.get(design, {})))
     p = Path(design)
     if p.is_file():
         return DesignInfo(p.stem, [p], top)

@@ -19,7 +19,8 @@ Stages (DESIGN.md, "Pipeline" 1-2; Yosys 0.23 ``help synth_xilinx``):
    runs, so such designs (e.g. π16-Cipher) get a byte-identical ``pre.json``.
 2. :func:`extract_logic` finds the parameter inputs (``(* PARAM *)`` ports and/or names given by the
    user), follows them through their IBUFs, folds **parameter registers** (FFs whose D is a parameter
-   or ``mux(parameter, Q)`` and whose reset is tied inactive) into the parameter, and writes the gate
+   or ``mux(parameter, Q)`` and whose reset is tied inactive) into the parameter, replaces
+   **parameter-only registers** (D and any synchronous reset parameter-only) by gates, and writes the gate
    logic as an AIGER whose inputs are the boundary nets (parameter inputs marked by name) and whose
    outputs are the gate-driven nets read by other cells or ports. Parameter bits read directly by a
    non-gate cell become outputs too (the mapper gives them a "tunable constant" TLUT).
@@ -74,7 +75,9 @@ class DesignSpec:
     of the top (name -> value); params: parameter port names given by the user in addition to
     ``(* PARAM *)`` ports; defines: ``-D`` macros; mul_chunk: regular-operand bits per chunk product
     when a ``$mul`` with a parameter operand is decomposed (use the TLUT size K; 0 = no decomposition,
-    synth_xilinx's own multiplier mapping).
+    synth_xilinx's own multiplier mapping); conventional_chparams: Verilog parameters that differ in
+    the conventional baseline (its own ``pre_conventional.json``; e.g. ``aes128_iter``'s on-the-fly
+    key schedule, ``KEY_TABLE=0``, where the TLUT build takes the round-key table).
     """
 
     sources: list[Path]
@@ -83,6 +86,7 @@ class DesignSpec:
     params: list[str] = field(default_factory=list)
     defines: dict[str, str] = field(default_factory=dict)
     mul_chunk: int = DEFAULT_CHUNK
+    conventional_chparams: dict[str, int | str] = field(default_factory=dict)
 
 
 def _vlog_value(v: int | str) -> str:
@@ -129,6 +133,12 @@ def synthesize_pre(spec: DesignSpec, workdir: Path, status: Callable[[str], None
                            workdir, "frontend_conventional", status)
         lines += split(param_mul_commands(psel, spec.mul_chunk))
     else:
+        if spec.conventional_chparams:
+            sets = " ".join(f"-set {k} {_vlog_value(v)}" for k, v in spec.conventional_chparams.items())
+            secs += run_script("\n".join(lines + [f"chparam {sets} {spec.top}",
+                                                   f"synth_xilinx -flatten {top_opt} -run :map_luts"]
+                                         + tail + [f"write_json {CONVENTIONAL_PRE}"]) + "\n",
+                               workdir, "frontend_conventional", status)
         lines.append(f"synth_xilinx -flatten {top_opt} -run :map_luts")
     lines += tail + ["write_json pre.json"]
     secs += run_script("\n".join(lines) + "\n", workdir, "frontend", status)
@@ -302,13 +312,16 @@ def extract_logic(pre: dict, top: str, extra_params: list[str], workdir: Path | 
         changed = True
         while changed:
             changed = False
+            memo: dict = {}
             for name, c in list(cells.items()):
-                if not _FF_RE.match(c["type"]) or not _ff_reset_inactive(c):
+                if not _FF_RE.match(c["type"]):
                     continue
                 d, q = c["connections"]["D"][0], c["connections"]["Q"][0]
                 d = subst.get(d, d)
                 pname = None
-                if d in param_of_bit:
+                if not _ff_reset_inactive(c):
+                    pass                          # only a parameter-only register (below) may fold
+                elif d in param_of_bit:
                     pname = param_of_bit[d]
                 elif d in driver_gate and driver_gate[d]["type"] == "$_MUX_":
                     mc = driver_gate[d]["connections"]
@@ -317,10 +330,23 @@ def extract_logic(pre: dict, top: str, extra_params: list[str], workdir: Path | 
                         pname = param_of_bit[b]
                     elif b == q and a in param_of_bit:
                         pname = param_of_bit[a]
-                if pname is None or any(k.lower() == "keep" for k in c.get("attributes", {})):
+                gate = None if pname is not None else _param_only_register(c, driver_gate, param_of_bit,
+                                                                             subst, memo)
+                if (pname is None and gate is None) or any(k.lower() == "keep" for k in c.get("attributes", {})):
                     continue
                 if q in port_bits_all or _enable_stuck_off(c):
                     continue                      # Q is a port, or the register never loads
+                if isinstance(gate, dict):        # a register of a parameter-only function: its gate
+                    cells[name] = driver_gate[q] = gate
+                    folded.append(name)
+                    changed = True
+                    continue
+                if gate is not None:              # ... or the D net itself
+                    subst[q] = gate
+                    del cells[name]
+                    folded.append(name)
+                    changed = True
+                    continue
                 subst[q] = carrier[pname]
                 param_of_bit[q] = pname
                 del cells[name]
@@ -478,6 +504,81 @@ def _gate_function(g: Aig, t: str, i: dict[str, int]) -> int:
     if t == "$_OAI4_":
         return g.add_and(g.add_or(A, B), g.add_or(C, D)) ^ 1
     raise FrontendError(f"unsupported gate {t}")
+
+
+def _resolve(b, subst: dict):
+    seen = 0
+    while b in subst and seen < 64:
+        b = subst[b]
+        seen += 1
+    return b
+
+
+def _param_only(bit, driver_gate: dict, param_of_bit: dict, subst: dict, memo: dict) -> bool:
+    """True when net ``bit`` is a parameter bit, a constant, or a gate output whose inputs are all
+    parameter-only, or ``mux(S, x, x)`` with x parameter-only (iterative; ``memo`` caches verdicts
+    for one folding round)."""
+    stack = [_resolve(bit, subst)]
+    while stack:
+        b = stack[-1]
+        if b in memo:
+            stack.pop()
+            continue
+        if isinstance(b, str) or b in param_of_bit:
+            memo[b] = True
+            stack.pop()
+            continue
+        g = driver_gate.get(b)
+        if g is None:
+            memo[b] = False
+            stack.pop()
+            continue
+        ins = [_resolve(x, subst) for p, xs in g["connections"].items() if p != "Y" for x in xs]
+        if g["type"] == "$_MUX_":
+            a, bb = _resolve(g["connections"]["A"][0], subst), _resolve(g["connections"]["B"][0], subst)
+            if a == bb:
+                ins = [a]             # mux(S, x, x) = x (Yosys's enable mux of a merged ROM address)
+        pend = [x for x in ins if x not in memo]
+        if pend:
+            stack.extend(pend)
+            continue
+        memo[b] = all(memo[x] for x in ins)
+        stack.pop()
+    return memo[_resolve(bit, subst)]
+
+
+def _param_only_register(c: dict, driver_gate: dict, param_of_bit: dict, subst: dict, memo: dict):
+    """The net or gate that replaces a **parameter-only register**, or None.
+
+    A register (no enable, clock enable, or synchronous reset) whose D — and synchronous reset, if
+    any — are parameter-only nets holds, with the parameters constant between rekeys, a function of
+    the parameters alone one cycle after it loads, like a key buffer: e.g. the round-key registers of
+    a key expansion pipelined beside the data, whose whole key expansion then becomes a
+    parameter-only cone. The replacement: the D net itself (Q is substituted by it), or for a
+    synchronous reset (which Yosys infers from constant mux inputs) a ``$_MUX_`` cell driving Q
+    that chooses the reset value when R is active. Registers with asynchronous set/reset are never
+    replaced.
+    """
+    m = _FF_RE.match(c["type"])
+    kind, pol = m.group(1), m.group(2)
+    conns = c["connections"]
+    d, q = _resolve(conns["D"][0], subst), conns["Q"][0]
+    if not isinstance(d, int) or not _param_only(d, driver_gate, param_of_bit, subst, memo):
+        return None
+    r = _resolve(conns["R"][0], subst) if kind in ("SDFF", "SDFFE", "SDFFCE") else None
+    if kind in ("DFF", "DFFE") or r == ("0" if pol[1] == "P" else "1"):
+        return d                                  # no reset, or the reset tied inactive
+    if r is not None and not isinstance(r, int):
+        return None                               # reset tied active: a constant, not a parameter
+    if r is not None:
+        if not _param_only(r, driver_gate, param_of_bit, subst, memo):
+            return None
+        rval = pol[2]
+        a, b = (d, rval) if pol[1] == "P" else (rval, d)
+        return {"type": "$_MUX_", "parameters": {}, "attributes": {},
+                "port_directions": {"A": "input", "B": "input", "S": "input", "Y": "output"},
+                "connections": {"A": [a], "B": [b], "S": [r], "Y": [q]}}
+    return None
 
 
 def _apply_subst(module: dict, subst: dict) -> None:

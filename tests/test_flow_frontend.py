@@ -242,14 +242,20 @@ def test_corrupted_or_mismatched_build_folder_is_refused(dcsflow, keyxor_build, 
     assert r.returncode == 1 and "Traceback" not in r.stderr
 
 
+def ff(t, d, q, **kw):
+    """A synthetic Yosys FF cell (clock on net 2)."""
+    conns = {"C": [2], "D": [d], "Q": [q], **{k: [v] for k, v in kw.items()}}
+    return {"type": t, "connections": conns, "port_directions": {**{k: "input" for k in conns}, "Q": "output"}}
+
+
+def gate(t, y, **ins):
+    """A synthetic Yosys gate cell driving net ``y``."""
+    return {"type": t, "connections": {**{k: [v] for k, v in ins.items()}, "Y": [y]},
+            "port_directions": {**{k: "input" for k in ins}, "Y": "output"}}
+
+
 def test_parameter_register_rules(tmp_path):
     """Synthetic Yosys JSON: which FFs count as parameter registers."""
-    def ff(t, d, q, **kw):
-        conns = {"C": [2], "D": [d], "Q": [q], **{k: [v] for k, v in kw.items()}}
-        return {"type": t, "connections": conns,
-                "port_directions": {**{k: "input" for k in conns}, "Q": "output"}}
-    gate = lambda t, y, **ins: {"type": t, "connections": {**{k: [v] for k, v in ins.items()}, "Y": [y]},
-                                "port_directions": {**{k: "input" for k in ins}, "Y": "output"}}
     cells = {
         "ibuf": {"type": "IBUF", "connections": {"I": [3], "O": [10]}, "port_directions": {"I": "input", "O": "output"}},
         "f_en": ff("$_DFFE_PP_", 10, 20, E=4),                    # D = param, enable: folded
@@ -290,3 +296,42 @@ def test_lut_cells_are_extracted(tmp_path):
     aig = read_aiger(str(tmp_path / "logic.aag"))
     iv = {f"w{b}": sum(((i >> j) & 1) << i for i in range(16)) for j, b in enumerate([2, 3, 4, 5])}
     assert aig.simulate(iv, 16) == [table]
+
+
+def test_parameter_only_register_rules(tmp_path):
+    """Synthetic Yosys JSON: registers of parameter-only functions (a pipelined key expansion) are
+    replaced by their D net (or a mux choosing the synchronous-reset value); registers with a
+    regular reset or a regular D stay; Yosys's merged-ROM address mux(en, Q, D) counts as D."""
+    from tmap.aig import read_aiger
+
+    cells = {
+        "ibuf": {"type": "IBUF", "connections": {"I": [3], "O": [10]}, "port_directions": {"I": "input", "O": "output"}},
+        "g1": gate("$_NOT_", 60, A=10),                           # !k
+        "p1": ff("$_DFFE_PP_", 60, 61, E=4),                      # D parameter-only: replaced by net 60
+        "p2": ff("$_SDFFE_PP0P_", 10, 62, E=4, R=60),             # R = !k parameter-only: mux(!k, k, 0) = k
+        "p3": ff("$_SDFF_PP0_", 60, 63, R=5),                     # regular reset: kept
+        "g4": gate("$_XOR_", 64, A=61, B=6),
+        "p4": ff("$_DFF_P_", 64, 65),                             # D reads a regular input: kept
+        "m5": gate("$_MUX_", 66, A=61, B=60, S=4),                # mux(en, Q of p1, D of p1)
+        "p5": ff("$_DFF_P_", 66, 67),                             # parameter-only after p1 folds: replaced
+        "g6": gate("$_XOR_", 70, A=62, B=6), "g7": gate("$_XOR_", 71, A=67, B=63), "g8": gate("$_AND_", 72, A=65, B=6),
+        "s6": ff("$_DFF_P_", 70, 80), "s7": ff("$_DFF_P_", 71, 81), "s8": ff("$_DFF_P_", 72, 82),
+    }
+    ports = {"clk": {"direction": "input", "bits": [2]}, "k": {"direction": "input", "bits": [3]},
+             "en": {"direction": "input", "bits": [4]}, "rst": {"direction": "input", "bits": [5]},
+             "d": {"direction": "input", "bits": [6]}}
+    mod = {"ports": ports, "cells": cells,
+           "netnames": {"k": {"bits": [3], "attributes": {"PARAM": "00000000000000000000000000000001"}}}}
+    ext, folded_mod = fe.extract_logic({"modules": {"t": mod}}, "t", [], tmp_path)
+    assert sorted(ext.folded) == ["p1", "p2", "p5"]
+    assert folded_mod["cells"]["p2"]["type"] == "$_MUX_" and {"p3", "p4"} <= set(folded_mod["cells"])
+    aig = read_aiger(str(tmp_path / "logic.aag"))
+    assert "w63" in aig.input_names and "w65" in aig.input_names      # kept registers stay boundaries
+    outs = dict(zip(aig.output_names, range(len(aig.output_names))))
+    for k in (0, 1):
+        for d in (0, 1):
+            vals = {n: 0 for n in aig.input_names}
+            vals.update({"k": k, "w6": d})
+            got = aig.simulate(vals, 1)
+            assert got[outs["o70"]] == k ^ d                              # p2 = k
+            assert got[outs["o71"]] == (1 - k) ^ vals["w63"]              # p5 = p1 = !k

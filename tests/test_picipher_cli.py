@@ -28,6 +28,7 @@ def test_demo_main_job_builds_and_checks_both_designs(dcsflow, tmp_path):
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     assert "picipher: check passed 25/25" in r.stdout
     assert "picipher_cis: check passed 25/25" in r.stdout
+    assert "aes128_iter: check on ECBKeySbox128.rsp passed 21/21" in r.stdout      # issue 13
     assert (tmp_path / "picipher" / "report.json").is_file()
     assert (tmp_path / "picipher_cis" / "report.json").is_file()
     # issue 11, part 5: every table fits 80 columns; the final table shows full design names

@@ -1,4 +1,4 @@
-"""``dcsflow sim``: simulate the π16-Cipher message-processor RTL on a vector file."""
+"""``dcsflow sim``: simulate a bundled design's RTL (π16-Cipher message processor, AES-128 cores) on vectors."""
 
 from __future__ import annotations
 
@@ -7,11 +7,13 @@ from rich.console import Console
 
 from designs.picipher.sim import SIMULATORS
 
+from ..errors import FlowError
+from ._aes import AES_DESIGNS, run_sim
 from ._picipher import DESIGN_CHOICES, print_report, run_check
 
 
 @click.command("sim")
-@click.argument("design", type=click.Choice(list(DESIGN_CHOICES)))
+@click.argument("design", type=click.Choice(list(DESIGN_CHOICES) + list(AES_DESIGNS)))
 @click.option("--vectors", type=click.Path(dir_okay=False), default=None,
               help="Vector file in the official record format (default: the official file of the "
                    "design's key size from the shared folder, SHA-256 checked).")
@@ -23,12 +25,20 @@ def COMMAND(design, vectors, buffer_key, simulator, stall_seed):
     """Simulate DESIGN's RTL on every record of a vector file without AD and SMN.
 
     DESIGN: picipher (picipher_mp, 96-bit key), picipher128 (128-bit key), picipher_cis /
-    picipher128_cis (picipher_cis_mp, parameter from the golden model). Each record is run
+    picipher128_cis (picipher_cis_mp, parameter from the golden model); aes128_pipe, aes128_iter
+    (aes128_iter_onthefly: KEY_TABLE=0) on the NIST CAVP AES-128 ECB KAT files (--vectors: one CAVP
+    .rsp file; --simulator and --buffer-key do not apply). Each π16 record is run
     encrypting, decrypting, and decrypting with a corrupted tag (which must be rejected); records
     with AD or SMN are skipped and counted. Prints a table and ``passed N/M``; exit status 0 only if
     every case ran and passed.
     """
     out, err = Console(), Console(stderr=True)
+    if design in AES_DESIGNS:
+        if buffer_key or simulator != "icarus":
+            raise FlowError("--buffer-key and --simulator verilator apply to the π16 designs only")
+        if not run_sim(design, vectors, stall_seed, out, err):
+            raise click.exceptions.Exit(1)
+        return
     rep, path = run_check(design, vectors, int(buffer_key), simulator, stall_seed, err)
     print_report(out, f"{design} on {path.name} ({simulator}{', BUFFER_KEY=1' if buffer_key else ''})", rep)
     out.print(f"skipped {rep.skipped} record(s) with AD or SMN")

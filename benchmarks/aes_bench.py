@@ -1,0 +1,92 @@
+"""AES-128 benchmark (issue 13): both cores, TLUT build against the conventional build of the same run.
+
+Per core (``aes128_pipe``, ``aes128_iter``): LUTs, TLUTs, FFs, slices, LUT depth, PPC AND nodes,
+frames per rekey (and the lower bound 4 × ⌈TLUTs/200⌉), ICAP words per rekey, SCG instructions per
+rekey on the Cortex-A9 (QEMU, measured as in ``benchmarks/rekey_bench.py``: executed translation
+blocks of ``scg_evaluate``) and their spread over ``--keys`` pseudo-random keys, build time.
+Targets: pipe TLUT LUTs <= 0.7 × conventional at no greater depth; spread 0; pipe SCG <= 200k
+instructions; frames <= 1.2 × bound.
+
+Usage: python benchmarks/aes_bench.py [--build NAME=DIR ...] [--keys 100] [--designs aes128_iter[,aes128_pipe]]
+(builds into a temporary folder what is not given; aes128_pipe's build does not finish yet, see
+designs/aes128/README.md). Last line: one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def _rekey_bench():
+    spec = importlib.util.spec_from_file_location("rekey_bench", ROOT / "benchmarks" / "rekey_bench.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def figures(name: str, build: Path, keys: int, tmp: Path, build_seconds: float | None) -> dict:
+    """Figures of one core from its build folder (report.json) and the QEMU SCG run."""
+    rep = json.loads((build / "report.json").read_text())
+    c, t = rep["conventional"], rep["tlut"]
+    be = rep.get("backend") or {}
+    r = be.get("rekey") or {}
+    scg = _rekey_bench().bench(name, build, keys, tmp)
+    return {
+        "design": name,
+        "conventional": {"luts": c["luts"], "ffs": c["ffs"], "depth": c["depth"],
+                         "slices": (be.get("conventional") or {}).get("slices")},
+        "tlut": {"luts": t["luts"], "tluts": t["tluts"], "ffs": t["ffs"], "depth": t["depth"],
+                 "slices": (be.get("tlut") or {}).get("slices"), "ppc_ands": t["ppc_ands"]},
+        "lut_reduction_percent": round(100 * (1 - t["luts"] / c["luts"]), 1),
+        "depth_not_greater": t["depth"] <= c["depth"],
+        "frames_per_rekey": r.get("frames_per_rekey"), "frames_lower_bound": r.get("frames_lower_bound"),
+        "icap_words_per_rekey": scg["icap_words"],
+        "scg_instructions": scg["scg_instructions"], "scg_instructions_spread": scg["scg_instructions_spread"],
+        "ppc_instructions": scg["ppc_instructions"], "keys": scg["keys"], "text_bytes": scg["text_bytes"],
+        "modelled_rekey_us_axi": scg["modelled_rekey_us_axi"], "modelled_rekey_us_icap": scg["modelled_rekey_us_icap"],
+        "build_seconds": None if build_seconds is None else round(build_seconds, 1),
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--build", action="append", default=[], metavar="NAME=DIR")
+    ap.add_argument("--designs", default="aes128_iter",
+                    help="comma-separated; aes128_pipe does not build yet (designs/aes128/README.md)")
+    ap.add_argument("--keys", type=int, default=100)
+    a = ap.parse_args()
+    given = dict(x.split("=", 1) for x in a.build)
+    results = {}
+    rb = _rekey_bench()
+    with tempfile.TemporaryDirectory() as td:
+        tmp = Path(td)
+        for name in a.designs.split(","):
+            build, secs = rb.ensure_build(name, given, tmp)
+            f = figures(name, build, a.keys, tmp, secs)
+            results[name] = f
+            c, t = f["conventional"], f["tlut"]
+            print(f"{name}: LUTs {t['luts']} ({t['tluts']} TLUTs) vs {c['luts']} conventional "
+                  f"({f['lut_reduction_percent']}% fewer), FFs {t['ffs']} vs {c['ffs']}, slices {t['slices']} vs "
+                  f"{c['slices']}, depth {t['depth']} vs {c['depth']}, PPC {t['ppc_ands']} AND nodes; "
+                  f"{f['frames_per_rekey']} frames per rekey (bound {f['frames_lower_bound']}), "
+                  f"{f['icap_words_per_rekey']} ICAP words; SCG {f['scg_instructions']} A9 instructions "
+                  f"(spread over {f['keys']} keys: {f['scg_instructions_spread']})"
+                  + ("" if secs is None else f"; build {secs:.0f} s"))
+    first = results[a.designs.split(",")[0]]
+    print(json.dumps({"lut_reduction_percent": first["lut_reduction_percent"],
+                      "scg_instructions": first["scg_instructions"],
+                      "scg_instructions_spread": first["scg_instructions_spread"],
+                      "frames_per_rekey": first["frames_per_rekey"], "frames_lower_bound": first["frames_lower_bound"],
+                      "designs": results}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,106 @@
+"""NIST CAVP AES-128 ECB known-answer vectors, read from the ``cryptography_vectors`` package.
+
+Source: the AESAVS KAT response files ``ECBGFSbox128.rsp``, ``ECBKeySbox128.rsp``,
+``ECBVarKey128.rsp``, ``ECBVarTxt128.rsp`` (NIST CAVS 11.1, "AES Known Answer Test (KAT)
+Vectors", aesavs.pdf appendices B-E) as shipped by the PyPI package ``cryptography_vectors`` under
+``cryptography_vectors/ciphers/AES/ECB/``. Nothing is retyped: the files are parsed at run time.
+
+Response-file format: ``[ENCRYPT]`` / ``[DECRYPT]`` sections; records of ``COUNT = n``,
+``KEY = hex``, ``PLAINTEXT = hex``, ``CIPHERTEXT = hex``; ``#`` comments.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import VectorFileError
+
+#: the four KAT files, in the order they are run
+KAT_FILES = ("ECBGFSbox128.rsp", "ECBKeySbox128.rsp", "ECBVarKey128.rsp", "ECBVarTxt128.rsp")
+
+_LINE = re.compile(r"^(COUNT|KEY|PLAINTEXT|CIPHERTEXT)\s*=\s*([0-9A-Fa-f]*)\s*$")
+
+
+@dataclass(frozen=True)
+class Vector:
+    """One known-answer vector: ``source`` = "<file>:<section>:<COUNT>", 16-byte key/plaintext/ciphertext."""
+
+    source: str
+    key: bytes
+    plaintext: bytes
+    ciphertext: bytes
+
+
+def kat_dir() -> Path:
+    """Folder of the AES ECB response files inside the installed ``cryptography_vectors``.
+
+    Raises:
+        VectorFileError: the package is not installed.
+    """
+    try:
+        import cryptography_vectors
+    except ImportError:
+        raise VectorFileError("the NIST CAVP vectors need the Python package cryptography_vectors "
+                              "(pip install cryptography_vectors)") from None
+    return Path(cryptography_vectors.__file__).resolve().parent / "ciphers" / "AES" / "ECB"
+
+
+def read_rsp(path: str | Path, section: str = "ENCRYPT") -> list[Vector]:
+    """Records of one CAVP response file in ``[section]`` (ENCRYPT or DECRYPT).
+
+    Raises:
+        VectorFileError: unreadable file, a field that is not 16 bytes of hex, an incomplete record.
+    """
+    path = Path(path)
+    try:
+        lines = path.read_text().splitlines()
+    except OSError as e:
+        raise VectorFileError(f"{path}: {e.strerror}") from None
+    out: list[Vector] = []
+    cur: dict = {}
+    sec = None
+
+    def flush(lineno: int) -> None:
+        if not cur:
+            return
+        if set(cur) != {"COUNT", "KEY", "PLAINTEXT", "CIPHERTEXT"}:
+            raise VectorFileError(f"{path}:{lineno}: incomplete record (have {', '.join(sorted(cur))})")
+        if sec == section:
+            out.append(Vector(f"{path.name}:{sec}:{int(cur['COUNT'])}",
+                              cur["KEY"], cur["PLAINTEXT"], cur["CIPHERTEXT"]))
+        cur.clear()
+
+    for n, line in enumerate(lines, 1):
+        t = line.strip()
+        if not t or t.startswith("#"):
+            if not t:
+                flush(n)
+            continue
+        if t.startswith("[") and t.endswith("]"):
+            flush(n)
+            sec = t[1:-1]
+            continue
+        m = _LINE.match(t)
+        if not m:
+            raise VectorFileError(f"{path}:{n}: unexpected line {t[:40]!r}")
+        k, v = m.groups()
+        if k == "COUNT":
+            flush(n)
+            cur[k] = v
+        else:
+            if len(v) != 32:
+                raise VectorFileError(f"{path}:{n}: {k} must be 32 hex digits, got {len(v)}")
+            cur[k] = bytes.fromhex(v)
+    flush(len(lines))
+    return out
+
+
+def load_kat(files=KAT_FILES, section: str = "ENCRYPT") -> list[Vector]:
+    """All records of the KAT files (default: the four AES-128 ECB KAT files, 284 encryption vectors)."""
+    d = kat_dir()
+    out: list[Vector] = []
+    for f in files:
+        out += read_rsp(d / f, section)
+    return out
