@@ -585,11 +585,13 @@ def aes_job(out_root: Path | str = "build", progress: bool = True, file=None) ->
     from designs.aes128.vectors import kat_dir
 
     from .check import check_build
+    from .termout import table_console
 
     status = 0
     tab = Table(title="AES-128 (key as parameter input): TLUT vs conventional")
-    for col in ("design", "LUTs (TLUTs)", "conv. LUTs", "FFs / conv.", "depth / conv.", "PPC ANDs", "vectors"):
-        tab.add_column(col, justify="right" if col != "design" else "left")
+    tab.add_column("design", no_wrap=True, min_width=max(len(d) for d, _ in AES_DEMO))
+    for col in ("LUTs\n(TLUTs)", "conv.\nLUTs", "FFs /\nconv.", "depth /\nconv.", "PPC\nANDs", "vectors"):
+        tab.add_column(col, justify="right")
     for design, kat in AES_DEMO:
         t0 = time.perf_counter()
         res = build(BuildOptions(design=design, out=Path(out_root) / design, progress=progress))
@@ -601,5 +603,5 @@ def aes_job(out_root: Path | str = "build", progress: bool = True, file=None) ->
         t, c = res.report["tlut"], res.report["conventional"]
         tab.add_row(design, f"{t['luts']} ({t['tluts']})", str(c["luts"]), f"{t['ffs']} / {c['ffs']}",
                     f"{t['depth']} / {c['depth']}", str(t["ppc_ands"]), f"{chk.passed}/{chk.total}")
-    Console(file=file).print(tab)
+    table_console(file).print(tab)
     return status
