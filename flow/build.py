@@ -547,7 +547,7 @@ def main_job(out_root: Path | str = "build", progress: bool = True, file=None) -
         t = res.report["tlut"]
         rows.append((design, t, res.report["conventional"], cycles_for(chk), f"{chk.passed}/{chk.total}"))
     print_summary(rows, file)
-    return status
+    return status | aes_job(out_root, progress, file)
 
 
 def print_summary(rows: list, file=None) -> None:
@@ -566,7 +566,6 @@ def print_summary(rows: list, file=None) -> None:
         tab.add_row(d, f"{t['luts']} ({t['tluts']})", str(t["ffs"]), str(t["depth"]),
                     f"{c['luts']}/{c['ffs']}", "-" if cyc is None else str(cyc), ok)
     table_console(file).print(tab)
-    return status | aes_job(out_root, progress, file)
 
 
 #: the AES-128 cores in the main job, each checked on one CAVP KAT file (the tests run all 284

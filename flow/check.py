@@ -155,8 +155,8 @@ def _pi16_check(b: BuildFolder, vectors_file, iverilog: str, vvp: str) -> Design
     key_bits = b.manifest.get("key_bits")
     ports = b.user_params
     if not key_bits or list(ports) != ["key_mn"] or ports["key_mn"] != key_bits + 32:
-        raise CheckError(f"{build_dir}: check needs a π16-Cipher message processor build "
-                         "(one parameter key_mn of key+32 bits)")
+        raise CheckError(f"{b.path}: check needs a design with vectors: a π16-Cipher message processor "
+                         "build (one parameter key_mn of key+32 bits) or an AES-128 core")
     vecs = read_vectors(vectors_file, check=False) if vectors_file else load_official(key_bits)
     vecs = select_vectors(vecs, key_bits)
     if not vecs:

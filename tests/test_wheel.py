@@ -5,11 +5,12 @@ virtual environment and runs the CLI from an empty temporary directory with ``DC
 unset and no ``shared``/``../shared`` folder: ``--version``, ``sim picipher`` (official vectors and
 test bench from the package), and ``build`` + rekey check of a small design (device data from the
 package), then ``codegen --firmware`` and ``make host-test`` of the shipped C firmware (the SCG
-against the C model of AXI HWICAP). ``dcsflow check`` simulates only π16-Cipher builds (one
-parameter ``key_mn``), whose build alone takes about 1.5 minutes; the small design's build runs
-every stage (front end, TMAP, proof, back end on xc7z020, template configuration) and its
-configuration is checked by the host SCG with read-back (``rekey --to emulator --verify``);
-``check`` on it must refuse with one clear line.
+against the C model of AXI HWICAP). The small design's build runs every stage (front end, TMAP,
+proof, back end on xc7z020, template configuration) and its configuration is checked by the host SCG
+with read-back (``rekey --to emulator --verify``); ``dcsflow check`` knows only designs with
+vectors (π16-Cipher, AES-128), so on the small design it must refuse with one clear line, and the
+bundled ``picipher`` is built through the proof (``--to verify``) and checked on two official
+vectors.
 Needs PyPI (or pip's cache) for the wheel's build backend and the dependencies.
 """
 
@@ -30,7 +31,8 @@ from flow.paths import REPO_ROOT
 
 #: package-data folders (relative to the repository) whose every file the wheel must contain
 DATA_DIRS = ["scg/xc7", "designs/vectors", "designs/picipher/rtl", "designs/picipher/tb",
-             "designs/picipher_cis/rtl", "flow/yosys_lib"]
+             "designs/picipher_cis/rtl", "designs/aes128/rtl", "designs/aes128/tb", "flow/yosys_lib",
+             "flow/boards"]
 _IGNORE = shutil.ignore_patterns(".git", ".venv", "build", "*.egg-info", "__pycache__", "tests", "benchmarks",
                                  "docs", ".ci")
 
@@ -129,6 +131,13 @@ def test_wheel_installs_and_runs_from_an_empty_directory(tmp_path):
     assert "read-back verified" in r.stdout
     r = cli("check", "kx", ok=False)
     assert r.returncode != 0 and r.stderr.startswith("error: ") and "Traceback" not in r.stderr
+    # build + check of the bundled π16-Cipher design (front end, TMAP, proof; no back end) on the first
+    # two official vectors: check compares the specialized netlist's output with their CIPHER fields
+    text = (REPO_ROOT / "designs" / "vectors" / "picipher" / "pi16cipher096v2_4.test-vectors").read_text()
+    (work / "two.test-vectors").write_text(text[:text.index("[vector #3")])
+    cli("build", "picipher", "--to", "verify", "--out", "pi", "--quiet")
+    r = cli("check", "pi", "--vectors", "two.test-vectors")
+    assert "passed 2/2" in r.stdout, r.stdout
     # the firmware ships too: generated SCG + firmware sources, built and run against the C model
     r = cli("codegen", "kx", "--out", "gen", "--firmware", "fw")
     assert "firmware files" in r.stdout
