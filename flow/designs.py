@@ -104,7 +104,7 @@ def resolve(design: str, top: str | None = None, more: list[str] | tuple = ()) -
                 raise DesignError(f"design {design}: no RTL found in {rtl}")
             files += got
         return DesignInfo(design, files, top or dtop, dict(chp), kb, dict(up), tr,
-                          dict(CONVENTIONAL_CHPARAMS.get(design, {})))
+                          conventional_chparams=dict(CONVENTIONAL_CHPARAMS.get(design, {})))
     p = Path(design)
     if p.is_file():
         return DesignInfo(p.stem, [p], top)

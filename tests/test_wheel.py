@@ -9,8 +9,7 @@ against the C model of AXI HWICAP). The small design's build runs every stage (f
 proof, back end on xc7z020, template configuration) and its configuration is checked by the host SCG
 with read-back (``rekey --to emulator --verify``); ``dcsflow check`` knows only designs with
 vectors (π16-Cipher, AES-128), so on the small design it must refuse with one clear line, and the
-bundled ``picipher`` is built through the proof (``--to verify``) and checked on two official
-vectors.
+bundled ``picipher`` is built and checked on two official vectors.
 Needs PyPI (or pip's cache) for the wheel's build backend and the dependencies.
 """
 
@@ -131,11 +130,11 @@ def test_wheel_installs_and_runs_from_an_empty_directory(tmp_path):
     assert "read-back verified" in r.stdout
     r = cli("check", "kx", ok=False)
     assert r.returncode != 0 and r.stderr.startswith("error: ") and "Traceback" not in r.stderr
-    # build + check of the bundled π16-Cipher design (front end, TMAP, proof; no back end) on the first
-    # two official vectors: check compares the specialized netlist's output with their CIPHER fields
+    # build + check of the bundled π16-Cipher design on the first two official vectors: check compares
+    # the specialized netlist's output with their CIPHER fields
     text = (REPO_ROOT / "designs" / "vectors" / "picipher" / "pi16cipher096v2_4.test-vectors").read_text()
     (work / "two.test-vectors").write_text(text[:text.index("[vector #3")])
-    cli("build", "picipher", "--to", "verify", "--out", "pi", "--quiet")
+    cli("build", "picipher", "--out", "pi", "--quiet")
     r = cli("check", "pi", "--vectors", "two.test-vectors")
     assert "passed 2/2" in r.stdout, r.stdout
     # the firmware ships too: generated SCG + firmware sources, built and run against the C model
