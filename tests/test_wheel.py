@@ -133,7 +133,9 @@ def test_wheel_installs_and_runs_from_an_empty_directory(tmp_path):
     # build + check of the bundled π16-Cipher design on the first two official vectors: check compares
     # the specialized netlist's output with their CIPHER fields
     text = (REPO_ROOT / "designs" / "vectors" / "picipher" / "pi16cipher096v2_4.test-vectors").read_text()
-    (work / "two.test-vectors").write_text(text[:text.index("[vector #3")])
+    head, *records = text.split("\n[vector ")
+    usable = [r for r in records if "NSEC (0) =" in r and "\nAD (0) =" in r][:2]   # no SMN, no AD
+    (work / "two.test-vectors").write_text("\n[vector ".join([head, *usable]))
     cli("build", "picipher", "--out", "pi", "--quiet")
     r = cli("check", "pi", "--vectors", "two.test-vectors")
     assert "passed 2/2" in r.stdout, r.stdout
