@@ -10,6 +10,10 @@ Writes three files into DIR:
     AIG (one C statement per AND node, no branches, no table look-ups: its time does not depend on
     the key). Bit lane ``p`` of every word is an independent parameter set, so one call evaluates 32
     sets (``x[i]`` = input ``i`` of the PPC for the 32 sets, ``y[j]`` = output ``j``).
+    ``scg_gen_patch(y, f)``: the frame patch (entry bits and frame ECC) of the shadow frames.
+    With ``style="table"`` (large PPCs) both are loops over constant tables instead of straight-line
+    code: the same results and still constant time (loop counts and addresses from the tables only;
+    no address depends on the key).
     ``scg_blob[]``: the data blob, 32-bit words (layout below), with a CRC-32 over it.
 ``scg_devtab.c``
     the device's configuration rows (frame counts per column, FDRI order) for the C model
@@ -45,13 +49,15 @@ HEADER_WORDS = 18
 
 @dataclass
 class CodegenResult:
-    """What :func:`codegen` wrote: ``files`` (paths) and the blob size in words, AND nodes, frames."""
+    """What :func:`codegen` wrote: ``files`` (paths) and the blob size in words, AND nodes, frames,
+    frame-map entries and the code style ("straight" or "table")."""
 
     files: list
     blob_words: int
     ands: int
     frames: int
     entries: int
+    style: str = "straight"
 
 
 def write_text_atomic(path: Path, text: str) -> None:
@@ -110,12 +116,7 @@ def eval_source(aig, name: str = "scg_ppc_eval") -> str:
             return "0xFFFFFFFFu" if neg else "0u"
         return f"~n{var}" if neg else f"n{var}"
 
-    live = set(o >> 1 for o in aig.outputs)
-    for k in range(len(aig.ands) - 1, -1, -1):  # nodes in the outputs' cones only
-        if ni + 1 + k in live:
-            a, b = aig.ands[k]
-            live.add(a >> 1)
-            live.add(b >> 1)
+    live = _live(aig)  # nodes in the outputs' cones only
     lines = [f"void {name}(const uint32_t *restrict x, uint32_t *restrict y)", "{"]
     for i in range(ni):
         if i + 1 in live:
@@ -139,17 +140,14 @@ def _code(word: int, bit: int) -> int:
     return base ^ bit
 
 
-def patch_source(build: ScgBuild, name: str = "scg_gen_patch") -> str:
-    """C99 ``void name(const uint32_t *y, uint32_t *f)``: straight-line frame patch.
+def patch_plan(build: ScgBuild):
+    """The frame patch of a build as data (shared by both code styles).
 
-    ``y`` = PPC outputs, each 0 or 0xFFFFFFFF (one parameter set in every lane); ``f`` = the shadow
-    frames (``SCG_GEN_FRAMES`` x 101 words, FAR order of the blob). Every touched word is rebuilt as
-    ``template & keep | y[j] & mask_j | ...`` (bits driven by the same output grouped into one mask,
-    outputs that are constant folded into the template constant), and every touched frame's ECC as
-    ``A_f ^ finish(XOR_j y[j] & code_j)`` with ``code_j`` the XOR of the ECC codes of output j's bits
-    in that frame and ``A_f`` = template ECC ^ finish(codes of the template's set entry bits): the
-    frame ECC is linear (:func:`scg.device.frame_ecc`), so this equals the ECC update of
-    ``FrameMemory.set_lut(update_ecc=True)``. No branches, no data-dependent addresses.
+    Returns ``(words, eccs)``: ``words`` = list of ``(index, base, terms)`` with ``index`` = word
+    index into the shadow frames (``frame_index * 101 + word``), ``base`` = template word with the
+    entry bits cleared and constant entries set, ``terms`` = sorted ``(j, mask)``: OR ``y[j] & mask``;
+    ``eccs`` = list of ``(index of word 50, a, terms)`` for every touched frame: the new ECC bits are
+    ``a ^ e ^ parity(e[11:0]) << 12`` with ``e`` = XOR of ``y[j] & code`` over ``terms`` = ``(j, code)``.
     """
     aig = build.ppc.aig
     const = {}
@@ -178,32 +176,152 @@ def patch_source(build: ScgBuild, name: str = "scg_gen_patch") -> str:
             w["by"][j] = w["by"].get(j, 0) | (1 << bit)
             cj = codes.setdefault(fi, {})
             cj[j] = cj.get(j, 0) ^ c
-    lines = [f"void {name}(const uint32_t *restrict y, uint32_t *restrict f)", "{", "    uint32_t e, v;"]
-    tpl_words = {}
-    for k, far in enumerate(build.fars):
-        fr = build.template.frame(far)
-        for i, x in enumerate(fr):
-            tpl_words[k * FRAME_WORDS + i] = x
+    frames = [build.template.frame(far) for far in build.fars]
+    out_words = []
     for idx in sorted(words):
         w = words[idx]
-        base = (tpl_words[idx] & ~w["clear"] & 0xFFFFFFFF) | w["set"]
-        terms = [f"0x{base:08X}u"] + [f"(y[{j}] & 0x{m:08X}u)" for j, m in sorted(w["by"].items())]
-        lines.append(f"    f[{idx}] = " + " | ".join(terms) + ";")
-    for fi, far in enumerate(build.fars):
-        fr = build.template.frame(far)
+        tpl = frames[idx // FRAME_WORDS][idx % FRAME_WORDS]
+        base = (tpl & ~w["clear"] & 0xFFFFFFFF) | w["set"]
+        out_words.append((idx, base, sorted(w["by"].items())))
+    eccs = []
+    for fi, fr in enumerate(frames):
+        if fi not in codes and fi not in kconst:
+            continue
         cj = codes.get(fi, {})
         kk = kconst.get(fi, 0) ^ cj.get(-1, 0)
         a = (fr[ECC_WORD] & ECC_MASK) ^ finish_ecc(kk)
-        terms = [f"(y[{j}] & 0x{c:04X}u)" for j, c in sorted(cj.items()) if j >= 0 and c]
-        k50 = fi * FRAME_WORDS + ECC_WORD
-        if fi not in codes and fi not in kconst:
-            continue
+        eccs.append((fi * FRAME_WORDS + ECC_WORD, a, [(j, c) for j, c in sorted(cj.items()) if j >= 0 and c]))
+    return out_words, eccs
+
+
+def patch_source(build: ScgBuild, name: str = "scg_gen_patch") -> str:
+    """C99 ``void name(const uint32_t *y, uint32_t *f)``: straight-line frame patch.
+
+    ``y`` = PPC outputs, each 0 or 0xFFFFFFFF (one parameter set in every lane); ``f`` = the shadow
+    frames (``SCG_GEN_FRAMES`` x 101 words, FAR order of the blob). Every touched word is rebuilt as
+    ``template & keep | y[j] & mask_j | ...`` (bits driven by the same output grouped into one mask,
+    outputs that are constant folded into the template constant), and every touched frame's ECC as
+    ``A_f ^ finish(XOR_j y[j] & code_j)`` with ``code_j`` the XOR of the ECC codes of output j's bits
+    in that frame and ``A_f`` = template ECC ^ finish(codes of the template's set entry bits): the
+    frame ECC is linear (:func:`scg.device.frame_ecc`), so this equals the ECC update of
+    ``FrameMemory.set_lut(update_ecc=True)``. No branches, no data-dependent addresses.
+    """
+    words, eccs = patch_plan(build)
+    lines = [f"void {name}(const uint32_t *restrict y, uint32_t *restrict f)", "{", "    uint32_t e, v;"]
+    for idx, base, by in words:
+        terms = [f"0x{base:08X}u"] + [f"(y[{j}] & 0x{m:08X}u)" for j, m in by]
+        lines.append(f"    f[{idx}] = " + " | ".join(terms) + ";")
+    for k50, a, cj in eccs:
+        terms = [f"(y[{j}] & 0x{c:04X}u)" for j, c in cj]
         lines.append("    e = " + (" ^ ".join(terms) if terms else "0u") + ";")
         lines.append("    v = e & 0xFFFu; v ^= v >> 8; v ^= v >> 4; v ^= v >> 2; v ^= v >> 1;")
         lines.append(f"    f[{k50}] = (f[{k50}] & ~0x1FFFu) | ((0x{a:04X}u ^ e ^ ((v & 1u) << 12)) & 0x1FFFu);")
     lines.append("    (void)e; (void)v; (void)y;")
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def _live(aig) -> set:
+    """Variables in the cones of the AIG's outputs (inputs included)."""
+    ni = aig.num_inputs
+    live = set(o >> 1 for o in aig.outputs)
+    for k in range(len(aig.ands) - 1, -1, -1):
+        if ni + 1 + k in live:
+            a, b = aig.ands[k]
+            live.add(a >> 1)
+            live.add(b >> 1)
+    return live
+
+
+def eval_table_source(aig, name: str = "scg_ppc_eval") -> str:
+    """C99 ``void name(const uint32_t *x, uint32_t *y)``: the PPC AIG as a table of AND nodes walked by
+    one loop (for PPCs too large for straight-line code; same contract as :func:`eval_source`).
+
+    Table ``scg_tab_and``: two literals per live AND node (``lit = node * 2 + complement``; node 0 is
+    constant 0, nodes 1..I the inputs, then the AND nodes in table order); ``scg_tab_out``: one
+    literal per output. Constant time: the loop count and every address come from the tables, never
+    from parameter values; the node array (key material) is zeroed before returning.
+    """
+    ni = aig.num_inputs
+    live = _live(aig)
+    num = {0: 0}
+    for i in range(ni):
+        num[i + 1] = i + 1
+    tab = []
+    for k, (a, b) in enumerate(aig.ands):
+        v = ni + 1 + k
+        if v in live:
+            num[v] = ni + 1 + len(tab) // 2
+            tab += [num[a >> 1] << 1 | (a & 1), num[b >> 1] << 1 | (b & 1)]
+    outs = [num[o >> 1] << 1 | (o & 1) for o in aig.outputs]
+    n_and = len(tab) // 2
+    nodes = ni + 1 + n_and
+    body = f"""static uint32_t scg_node[{nodes}u];
+
+void {name}(const uint32_t *restrict x, uint32_t *restrict y)
+{{
+    uint32_t k, a, b;
+    volatile uint32_t *z = scg_node;
+    scg_node[0] = 0u;
+    for (k = 0; k < {ni}u; k++) scg_node[k + 1u] = x[k];
+    for (k = 0; k < {n_and}u; k++) {{
+        a = scg_tab_and[2u * k];
+        b = scg_tab_and[2u * k + 1u];
+        scg_node[{ni + 1}u + k] = (scg_node[a >> 1] ^ (0u - (a & 1u))) & (scg_node[b >> 1] ^ (0u - (b & 1u)));
+    }}
+    for (k = 0; k < {len(outs)}u; k++) {{
+        a = scg_tab_out[k];
+        y[k] = scg_node[a >> 1] ^ (0u - (a & 1u));
+    }}
+    for (k = 0; k < {nodes}u; k++) z[k] = 0u;
+}}
+"""
+    return (_array("scg_tab_and", tab or [0], static=True) + _array("scg_tab_out", outs or [0], static=True)
+            + body)
+
+
+def patch_table_source(build: ScgBuild, name: str = "scg_gen_patch") -> str:
+    """C99 ``void name(const uint32_t *y, uint32_t *f)``: the frame patch of :func:`patch_plan` as
+    tables walked by loops (same contract and result as :func:`patch_source`; for large builds).
+    Loop counts and addresses come from the tables only (constant time)."""
+    words, eccs = patch_plan(build)
+    w_idx, w_base, w_n, t_j, t_m = [], [], [], [], []
+    for idx, base, by in words:
+        w_idx.append(idx)
+        w_base.append(base)
+        w_n.append(len(by))
+        for j, m in by:
+            t_j.append(j)
+            t_m.append(m)
+    e_idx, e_a, e_n, c_j, c_c = [], [], [], [], []
+    for k50, a, cj in eccs:
+        e_idx.append(k50)
+        e_a.append(a)
+        e_n.append(len(cj))
+        for j, c in cj:
+            c_j.append(j)
+            c_c.append(c)
+    arrays = "".join(_array(n, v or [0], static=True) for n, v in (
+        ("scg_pw_idx", w_idx), ("scg_pw_base", w_base), ("scg_pw_n", w_n), ("scg_pt_j", t_j), ("scg_pt_m", t_m),
+        ("scg_pe_idx", e_idx), ("scg_pe_a", e_a), ("scg_pe_n", e_n), ("scg_pc_j", c_j), ("scg_pc_c", c_c)))
+    return arrays + f"""
+void {name}(const uint32_t *restrict y, uint32_t *restrict f)
+{{
+    uint32_t w, t = 0, n, e, v;
+    for (w = 0; w < {len(w_idx)}u; w++) {{
+        v = scg_pw_base[w];
+        for (n = t + scg_pw_n[w]; t < n; t++) v |= y[scg_pt_j[t]] & scg_pt_m[t];
+        f[scg_pw_idx[w]] = v;
+    }}
+    t = 0;
+    for (w = 0; w < {len(e_idx)}u; w++) {{
+        e = 0u;
+        for (n = t + scg_pe_n[w]; t < n; t++) e ^= y[scg_pc_j[t]] & scg_pc_c[t];
+        v = e & 0xFFFu; v ^= v >> 8; v ^= v >> 4; v ^= v >> 2; v ^= v >> 1;
+        f[scg_pe_idx[w]] = (f[scg_pe_idx[w]] & ~0x1FFFu) | ((scg_pe_a[w] ^ e ^ ((v & 1u) << 12)) & 0x1FFFu);
+    }}
+}}
+"""
 
 
 def devtab_words(device) -> list[int]:
@@ -214,10 +332,10 @@ def devtab_words(device) -> list[int]:
     return out
 
 
-def _array(name: str, words: list[int], per_line: int = 8) -> str:
+def _array(name: str, words: list[int], per_line: int = 8, static: bool = False) -> str:
     body = ",\n".join("    " + ", ".join(f"0x{w:08X}u" for w in words[i:i + per_line])
                       for i in range(0, len(words), per_line))
-    return f"const uint32_t {name}[{len(words)}] = {{\n{body}\n}};\n"
+    return f"{'static ' if static else ''}const uint32_t {name}[{len(words)}] = {{\n{body}\n}};\n"
 
 
 def _hwicap_define(root: Path) -> str:
@@ -230,13 +348,41 @@ def _hwicap_define(root: Path) -> str:
         return ""
 
 
-def codegen(build_dir, out_dir) -> CodegenResult:
+#: ``style="auto"`` writes table-driven code (:func:`eval_table_source`, :func:`patch_table_source`)
+#: above this many PPC AND nodes or frame-map entries: straight-line C of that size takes gcc minutes
+#: to hours (aes128_iter: 31k AND nodes, 2 MB of C, ~8 min at -O2).
+TABLE_STYLE_ABOVE = 100_000
+CODE_STYLES = ("auto", "straight", "table")
+
+
+def code_style(build: ScgBuild, style: str = "auto") -> str:
+    """Resolve ``style`` ("auto", "straight" or "table") for ``build``.
+
+    Raises:
+        ValueError: unknown style.
+    """
+    if style not in CODE_STYLES:
+        raise ValueError(f"unknown code style {style!r} (expected one of {', '.join(CODE_STYLES)})")
+    if style != "auto":
+        return style
+    big = max(build.ppc.aig.num_ands, len(build.entries)) > TABLE_STYLE_ABOVE
+    return "table" if big else "straight"
+
+
+def codegen(build_dir, out_dir, style: str = "auto") -> CodegenResult:
     """Generate the firmware sources for a build folder into ``out_dir`` (created).
+
+    ``style``: "straight" (one C statement per AND node and per patched word: fastest on the
+    Cortex-A9), "table" (the same computation as loops over constant tables: small code, for large
+    PPCs), or "auto" (table above :data:`TABLE_STYLE_ABOVE` AND nodes or entries). Both styles are
+    constant time and give the same frames.
 
     Raises:
         scg.rekey.RekeyError: the build folder is incomplete or inconsistent.
+        ValueError: unknown style.
     """
     build = load_build(build_dir)
+    style = code_style(build, style)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     blob = make_blob(build)
@@ -257,6 +403,7 @@ def codegen(build_dir, out_dir) -> CodegenResult:
 #define SCG_GEN_ANDS {ppc.aig.num_ands}u
 #define SCG_GEN_IDCODE 0x{build.idcode:08X}u
 #define SCG_GEN_BLOB_WORDS {len(blob)}u
+#define SCG_GEN_STYLE "{style}"
 #define SCG_GEN_DEVICE "{build.device.name}"
 {_hwicap_define(build.path)}extern const uint32_t scg_blob[SCG_GEN_BLOB_WORDS];
 extern const uint32_t scg_devtab[];
@@ -265,7 +412,9 @@ void scg_gen_patch(const uint32_t *restrict y, uint32_t *restrict f);
 #endif
 """
     src = ("/* scg_gen.c - generated by dcsflow codegen; do not edit. */\n#include \"scg_gen.h\"\n\n"
-           + eval_source(ppc.aig) + "\n" + patch_source(build) + "\n" + _array("scg_blob", blob))
+           + (eval_table_source(ppc.aig) + "\n" + patch_table_source(build) if style == "table"
+              else eval_source(ppc.aig) + "\n" + patch_source(build))
+           + "\n" + _array("scg_blob", blob))
     dt = ("/* scg_devtab.c - generated by dcsflow codegen: configuration rows of "
           f"{build.device.name} (C model only). */\n#include <stdint.h>\n\n"
           + _array("scg_devtab", devtab_words(build.device)))
@@ -273,7 +422,7 @@ void scg_gen_patch(const uint32_t *restrict y, uint32_t *restrict f);
     for name, text in (("scg_gen.h", hdr), ("scg_gen.c", src), ("scg_devtab.c", dt)):
         write_text_atomic(out / name, text)
         files.append(out / name)
-    return CodegenResult(files, len(blob), ppc.aig.num_ands, len(build.fars), len(build.entries))
+    return CodegenResult(files, len(blob), ppc.aig.num_ands, len(build.fars), len(build.entries), style)
 
 
 #: files of the C firmware (``firmware/`` in the repository, ``scg/firmware/`` in a wheel install)

@@ -37,19 +37,34 @@ def _official_keys(n=4):
     return [v.key.hex() for v in vs[:n]]
 
 
-@pytest.fixture(scope="session")
-def fwbuild(tmp_path_factory):
-    """Synthetic build (96-bit key), generated C, host binary (and the QEMU image if the ARM
-    toolchain is installed): compiled once per session."""
-    root = tmp_path_factory.mktemp("fw")
+def _fwbuild(root, style="auto"):
     b = make_build(root / "build", key_bits=KEY_BITS)
     gen = root / "gen"
-    subprocess.run(["python3", "-m", "flow", "codegen", str(b), "--out", str(gen)], cwd=REPO_ROOT, check=True,
-                   capture_output=True, env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
+    subprocess.run(["python3", "-m", "flow", "codegen", str(b), "--out", str(gen), "--style", style], cwd=REPO_ROOT,
+                   check=True, capture_output=True, env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
     out = root / "out"
     subprocess.run(["make", "-s", "-C", str(FW), f"GEN={gen}", f"BUILD={out}", "host"], check=True,
                    capture_output=True)
-    return {"build": b, "gen": gen, "out": out, "host": out / "host" / "scg_host"}
+    return {"build": b, "gen": gen, "out": out, "host": out / "host" / "scg_host", "style": style}
+
+
+@pytest.fixture(scope="session")
+def fwbuild(tmp_path_factory):
+    """Synthetic build (96-bit key), generated C (straight-line style), host binary: compiled once per
+    session."""
+    return _fwbuild(tmp_path_factory.mktemp("fw"))
+
+
+@pytest.fixture(scope="session")
+def fwbuild_table(tmp_path_factory):
+    """The same synthetic build with table-driven generated C (``codegen --style table``)."""
+    return _fwbuild(tmp_path_factory.mktemp("fwt"), "table")
+
+
+@pytest.fixture(params=["straight", "table"])
+def fwbuild_any(request):
+    """Both code styles of the synthetic build."""
+    return request.getfixturevalue("fwbuild" if request.param == "straight" else "fwbuild_table")
 
 
 def _host(fw, *cmds):
@@ -183,7 +198,9 @@ def test_c_model_matches_python_on_random_traces(fwbuild, tmp_path, seed):
 
 
 # ---------------------------------------------------------------- firmware rekey == Python SCG
-def test_host_rekey_equals_python_scg_byte_for_byte(fwbuild):
+def test_host_rekey_equals_python_scg_byte_for_byte(fwbuild_any):
+    """Both code styles: frames after each rekey equal the Python SCG's plan, word for word."""
+    fwbuild = fwbuild_any
     b = rk.load_build(fwbuild["build"])
     keys = _official_keys(3) + ["0" * 24]
     cmds = ["verify on"]
@@ -312,9 +329,14 @@ def test_cli_rekey_json_and_bitfile(tmp_path, dcsflow):
     assert r.returncode == 1 and "not a parameter" in r.stderr
 
 
-def test_codegen_eval_matches_python_bit_sliced(fwbuild, tmp_path):
-    """The generated straight-line evaluator, compiled natively, for 32 parameter sets per word,
-    equals scg.ppc's bit-parallel evaluation."""
+def test_codegen_eval_matches_python_bit_sliced(fwbuild_any, tmp_path):
+    """The generated evaluator (straight-line and table style), compiled natively, for 32 parameter
+    sets per word, equals scg.ppc's bit-parallel evaluation."""
+    fwbuild = fwbuild_any
+    src = (fwbuild["gen"] / "scg_gen.c").read_text()
+    table = fwbuild["style"] == "table"
+    assert ("scg_tab_and[" in src) == table and (f'SCG_GEN_STYLE "{"table" if table else "straight"}"'
+                                                 in (fwbuild["gen"] / "scg_gen.h").read_text())
     b = rk.load_build(fwbuild["build"])
     rnd = random.Random(5)
     keys = [rnd.getrandbits(KEY_BITS) for _ in range(32)]

@@ -12,12 +12,16 @@ import click
 @click.option("--firmware", "fw_dir", type=click.Path(file_okay=False),
               help="Also copy the C firmware sources (Makefile, HWICAP driver, SCG runtime) into this folder, "
                    "e.g. for a wheel install without the repository: make -C DIR host-test GEN=$PWD/OUT.")
-def COMMAND(build, out, fw_dir):
-    """Generate the straight-line bit-sliced PPC evaluation and the CRC-protected data blob of BUILD."""
+@click.option("--style", type=click.Choice(["auto", "straight", "table"]), default="auto", show_default=True,
+              help="straight: one C statement per PPC AND node and patched word (fastest); table: loops over "
+                   "constant tables (small code for large PPCs); auto: table above 100,000 AND nodes or entries.")
+def COMMAND(build, out, fw_dir, style):
+    """Generate the bit-sliced, constant-time PPC evaluation, the frame patch and the CRC-protected
+    data blob of BUILD."""
     from scg.codegen import codegen, copy_firmware
 
-    r = codegen(build, out)
-    click.echo(f"wrote {len(r.files)} files to {out}: {r.ands} AND nodes, {r.frames} frames, "
+    r = codegen(build, out, style=style)
+    click.echo(f"wrote {len(r.files)} files to {out} ({r.style} code): {r.ands} AND nodes, {r.frames} frames, "
                f"{r.entries} frame-map entries, blob {r.blob_words * 4} bytes")
     if fw_dir:
         files = copy_firmware(fw_dir)
