@@ -373,3 +373,49 @@ def test_default_mode_by_size(tmp_path):
     for g, params in cases:
         new, prev = map_tluts(g, params, MapOptions(verify=False)), map_tluts(g, params, MapOptions(**vars(old)))
         assert (new.stats.depth, new.stats.luts) <= (prev.stats.depth, prev.stats.luts)
+
+
+def _check_mul(res, n=4):
+    """netlist ∘ PPC computes a*b on all 2^(2n) input pairs (Python arithmetic as reference)."""
+    width = 1 << (2 * n)
+    vals = {}
+    for j in range(n):
+        vals[f"a[{j}]"] = sum(((p & ((1 << n) - 1)) >> j & 1) << p for p in range(width))
+        vals[f"b[{j}]"] = sum(((p >> n) >> j & 1) << p for p in range(width))
+    out = evaluate(res.netlist, res.ppc, vals, width)
+    for p in range(width):
+        got = sum((out[f"p[{i}]"] >> p & 1) << i for i in range(2 * n))
+        assert got == (p & ((1 << n) - 1)) * (p >> n)
+
+
+def test_ppc_optimization_over_its_time_limit_keeps_the_ppc(monkeypatch):
+    """An ABC PPC optimization that runs out of time no longer fails the mapping: the PPC is kept
+    as built, a note says so, and the result is still proved and correct."""
+    g, params = G.multiplier(4)
+    from tmap import abc
+
+    real = abc.optimize_aig
+
+    def slow(aig, *a, **k):  # the PPC (inputs: the 4 parameters) times out, the AIG variants do not
+        if aig.input_names == params:
+            raise abc.ToolTimeout("yosys-abc timed out after 0 s")
+        return real(aig, *a, **k)
+
+    monkeypatch.setattr(abc, "optimize_aig", slow)
+    res = map_tluts(g, params, MapOptions(K=4))
+    assert any("PPC optimization stopped" in n for n in res.notes)
+    assert res.stats.verified is True and res.ppc.num_ands > 0
+    _check_mul(res)
+
+
+def test_ppc_above_the_size_limit_is_not_optimized(monkeypatch):
+    from tmap import mapper
+
+    g, params = G.multiplier(4)
+    opt = map_tluts(g, params, MapOptions(K=4))
+    monkeypatch.setattr(mapper, "PPC_OPT_MAX_ANDS", 0)
+    res = map_tluts(g, params, MapOptions(K=4))
+    assert any("PPC optimization skipped" in n for n in res.notes)
+    assert not any("PPC optimization" in n for n in opt.notes)
+    assert res.stats.verified is True and res.stats.ppc_seconds == 0.0
+    _check_mul(res)

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 
 from .aig import Aig, read_aiger, write_aiger
-from .errors import ToolError
+from .errors import ToolError, ToolTimeout
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -41,12 +41,13 @@ def run_abc(script: str, timeout: float = 600.0) -> str:
     """Run an ABC command string; returns stdout without colour codes.
 
     Raises:
-        ToolError: ABC missing, timed out, or exited non-zero / reported an error.
+        ToolError: ABC missing, or exited non-zero / reported an error.
+        ToolTimeout: ABC ran longer than ``timeout`` seconds (a ToolError).
     """
     try:
         p = subprocess.run([abc_binary(), "-q", script], capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
-        raise ToolError(f"yosys-abc timed out after {timeout:.0f} s running {script[:60]!r}") from None
+        raise ToolTimeout(f"yosys-abc timed out after {timeout:.0f} s running {script[:60]!r}") from None
     out = _ANSI.sub("", p.stdout + p.stderr)
     if p.returncode != 0 or "Error:" in out or "Cannot " in out:
         tail = " | ".join(out.strip().splitlines()[-3:])
@@ -54,15 +55,19 @@ def run_abc(script: str, timeout: float = 600.0) -> str:
     return out
 
 
-def optimize_aig(aig: Aig, script: str = "strash; dc2; dc2") -> Aig:
+def optimize_aig(aig: Aig, script: str = "strash; dc2; dc2", timeout: float = 600.0) -> Aig:
     """Optimize a combinational AIG with ABC (default ``strash; dc2; dc2``), keeping the order of
-    inputs and outputs and the names. Returns the smaller of input and result."""
+    inputs and outputs and the names. Returns the smaller of input and result.
+
+    Raises:
+        ToolError: ABC missing or failed; ToolTimeout after ``timeout`` seconds.
+    """
     if aig.num_ands == 0:
         return aig
     with tempfile.TemporaryDirectory(prefix="tmap-abc-") as d:
         src, dst = os.path.join(d, "in.aig"), os.path.join(d, "out.aig")
         write_aiger(aig, src)
-        out = run_abc(f"read {src}; {script}; write_aiger {dst}")
+        out = run_abc(f"read {src}; {script}; write_aiger {dst}", timeout=timeout)
         if not os.path.exists(dst):
             raise ToolError(f"yosys-abc wrote no result for {script!r}: {out.strip()[-200:]}")
         res = read_aiger(dst)

@@ -29,3 +29,7 @@ class VerificationError(TmapError):
 
 class ToolError(TmapError):
     """An external tool (``yosys-abc``) is missing or failed; the message carries its output tail."""
+
+
+class ToolTimeout(ToolError):
+    """An external tool (``yosys-abc``) ran past its time limit."""

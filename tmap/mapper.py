@@ -30,7 +30,7 @@ from .aig import Aig, write_aiger
 from .cuts import _cover_size, select_cover
 from .errors import ParamError, TmapError, VerificationError
 
-__all__ = ["ABC_AIG_SCRIPTS", "FULL_MODE_ANDS", "MapOptions", "MapStats", "MapResult", "Lut", "TlutNetlist",
+__all__ = ["ABC_AIG_SCRIPTS", "FULL_MODE_ANDS", "PPC_OPT_MAX_ANDS", "MapOptions", "MapStats", "MapResult", "Lut", "TlutNetlist",
            "map_tluts", "read_param_file", "check_params", "resolve_params", "ParamSelection", "compose",
            "NETLIST_FORMAT", "PPC_FORMAT"]
 
@@ -46,6 +46,10 @@ ABC_AIG_SCRIPTS = ("strash; dc2", "strash; &get -n; &st; &syn2; &put")
 #: the ABC-optimized variants and the 8-cut cover as candidates; larger ones 8 cuts on the AIG as given. Decided from
 #: benchmarks/tmap_bench.py (see README, "dcsflow map").
 FULL_MODE_ANDS = 100_000
+#: PPCs above this many AND nodes are not optimized by ABC (``strash; dc2; dc2`` on aes128_pipe's PPC,
+#: 2.4M AND nodes, did not finish in 600 s); below, an optimization that runs out of
+#: ``MapOptions.ppc_opt_seconds`` keeps the PPC as built (a note says so) instead of failing.
+PPC_OPT_MAX_ANDS = 500_000
 
 
 @dataclass
@@ -66,7 +70,8 @@ class MapOptions:
         param_latches: also treat latches whose next state depends only on parameters and on such
             latches as parameters, including load-enabled registers ``q' = load ? d : q`` whose ``d``
             does (parameter registers, e.g. key registers).
-        optimize_ppc: optimize the PPC with ABC (``strash; dc2; dc2``).
+        optimize_ppc: optimize the PPC with ABC (``strash; dc2; dc2``), at most ``ppc_opt_seconds``
+            and only up to :data:`PPC_OPT_MAX_ANDS` AND nodes (else the PPC is kept as built, with a note).
         flow_passes, exact_passes: area-recovery passes (area flow, exact area).
         proof_seconds: time limit of the ABC proof (an undecided proof is an error).
         proof_method: ``"auto"``, ``"cutpoint"`` or ``"global"`` (see :func:`verify`).
@@ -88,6 +93,7 @@ class MapOptions:
     verify: bool = True
     param_latches: bool = False
     optimize_ppc: bool = True
+    ppc_opt_seconds: float = 600.0
     flow_passes: int = 3
     exact_passes: int = 3
     proof_seconds: float = 600.0
@@ -530,12 +536,20 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
     netlist, ppc, claims = _build(g, params, param, cover, opt.K)
     netlist.source_hash = aig.canonical_hash()
     ppc_seconds = 0.0
-    if opt.optimize_ppc and ppc.num_ands:
+    if opt.optimize_ppc and ppc.num_ands > PPC_OPT_MAX_ANDS:
+        notes.append(f"PPC optimization skipped: {ppc.num_ands:,} AND nodes > {PPC_OPT_MAX_ANDS:,} "
+                     "(yosys-abc dc2 would take longer than its time limit)")
+    elif opt.optimize_ppc and ppc.num_ands:
         say("optimizing PPC (yosys-abc)")
         from .abc import optimize_aig
+        from .errors import ToolTimeout
 
         t1 = time.perf_counter()
-        ppc = optimize_aig(ppc)
+        try:
+            ppc = optimize_aig(ppc, timeout=opt.ppc_opt_seconds)
+        except ToolTimeout:
+            notes.append(f"PPC optimization stopped after {opt.ppc_opt_seconds:.0f} s; "
+                         "the PPC is used as built")
         ppc_seconds = time.perf_counter() - t1
     if ppc.num_outputs:
         netlist, ppc = _reshare(netlist, ppc)
