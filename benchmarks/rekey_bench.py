@@ -11,9 +11,13 @@ TLUT bits of the all-zero key and a consistent ECC, the design hash of ``build.j
 
 Instruction counts: the QEMU image (firmware + C model, ``make -C firmware qemu``) runs ``bench N``
 (N evaluations for pseudo-random keys) under ``qemu-system-arm -M xilinx-zynq-a9`` with
-``-d in_asm,exec,nochain`` filtered to ``scg_evaluate`` and ``scg_ppc_eval``; the executed instructions
-of each call are the sum of the sizes of its executed translation blocks. ``scg_instructions`` =
-whole evaluation (PPC + frame patch + ECC), ``ppc_instructions`` = the PPC part alone.
+``-d in_asm,exec,nochain`` filtered to ``scg_evaluate``, ``scg_ppc_eval`` and ``scg_gen_patch``; the
+executed instructions of each call are the sum of the sizes of its executed translation blocks.
+``scg_instructions`` = whole evaluation (PPC + frame patch + ECC), ``ppc_instructions`` = the PPC part
+alone. (Before 2026-11-23 the filter missed ``scg_gen_patch``: earlier figures left the frame patch
+out.) Table-style code (``codegen --style table``, chosen for large PPCs) is counted the same way on
+at most ``TABLE_STYLE_KEYS`` keys (its log is ~100 MB per key); its loop counts and addresses come from
+constant tables, so the count does not depend on the key by construction.
 
 Cost model: AXI HWICAP driven word by word ≈ 20x below the ICAP's 400 MB/s (FACTS.md) = 5 Mwords/s
 = 0.2 µs per ICAP word; raw ICAP 0.01 µs per word; Cortex-A9 at 667 MHz, 1 instruction per cycle.
@@ -34,6 +38,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+#: keys counted for table-style code (see the module docstring)
+TABLE_STYLE_KEYS = 3
 sys.path.insert(0, str(ROOT))
 
 from scg import rekey as rk  # noqa: E402
@@ -97,6 +103,9 @@ def rmw_words_per_tlut(b: rk.ScgBuild) -> int:
 
 
 def qemu_counts(gen: Path, out: Path, n: int) -> dict:
+    """Instructions per SCG evaluation in QEMU for ``n`` pseudo-random keys: the executed translation
+    blocks of scg_evaluate / scg_ppc_eval / scg_gen_patch (exact, per call, PPC share separately).
+    (QEMU's Cortex-A9 has no PMU cycle counter, so there is no cheaper exact count.)"""
     subprocess.run(["make", "-s", "-C", str(ROOT / "firmware"), f"GEN={gen}", f"BUILD={out}", "qemu", "zynq"],
                    check=True, capture_output=True)
     elf = out / "qemu" / "scg_qemu.elf"
@@ -104,7 +113,7 @@ def qemu_counts(gen: Path, out: Path, n: int) -> dict:
     for line in subprocess.run(["arm-none-eabi-nm", "-S", str(elf)], capture_output=True, text=True,
                                check=True).stdout.splitlines():
         p = line.split()
-        if len(p) == 4 and p[3] in ("scg_evaluate", "scg_ppc_eval"):
+        if len(p) == 4 and p[3] in ("scg_evaluate", "scg_ppc_eval", "scg_gen_patch"):
             syms[p[3]] = (int(p[0], 16), int(p[1], 16))
     filt = ",".join(f"0x{a:x}+0x{s:x}" for a, s in syms.values())
     log = out / "qemu.log"
@@ -143,11 +152,18 @@ def qemu_counts(gen: Path, out: Path, n: int) -> dict:
                         calls[-1][1] += k
     log.unlink()
     calls = calls[:n]
+    text, rodata = _size(out)
+    return {"all": [c[0] for c in calls], "ppc": [c[1] for c in calls], "text_bytes": text, "rodata_bytes": rodata,
+            "keys": len(calls)}
+
+
+def _size(out: Path) -> tuple[int, int]:
+    """(.text, .rodata) bytes of the board image."""
     size = subprocess.run(["arm-none-eabi-size", "-A", str(out / "zynq" / "scg_zynq.elf")], capture_output=True,
                           text=True, check=True).stdout
     text = int(re.search(r"^\.text\s+(\d+)", size, re.M).group(1))
     rodata = int((re.search(r"^\.rodata\s+(\d+)", size, re.M) or [0, 0])[1])
-    return {"all": [c[0] for c in calls], "ppc": [c[1] for c in calls], "text_bytes": text, "rodata_bytes": rodata}
+    return text, rodata
 
 
 def bench(name: str, build: Path, keys: int, tmp: Path) -> dict:
@@ -164,8 +180,10 @@ def bench(name: str, build: Path, keys: int, tmp: Path) -> dict:
     n_tluts = len(json.loads((build / "tlut" / "framemap.json").read_text())["tluts"])
     rmw = rmw_words_per_tlut(b) * n_tluts
     gen = tmp / f"{name}_gen"
-    codegen(build, gen)
-    q = qemu_counts(gen, tmp / f"{name}_fw", keys)
+    style = codegen(build, gen).style
+    # table-style code (large PPCs) runs millions of instructions per call: its translation-block log
+    # grows by ~100 MB per key, so at most TABLE_STYLE_KEYS keys are counted
+    q = qemu_counts(gen, tmp / f"{name}_fw", min(keys, TABLE_STYLE_KEYS) if style == "table" else keys)
     ins = q["all"]
     res = {
         "design": name, "standin_placement": standin, "ppc_ands": b.ppc.aig.num_ands, "tluts": n_tluts,
@@ -173,7 +191,8 @@ def bench(name: str, build: Path, keys: int, tmp: Path) -> dict:
         "rmw_icap_words": rmw, "icap_reduction": round(rmw / r.icap_words, 1),
         "scg_instructions": max(ins) if ins else None, "scg_instructions_min": min(ins) if ins else None,
         "scg_instructions_spread": (max(ins) - min(ins)) if ins else None,
-        "ppc_instructions": max(q["ppc"]) if q["ppc"] else None, "keys": len(ins),
+        "ppc_instructions": max(q["ppc"]) if q["ppc"] else None, "keys": q["keys"],
+        "code_style": style,
         "text_bytes": q["text_bytes"], "rodata_bytes": q["rodata_bytes"],
         "modelled_rekey_us_axi": round(r.icap_words * AXI_US_PER_WORD + (max(ins) if ins else 0) / CPU_HZ * 1e6, 1),
         "modelled_rekey_us_icap": round(r.icap_words * ICAP_US_PER_WORD + (max(ins) if ins else 0) / CPU_HZ * 1e6, 1),

@@ -54,7 +54,18 @@ def firmware_host_and_qemu(dcsflow, build, tmp_path, keys):
                         "-serial", "null", "-semihosting-config",
                         f"enable=on,target=native,arg=scg,arg={';'.join(cmds)}",
                         "-kernel", str(out / "qemu" / "scg_qemu.elf")], capture_output=True, text=True, timeout=300)
-    for text in (host.stdout, q.stdout + q.stderr):
+    texts = [host.stdout, q.stdout + q.stderr]
+    gen_style = (gen / "scg_gen.h").read_text()
+    if 'SCG_GEN_STYLE "table"' not in gen_style:
+        # the other code style too (table-driven loops, chosen by default for large PPCs), natively
+        gt, ot = tmp_path / "gen_table", tmp_path / "fw_table"
+        r = dcsflow("codegen", build, "--out", gt, "--style", "table")
+        assert r.returncode == 0 and "(table code)" in r.stdout, r.stderr
+        subprocess.run(["make", "-s", "-C", str(FW), f"GEN={gt}", f"BUILD={ot}", "host"], check=True,
+                       capture_output=True)
+        texts.append(subprocess.run([str(ot / "host" / "scg_host"), *cmds], capture_output=True, text=True,
+                                    timeout=300).stdout)
+    for text in texts:
         res = [dict(kv.split("=") for kv in line.split()[1:]) for line in text.splitlines()
                if line.startswith("rekey ")]
         assert len(res) == len(keys), text[-500:]
