@@ -392,6 +392,7 @@ def stage_outputs(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Prog
         "tlut": {**ts.as_dict(), "ppc_ands": ppc.num_ands, "ppc_outputs": len(ppc.outputs),
                  "tmap_luts": state.get("map", {}).get("luts"),
                  "tmap_no_param_luts": state.get("map", {}).get("no_param_luts"),
+                 "tmap_notes": list(state.get("map", {}).get("notes") or []),
                  "seconds": round(secs.get("yosys_pre", 0) + secs.get("extract", 0) + secs.get("tmap", 0)
                                   + secs.get("tlut_yosys", 0), 3)},
         "verify": state.get("verify"), "backend": state.get("backend"),

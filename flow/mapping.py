@@ -61,6 +61,7 @@ def tmap_mapper(aig_path: Path, params: list[str], out_dir: Path, K: int = 6, ar
     res.write(str(out_dir))
     st = res.stats
     stats = dataclasses.asdict(st) if dataclasses.is_dataclass(st) else dict(vars(st) if not isinstance(st, dict) else st)
+    stats["notes"] = list(res.notes)
     if params:
         # Reference figure, not used for the build: the same TMAP run (same ABC variants, same cuts)
         # with the parameters as ordinary inputs. It separates the gain of specialization from the
