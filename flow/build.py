@@ -574,7 +574,7 @@ def print_summary(rows: list, file=None) -> None:
 AES_DEMO = (("aes128_iter", "ECBKeySbox128.rsp"),)
 #: added by ``dcsflow demo --aes-pipe``: aes128_pipe, checked on the GFSbox file (7 vectors, one key).
 #: Not in the default main job: its conventional build (Yosys/ABC on the 10 unrolled rounds with the
-#: on-the-fly key schedule) alone takes ~20 min on 2 cores (designs/aes128/README.md).
+#: on-the-fly key schedule) alone takes ~10 min, the whole build ~19 min on 2 cores (designs/aes128/README.md).
 AES_PIPE_DEMO = (("aes128_pipe", "ECBGFSbox128.rsp"),)
 
 

@@ -2,10 +2,10 @@
 key schedule), check on all 284 CAVP KAT vectors, check --frames, rekey, codegen (table style: its
 PPC has ~2.4M AND nodes), firmware on the host and in QEMU; and the issue-13 targets.
 
-Opt-in: the build alone takes ~25 min on 2 cores (the conventional Yosys/ABC build ~20 min of it), more
-than the CI budget allows beside the rest of the suite. ``DCSFLOW_SLOW_TESTS=1`` runs it;
-``DCSFLOW_AES_PIPE_BUILD=DIR`` runs every step after the build on a finished ``dcsflow build
-aes128_pipe --out DIR``."""
+Opt-in: the build takes ~19 min on 2 cores (the conventional Yosys/ABC build ~10 min of it) and the
+steps after it ~10 min, more than the CI budget allows beside the rest of the suite.
+``DCSFLOW_SLOW_TESTS=1`` runs it; ``DCSFLOW_AES_PIPE_BUILD=DIR`` runs every step after the build on a
+finished ``dcsflow build aes128_pipe --out DIR``."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ GIVEN = os.environ.get("DCSFLOW_AES_PIPE_BUILD")
 
 
 @pytest.mark.skipif(os.environ.get("DCSFLOW_SLOW_TESTS") != "1" and not GIVEN,
-                    reason="aes128_pipe's build takes ~25 min on 2 cores: set DCSFLOW_SLOW_TESTS=1 "
+                    reason="aes128_pipe's whole flow takes ~30 min on 2 cores: set DCSFLOW_SLOW_TESTS=1 "
                            "(or DCSFLOW_AES_PIPE_BUILD=DIR for a finished build)")
 def test_aes128_pipe_whole_flow(tmp_path, dcsflow):
     rep = whole_flow("aes128_pipe", tmp_path, dcsflow, GIVEN)

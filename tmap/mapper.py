@@ -30,8 +30,8 @@ from .aig import Aig, write_aiger
 from .cuts import _cover_size, select_cover
 from .errors import ParamError, TmapError, VerificationError
 
-__all__ = ["ABC_AIG_SCRIPTS", "FULL_MODE_ANDS", "PPC_OPT_MAX_ANDS", "MapOptions", "MapStats", "MapResult", "Lut", "TlutNetlist",
-           "map_tluts", "read_param_file", "check_params", "resolve_params", "ParamSelection", "compose",
+__all__ = ["ABC_AIG_SCRIPTS", "FULL_MODE_ANDS", "PPC_OPT_MAX_ANDS", "MapOptions", "MapStats", "MapResult", "Lut",
+           "TlutNetlist", "map_tluts", "read_param_file", "check_params", "resolve_params", "ParamSelection", "compose",
            "NETLIST_FORMAT", "PPC_FORMAT"]
 
 NETLIST_FORMAT = "dcsflow-tlut-netlist"

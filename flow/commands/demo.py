@@ -36,7 +36,7 @@ def _rtl_sim(simulator: str) -> bool:
               help="Simulator for --rtl-sim.")
 @click.option("--aes-pipe", is_flag=True,
               help="Also build aes128_pipe (10 unrolled rounds) and check it on the GFSbox KAT file; "
-                   "adds ~25 min on 2 cores (its conventional build).")
+                   "adds ~20 min on 2 cores (mostly its conventional build).")
 def COMMAND(out_root, rtl_sim, simulator, aes_pipe):
     """Main job: build picipher and picipher_cis, check both on the official vectors, compare;
     then aes128_iter (and with --aes-pipe aes128_pipe) on a CAVP KAT file.
