@@ -256,28 +256,31 @@ def eval_table_source(aig, name: str = "scg_ppc_eval") -> str:
     outs = [num[o >> 1] << 1 | (o & 1) for o in aig.outputs]
     n_and = len(tab) // 2
     nodes = ni + 1 + n_and
-    body = f"""static uint32_t scg_node[{nodes}u];
-
-void {name}(const uint32_t *restrict x, uint32_t *restrict y)
-{{
-    uint32_t k, a, b;
-    volatile uint32_t *z = scg_node;
-    scg_node[0] = 0u;
-    for (k = 0; k < {ni}u; k++) scg_node[k + 1u] = x[k];
-    for (k = 0; k < {n_and}u; k++) {{
+    # loops with a zero count are left out (gcc -Wextra: "comparison < 0 is always false")
+    inputs = f"    for (k = 0; k < {ni}u; k++) scg_node[k + 1u] = x[k];\n" if ni else "    (void)x;\n"
+    and_loop = f"""    for (k = 0; k < {n_and}u; k++) {{
         a = scg_tab_and[2u * k];
         b = scg_tab_and[2u * k + 1u];
         scg_node[{ni + 1}u + k] = (scg_node[a >> 1] ^ (0u - (a & 1u))) & (scg_node[b >> 1] ^ (0u - (b & 1u)));
     }}
-    for (k = 0; k < {len(outs)}u; k++) {{
+""" if n_and else "    (void)b;\n"
+    out_loop = f"""    for (k = 0; k < {len(outs)}u; k++) {{
         a = scg_tab_out[k];
         y[k] = scg_node[a >> 1] ^ (0u - (a & 1u));
     }}
-    for (k = 0; k < {nodes}u; k++) z[k] = 0u;
+""" if outs else "    (void)a; (void)y;\n"
+    body = f"""static uint32_t scg_node[{nodes}u];
+
+void {name}(const uint32_t *restrict x, uint32_t *restrict y)
+{{
+    uint32_t k, a = 0u, b = 0u;
+    volatile uint32_t *z = scg_node;
+    scg_node[0] = 0u;
+{inputs}{and_loop}{out_loop}    for (k = 0; k < {nodes}u; k++) z[k] = 0u;
 }}
 """
-    return (_array("scg_tab_and", tab or [0], static=True) + _array("scg_tab_out", outs or [0], static=True)
-            + body)
+    return ((_array("scg_tab_and", tab, static=True) if tab else "")
+            + (_array("scg_tab_out", outs, static=True) if outs else "") + body)
 
 
 def patch_table_source(build: ScgBuild, name: str = "scg_gen_patch") -> str:
@@ -301,25 +304,31 @@ def patch_table_source(build: ScgBuild, name: str = "scg_gen_patch") -> str:
         for j, c in cj:
             c_j.append(j)
             c_c.append(c)
-    arrays = "".join(_array(n, v or [0], static=True) for n, v in (
-        ("scg_pw_idx", w_idx), ("scg_pw_base", w_base), ("scg_pw_n", w_n), ("scg_pt_j", t_j), ("scg_pt_m", t_m),
-        ("scg_pe_idx", e_idx), ("scg_pe_a", e_a), ("scg_pe_n", e_n), ("scg_pc_j", c_j), ("scg_pc_c", c_c)))
-    return arrays + f"""
-void {name}(const uint32_t *restrict y, uint32_t *restrict f)
-{{
-    uint32_t w, t = 0, n, e, v;
-    for (w = 0; w < {len(w_idx)}u; w++) {{
+    # only the arrays of loops that are emitted (a term array may be empty: one unused 0 word)
+    groups = ((w_idx, (("scg_pw_idx", w_idx), ("scg_pw_base", w_base), ("scg_pw_n", w_n), ("scg_pt_j", t_j),
+                       ("scg_pt_m", t_m))),
+              (e_idx, (("scg_pe_idx", e_idx), ("scg_pe_a", e_a), ("scg_pe_n", e_n), ("scg_pc_j", c_j),
+                       ("scg_pc_c", c_c))))
+    arrays = "".join(_array(n, v or [0], static=True) for used, arrs in groups if used for n, v in arrs)
+    word_loop = f"""    for (w = 0; w < {len(w_idx)}u; w++) {{
         v = scg_pw_base[w];
         for (n = t + scg_pw_n[w]; t < n; t++) v |= y[scg_pt_j[t]] & scg_pt_m[t];
         f[scg_pw_idx[w]] = v;
     }}
-    t = 0;
+""" if w_idx else ""
+    ecc_loop = f"""    t = 0;
     for (w = 0; w < {len(e_idx)}u; w++) {{
         e = 0u;
         for (n = t + scg_pe_n[w]; t < n; t++) e ^= y[scg_pc_j[t]] & scg_pc_c[t];
         v = e & 0xFFFu; v ^= v >> 8; v ^= v >> 4; v ^= v >> 2; v ^= v >> 1;
         f[scg_pe_idx[w]] = (f[scg_pe_idx[w]] & ~0x1FFFu) | ((scg_pe_a[w] ^ e ^ ((v & 1u) << 12)) & 0x1FFFu);
     }}
+""" if e_idx else ""
+    return arrays + f"""
+void {name}(const uint32_t *restrict y, uint32_t *restrict f)
+{{
+    uint32_t w = 0, t = 0, n = 0, e = 0, v = 0;
+{word_loop}{ecc_loop}    (void)w; (void)t; (void)n; (void)e; (void)v; (void)y; (void)f;
 }}
 """
 

@@ -419,3 +419,27 @@ def test_backend_rekey_model_counts_the_words_the_driver_sends(tmp_path):
     res = rk.rekey(b, {"key": 0x1234}, "emulator")
     assert res.icap_words == rk.rekey_icap_words(b.runs, b.idcode)
     assert rekey_model(1, list(b.fars), b.device)["icap_words_batched"] == res.icap_words
+
+
+@pytest.mark.parametrize("with_and", [False, True])
+def test_table_style_eval_compiles_cleanly_and_computes(tmp_path, with_and):
+    """eval_table_source on tiny AIGs (none and one AND node): compiles with -Wall -Wextra -Werror, and
+    y equals the AIG's outputs (computed here by hand) for all four input pairs in four lanes."""
+    from scg.codegen import eval_table_source
+    from tmap.aig import Aig
+
+    g = Aig()
+    a, b = g.add_input("k[0]"), g.add_input("k[1]")
+    g.add_output(a ^ 1, "e0")                  # NOT k0
+    g.add_output(1, "e1")                      # constant 1
+    if with_and:
+        g.add_output(g.add_and(a, b ^ 1), "e2")  # k0 AND NOT k1
+    src = tmp_path / "t.c"
+    src.write_text("#include <stdint.h>\n#include <stdio.h>\n" + eval_table_source(g) +
+                   "int main(void){const uint32_t x[2] = {0xAu, 0xCu}; uint32_t y[3] = {0, 0, 0};\n"
+                   "scg_ppc_eval(x, y); printf(\"%x %x %x\\n\", y[0] & 15u, y[1] & 15u, y[2] & 15u); return 0;}\n")
+    exe = tmp_path / "t"
+    subprocess.run(["cc", "-std=c99", "-O2", "-Wall", "-Wextra", "-Werror", "-o", exe, src], check=True)
+    out = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.split()
+    # lanes 0..3: k0 = 0,1,0,1 (0xA), k1 = 0,0,1,1 (0xC)
+    assert out == ["5", "f", "2" if with_and else "0"]
