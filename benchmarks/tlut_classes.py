@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tmap.aig import read_aiger  # noqa: E402
+from tmap.aig import parameter_only, read_aiger  # noqa: E402
 from tmap.mapper import MapOptions, map_tluts  # noqa: E402
 
 
@@ -62,12 +62,7 @@ def analyse(build: Path) -> dict:
     g = res.variant or aig
     base, ands = g.first_and, g.ands
     pos = {n: 1 + j for j, n in enumerate(g.input_names)}
-    ponly = bytearray(g.max_var + 1)
-    for p in params:
-        ponly[pos[p]] = 1
-    for i, (a, b) in enumerate(ands):
-        if (ponly[a >> 1] or a >> 1 == 0) and (ponly[b >> 1] or b >> 1 == 0):
-            ponly[base + i] = 1
+    ponly = parameter_only(g, [pos[p] for p in params])
     claim_of, sizes, classes = {}, collections.Counter(), collections.Counter()
     for lut in res.netlist.luts:
         lit = res.claims[lut.name]
@@ -81,7 +76,7 @@ def analyse(build: Path) -> dict:
         order, front, seen, stack = [], set(), set(), [lit >> 1]
         while stack:
             x = stack.pop()
-            if x in seen or x in leaves:
+            if x in seen or x in leaves or x == 0:     # the constant is no frontier bit
                 continue
             seen.add(x)
             if ponly[x]:

@@ -283,27 +283,27 @@ void {name}(const uint32_t *restrict x, uint32_t *restrict y)
             + (_array("scg_tab_out", outs, static=True) if outs else "") + body)
 
 
+def _flatten(rows):
+    """Rows ``(index, constant, [(j, value), ...])`` of :func:`patch_plan` as five lists: indexes,
+    constants, term counts, and the terms' ``j`` and values in row order."""
+    idx, const, count, tj, tv = [], [], [], [], []
+    for i, c, terms in rows:
+        idx.append(i)
+        const.append(c)
+        count.append(len(terms))
+        for j, v in terms:
+            tj.append(j)
+            tv.append(v)
+    return idx, const, count, tj, tv
+
+
 def patch_table_source(build: ScgBuild, name: str = "scg_gen_patch") -> str:
     """C99 ``void name(const uint32_t *y, uint32_t *f)``: the frame patch of :func:`patch_plan` as
     tables walked by loops (same contract and result as :func:`patch_source`; for large builds).
     Loop counts and addresses come from the tables only (constant time)."""
     words, eccs = patch_plan(build)
-    w_idx, w_base, w_n, t_j, t_m = [], [], [], [], []
-    for idx, base, by in words:
-        w_idx.append(idx)
-        w_base.append(base)
-        w_n.append(len(by))
-        for j, m in by:
-            t_j.append(j)
-            t_m.append(m)
-    e_idx, e_a, e_n, c_j, c_c = [], [], [], [], []
-    for k50, a, cj in eccs:
-        e_idx.append(k50)
-        e_a.append(a)
-        e_n.append(len(cj))
-        for j, c in cj:
-            c_j.append(j)
-            c_c.append(c)
+    w_idx, w_base, w_n, t_j, t_m = _flatten(words)
+    e_idx, e_a, e_n, c_j, c_c = _flatten(eccs)
     # only the arrays of loops that are emitted (a term array may be empty: one unused 0 word)
     groups = ((w_idx, (("scg_pw_idx", w_idx), ("scg_pw_base", w_base), ("scg_pw_n", w_n), ("scg_pt_j", t_j),
                        ("scg_pt_m", t_m))),

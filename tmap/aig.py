@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from .errors import AigerError
 
-__all__ = ["Aig", "read_aiger", "parse_aiger", "write_aiger"]
+__all__ = ["Aig", "read_aiger", "parse_aiger", "write_aiger", "parameter_only"]
 
 
 @dataclass
@@ -295,6 +295,21 @@ class Aig:
 
 
 # --------------------------------------------------------------------------- reading
+def parameter_only(aig: Aig, pvars) -> bytearray:
+    """Mark the parameter-only variables of ``aig``: the constant (variable 0), the variables in
+    ``pvars`` (input variable numbers of the parameters) and every AND node whose two fanins are
+    parameter-only. Returns a bytearray of ``aig.max_var + 1`` flags (1 = parameter-only)."""
+    flags = bytearray(aig.max_var + 1)
+    flags[0] = 1
+    for v in pvars:
+        flags[v] = 1
+    base = aig.first_and
+    for i, (a, b) in enumerate(aig.ands):
+        if flags[a >> 1] and flags[b >> 1]:
+            flags[base + i] = 1
+    return flags
+
+
 def write_aiger(aig: Aig, path, binary: bool = True) -> None:
     """Write ``aig`` to ``path`` atomically (temporary file, then rename) as binary or ASCII AIGER."""
     data = aig.to_bytes(binary=binary)

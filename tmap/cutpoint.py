@@ -24,7 +24,7 @@ checking using cuts and heaps", DAC 1997.
 
 from __future__ import annotations
 
-from .aig import Aig
+from .aig import Aig, parameter_only
 
 __all__ = ["cutpoint_proof"]
 
@@ -142,12 +142,7 @@ def _obligations(netlist, ppc: Aig, aig: Aig, claims: dict):
     param_memo = {0: 0}
     # parameter-only variables (parameters and AND nodes over them): a LUT cone stops there, their
     # literal over the parameters is built once (param_only) and shared by every entry and LUT
-    ponly = bytearray(aig.max_var + 1)
-    for v in pvar:
-        ponly[v] = 1
-    for i, (a, b) in enumerate(ands):
-        if (ponly[a >> 1] or a >> 1 == 0) and (ponly[b >> 1] or b >> 1 == 0):
-            ponly[base + i] = 1
+    ponly = parameter_only(aig, pvar)
 
     def param_only(v):
         """ref literal of AIG variable v whose cone holds parameters only (else _Fail)."""
@@ -217,12 +212,10 @@ def _obligations(netlist, ppc: Aig, aig: Aig, claims: dict):
         seen = set()
         while stack:                                  # cone between the leaves and the claim
             x = stack.pop()
-            if x in seen or x in leaf or ponly[x]:
+            if x in seen or x in leaf or ponly[x]:       # ponly[0]: the constant
                 continue
             seen.add(x)
             if x < base:
-                if x == 0:
-                    continue
                 raise _Fail(f"LUT {lut.name}: its inputs are not a cut of {names[x - 1]}'s cone "
                             f"(claim literal {lit})")
             order.append(x)

@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .aig import Aig, write_aiger
+from .aig import Aig, parameter_only, write_aiger
 from .cuts import _cover_size, select_cover
 from .errors import ParamError, TmapError, VerificationError
 
@@ -573,17 +573,10 @@ def _cover_of(comb: Aig, pvars: set, opt: MapOptions):
     base = comb.first_and
     fanin0 = [0] * n
     fanin1 = [0] * n
-    param = bytearray(n)
-    param[0] = 1
-    for v in pvars:
-        param[v] = 1
+    param = parameter_only(comb, pvars)
     for i, (a, b) in enumerate(comb.ands):
-        v = base + i
-        fa, fb = a >> 1, b >> 1
-        fanin0[v] = fa
-        fanin1[v] = fb
-        if param[fa] and param[fb]:
-            param[v] = 1
+        fanin0[base + i] = a >> 1
+        fanin1[base + i] = b >> 1
     out_vars = [o >> 1 for o in comb.outputs]
     cover = select_cover(base, fanin0, fanin1, param, [v for v in out_vars if v >= base and not param[v]],
                          K=opt.K, C=opt.cuts_per_node, area_mode=opt.area, flow_passes=opt.flow_passes,
