@@ -278,6 +278,25 @@ def _tlut_build(opts: BuildOptions, state: dict, prog: _Progress, pre: dict) -> 
     state.setdefault("seconds", {}).update(tmap=mo.stats.get("seconds", mo.seconds), tlut_yosys=t_y)
 
 
+def _affine_records(tmap_manifest: Path, entries: dict[str, list[int]]) -> dict:
+    """TMAP's affine TLUT records (``tmap.affine``) keyed by template cell name (``$dcs$<name>``),
+    for the TLUT cells whose entries are TMAP's entries repeated over the cell's inputs (a TLUT
+    Yosys changed keeps the generic path). Empty when TMAP wrote none."""
+    try:
+        doc = json.loads(tmap_manifest.read_text())
+    except (OSError, ValueError):
+        return {}
+    aff, tl = doc.get("affine") or {}, doc.get("tluts") or {}
+    out = {}
+    for cell, ent in entries.items():
+        name = cell[len("$dcs$"):] if cell.startswith("$dcs$") else cell
+        rec, own = aff.get(name), tl.get(name)
+        if rec and own and len(ent) % len(own) == 0 \
+                and all(e == own[i % len(own)] for i, e in enumerate(ent)):
+            out[cell] = rec
+    return out
+
+
 def _tlut_entries(module: dict) -> dict[str, list[int]]:
     ent = {}
     for cn, c in module["cells"].items():
@@ -377,7 +396,8 @@ def stage_outputs(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Prog
     ppc = read_aiger(str(out / "ppc.aig"))
     manifest = {"format": "dcsflow-build-ppc", "version": 1, "aiger": "ppc.aig", "sha256": ppc_hash,
                 "params": list(ppc.input_names), "outputs": len(ppc.outputs), "ands": ppc.num_ands,
-                "netlist": "template.json", "tluts": entries}
+                "netlist": "template.json", "tluts": entries,
+                "affine": _affine_records(ppc_src.with_name("ppc.json"), entries)}
     write_text_atomic(out / "ppc.json", json.dumps(manifest, indent=1) + "\n")
     write_text_atomic(out / "template.v", nl.write_verilog(module, top))
     write_text_atomic(out / "conventional.v", nl.write_verilog(conv["modules"][top], top))

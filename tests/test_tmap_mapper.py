@@ -262,6 +262,88 @@ def test_property_random_aigs(case):
     vals = {n: rng.getrandbits(W) for n in g.input_names}
     want = dict(zip(g.output_names, g.simulate(vals, width=W)))
     assert evaluate(nl, res.ppc, vals, W) == want
+    check_affine(res, {p: vals[p] for p in nl.params}, W)
+
+
+def check_affine(res, pvals: dict, width: int) -> None:
+    """Every affine record's table, from its frontier outputs, equals the TLUT's PPC entries (which the
+    proof ties to the source AIG) for each of ``width`` parameter patterns."""
+    tl = {lut.name: lut for lut in res.netlist.luts if lut.is_tlut}
+    pv = res.ppc.simulate(pvals, width=width) if res.ppc.num_inputs else []
+    for name, a in res.affine.items():
+        lut = tl[name]
+        assert len(lut.ppc) == 1 << a.k == 1 << len(lut.inputs)
+        for p in range(width):
+            got = a.table([pv[j] >> p & 1 for j in a.frontier])
+            assert got == sum((pv[j] >> p & 1) << i for i, j in enumerate(lut.ppc)), name
+
+
+PRESENT_SBOX = [0xC, 0x5, 0x6, 0xB, 0x9, 0x0, 0xA, 0xD, 0x3, 0xE, 0xF, 0x8, 0x4, 0x7, 0x1, 0x2]  # PRESENT (CHES 2007)
+
+
+def _keyed_sbox():
+    """y = S(x ^ r) with r = a nonlinear function of the key (r_i = k_i ^ (k_{i+1} & k_{i+2})), so the
+    round-key bits are PPC nodes, not parameter inputs; and z = (x0 & k0) | (x1 & k1) (not affine)."""
+    g = Aig()
+    x = [g.add_input(f"x[{i}]") for i in range(4)]
+    k = [g.add_input(f"k[{i}]") for i in range(4)]
+    r = [g.add_xor(k[i], g.add_and(k[(i + 1) % 4], k[(i + 2) % 4])) for i in range(4)]
+    sel = [g.add_xor(x[i], r[i]) for i in range(4)]
+    for b in range(4):
+        g.add_output(G._mux_tree(g, sel, [PRESENT_SBOX[v] >> b & 1 for v in range(16)]), f"y[{b}]")
+    g.add_output(g.add_or(g.add_and(x[0], k[0]), g.add_and(x[1], k[1])), "z")
+    return g, [f"k[{i}]" for i in range(4)]
+
+
+def test_affine_tluts_of_a_keyed_sbox():
+    g, params = _keyed_sbox()
+    res = map_tluts(g, params, MapOptions(K=4))
+    assert res.stats.verified is True
+    outs = dict(res.netlist.outputs)
+    sb = [outs[f"y[{b}]"] for b in range(4)]
+    # the four S-box outputs are affine in the 4 round-key bits, z is not
+    assert set(sb) <= set(res.affine) and outs["z"] not in res.affine
+    W = 16
+    check_affine(res, {f"k[{i}]": sum(1 << p for p in range(W) if p >> i & 1) for i in range(4)}, W)
+    # independent source, the S-box table: for every key, the record's table at the frontier values
+    # the PPC computes is S_b(x ^ r) with r = the round key of the definition above
+    lut_inputs = {lut.name: lut.inputs for lut in res.netlist.luts}
+    for key in range(16):
+        kb = [key >> i & 1 for i in range(4)]
+        r = sum((kb[i] ^ (kb[(i + 1) % 4] & kb[(i + 2) % 4])) << i for i in range(4))
+        pv = res.ppc.simulate({f"k[{i}]": kb[i] for i in range(4)})
+        for b, name in enumerate(sb):
+            a = res.affine[name]
+            assert a.k == 4 and len(a.frontier) == 4
+            t = a.table([pv[j] for j in a.frontier])
+            order = [int(n[2:-1]) for n in lut_inputs[name]]   # LUT input q = x[order[q]]
+            for i in range(16):
+                xv = sum((i >> q & 1) << order[q] for q in range(4))
+                assert t >> i & 1 == PRESENT_SBOX[xv ^ r] >> b & 1
+
+
+def test_affine_helpers_against_their_definition():
+    from tmap.affine import AffineTlut, detect, xor_permute
+
+    rng = random.Random(11)
+    for _ in range(200):
+        k = rng.randrange(0, 7)
+        t = rng.getrandbits(1 << k)
+        s = rng.randrange(1 << k)
+        assert xor_permute(t, s, k) == sum((t >> (i ^ s) & 1) << i for i in range(1 << k))
+        nf = rng.randrange(1, 4)
+        cols = tuple(rng.randrange(1 << k) for _ in range(nf))
+        a = AffineTlut(k, tuple(range(nf)), cols, rng.randrange(1 << nf), t)
+        tabs = [a.table([f >> j & 1 for j in range(nf)]) for f in range(1 << nf)]
+        found = detect(tabs, k, nf)
+        assert found is not None
+        b = AffineTlut(k, a.frontier, *found, t)   # maybe other columns (symmetric t), same tables
+        assert [b.table([f >> j & 1 for j in range(nf)]) for f in range(1 << nf)] == tabs
+        assert AffineTlut.from_json(a.as_json()) == a
+    # a table that is not a permutation of the base: not affine
+    assert detect([0b0000, 0b0110], 2, 1) is None
+    with pytest.raises(ValueError):
+        AffineTlut.from_json({"k": 2, "frontier": [0], "cols": [4], "neg": 0, "base": "0"})
 
 
 @pytest.mark.parametrize("area", [False, True])

@@ -26,6 +26,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .affine import MAX_FRONTIER, AffineTlut, cone_tables, detect
 from .aig import Aig, parameter_only, write_aiger
 from .cuts import _cover_size, select_cover
 from .errors import ParamError, TmapError, VerificationError
@@ -262,6 +263,8 @@ class MapResult:
     claims: dict | None = None
     #: the ABC-optimized AIG variant the cover was taken from (None: the input AIG itself)
     variant: Aig | None = None
+    #: TLUT name -> :class:`tmap.affine.AffineTlut` (TLUTs found affine in their frontier)
+    affine: dict = field(default_factory=dict)
 
     def manifest(self) -> dict:
         """PPC manifest (format ``dcsflow-ppc`` version 1)."""
@@ -269,6 +272,7 @@ class MapResult:
                 "params": list(self.netlist.params), "outputs": self.ppc.num_outputs,
                 "ands": self.ppc.num_ands, "aiger": "ppc.aig",
                 "tluts": {lut.name: list(lut.ppc) for lut in self.netlist.luts if lut.is_tlut},
+                "affine": {n: a.as_json() for n, a in sorted(self.affine.items())},
                 "source_hash": self.netlist.source_hash, "verified": self.stats.verified}
 
     def write(self, out_dir) -> list[Path]:
@@ -533,7 +537,7 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
     if g is not comb:
         notes.append("mapped an ABC-optimized AIG")
     say("building LUTs and PPC")
-    netlist, ppc, claims = _build(g, params, param, cover, opt.K)
+    netlist, ppc, claims, affine = _build(g, params, param, cover, opt.K)
     netlist.source_hash = aig.canonical_hash()
     ppc_seconds = 0.0
     if opt.optimize_ppc and ppc.num_ands > PPC_OPT_MAX_ANDS:
@@ -552,13 +556,13 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
                          "the PPC is used as built")
         ppc_seconds = time.perf_counter() - t1
     if ppc.num_outputs:
-        netlist, ppc = _reshare(netlist, ppc)
+        netlist, ppc, affine = _reshare(netlist, ppc, affine)
     seconds = time.perf_counter() - t0
     tl = sum(1 for lut in netlist.luts if lut.is_tlut)
     stats = MapStats(luts=len(netlist.luts), tluts=tl, depth=netlist.depth(), ppc_ands=ppc.num_ands,
                      ppc_outputs=ppc.num_outputs, verified=None, seconds=seconds, aig_ands=aig.num_ands,
                      params=len(params), ppc_seconds=ppc_seconds)
-    res = MapResult(netlist, ppc, stats, notes, claims, g if g is not comb else None)
+    res = MapResult(netlist, ppc, stats, notes, claims, g if g is not comb else None, affine)
     if opt.verify:
         say("proving netlist ∘ PPC ≡ AIG (yosys-abc cec)")
         verify(res, comb, opt.proof_seconds, opt.proof_method)
@@ -716,6 +720,7 @@ def _build(comb: Aig, params: list, param: bytearray, cover, K: int):
         return j
 
     luts = []
+    affine = {}    # TLUT name -> AffineTlut
     claims = {}    # LUT name -> literal of comb it computes
     lut_name = {}  # var -> name of its positive LUT
     neg_name = {}  # var -> name of LUT computing its complement
@@ -730,6 +735,7 @@ def _build(comb: Aig, params: list, param: bytearray, cover, K: int):
         for j, l in enumerate(leaves):
             val[l] = tvars[k][j]
         cone = []
+        frontier = []  # parameter-only variables the cone reads (affine TLUT detection)
         stack = [v]
         seen = set(leaves)
         while stack:
@@ -738,6 +744,8 @@ def _build(comb: Aig, params: list, param: bytearray, cover, K: int):
                 continue
             seen.add(x)
             if param[x]:
+                if x:
+                    frontier.append(x)
                 continue
             cone.append(x)
             a, b = ands[x - base]
@@ -762,6 +770,14 @@ def _build(comb: Aig, params: list, param: bytearray, cover, K: int):
         want_neg = neg_out[v]
         polarities = ([0] if want_pos else []) + ([1] if want_neg else [])
         ins = [_leaf_name(l, lut_name, names_in) for l in leaves]
+        aff = None
+        if not isinstance(f, int) and 1 <= len(frontier) <= MAX_FRONTIER \
+                and not any(param[l] for l in leaves):
+            frontier.sort()
+            tabs = cone_tables(ands, base, cone, list(leaves), frontier, v)
+            found = detect(tabs, k, len(frontier))
+            if found is not None:
+                aff = (frontier, found[0], found[1], tabs[0])
         for c in polarities:
             nm = namer(f"n{v}" if c == 0 else f"n{v}_inv")
             if isinstance(f, int):
@@ -773,6 +789,10 @@ def _build(comb: Aig, params: list, param: bytearray, cover, K: int):
                 luts.append(Lut(nm, ins, init=t))
             else:
                 luts.append(Lut(nm, ins, ppc=[ppc_index(p ^ c) for p in f]))
+                if aff is not None:
+                    fr, cols, neg, b0 = aff
+                    affine[nm] = AffineTlut(k, tuple(ppc_index(get_ppc(x)) for x in fr), cols, neg,
+                                            b0 ^ (mask if c else 0))
             (neg_name if c else lut_name)[v] = nm
             claims[nm] = 2 * v + c
     outputs = []
@@ -806,7 +826,7 @@ def _build(comb: Aig, params: list, param: bytearray, cover, K: int):
         else:
             outputs.append((oname, neg_name[v] if c else lut_name[v]))
     netlist = TlutNetlist(K=K, inputs=regular_inputs, params=list(params), luts=luts, outputs=outputs)
-    return netlist, ppc, claims
+    return netlist, ppc, claims, affine
 
 
 def _leaf_name(l, lut_name, names_in):
@@ -828,9 +848,12 @@ def _value(lit, val, param, get_ppc, mask, size):
     return x
 
 
-def _reshare(netlist: TlutNetlist, ppc: Aig):
+def _reshare(netlist: TlutNetlist, ppc: Aig, affine: dict | None = None):
     """After ABC: merge PPC outputs with equal literals; TLUTs whose entries all became constant
-    turn into static LUTs. Returns the new netlist and PPC."""
+    turn into static LUTs. ``affine`` (TLUT name -> AffineTlut) has its frontier outputs renumbered
+    and kept; records of TLUTs that became static are dropped. Returns the new netlist, PPC and
+    affine records."""
+    affine = dict(affine or {})
     new = Aig(num_inputs=ppc.num_inputs, ands=ppc.ands, input_names=list(ppc.input_names))
     index = {}
     remap = []
@@ -873,18 +896,24 @@ def _reshare(netlist: TlutNetlist, ppc: Aig):
             luts.append(Lut(lut.name, lut.inputs, ppc=[remap[j] for j in lut.ppc]))
         else:
             luts.append(lut)
+    tl = {lut.name for lut in luts if lut.is_tlut}
+    affine = {n: dataclasses.replace(a, frontier=tuple(remap[j] for j in a.frontier))
+              for n, a in affine.items() if n in tl}
     # drop outputs no longer used (keep numbering dense)
-    used = sorted({j for lut in luts if lut.is_tlut for j in lut.ppc})
+    used = sorted({j for lut in luts if lut.is_tlut for j in lut.ppc}
+                  | {j for a in affine.values() for j in a.frontier})
     if len(used) != new.num_outputs:
         dense = {j: i for i, j in enumerate(used)}
         final = Aig(num_inputs=new.num_inputs, ands=new.ands, input_names=list(new.input_names))
         for j in used:
             final.add_output(new.outputs[j], f"e{dense[j]}")
         luts = [Lut(l.name, l.inputs, ppc=[dense[j] for j in l.ppc]) if l.is_tlut else l for l in luts]
+        affine = {n: dataclasses.replace(a, frontier=tuple(dense[j] for j in a.frontier))
+                  for n, a in affine.items()}
         new = final
     netlist.luts = luts
     netlist.outputs = [(n, const_luts.get(d, d)) for n, d in netlist.outputs]
-    return netlist, _compact(new)
+    return netlist, _compact(new), affine
 
 
 def _compact(aig: Aig) -> Aig:

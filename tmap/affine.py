@@ -1,0 +1,157 @@
+"""Affine TLUTs: TLUTs whose truth table is a fixed table with its index XORed by a mask linear in a
+few parameter-only AIG nodes (their *frontier*), and optionally complemented.
+
+A TLUT with regular inputs ``x`` (k bits) computes ``F(x, f)`` where ``f`` are the values of the
+parameter-only nodes its cone reads (e.g. round-key bits; TMAP maps everything above them into the
+PPC). It is **affine** when, for every frontier value ``f``::
+
+    INIT(f)[i] = B[i ^ s(f)] ^ n(f)        for all entries i in 0 .. 2^k - 1
+
+with ``B = INIT(0)``, ``s(f) = XOR_j f_j * col_j`` (k-bit) and ``n(f) = XOR_j f_j * neg_j`` (one bit):
+the AddRoundKey-into-S-box case (``S(x ^ k)``) and key-XORed outputs. The SCG can then compute the
+INIT from the frontier with ``k`` constant-time conditional butterfly stages on the 64-bit table
+instead of evaluating one PPC output per entry (issue 13; figures in designs/aes128/README.md).
+
+Detection is exact: the cone is simulated over all ``2^(k+|F|)`` values of (inputs, frontier).
+Pure Python, stdlib only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: largest frontier for which a TLUT is tested (2^(k+F) truth-table bits, k <= 6)
+MAX_FRONTIER = 6
+
+#: butterfly masks: entries whose index bit s is 0 (within a 64-entry table)
+_LOW = [0x5555555555555555, 0x3333333333333333, 0x0F0F0F0F0F0F0F0F,
+        0x00FF00FF00FF00FF, 0x0000FFFF0000FFFF, 0x00000000FFFFFFFF]
+
+
+@dataclass(frozen=True)
+class AffineTlut:
+    """An affine TLUT (module docstring).
+
+    Attributes:
+        k: number of regular inputs (the table has 2^k entries).
+        frontier: PPC output index of each frontier node (value f_j), length 1..MAX_FRONTIER.
+        cols: per frontier bit, the k-bit index mask col_j.
+        neg: bit mask over the frontier: bit j set = f_j complements the table.
+        base: B = the table at f = 0 (int, bit i = entry i).
+    """
+
+    k: int
+    frontier: tuple
+    cols: tuple
+    neg: int
+    base: int
+
+    def table(self, fvals) -> int:
+        """The truth table for frontier values ``fvals`` (sequence of 0/1, one per frontier bit)."""
+        s = n = 0
+        for j, fj in enumerate(fvals):
+            if fj:
+                s ^= self.cols[j]
+                n ^= (self.neg >> j) & 1
+        t = xor_permute(self.base, s, self.k)
+        return t ^ (((1 << (1 << self.k)) - 1) if n else 0)
+
+    def as_json(self) -> dict:
+        """JSON form (docs/formats.md, ``ppc.json`` key ``affine``)."""
+        return {"k": self.k, "frontier": list(self.frontier), "cols": list(self.cols),
+                "neg": self.neg, "base": f"{self.base:x}"}
+
+    @classmethod
+    def from_json(cls, d: dict) -> "AffineTlut":
+        """Inverse of :meth:`as_json`. Raises ValueError/KeyError/TypeError on a malformed record."""
+        k = int(d["k"])
+        fr = tuple(int(x) for x in d["frontier"])
+        cols = tuple(int(x) for x in d["cols"])
+        neg, base = int(d["neg"]), int(str(d["base"]), 16)
+        if not 0 <= k <= 6 or not 1 <= len(fr) <= MAX_FRONTIER or len(cols) != len(fr) \
+                or any(not 0 <= c < (1 << k) for c in cols) or neg >> len(fr) or base >> (1 << k):
+            raise ValueError(f"malformed affine TLUT record {d!r}")
+        return cls(k, fr, cols, neg, base)
+
+
+def xor_permute(t: int, s: int, k: int) -> int:
+    """Table ``t`` (2^k entries) with its index XORed by ``s``: result[i] = t[i ^ s]."""
+    for b in range(k):
+        if s >> b & 1:
+            sh = 1 << b
+            lo = _LOW[b] & ((1 << (1 << k)) - 1)
+            t = ((t & lo) << sh) | ((t >> sh) & lo)
+    return t
+
+
+def detect(tables: list[int], k: int, nf: int) -> tuple[tuple, int] | None:
+    """Find (cols, neg) with ``tables[f] == B[i ^ s(f)] ^ n(f)`` for all f (B = tables[0]).
+
+    Args:
+        tables: the truth table (2^k entries) for each frontier value f in 0 .. 2^nf - 1.
+    Returns:
+        ``(cols, neg)`` or None when the TLUT is not affine. For a unit frontier value the first
+        matching (col, neg) in index order is taken; the whole assignment is then checked for all f.
+    """
+    size = 1 << k
+    full = (1 << size) - 1
+    base = tables[0]
+    cols, neg = [], 0
+    for j in range(nf):
+        want = tables[1 << j]
+        found = None
+        for s in range(size):
+            p = xor_permute(base, s, k)
+            if p == want:
+                found = (s, 0)
+                break
+            if p ^ full == want:
+                found = (s, 1)
+                break
+        if found is None:
+            return None
+        cols.append(found[0])
+        neg |= found[1] << j
+    for f in range(1, 1 << nf):
+        s = n = 0
+        for j in range(nf):
+            if f >> j & 1:
+                s ^= cols[j]
+                n ^= (neg >> j) & 1
+        if xor_permute(base, s, k) ^ (full if n else 0) != tables[f]:
+            return None
+    return tuple(cols), neg
+
+
+def cone_tables(ands, base_var: int, cone: list, leaves: list, frontier: list, root: int) -> list[int]:
+    """Truth tables of ``root`` over its leaves for every frontier value.
+
+    Args:
+        ands: the AIG's AND list (``ands[v - base_var] = (lit_a, lit_b)``); cone: the AND variables
+            between the leaves/frontier and root, in topological order (root included);
+        leaves: regular cut leaves (table index bits 0..k-1); frontier: parameter-only variables
+            (index bits k..k+F-1 of the joint table).
+    Returns:
+        list over f of the 2^k-entry table of ``root`` (bit i = entry i).
+    """
+    k, nf = len(leaves), len(frontier)
+    n = k + nf
+    width = 1 << n
+    full = (1 << width) - 1
+    val = {0: 0}
+    for j, v in enumerate(leaves + frontier):
+        blk = 1 << j
+        pat = ((1 << blk) - 1) << blk  # bit idx set iff idx bit j is set: ones in the upper half
+        cur = 2 * blk                  # of each 2*blk block, repeated over the width
+        while cur < width:
+            pat |= pat << cur
+            cur *= 2
+        val[v] = pat & full
+    for x in cone:
+        a, b = ands[x - base_var]
+        va = val[a >> 1] ^ (full if a & 1 else 0)
+        vb = val[b >> 1] ^ (full if b & 1 else 0)
+        val[x] = va & vb
+    t = val[root]
+    mask = (1 << (1 << k)) - 1
+    return [(t >> (f << k)) & mask for f in range(1 << nf)]
