@@ -4,7 +4,9 @@
 ``build.json`` and ``tlut/framemap.json`` + ``tlut/template.frm`` with TLUTs on real xc7z020 LUT
 sites (several frame columns, both site kinds, two clock-region rows), so that the touched frames
 form several runs. The template holds random non-TLUT bits (kept by every rekey) and the TLUT bits
-for an all-zero key, with a consistent frame ECC.
+for an all-zero key, with a consistent frame ECC. With ``affine=True`` (default) it adds
+:data:`AFFINE_SITES` TLUTs whose entries are PPC outputs computing ``B[i ^ s(f)] ^ n(f)`` from a
+frontier of PPC nodes (``tmap.affine``), with their records in ``ppc.json`` key ``affine``.
 """
 
 from __future__ import annotations
@@ -24,6 +26,50 @@ SITES = [("SLICE_X56Y34", "A6LUT"), ("SLICE_X56Y34", "C6LUT"), ("SLICE_X57Y34", 
          ("SLICE_X57Y80", "D6LUT"), ("SLICE_X100Y120", "A6LUT"), ("SLICE_X3Y10", "B6LUT")]
 
 
+#: (site, bel, k, frontier size) of the synthetic affine TLUTs; B6LUT of SLICE_X56Y34 shares its
+#: frame word with the generic A6LUT there, SLICE_X57Y34 is a site X1 (SLICEL)
+AFFINE_SITES = [("SLICE_X56Y34", "B6LUT", 4, 3), ("SLICE_X57Y80", "A6LUT", 3, 2),
+                ("SLICE_X100Y120", "C6LUT", 2, 1), ("SLICE_X57Y34", "D6LUT", 4, 2),
+                ("SLICE_X3Y10", "D6LUT", 1, 3)]
+
+
+def _lookup(a: Aig, sel: list[int], table: list[int]) -> int:
+    """Literal of ``table[index]`` (table of constants 0/1), index bit b = literal ``sel[b]``."""
+    if not sel:
+        return table[0]
+    lo = _lookup(a, sel[:-1], table[:len(table) // 2])
+    hi = _lookup(a, sel[:-1], table[len(table) // 2:])
+    return a.add_mux(sel[-1], hi, lo)
+
+
+def add_affine(a: Aig, rnd: random.Random, k: int, nf: int) -> tuple[list[int], dict]:
+    """Add a random affine TLUT (k inputs, nf frontier bits) to the PPC ``a``: returns the PPC
+    output of each of its 2^k entries and its ``ppc.json`` affine record (``tmap.affine``)."""
+    pool = [2 * (1 + i) for i in range(a.num_inputs)] + [2 * (a.first_and + i) for i in range(len(a.ands))]
+    fr = [p ^ rnd.randrange(2) for p in rnd.sample(pool, nf)]
+    cols = [rnd.randrange(1 << k) for _ in range(nf)]
+    neg = rnd.randrange(1 << nf)
+    base = rnd.getrandbits(1 << k)
+    s_lits = []
+    for b in range(k):
+        lit = 0
+        for j in range(nf):
+            if cols[j] >> b & 1:
+                lit = a.add_xor(lit, fr[j])
+        s_lits.append(lit)
+    n_lit = 0
+    for j in range(nf):
+        if neg >> j & 1:
+            n_lit = a.add_xor(n_lit, fr[j])
+    table = [base >> i & 1 for i in range(1 << k)]
+    outs = []
+    for i in range(1 << k):
+        sel = [s_lits[b] ^ (i >> b & 1) for b in range(k)]
+        outs.append(a.add_output(a.add_xor(_lookup(a, sel, table), n_lit)))
+    frontier = [a.add_output(x) for x in fr]
+    return outs, {"k": k, "frontier": frontier, "cols": cols, "neg": neg, "base": f"{base:x}"}
+
+
 def make_ppc(key_bits: int = 16, seed: int = 1) -> Aig:
     """A random PPC: inputs ``key[0..key_bits-1]``, 48 outputs built from XOR/AND/MUX of key bits."""
     rnd = random.Random(seed)
@@ -41,13 +87,16 @@ def make_ppc(key_bits: int = 16, seed: int = 1) -> Aig:
     return a
 
 
-def make_build(root, seed: int = 1, device: str = "xc7z020", key_bits: int = 16) -> Path:
+def make_build(root, seed: int = 1, device: str = "xc7z020", key_bits: int = 16, affine: bool = True) -> Path:
     """Write the synthetic build into ``root``; returns ``root`` as a Path."""
     root = Path(root)
     (root / "tlut").mkdir(parents=True, exist_ok=True)
     rnd = random.Random(seed)
     dev = get_device(device)
     ppc = make_ppc(key_bits=key_bits, seed=seed)
+    generic_outputs = ppc.num_outputs
+    arnd = random.Random(seed * 7919 + 1)
+    aff_tluts = [(site, bel, *add_affine(ppc, arnd, k, nf)) for site, bel, k, nf in AFFINE_SITES] if affine else []
     write_aiger(ppc, root / "ppc.aig")
     zero = ppc.simulate({n: 0 for n in ppc.input_names}, width=1)
     design_hash = hashlib.sha256(b"synthetic" + ppc.to_bytes() + bytes([seed])).hexdigest()
@@ -55,10 +104,18 @@ def make_build(root, seed: int = 1, device: str = "xc7z020", key_bits: int = 16)
     mem = FrameMemory(dev)
     for site, bel in SITES:
         locs = dev.lut_bits(site, bel)
-        outs = [rnd.randrange(ppc.num_outputs) for _ in range(64)]
+        outs = [rnd.randrange(generic_outputs) for _ in range(64)]
         for i, (far, word, bit) in enumerate(locs):
             entries.append([far, word, bit, outs[i]])
         tluts.append({"name": f"t_{site}_{bel}", "site": site, "bel": bel, "pins": [f"n{k}" for k in range(6)]})
+    records = {}
+    for site, bel, outs, rec in aff_tluts:
+        for i, (far, word, bit) in enumerate(dev.lut_bits(site, bel)):
+            entries.append([far, word, bit, outs[i % len(outs)]])
+        name = f"a_{site}_{bel}"
+        tluts.append({"name": name, "site": site, "bel": bel,
+                      "pins": [f"n{k}" for k in range(rec["k"])] + [None] * (6 - rec["k"])})
+        records[name] = rec
     entries.sort()
     fars = sorted({e[0] for e in entries}, key=dev.far_index.__getitem__)
     for far in fars:  # random background content, then the TLUT bits of the all-zero key
@@ -75,5 +132,5 @@ def make_build(root, seed: int = 1, device: str = "xc7z020", key_bits: int = 16)
                                                  "device": dev.name, "design_hash": design_hash}))
     (root / "ppc.json").write_text(json.dumps({"format": "dcsflow-ppc", "version": 1, "aiger": "ppc.aig",
                                                "params": ppc.input_names, "outputs": ppc.num_outputs,
-                                               "ands": ppc.num_ands}))
+                                               "ands": ppc.num_ands, "affine": records}))
     return root

@@ -9,8 +9,10 @@ Writes three files into DIR:
     ``scg_ppc_eval(const uint32_t *x, uint32_t *y)``: straight-line, bit-sliced evaluation of the PPC
     AIG (one C statement per AND node, no branches, no table look-ups: its time does not depend on
     the key). Bit lane ``p`` of every word is an independent parameter set, so one call evaluates 32
-    sets (``x[i]`` = input ``i`` of the PPC for the 32 sets, ``y[j]`` = output ``j``).
-    ``scg_gen_patch(y, f)``: the frame patch (entry bits and frame ECC) of the shadow frames.
+    sets (``x[i]`` = input ``i`` of the PPC for the 32 sets, ``y[j]`` = output ``j`` for the outputs
+    the patch reads, 0 for the others).
+    ``scg_gen_patch(y, f)``: the frame patch (entry bits and frame ECC) of the shadow frames; the
+    affine TLUTs (:mod:`scg.affine`) as one loop over ``scg_af`` rows, from their frontier outputs.
     With ``style="table"`` (large PPCs) both are loops over constant tables instead of straight-line
     code: the same results and still constant time (loop counts and addresses from the tables only;
     no address depends on the key).
@@ -39,7 +41,8 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from .device import ECC_MASK, ECC_WORD, FRAME_WORDS, finish_ecc
+from .affine import AffineRow, affine_rows
+from .device import ECC_MASK, ECC_WORD, FRAME_WORDS, bit_code, finish_ecc
 from .rekey import ScgBuild, load_build, param_layout
 
 BLOB_MAGIC = 0x42474353
@@ -50,7 +53,8 @@ HEADER_WORDS = 18
 @dataclass
 class CodegenResult:
     """What :func:`codegen` wrote: ``files`` (paths) and the blob size in words, AND nodes, frames,
-    frame-map entries and the code style ("straight" or "table")."""
+    frame-map entries, the code style ("straight" or "table"), the number of affine TLUTs (patched
+    from their frontier, :mod:`scg.affine`) and the AND nodes the generated evaluation computes."""
 
     files: list
     blob_words: int
@@ -58,6 +62,8 @@ class CodegenResult:
     frames: int
     entries: int
     style: str = "straight"
+    affine: int = 0
+    live_ands: int = 0
 
 
 def write_text_atomic(path: Path, text: str) -> None:
@@ -106,9 +112,11 @@ def blob_crc(words) -> int:
     return zlib.crc32(b"".join((w & 0xFFFFFFFF).to_bytes(4, "little") for w in words)) & 0xFFFFFFFF
 
 
-def eval_source(aig, name: str = "scg_ppc_eval") -> str:
-    """C99 function ``void name(const uint32_t *x, uint32_t *y)``: straight-line bit-sliced AIG."""
+def eval_source(aig, name: str = "scg_ppc_eval", needed=None) -> str:
+    """C99 function ``void name(const uint32_t *x, uint32_t *y)``: straight-line bit-sliced AIG.
+    ``needed``: outputs to compute (None: all); the others are set to 0 and their cones left out."""
     ni = aig.num_inputs
+    aig = _only(aig, needed)
 
     def lit(v):
         var, neg = v >> 1, v & 1
@@ -132,16 +140,15 @@ def eval_source(aig, name: str = "scg_ppc_eval") -> str:
     return "\n".join(lines) + "\n"
 
 
-def _code(word: int, bit: int) -> int:
-    """ECC code of one frame bit (scg.device.word_ecc of a single set bit; 0 for the ECC bits)."""
-    if word == ECC_WORD and bit < 13:
-        return 0
-    base = word * 32 + (0x1360 if word > 0x25 else 0x1340 if word > 6 else 0x1320)
-    return base ^ bit
+_code = bit_code  # ECC code of one frame bit (scg.device.bit_code)
 
 
-def patch_plan(build: ScgBuild):
+def patch_plan(build: ScgBuild, skip=frozenset()):
     """The frame patch of a build as data (shared by both code styles).
+
+    ``skip``: frame bits ``(far, word, bit)`` written by the affine TLUT loop
+    (:func:`scg.affine.affine_rows`) instead: left out of the words, their template bits taken out of
+    the ECC constant, and their frames always get an ECC row (the loop adds its syndromes).
 
     Returns ``(words, eccs)``: ``words`` = list of ``(index, base, terms)`` with ``index`` = word
     index into the shadow frames (``frame_index * 101 + word``), ``base`` = template word with the
@@ -161,6 +168,11 @@ def patch_plan(build: ScgBuild):
     for far, word, bit, j in build.entries:
         fi = fidx[far]
         idx = fi * FRAME_WORDS + word
+        if (far, word, bit) in skip:
+            if (build.template.frame(far)[word] >> bit) & 1:
+                kconst[fi] = kconst.get(fi, 0) ^ _code(word, bit)
+            codes.setdefault(fi, {})
+            continue
         w = words.setdefault(idx, {"clear": 0, "set": 0, "by": {}})
         w["clear"] |= 1 << bit
         tb = (build.template.frame(far)[word] >> bit) & 1
@@ -194,7 +206,7 @@ def patch_plan(build: ScgBuild):
     return out_words, eccs
 
 
-def patch_source(build: ScgBuild, name: str = "scg_gen_patch") -> str:
+def patch_source(build: ScgBuild, name: str = "scg_gen_patch", rows=None) -> str:
     """C99 ``void name(const uint32_t *y, uint32_t *f)``: straight-line frame patch.
 
     ``y`` = PPC outputs, each 0 or 0xFFFFFFFF (one parameter set in every lane); ``f`` = the shadow
@@ -205,20 +217,38 @@ def patch_source(build: ScgBuild, name: str = "scg_gen_patch") -> str:
     in that frame and ``A_f`` = template ECC ^ finish(codes of the template's set entry bits): the
     frame ECC is linear (:func:`scg.device.frame_ecc`), so this equals the ECC update of
     ``FrameMemory.set_lut(update_ecc=True)``. No branches, no data-dependent addresses.
+    Affine TLUTs (``rows`` = ``(rows, covered)`` of :func:`scg.affine.affine_rows`, computed when
+    None) are written by the loop of :func:`affine_source` instead, which adds their ECC syndromes.
     """
-    words, eccs = patch_plan(build)
-    lines = [f"void {name}(const uint32_t *restrict y, uint32_t *restrict f)", "{", "    uint32_t e, v;"]
+    rows, covered = affine_rows(build) if rows is None else rows
+    words, eccs = patch_plan(build, covered)
+    arrays, aff_loop = affine_source(rows, len(build.fars))
+    lines = [arrays + f"void {name}(const uint32_t *restrict y, uint32_t *restrict f)", "{", "    uint32_t e, v;"]
     for idx, base, by in words:
         terms = [f"0x{base:08X}u"] + [f"(y[{j}] & 0x{m:08X}u)" for j, m in by]
         lines.append(f"    f[{idx}] = " + " | ".join(terms) + ";")
+    lines.append(aff_loop.rstrip("\n")) if aff_loop else None
     for k50, a, cj in eccs:
-        terms = [f"(y[{j}] & 0x{c:04X}u)" for j, c in cj]
+        terms = ([f"scg_eacc[{k50 // FRAME_WORDS}]"] if rows else []) + [f"(y[{j}] & 0x{c:04X}u)" for j, c in cj]
         lines.append("    e = " + (" ^ ".join(terms) if terms else "0u") + ";")
         lines.append("    v = e & 0xFFFu; v ^= v >> 8; v ^= v >> 4; v ^= v >> 2; v ^= v >> 1;")
         lines.append(f"    f[{k50}] = (f[{k50}] & ~0x1FFFu) | ((0x{a:04X}u ^ e ^ ((v & 1u) << 12)) & 0x1FFFu);")
+    if rows:
+        lines.append(_EACC_WIPE)
     lines.append("    (void)e; (void)v; (void)y;")
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def _only(aig, needed):
+    """``aig`` with the outputs not in ``needed`` replaced by constant 0 (None: unchanged)."""
+    if needed is None:
+        return aig
+    from tmap.aig import Aig
+
+    return Aig(num_inputs=aig.num_inputs, ands=aig.ands, input_names=list(aig.input_names),
+               outputs=[o if j in needed else 0 for j, o in enumerate(aig.outputs)],
+               output_names=list(aig.output_names))
 
 
 def _live(aig) -> set:
@@ -233,7 +263,7 @@ def _live(aig) -> set:
     return live
 
 
-def eval_table_source(aig, name: str = "scg_ppc_eval") -> str:
+def eval_table_source(aig, name: str = "scg_ppc_eval", needed=None) -> str:
     """C99 ``void name(const uint32_t *x, uint32_t *y)``: the PPC AIG as a table of AND nodes walked by
     one loop (for PPCs too large for straight-line code; same contract as :func:`eval_source`).
 
@@ -241,8 +271,10 @@ def eval_table_source(aig, name: str = "scg_ppc_eval") -> str:
     constant 0, nodes 1..I the inputs, then the AND nodes in table order); ``scg_tab_out``: one
     literal per output. Constant time: the loop count and every address come from the tables, never
     from parameter values; the node array (key material) is zeroed before returning.
+    ``needed`` as for :func:`eval_source`.
     """
     ni = aig.num_inputs
+    aig = _only(aig, needed)
     live = _live(aig)
     num = {0: 0}
     for i in range(ni):
@@ -297,11 +329,13 @@ def _flatten(rows):
     return idx, const, count, tj, tv
 
 
-def patch_table_source(build: ScgBuild, name: str = "scg_gen_patch") -> str:
+def patch_table_source(build: ScgBuild, name: str = "scg_gen_patch", rows=None) -> str:
     """C99 ``void name(const uint32_t *y, uint32_t *f)``: the frame patch of :func:`patch_plan` as
     tables walked by loops (same contract and result as :func:`patch_source`; for large builds).
     Loop counts and addresses come from the tables only (constant time)."""
-    words, eccs = patch_plan(build)
+    rows, covered = affine_rows(build) if rows is None else rows
+    words, eccs = patch_plan(build, covered)
+    aff_arrays, aff_loop = affine_source(rows, len(build.fars))
     w_idx, w_base, w_n, t_j, t_m = _flatten(words)
     e_idx, e_a, e_n, c_j, c_c = _flatten(eccs)
     # only the arrays of loops that are emitted (a term array may be empty: one unused 0 word)
@@ -318,19 +352,129 @@ def patch_table_source(build: ScgBuild, name: str = "scg_gen_patch") -> str:
 """ if w_idx else ""
     ecc_loop = f"""    t = 0;
     for (w = 0; w < {len(e_idx)}u; w++) {{
-        e = 0u;
+        e = {"scg_eacc[scg_pe_idx[w] / 101u]" if rows else "0u"};
         for (n = t + scg_pe_n[w]; t < n; t++) e ^= y[scg_pc_j[t]] & scg_pc_c[t];
         v = e & 0xFFFu; v ^= v >> 8; v ^= v >> 4; v ^= v >> 2; v ^= v >> 1;
         f[scg_pe_idx[w]] = (f[scg_pe_idx[w]] & ~0x1FFFu) | ((scg_pe_a[w] ^ e ^ ((v & 1u) << 12)) & 0x1FFFu);
     }}
 """ if e_idx else ""
-    return arrays + f"""
+    wipe = _EACC_WIPE + "\n" if rows else ""
+    return arrays + aff_arrays + f"""
 void {name}(const uint32_t *restrict y, uint32_t *restrict f)
 {{
     uint32_t w = 0, t = 0, n = 0, e = 0, v = 0;
-{word_loop}{ecc_loop}    (void)w; (void)t; (void)n; (void)e; (void)v; (void)y; (void)f;
+{word_loop}{aff_loop}{ecc_loop}{wipe}    (void)w; (void)t; (void)n; (void)e; (void)v; (void)y; (void)f;
 }}
 """
+
+
+#: words per row of ``scg_af`` before the frontier columns: V0 lo, V0 hi, Q, code, 4 half-word
+#: indexes, 4 frame indexes; then NF frontier outputs and NF v-space columns (bit 6 = complement)
+AFFINE_HEAD = 12
+
+#: wipes the ECC syndrome accumulator (key-dependent) before scg_gen_patch returns; it is static,
+#: so it starts at 0 for the next call
+_EACC_WIPE = """    {
+        volatile uint32_t *z = scg_eacc;
+        uint32_t i;
+        for (i = 0; i < SCG_GEN_FRAMES; i++) z[i] = 0u;
+    }"""
+
+
+def affine_table(rows: list[AffineRow]) -> tuple[int, list[int]]:
+    """``(NF, words)``: the rows of :func:`scg.affine.affine_rows` as the flat table ``scg_af``
+    (:data:`AFFINE_HEAD` + 2*NF words per row; NF = the largest frontier; shorter frontiers are
+    padded with their first output and a zero column, which adds nothing)."""
+    nf = max((len(r.frontier) for r in rows), default=0)
+    out = []
+    for r in rows:
+        pad = nf - len(r.frontier)
+        out += [r.v0 & 0xFFFFFFFF, r.v0 >> 32, r.q, r.code, *r.hidx, *r.fidx,
+                *r.frontier, *([r.frontier[0]] * pad), *r.dcols, *([0] * pad)]
+    return nf, out
+
+
+def affine_source(rows: list[AffineRow], frames: int) -> tuple[str, str]:
+    """C99 for the affine TLUTs: ``(declarations, loop)``. The loop (inside ``scg_gen_patch``, after
+    the generic words and before the ECC rows) computes each row's mask ``D`` from its frontier
+    outputs, permutes V0 with 6 conditional butterfly stages (masks from ``D``, never branches),
+    complements it by bit 6, writes its 4 half-words and XORs their ECC syndromes into
+    ``scg_eacc[frame]`` (:mod:`scg.affine`). Empty strings when there are no rows."""
+    if not rows:
+        return "", ""
+    nf, tab = affine_table(rows)
+    decl = (_array("scg_af", tab, static=True)
+            + f"static uint32_t scg_eacc[{frames}u];\n"
+            "typedef uint16_t __attribute__((may_alias)) scg_h16;\n"
+            "#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__\n"
+            "#error \"scg_gen.c: the half-word writes assume a little-endian target\"\n#endif\n\n")
+    stages = []
+    for sft, c in ((1, "0x55555555u"), (2, "0x33333333u"), (4, "0x0F0F0F0Fu"), (8, "0x00FF00FFu"),
+                   (16, "0x0000FFFFu")):
+        b = sft.bit_length() - 1
+        stages.append(f"            m = 0u - ((d >> {b}) & 1u);\n"
+                      f"            t = ((lo >> {sft}) ^ lo) & {c} & m; lo ^= t ^ (t << {sft});\n"
+                      f"            t = ((hi >> {sft}) ^ hi) & {c} & m; hi ^= t ^ (t << {sft});\n")
+    loop = f"""    {{
+        scg_h16 *h = (scg_h16 *)f;
+        const uint32_t *r = scg_af;
+        uint32_t k, i, d, lo, hi, q, c, m, t, b;
+        for (k = 0; k < {len(rows)}u; k++, r += {AFFINE_HEAD + 2 * nf}u) {{
+            d = 0u;
+            for (i = 0; i < {nf}u; i++) d ^= y[r[{AFFINE_HEAD}u + i]] & r[{AFFINE_HEAD + nf}u + i];
+            lo = r[0]; hi = r[1]; q = r[2];
+{"".join(stages)}            m = 0u - ((d >> 5) & 1u); t = (lo ^ hi) & m; lo ^= t; hi ^= t;
+            m = 0u - ((d >> 6) & 1u); lo ^= m; hi ^= m;
+            m = 0u - ((d >> 4) & 1u); t = ((q >> 8) ^ q) & 0x00FF00FFu & m; q ^= t ^ (t << 8);
+            m = 0u - ((d >> 5) & 1u); t = ((q >> 16) ^ q) & 0x0000FFFFu & m; q ^= t ^ (t << 16);
+            h[r[4]] = (scg_h16)lo; h[r[5]] = (scg_h16)(lo >> 16);
+            h[r[6]] = (scg_h16)hi; h[r[7]] = (scg_h16)(hi >> 16);
+            c = r[3] ^ (d & 15u);
+            b = q & 0x1Fu; scg_eacc[r[8]] ^= (b & 15u) ^ ((0u - (b >> 4)) & c);
+            b = (q >> 8) & 0x1Fu; scg_eacc[r[9]] ^= (b & 15u) ^ ((0u - (b >> 4)) & c);
+            b = (q >> 16) & 0x1Fu; scg_eacc[r[10]] ^= (b & 15u) ^ ((0u - (b >> 4)) & c);
+            b = (q >> 24) & 0x1Fu; scg_eacc[r[11]] ^= (b & 15u) ^ ((0u - (b >> 4)) & c);
+        }}
+        d = lo = hi = q = c = m = t = b = 0u;
+        (void)d; (void)lo; (void)hi; (void)q; (void)c; (void)m; (void)t; (void)b;
+    }}
+"""
+    return decl, loop
+
+
+def patch_model(build: ScgBuild, ybits: list[int], rows=None) -> dict:
+    """Python mirror of the generated ``scg_gen_patch`` (both styles): the touched frames (FAR -> 101
+    words) for PPC output bits ``ybits`` (0/1). For tests: it must equal :func:`scg.rekey.plan`."""
+    from .affine import apply_rows
+
+    rows, covered = affine_rows(build) if rows is None else rows
+    words, eccs = patch_plan(build, covered)
+    f = [w for far in build.fars for w in build.template.frame(far)]
+    for idx, base, by in words:
+        v = base
+        for j, m in by:
+            v |= m if ybits[j] else 0
+        f[idx] = v
+    f16 = [h for w in f for h in (w & 0xFFFF, w >> 16)]
+    eacc = [0] * len(build.fars)
+    apply_rows(rows, ybits, f16, eacc)
+    f = [f16[2 * i] | f16[2 * i + 1] << 16 for i in range(len(f))]
+    for k50, a, cj in eccs:
+        e = eacc[k50 // FRAME_WORDS]
+        for j, c in cj:
+            e ^= c if ybits[j] else 0
+        f[k50] = (f[k50] & ~0x1FFF) | ((a ^ finish_ecc(e)) & 0x1FFF)
+    return {far: f[k * FRAME_WORDS:(k + 1) * FRAME_WORDS] for k, far in enumerate(build.fars)}
+
+
+def needed_outputs(build: ScgBuild, rows=None) -> set:
+    """PPC outputs the generated patch reads: the generic entries' (bits not covered by affine
+    TLUTs) and the affine TLUTs' frontier outputs. The PPC evaluation computes only their cones."""
+    rows, covered = affine_rows(build) if rows is None else rows
+    need = {j for far, w, b, j in build.entries if (far, w, b) not in covered}
+    for r in rows:
+        need.update(r.frontier)
+    return need
 
 
 def devtab_words(device) -> list[int]:
@@ -364,8 +508,11 @@ TABLE_STYLE_ABOVE = 100_000
 CODE_STYLES = ("auto", "straight", "table")
 
 
-def code_style(build: ScgBuild, style: str = "auto") -> str:
-    """Resolve ``style`` ("auto", "straight" or "table") for ``build``.
+def code_style(build: ScgBuild, style: str = "auto", rows=None, size=None) -> str:
+    """Resolve ``style`` ("auto", "straight" or "table") for ``build``: "auto" is "table" when the
+    AND nodes the patch needs or the entries it writes bit by bit (those of affine TLUTs, ``rows``
+    of :func:`scg.affine.affine_rows`, left out) exceed :data:`TABLE_STYLE_ABOVE`. ``size``: that
+    pair if already known (:func:`work_size`).
 
     Raises:
         ValueError: unknown style.
@@ -374,8 +521,18 @@ def code_style(build: ScgBuild, style: str = "auto") -> str:
         raise ValueError(f"unknown code style {style!r} (expected one of {', '.join(CODE_STYLES)})")
     if style != "auto":
         return style
-    big = max(build.ppc.aig.num_ands, len(build.entries)) > TABLE_STYLE_ABOVE
-    return "table" if big else "straight"
+    if size is None:
+        size = work_size(build, affine_rows(build) if rows is None else rows)
+    ands, entries = size
+    return "table" if max(ands, entries) > TABLE_STYLE_ABOVE else "straight"
+
+
+def work_size(build: ScgBuild, rows) -> tuple[int, int]:
+    """``(AND nodes evaluated, entries patched bit by bit)`` of the generated SCG for ``rows``."""
+    aig = _only(build.ppc.aig, needed_outputs(build, rows))
+    live = _live(aig)
+    ands = sum(1 for k in range(len(aig.ands)) if aig.num_inputs + 1 + k in live)
+    return ands, sum(1 for far, w, b, _ in build.entries if (far, w, b) not in rows[1])
 
 
 def codegen(build_dir, out_dir, style: str = "auto") -> CodegenResult:
@@ -391,7 +548,9 @@ def codegen(build_dir, out_dir, style: str = "auto") -> CodegenResult:
         ValueError: unknown style.
     """
     build = load_build(build_dir)
-    style = code_style(build, style)
+    rows = affine_rows(build)
+    size = work_size(build, rows)
+    style = code_style(build, style, rows, size)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     blob = make_blob(build)
@@ -420,9 +579,10 @@ void scg_ppc_eval(const uint32_t *restrict x, uint32_t *restrict y);
 void scg_gen_patch(const uint32_t *restrict y, uint32_t *restrict f);
 #endif
 """
+    need = needed_outputs(build, rows)
     src = ("/* scg_gen.c - generated by dcsflow codegen; do not edit. */\n#include \"scg_gen.h\"\n\n"
-           + (eval_table_source(ppc.aig) + "\n" + patch_table_source(build) if style == "table"
-              else eval_source(ppc.aig) + "\n" + patch_source(build))
+           + (eval_table_source(ppc.aig, needed=need) + "\n" + patch_table_source(build, rows=rows)
+              if style == "table" else eval_source(ppc.aig, needed=need) + "\n" + patch_source(build, rows=rows))
            + "\n" + _array("scg_blob", blob))
     dt = ("/* scg_devtab.c - generated by dcsflow codegen: configuration rows of "
           f"{build.device.name} (C model only). */\n#include <stdint.h>\n\n"
@@ -431,7 +591,8 @@ void scg_gen_patch(const uint32_t *restrict y, uint32_t *restrict f);
     for name, text in (("scg_gen.h", hdr), ("scg_gen.c", src), ("scg_devtab.c", dt)):
         write_text_atomic(out / name, text)
         files.append(out / name)
-    return CodegenResult(files, len(blob), ppc.aig.num_ands, len(build.fars), len(build.entries), style)
+    return CodegenResult(files, len(blob), ppc.aig.num_ands, len(build.fars), len(build.entries), style,
+                         len(rows[0]), size[0])
 
 
 #: files of the C firmware (``firmware/`` in the repository, ``scg/firmware/`` in a wheel install)

@@ -441,6 +441,14 @@ def word_ecc(idx: int, data: int) -> int:
     return e
 
 
+def bit_code(word: int, bit: int) -> int:
+    """ECC syndrome of one set frame bit (:func:`word_ecc` of a single bit; 0 for the ECC bits
+    [12:0] of word 50). Linear: a word's syndrome is the XOR of its set bits' codes."""
+    if word == ECC_WORD and bit < 13:
+        return 0
+    return _BASES[word] ^ bit
+
+
 def finish_ecc(e: int) -> int:
     """Fold the accumulated syndrome into the 13-bit ECC: bit 12 = parity of bits [11:0]."""
     v = e & 0xFFF

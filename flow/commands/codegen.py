@@ -21,8 +21,9 @@ def COMMAND(build, out, fw_dir, style):
     from scg.codegen import codegen, copy_firmware
 
     r = codegen(build, out, style=style)
-    click.echo(f"wrote {len(r.files)} files to {out} ({r.style} code): {r.ands} AND nodes, {r.frames} frames, "
-               f"{r.entries} frame-map entries, blob {r.blob_words * 4} bytes")
+    click.echo(f"wrote {len(r.files)} files to {out} ({r.style} code): {r.live_ands} of {r.ands} AND nodes "
+               f"evaluated, {r.frames} frames, {r.entries} frame-map entries ({r.affine} affine TLUTs patched "
+               f"from their frontier), blob {r.blob_words * 4} bytes")
     if fw_dir:
         files = copy_firmware(fw_dir)
         click.echo(f"copied {len(files)} firmware files to {fw_dir}")

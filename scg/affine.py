@@ -1,0 +1,222 @@
+"""Affine TLUT patch: the frame bits of affine TLUTs computed from their frontier, not entry by entry.
+
+TMAP marks a TLUT *affine* (``tmap.affine``) when its table at frontier value ``f`` is a base table
+``B`` with its index XORed by ``s(f)`` and complemented by ``n(f)``, both linear in ``f`` (the
+frontier = a few PPC outputs, e.g. round-key bits). The build's ``ppc.json`` carries the records
+(key ``affine``, per template cell). This module turns them into per-TLUT rows for the firmware SCG:
+
+- a 7-series LUT's 64 INIT bits lie in 4 frames (consecutive minors), 16 bits each, at the same
+  word and the same half-word (FACTS.md, "LUT INIT bit i"). Numbering those bits ``v = m*16 + b``
+  (m = frame of the 4 in FDRI order, b = bit in the half-word), the map INIT index -> v is affine
+  over GF(2) (checked per TLUT), so an index XOR in INIT space is an index XOR ``D`` in v space:
+  the 64-bit value ``V`` (half-word m in bits 16m..16m+15) at ``f`` is ``V0`` with its index XORed
+  by ``D(f) = XOR_j f_j * dcol_j`` and complemented when ``n(f)`` = bit 6 of ``D`` is set;
+- the frame ECC (Hamming code over bit positions, :func:`scg.device.word_ecc`) of a half-word ``h``
+  at word bits ``o..o+15`` is ``parity(h) * code(word, o) ^ X(h)``, ``X`` = XOR of the positions of
+  its set bits. Permuting ``h`` by an XOR ``d`` keeps the parity and turns ``X`` into
+  ``X ^ parity * d``; complementing 16 bits keeps both. So each row carries ``(parity, X)`` of
+  ``V0``'s four half-words and the firmware only permutes them with the two frame bits of ``D``.
+
+The firmware loop (``scg.codegen``) and :func:`apply_rows` (its Python mirror, for tests) do the
+same constant-time steps: no branch and no address depends on the key.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+
+from tmap.affine import AffineTlut
+
+from .device import ECC_WORD, FRAME_WORDS, bit_code
+from .rekey import RekeyError, ScgBuild
+
+_LOW32 = (0x55555555, 0x33333333, 0x0F0F0F0F, 0x00FF00FF, 0x0000FFFF)
+_M64 = (1 << 64) - 1
+
+
+@dataclass(frozen=True)
+class AffineRow:
+    """One affine TLUT as the firmware patches it.
+
+    Attributes:
+        name: TLUT cell name; frontier: PPC output per frontier bit; dcols: per frontier bit the
+            v-space index mask (bits 0..5) and the complement flag (bit 6);
+        v0: the 64-bit frame-order value V at f = 0; hidx: for m = 0..3 the 16-bit word index
+            ``2 * (frame_index * 101 + word) + half`` of half-word m in the shadow frames;
+        fidx: frame index (into the blob's FARs) of half-word m; q: byte m = X | parity << 4 of
+            V0's half-word m; code: ECC code of the half-word's bit 0 (:func:`scg.device.bit_code`).
+    """
+
+    name: str
+    frontier: tuple
+    dcols: tuple
+    v0: int
+    hidx: tuple
+    fidx: tuple
+    q: int
+    code: int
+
+
+def _xidx(h: int) -> int:
+    x = 0
+    for b in range(16):
+        if h >> b & 1:
+            x ^= b
+    return x
+
+
+def _vmap(positions, far_order):
+    """v index of each of the 64 INIT bits, the 4 FARs (FDRI order), the word and the half-word
+    offset; None when the layout is not 4 frames x one half-word or not affine."""
+    fars = sorted({p[0] for p in positions}, key=far_order)
+    words = {p[1] for p in positions}
+    if len(fars) != 4 or len(words) != 1:
+        return None
+    word = words.pop()
+    o = positions[0][2] & 16
+    if word == ECC_WORD or any(p[2] & ~15 != o for p in positions):
+        return None
+    v = [fars.index(far) * 16 + (bit - o) for far, _, bit in positions]
+    lin = [v[1 << b] ^ v[0] for b in range(6)]
+    for i in range(64):
+        acc = v[0]
+        for b in range(6):
+            if i >> b & 1:
+                acc ^= lin[b]
+        if acc != v[i]:
+            return None
+    return v, lin, fars, word, o
+
+
+def affine_rows(build: ScgBuild, check_keys: int = 16) -> tuple[list[AffineRow], set]:
+    """Rows of the build's affine TLUTs and the frame bits they cover.
+
+    Reads ``ppc.json`` key ``affine`` and ``tlut/framemap.json`` key ``tluts``; TLUTs in LUT6_2
+    pairs, and layouts that are not affine, keep the generic patch. The rows are checked against
+    the PPC itself on ``check_keys`` random parameter values (bit-parallel evaluation).
+
+    Returns:
+        ``(rows, covered)``: rows in frame-map order; covered = set of ``(far, word, bit)``.
+    Raises:
+        RekeyError: malformed records, or a row that disagrees with the PPC (code ``design``).
+    """
+    try:
+        doc = json.loads((build.path / "ppc.json").read_text())
+        recs = {n: AffineTlut.from_json(d) for n, d in (doc.get("affine") or {}).items()}
+    except FileNotFoundError:
+        return [], set()
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise RekeyError(f"{build.path}/ppc.json: malformed affine TLUT records ({e})", "design") from None
+    if not recs:
+        return [], set()
+    fm = json.loads((build.path / "tlut" / "framemap.json").read_text())
+    fidx = {f: k for k, f in enumerate(build.fars)}
+    n_out = build.ppc.num_outputs
+    rows, covered = [], set()
+    order = build.device.far_index.__getitem__
+    for t in fm.get("tluts", []):
+        a = recs.get(t.get("name"))
+        if a is None or "input_pins" in t or not str(t.get("bel", "")).endswith("6LUT"):
+            continue
+        if any(not 0 <= j < n_out for j in a.frontier):
+            raise RekeyError(f"affine TLUT {t['name']}: frontier output out of range", "design")
+        pos = build.device.lut_bits(t["site"], t["bel"])
+        vm = _vmap(pos, order)
+        if vm is None:
+            continue
+        v, lin, fars, word, o = vm
+        kmask = (1 << a.k) - 1
+        v0 = 0
+        for i in range(64):
+            v0 |= ((a.base >> (i & kmask)) & 1) << v[i]
+        dcols = []
+        for j, col in enumerate(a.cols):
+            d = 0
+            for b in range(6):
+                if col >> b & 1:
+                    d ^= lin[b]
+            dcols.append(d | ((a.neg >> j) & 1) << 6)
+        q = 0
+        for m in range(4):
+            h = (v0 >> (16 * m)) & 0xFFFF
+            q |= (_xidx(h) | (bin(h).count("1") & 1) << 4) << (8 * m)
+        fi = tuple(fidx[f] for f in fars)
+        rows.append(AffineRow(t["name"], tuple(a.frontier), tuple(dcols), v0,
+                              tuple(2 * (f * FRAME_WORDS + word) + (o >> 4) for f in fi), fi, q,
+                              bit_code(word, o)))
+        covered.update((far, w, b) for far, w, b in pos)
+    if rows and check_keys:
+        _check_rows(build, rows, check_keys)
+    return rows, covered
+
+
+def _check_rows(build: ScgBuild, rows: list[AffineRow], n: int) -> None:
+    """Every row's frame bits equal the PPC entries at those bits, on ``n`` random parameter values."""
+    rng = random.Random(0x5CA)
+    aig = build.ppc.aig
+    vals = {name: rng.getrandbits(n) for name in aig.input_names}
+    outs = aig.simulate(vals, width=n)
+    at = {(far, w, b): j for far, w, b, j in build.entries}
+    for r in rows:
+        want = [None] * 64
+        for far_k, far in enumerate([build.fars[f] for f in r.fidx]):
+            for b in range(16):
+                want[16 * far_k + b] = at.get((far, (r.hidx[far_k] >> 1) % FRAME_WORDS,
+                                                (r.hidx[far_k] & 1) * 16 + b))
+        if None in want:
+            raise RekeyError(f"affine TLUT {r.name}: its frame bits are not frame-map entries", "design")
+        for p in range(n):
+            y = [(outs[j] >> p) & 1 for j in r.frontier]
+            got = affine_value(r, y)
+            exp = sum(((outs[j] >> p) & 1) << k for k, j in enumerate(want))
+            if got != exp:
+                raise RekeyError(f"affine TLUT {r.name} disagrees with the PPC: the build's ppc.json "
+                                 "affine records do not belong to its ppc.aig", "design")
+
+
+def affine_value(r: AffineRow, fvals) -> int:
+    """The 64-bit frame-order value V of row ``r`` for frontier bits ``fvals`` (0/1 each)."""
+    d = 0
+    for fj, c in zip(fvals, r.dcols):
+        if fj:
+            d ^= c
+    return permute64(r.v0, d & 63) ^ (_M64 if d >> 6 & 1 else 0)
+
+
+def permute64(v: int, d: int) -> int:
+    """``v`` with its bit index XORed by ``d`` (6 bits): result bit i = v bit (i ^ d)."""
+    lo, hi = v & 0xFFFFFFFF, v >> 32
+    for s in range(5):
+        if d >> s & 1:
+            sh = 1 << s
+            for_lo = ((lo >> sh) ^ lo) & _LOW32[s]
+            lo ^= for_lo ^ (for_lo << sh)
+            for_hi = ((hi >> sh) ^ hi) & _LOW32[s]
+            hi ^= for_hi ^ (for_hi << sh)
+    if d >> 5 & 1:
+        lo, hi = hi, lo
+    return lo | hi << 32
+
+
+def apply_rows(rows: list[AffineRow], y: list[int], f16: list[int], eacc: list[int]) -> None:
+    """Python mirror of the firmware loop: write each row's 4 half-words into ``f16`` (the shadow
+    frames as 16-bit words, little-endian halves) and XOR their ECC syndromes into ``eacc`` (per
+    frame index). ``y``: PPC output bits (0/1)."""
+    for r in rows:
+        d = 0
+        for j, c in zip(r.frontier, r.dcols):
+            d ^= (0 - y[j]) & c
+        v = affine_value(r, [y[j] for j in r.frontier])
+        q = r.q
+        if d >> 4 & 1:                   # half-word m comes from m ^ 1: swap bytes in each half
+            t = ((q >> 8) ^ q) & 0x00FF00FF
+            q ^= t ^ (t << 8)
+        if d >> 5 & 1:                   # ... from m ^ 2: swap the 16-bit halves
+            t = ((q >> 16) ^ q) & 0x0000FFFF
+            q ^= t ^ (t << 16)
+        for m in range(4):
+            f16[r.hidx[m]] = (v >> (16 * m)) & 0xFFFF
+            b = (q >> (8 * m)) & 0x1F
+            eacc[r.fidx[m]] ^= (b & 15) ^ ((0 - (b >> 4)) & (r.code ^ (d & 15)))
