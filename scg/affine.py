@@ -114,7 +114,7 @@ def affine_rows(build: ScgBuild, check_keys: int = 16) -> tuple[list[AffineRow],
     fm = json.loads((build.path / "tlut" / "framemap.json").read_text())
     fidx = {f: k for k, f in enumerate(build.fars)}
     n_out = build.ppc.num_outputs
-    rows, covered = [], set()
+    rows, covered, cache = [], set(), {}
     order = build.device.far_index.__getitem__
     for t in fm.get("tluts", []):
         a = recs.get(t.get("name"))
@@ -146,10 +146,56 @@ def affine_rows(build: ScgBuild, check_keys: int = 16) -> tuple[list[AffineRow],
         rows.append(AffineRow(t["name"], tuple(a.frontier), tuple(dcols), v0,
                               tuple(2 * (f * FRAME_WORDS + word) + (o >> 4) for f in fi), fi, q,
                               bit_code(word, o)))
-        covered.update((far, w, b) for far, w, b in pos)
     if rows and check_keys:
         _check_rows(build, rows, check_keys)
+    rows = [r for r in rows if generic_cost(build, r, cache) > ROW_COST] if rows else rows
+    for r in rows:
+        covered.update(_positions(build, r))
     return rows, covered
+
+
+#: Cortex-A9 instructions of one row of the firmware loop (-O2, QEMU; picipher: 118 rows, 20,120
+#: instructions per rekey against 3,745 with every TLUT generic, i.e. ~140 per row)
+ROW_COST = 140
+#: instructions per OR/XOR term of the straight-line generic patch (load, AND, OR) and per AND node
+TERM_COST, AND_COST = 3, 2
+
+
+def _positions(build: ScgBuild, r: AffineRow) -> list:
+    return [(build.fars[r.fidx[m]], (r.hidx[m] >> 1) % FRAME_WORDS, (r.hidx[m] & 1) * 16 + b)
+            for m in range(4) for b in range(16)]
+
+
+def generic_cost(build: ScgBuild, r: AffineRow, cache: dict) -> int:
+    """Estimated Cortex-A9 instructions for patching TLUT ``r`` entry by entry instead: one term per
+    distinct non-constant PPC output in each of its frame words and in each frame's ECC, plus the
+    AND nodes of its entries' cones below its frontier (an over-estimate where TLUTs share nodes).
+    A row is used only when this exceeds :data:`ROW_COST` (e.g. not for picipher's key-XOR TLUTs,
+    whose entries are parameter bits)."""
+    aig = build.ppc.aig
+    if "at" not in cache:
+        cache["at"] = {(far, w, b): j for far, w, b, j in build.entries}
+    at = cache["at"]
+    words, frames = {}, {}
+    outs = set()
+    for far, w, b in _positions(build, r):
+        j = at[(far, w, b)]
+        if aig.outputs[j] >> 1:
+            words.setdefault((far, w), set()).add(j)
+            frames.setdefault(far, set()).add(j)
+            outs.add(j)
+    terms = sum(map(len, words.values())) + sum(map(len, frames.values()))
+    base = aig.first_and
+    stop = {aig.outputs[j] >> 1 for j in r.frontier}
+    seen, stack = set(), [aig.outputs[j] >> 1 for j in outs]
+    while stack:
+        v = stack.pop()
+        if v in seen or v in stop or v < base:
+            continue
+        seen.add(v)
+        a, b = aig.ands[v - base]
+        stack += [a >> 1, b >> 1]
+    return TERM_COST * terms + AND_COST * len(seen)
 
 
 def _check_rows(build: ScgBuild, rows: list[AffineRow], n: int) -> None:
@@ -160,11 +206,7 @@ def _check_rows(build: ScgBuild, rows: list[AffineRow], n: int) -> None:
     outs = aig.simulate(vals, width=n)
     at = {(far, w, b): j for far, w, b, j in build.entries}
     for r in rows:
-        want = [None] * 64
-        for far_k, far in enumerate([build.fars[f] for f in r.fidx]):
-            for b in range(16):
-                want[16 * far_k + b] = at.get((far, (r.hidx[far_k] >> 1) % FRAME_WORDS,
-                                                (r.hidx[far_k] & 1) * 16 + b))
+        want = [at.get(p) for p in _positions(build, r)]   # index 16m + b
         if None in want:
             raise RekeyError(f"affine TLUT {r.name}: its frame bits are not frame-map entries", "design")
         for p in range(n):
