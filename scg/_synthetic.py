@@ -27,10 +27,13 @@ SITES = [("SLICE_X56Y34", "A6LUT"), ("SLICE_X56Y34", "C6LUT"), ("SLICE_X57Y34", 
 
 
 #: (site, bel, k, frontier size) of the synthetic affine TLUTs; B6LUT of SLICE_X56Y34 shares its
-#: frame word with the generic A6LUT there, SLICE_X57Y34 is a site X1 (SLICEL). The last one is
-#: cheaper entry by entry (2 entries), so the SCG patches it generically (scg.affine.generic_cost).
+#: frame word with the generic A6LUT there, SLICE_X57Y34 is a site X1 (SLICEL). A frontier size of
+#: None reuses the first TLUT's frontier, columns and complement with another base table (one SCG
+#: group of 3 rows, two of them in the same frames). The last one is cheaper entry by entry (2
+#: entries), so the SCG patches it generically (scg.affine.generic_cost).
 AFFINE_SITES = [("SLICE_X56Y34", "B6LUT", 6, 3), ("SLICE_X57Y80", "A6LUT", 5, 2),
                 ("SLICE_X100Y120", "C6LUT", 4, 2), ("SLICE_X57Y34", "D6LUT", 6, 1),
+                ("SLICE_X56Y34", "D6LUT", 6, None), ("SLICE_X57Y80", "C6LUT", 6, None),
                 ("SLICE_X3Y10", "D6LUT", 1, 1)]
 
 
@@ -43,13 +46,18 @@ def _lookup(a: Aig, sel: list[int], table: list[int]) -> int:
     return a.add_mux(sel[-1], hi, lo)
 
 
-def add_affine(a: Aig, rnd: random.Random, k: int, nf: int) -> tuple[list[int], dict]:
+def add_affine(a: Aig, rnd: random.Random, k: int, nf: int, like: tuple | None = None) -> tuple[list[int], dict]:
     """Add a random affine TLUT (k inputs, nf frontier bits) to the PPC ``a``: returns the PPC
-    output of each of its 2^k entries and its ``ppc.json`` affine record (``tmap.affine``)."""
+    output of each of its 2^k entries and its ``ppc.json`` affine record (``tmap.affine``).
+    ``like``: ``(frontier literals, cols, neg, frontier outputs)`` to reuse (then ``nf`` is ignored)."""
     pool = [2 * (1 + i) for i in range(a.num_inputs)] + [2 * (a.first_and + i) for i in range(len(a.ands))]
-    fr = [p ^ rnd.randrange(2) for p in rnd.sample(pool, nf)]
-    cols = [rnd.randrange(1 << k) for _ in range(nf)]
-    neg = rnd.randrange(1 << nf)
+    if like is None:
+        fr = [p ^ rnd.randrange(2) for p in rnd.sample(pool, nf)]
+        cols = [rnd.randrange(1 << k) for _ in range(nf)]
+        neg = rnd.randrange(1 << nf)
+    else:
+        fr, cols, neg, frontier = like
+        nf = len(fr)
     base = rnd.randrange(1, (1 << (1 << k)) - 1)   # not constant
     s_lits = []
     for b in range(k):
@@ -67,8 +75,10 @@ def add_affine(a: Aig, rnd: random.Random, k: int, nf: int) -> tuple[list[int], 
     for i in range(1 << k):
         sel = [s_lits[b] ^ (i >> b & 1) for b in range(k)]
         outs.append(a.add_output(a.add_xor(_lookup(a, sel, table), n_lit)))
-    frontier = [a.add_output(x) for x in fr]
-    return outs, {"k": k, "frontier": frontier, "cols": cols, "neg": neg, "base": f"{base:x}"}
+    if like is None:
+        frontier = [a.add_output(x) for x in fr]
+    return outs, {"k": k, "frontier": frontier, "cols": cols, "neg": neg, "base": f"{base:x}",
+                  "_like": (fr, cols, neg, frontier)}
 
 
 def make_ppc(key_bits: int = 16, seed: int = 1) -> Aig:
@@ -97,7 +107,12 @@ def make_build(root, seed: int = 1, device: str = "xc7z020", key_bits: int = 16,
     ppc = make_ppc(key_bits=key_bits, seed=seed)
     generic_outputs = ppc.num_outputs
     arnd = random.Random(seed * 7919 + 1)
-    aff_tluts = [(site, bel, *add_affine(ppc, arnd, k, nf)) for site, bel, k, nf in AFFINE_SITES] if affine else []
+    aff_tluts = []
+    for site, bel, k, nf in AFFINE_SITES if affine else []:
+        like = aff_tluts[0][3]["_like"] if nf is None else None
+        aff_tluts.append((site, bel, *add_affine(ppc, arnd, k, nf, like)))
+    for t in aff_tluts:
+        t[3].pop("_like")
     write_aiger(ppc, root / "ppc.aig")
     zero = ppc.simulate({n: 0 for n in ppc.input_names}, width=1)
     design_hash = hashlib.sha256(b"synthetic" + ppc.to_bytes() + bytes([seed])).hexdigest()

@@ -17,8 +17,11 @@ frontier = a few PPC outputs, e.g. round-key bits). The build's ``ppc.json`` car
   ``X ^ parity * d``; complementing 16 bits keeps both. So each row carries ``(parity, X)`` of
   ``V0``'s four half-words and the firmware only permutes them with the two frame bits of ``D``.
 
-The firmware loop (``scg.codegen``) and :func:`apply_rows` (its Python mirror, for tests) do the
-same constant-time steps: no branch and no address depends on the key.
+Rows with the same frontier and columns share ``D`` (:func:`group_tables`: in AES the 32 TLUTs of
+one S-box), so the firmware computes ``D`` once per group, and the ECC syndromes of a group's
+half-words in one frame are pre-summed for each of the 4 values of ``D``'s two frame bits. The
+firmware loop (``scg.codegen.affine_source``) and :func:`apply_tables` (its Python mirror, for
+tests) do the same constant-time steps: no branch and no address depends on the key.
 """
 
 from __future__ import annotations
@@ -242,23 +245,75 @@ def permute64(v: int, d: int) -> int:
     return lo | hi << 32
 
 
-def apply_rows(rows: list[AffineRow], y: list[int], f16: list[int], eacc: list[int]) -> None:
-    """Python mirror of the firmware loop: write each row's 4 half-words into ``f16`` (the shadow
-    frames as 16-bit words, little-endian halves) and XOR their ECC syndromes into ``eacc`` (per
-    frame index). ``y``: PPC output bits (0/1)."""
+@dataclass(frozen=True)
+class AffineTables:
+    """The rows grouped for the firmware: rows with the same frontier and columns share one mask
+    ``D`` (in AES, the 32 TLUTs of one S-box), and their ECC syndromes are pre-summed per frame.
+
+    Attributes:
+        nf: frontier slots per group (the largest frontier; shorter ones padded with zero columns).
+        groups: flat, per group ``[rows, ecc entries, frontier outputs[nf], columns[nf]]``.
+        rows: flat, per row ``[V0 lo, V0 hi, half-word index m=0..3]`` (6 words), in group order.
+        eccs: flat, per (group, frame) ``[frame index, v0 | v1 << 16, v2 | v3 << 16]`` with ``v_h`` =
+            ``C | P << 13`` for the two frame bits ``h`` of ``D`` (D bits 4, 5): ``C`` = XOR over the
+            group's half-words in that frame of ``X ^ parity * code`` of the half-word they then
+            hold (13 bits), ``P`` = XOR of their parities; the syndrome is ``C ^ P * (D & 15)``.
+    """
+
+    nf: int
+    groups: list
+    rows: list
+    eccs: list
+
+    @property
+    def num_groups(self) -> int:
+        """Number of groups."""
+        return len(self.groups) // (2 + 2 * self.nf) if self.nf else 0
+
+
+def group_tables(rows: list[AffineRow]) -> AffineTables:
+    """Group ``rows`` (:func:`affine_rows`) into :class:`AffineTables` (groups in first-row order)."""
+    nf = max((len(r.frontier) for r in rows), default=0)
+    by: dict = {}
     for r in rows:
+        by.setdefault((r.frontier, r.dcols), []).append(r)
+    groups, flat, eccs = [], [], []
+    for (fr, dc), members in by.items():
+        pad = nf - len(fr)
+        per_frame: dict = {}
+        for r in members:
+            flat += [r.v0 & 0xFFFFFFFF, r.v0 >> 32, *r.hidx]
+            for m in range(4):
+                vals = per_frame.setdefault(r.fidx[m], [0, 0, 0, 0])
+                for h in range(4):
+                    b = (r.q >> (8 * (m ^ h))) & 0x1F   # half-word m holds source half-word m ^ h
+                    vals[h] ^= ((b & 15) ^ (r.code if b >> 4 else 0)) | (b >> 4) << 13
+        groups += [len(members), len(per_frame), *fr, *([fr[0]] * pad), *dc, *([0] * pad)]
+        for fi, v in per_frame.items():
+            eccs += [fi, v[0] | v[1] << 16, v[2] | v[3] << 16]
+    return AffineTables(nf, groups, flat, eccs)
+
+
+def apply_tables(t: AffineTables, y: list[int], f16: list[int], eacc: list[int]) -> None:
+    """Python mirror of the firmware loop (``scg.codegen.affine_source``), step by step: write every
+    row's 4 half-words into ``f16`` (the shadow frames as 16-bit words, little-endian halves) and XOR
+    the groups' ECC syndromes into ``eacc`` (per frame index). ``y``: PPC output bits (0/1)."""
+    gi = ri = ei = 0
+    nf = t.nf
+    for _ in range(t.num_groups):
+        g = t.groups[gi:gi + 2 + 2 * nf]
+        gi += 2 + 2 * nf
         d = 0
-        for j, c in zip(r.frontier, r.dcols):
-            d ^= (0 - y[j]) & c
-        v = affine_value(r, [y[j] for j in r.frontier])
-        q = r.q
-        if d >> 4 & 1:                   # half-word m comes from m ^ 1: swap bytes in each half
-            t = ((q >> 8) ^ q) & 0x00FF00FF
-            q ^= t ^ (t << 8)
-        if d >> 5 & 1:                   # ... from m ^ 2: swap the 16-bit halves
-            t = ((q >> 16) ^ q) & 0x0000FFFF
-            q ^= t ^ (t << 16)
-        for m in range(4):
-            f16[r.hidx[m]] = (v >> (16 * m)) & 0xFFFF
-            b = (q >> (8 * m)) & 0x1F
-            eacc[r.fidx[m]] ^= (b & 15) ^ ((0 - (b >> 4)) & (r.code ^ (d & 15)))
+        for i in range(nf):
+            d ^= (0 - y[g[2 + i]]) & g[2 + nf + i]
+        for _ in range(g[0]):
+            v = permute64(t.rows[ri] | t.rows[ri + 1] << 32, d & 63) ^ (_M64 if d >> 6 & 1 else 0)
+            for m in range(4):
+                f16[t.rows[ri + 2 + m]] = (v >> (16 * m)) & 0xFFFF
+            ri += 6
+        for _ in range(g[1]):
+            fi, a, b = t.eccs[ei:ei + 3]
+            ei += 3
+            pair = b if d >> 5 & 1 else a
+            v = (pair >> 16 if d >> 4 & 1 else pair) & 0xFFFF
+            eacc[fi] ^= (v & 0x1FFF) ^ ((0 - (v >> 13)) & (d & 15))

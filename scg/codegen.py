@@ -41,7 +41,7 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from .affine import AffineRow, affine_rows
+from .affine import AffineRow, affine_rows, group_tables
 from .device import ECC_MASK, ECC_WORD, FRAME_WORDS, bit_code, finish_ecc
 from .rekey import ScgBuild, load_build, param_layout
 
@@ -368,10 +368,6 @@ void {name}(const uint32_t *restrict y, uint32_t *restrict f)
 """
 
 
-#: words per row of ``scg_af`` before the frontier columns: V0 lo, V0 hi, Q, code, 4 half-word
-#: indexes, 4 frame indexes; then NF frontier outputs and NF v-space columns (bit 6 = complement)
-AFFINE_HEAD = 12
-
 #: wipes the ECC syndrome accumulator (key-dependent) before scg_gen_patch returns; it is static,
 #: so it starts at 0 for the next call
 _EACC_WIPE = """    {
@@ -381,62 +377,68 @@ _EACC_WIPE = """    {
     }"""
 
 
-def affine_table(rows: list[AffineRow]) -> tuple[int, list[int]]:
-    """``(NF, words)``: the rows of :func:`scg.affine.affine_rows` as the flat table ``scg_af``
-    (:data:`AFFINE_HEAD` + 2*NF words per row; NF = the largest frontier; shorter frontiers are
-    padded with their first output and a zero column, which adds nothing)."""
-    nf = max((len(r.frontier) for r in rows), default=0)
-    out = []
-    for r in rows:
-        pad = nf - len(r.frontier)
-        out += [r.v0 & 0xFFFFFFFF, r.v0 >> 32, r.q, r.code, *r.hidx, *r.fidx,
-                *r.frontier, *([r.frontier[0]] * pad), *r.dcols, *([0] * pad)]
-    return nf, out
-
-
 def affine_source(rows: list[AffineRow], frames: int) -> tuple[str, str]:
-    """C99 for the affine TLUTs: ``(declarations, loop)``. The loop (inside ``scg_gen_patch``, after
-    the generic words and before the ECC rows) computes each row's mask ``D`` from its frontier
-    outputs, permutes V0 with 6 conditional butterfly stages (masks from ``D``, never branches),
-    complements it by bit 6, writes its 4 half-words and XORs their ECC syndromes into
-    ``scg_eacc[frame]`` (:mod:`scg.affine`). Empty strings when there are no rows."""
+    """C99 for the affine TLUTs: ``(declarations, loop)``; empty strings when there are no rows.
+
+    Tables of :func:`scg.affine.group_tables`: ``scg_ag`` (groups), ``scg_ar`` (rows), ``scg_ae``
+    (pre-summed ECC per group and frame). The loop (inside ``scg_gen_patch``, after the generic
+    words and before the ECC rows) computes per group the mask ``D`` from its frontier outputs and
+    the 7 stage masks; per row it permutes V0 with 6 butterfly stages (the masks, never a branch),
+    complements it by bit 6 of ``D`` and writes its 4 half-words; per (group, frame) it selects the
+    syndrome for ``D``'s two frame bits with masks and XORs it into ``scg_eacc[frame]``. Loop counts
+    and addresses come from the tables only.
+    """
     if not rows:
         return "", ""
-    nf, tab = affine_table(rows)
-    decl = (_array("scg_af", tab, static=True)
+    t = group_tables(rows)
+    nf = t.nf
+    decl = (_array("scg_ag", t.groups, static=True) + _array("scg_ar", t.rows, static=True)
+            + _array("scg_ae", t.eccs or [0], static=True)
             + f"static uint32_t scg_eacc[{frames}u];\n"
             "typedef uint16_t __attribute__((may_alias)) scg_h16;\n"
             "#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__\n"
             "#error \"scg_gen.c: the half-word writes assume a little-endian target\"\n#endif\n\n")
-    stages = []
-    for sft, c in ((1, "0x55555555u"), (2, "0x33333333u"), (4, "0x0F0F0F0Fu"), (8, "0x00FF00FFu"),
-                   (16, "0x0000FFFFu")):
-        b = sft.bit_length() - 1
-        stages.append(f"            m = 0u - ((d >> {b}) & 1u);\n"
-                      f"            t = ((lo >> {sft}) ^ lo) & {c} & m; lo ^= t ^ (t << {sft});\n"
-                      f"            t = ((hi >> {sft}) ^ hi) & {c} & m; hi ^= t ^ (t << {sft});\n")
     loop = f"""    {{
         scg_h16 *h = (scg_h16 *)f;
-        const uint32_t *r = scg_af;
-        uint32_t k, i, d, lo, hi, q, c, m, t, b;
-        for (k = 0; k < {len(rows)}u; k++, r += {AFFINE_HEAD + 2 * nf}u) {{
+        const uint32_t *g = scg_ag, *r = scg_ar, *x = scg_ae;
+        uint32_t k, i, d, lo, hi, t, m0, m1, m2, m3, m4, m5, m6, c;
+        for (k = 0; k < {t.num_groups}u; k++, g += {2 + 2 * nf}u) {{
             d = 0u;
-            for (i = 0; i < {nf}u; i++) d ^= y[r[{AFFINE_HEAD}u + i]] & r[{AFFINE_HEAD + nf}u + i];
-            lo = r[0]; hi = r[1]; q = r[2];
-{"".join(stages)}            m = 0u - ((d >> 5) & 1u); t = (lo ^ hi) & m; lo ^= t; hi ^= t;
-            m = 0u - ((d >> 6) & 1u); lo ^= m; hi ^= m;
-            m = 0u - ((d >> 4) & 1u); t = ((q >> 8) ^ q) & 0x00FF00FFu & m; q ^= t ^ (t << 8);
-            m = 0u - ((d >> 5) & 1u); t = ((q >> 16) ^ q) & 0x0000FFFFu & m; q ^= t ^ (t << 16);
-            h[r[4]] = (scg_h16)lo; h[r[5]] = (scg_h16)(lo >> 16);
-            h[r[6]] = (scg_h16)hi; h[r[7]] = (scg_h16)(hi >> 16);
-            c = r[3] ^ (d & 15u);
-            b = q & 0x1Fu; scg_eacc[r[8]] ^= (b & 15u) ^ ((0u - (b >> 4)) & c);
-            b = (q >> 8) & 0x1Fu; scg_eacc[r[9]] ^= (b & 15u) ^ ((0u - (b >> 4)) & c);
-            b = (q >> 16) & 0x1Fu; scg_eacc[r[10]] ^= (b & 15u) ^ ((0u - (b >> 4)) & c);
-            b = (q >> 24) & 0x1Fu; scg_eacc[r[11]] ^= (b & 15u) ^ ((0u - (b >> 4)) & c);
+            for (i = 0; i < {nf}u; i++) d ^= y[g[2u + i]] & g[{2 + nf}u + i];
+            m0 = (0u - (d & 1u)) & 0x55555555u;
+            m1 = (0u - ((d >> 1) & 1u)) & 0x33333333u;
+            m2 = (0u - ((d >> 2) & 1u)) & 0x0F0F0F0Fu;
+            m3 = (0u - ((d >> 3) & 1u)) & 0x00FF00FFu;
+            m4 = (0u - ((d >> 4) & 1u)) & 0x0000FFFFu;
+            m5 = 0u - ((d >> 5) & 1u);
+            m6 = 0u - ((d >> 6) & 1u);
+            for (i = g[0]; i != 0u; i--, r += 6) {{
+                lo = r[0]; hi = r[1];
+                t = ((lo >> 1) ^ lo) & m0; lo ^= t ^ (t << 1);
+                t = ((hi >> 1) ^ hi) & m0; hi ^= t ^ (t << 1);
+                t = ((lo >> 2) ^ lo) & m1; lo ^= t ^ (t << 2);
+                t = ((hi >> 2) ^ hi) & m1; hi ^= t ^ (t << 2);
+                t = ((lo >> 4) ^ lo) & m2; lo ^= t ^ (t << 4);
+                t = ((hi >> 4) ^ hi) & m2; hi ^= t ^ (t << 4);
+                t = ((lo >> 8) ^ lo) & m3; lo ^= t ^ (t << 8);
+                t = ((hi >> 8) ^ hi) & m3; hi ^= t ^ (t << 8);
+                t = ((lo >> 16) ^ lo) & m4; lo ^= t ^ (t << 16);
+                t = ((hi >> 16) ^ hi) & m4; hi ^= t ^ (t << 16);
+                t = (lo ^ hi) & m5; lo ^= t ^ m6; hi ^= t ^ m6;
+                h[r[2]] = (scg_h16)lo; h[r[3]] = (scg_h16)(lo >> 16);
+                h[r[4]] = (scg_h16)hi; h[r[5]] = (scg_h16)(hi >> 16);
+            }}
+            m4 = 0u - ((d >> 4) & 1u);
+            d &= 15u;
+            for (i = g[1]; i != 0u; i--, x += 3) {{
+                c = x[1] ^ ((x[1] ^ x[2]) & m5);
+                c = (c ^ (((c >> 16) ^ c) & m4)) & 0xFFFFu;
+                scg_eacc[x[0]] ^= (c & 0x1FFFu) ^ ((0u - (c >> 13)) & d);
+            }}
         }}
-        d = lo = hi = q = c = m = t = b = 0u;
-        (void)d; (void)lo; (void)hi; (void)q; (void)c; (void)m; (void)t; (void)b;
+        d = lo = hi = t = m0 = m1 = m2 = m3 = m4 = m5 = m6 = c = 0u;
+        (void)d; (void)lo; (void)hi; (void)t; (void)m0; (void)m1; (void)m2; (void)m3; (void)m4; (void)m5;
+        (void)m6; (void)c;
     }}
 """
     return decl, loop
@@ -445,7 +447,7 @@ def affine_source(rows: list[AffineRow], frames: int) -> tuple[str, str]:
 def patch_model(build: ScgBuild, ybits: list[int], rows=None) -> dict:
     """Python mirror of the generated ``scg_gen_patch`` (both styles): the touched frames (FAR -> 101
     words) for PPC output bits ``ybits`` (0/1). For tests: it must equal :func:`scg.rekey.plan`."""
-    from .affine import apply_rows
+    from .affine import apply_tables, group_tables
 
     rows, covered = affine_rows(build) if rows is None else rows
     words, eccs = patch_plan(build, covered)
@@ -457,7 +459,7 @@ def patch_model(build: ScgBuild, ybits: list[int], rows=None) -> dict:
         f[idx] = v
     f16 = [h for w in f for h in (w & 0xFFFF, w >> 16)]
     eacc = [0] * len(build.fars)
-    apply_rows(rows, ybits, f16, eacc)
+    apply_tables(group_tables(rows), ybits, f16, eacc)
     f = [f16[2 * i] | f16[2 * i + 1] << 16 for i in range(len(f))]
     for k50, a, cj in eccs:
         e = eacc[k50 // FRAME_WORDS]

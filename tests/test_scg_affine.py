@@ -17,7 +17,7 @@ import pytest
 from flow.paths import REPO_ROOT
 from scg import rekey as rk
 from scg._synthetic import AFFINE_SITES, make_build
-from scg.affine import _vmap, affine_rows, permute64
+from scg.affine import _vmap, affine_rows, group_tables, permute64
 from scg.codegen import needed_outputs, patch_model
 
 
@@ -34,6 +34,10 @@ def test_rows_cover_every_affine_tlut_and_model_equals_plan(syn):
     assert len(rows) >= 3 and f"a_{AFFINE_SITES[-1][0]}_{AFFINE_SITES[-1][1]}" not in names
     assert all(f"a_{s}_{bel}" in names for s, bel, k, _ in AFFINE_SITES if k == 6)
     assert len(covered) == 64 * len(rows)
+    # the TLUTs sharing the first one's frontier form one group of 3 rows; ECC pre-summed per frame
+    t = group_tables(rows)
+    assert t.num_groups == len(rows) - 2 and t.groups[0] == 3
+    assert len(t.rows) == 6 * len(rows)
     rnd = random.Random(4)
     for key in [0, (1 << 24) - 1] + [rnd.getrandbits(24) for _ in range(30)]:
         a = {"key": key}
