@@ -11,8 +11,9 @@ TLUT bits of the all-zero key and a consistent ECC, the design hash of ``build.j
 
 Instruction counts: the QEMU image (firmware + C model, ``make -C firmware qemu``) runs ``bench N``
 (N evaluations for pseudo-random keys) under ``qemu-system-arm -M xilinx-zynq-a9`` with
-``-d in_asm,exec,nochain`` filtered to ``scg_evaluate``, ``scg_ppc_eval`` and ``scg_gen_patch``; the
-executed instructions of each call are the sum of the sizes of its executed translation blocks.
+``-d in_asm,exec,nochain`` filtered to ``scg_evaluate`` and every function it calls, transitively
+(``scg_ppc_eval`` and its chunk functions, ``scg_gen_patch``); the executed instructions of each call
+are the sum of the sizes of its executed translation blocks.
 ``scg_instructions`` = whole evaluation (PPC + frame patch + ECC), ``ppc_instructions`` = the PPC part
 alone. (Before 2026-11-23 the filter missed ``scg_gen_patch``: earlier figures left the frame patch
 out.) Table-style code (``codegen --style table``, chosen for large PPCs) is counted the same way on
@@ -109,12 +110,7 @@ def qemu_counts(gen: Path, out: Path, n: int) -> dict:
     subprocess.run(["make", "-s", "-C", str(ROOT / "firmware"), f"GEN={gen}", f"BUILD={out}", "qemu", "zynq"],
                    check=True, capture_output=True)
     elf = out / "qemu" / "scg_qemu.elf"
-    syms = {}
-    for line in subprocess.run(["arm-none-eabi-nm", "-S", str(elf)], capture_output=True, text=True,
-                               check=True).stdout.splitlines():
-        p = line.split()
-        if len(p) == 4 and p[3] in ("scg_evaluate", "scg_ppc_eval", "scg_gen_patch"):
-            syms[p[3]] = (int(p[0], 16), int(p[1], 16))
+    syms = _called_functions(elf, "scg_evaluate")
     filt = ",".join(f"0x{a:x}+0x{s:x}" for a, s in syms.values())
     log = out / "qemu.log"
     cmds = f"bench {n}"
@@ -125,7 +121,7 @@ def qemu_counts(gen: Path, out: Path, n: int) -> dict:
     tb_size: dict[int, int] = {}
     calls: list[list[int]] = []
     ev0 = syms["scg_evaluate"][0]
-    pa, ps = syms["scg_ppc_eval"]
+    ppc_ranges = _ppc_ranges(elf, syms)
     cur_tb = None
     with open(log) as f:
         for line in f:
@@ -148,13 +144,52 @@ def qemu_counts(gen: Path, out: Path, n: int) -> dict:
                 if calls:
                     k = tb_size.get(pc, 0)
                     calls[-1][0] += k
-                    if pa <= pc < pa + ps:
+                    if any(a <= pc < a + n for a, n in ppc_ranges):
                         calls[-1][1] += k
     log.unlink()
     calls = calls[:n]
     text, rodata = _size(out)
     return {"all": [c[0] for c in calls], "ppc": [c[1] for c in calls], "text_bytes": text, "rodata_bytes": rodata,
             "keys": len(calls)}
+
+
+def _called_functions(elf: Path, root: str) -> dict:
+    """Function symbol -> (address, size) of ``root`` and every function it calls, transitively
+    (``bl`` targets in the disassembly): the translation blocks counted. Before 2026-11-23 the list
+    was fixed (scg_evaluate, scg_ppc_eval, scg_gen_patch) and missed the chunk functions of large
+    straight-style PPCs (``scg_ppc_eval_<k>``)."""
+    size = {}
+    for line in subprocess.run(["arm-none-eabi-nm", "-S", str(elf)], capture_output=True, text=True,
+                               check=True).stdout.splitlines():
+        p = line.split()
+        if len(p) == 4 and p[2] in "tTwW":
+            size[p[3]] = (int(p[0], 16), int(p[1], 16))
+    calls: dict = {}
+    cur = None
+    dis = subprocess.run(["arm-none-eabi-objdump", "-d", str(elf)], capture_output=True, text=True, check=True).stdout
+    for line in dis.splitlines():
+        m = re.match(r"^[0-9a-f]+ <([^>]+)>:$", line)
+        if m:
+            cur = m.group(1)
+            calls.setdefault(cur, set())
+            continue
+        m = re.search(r"\sbl?x?\s+[0-9a-f]+ <([^>+]+)>", line)
+        if m and cur is not None:
+            calls[cur].add(m.group(1))
+    todo, seen = [root], set()
+    while todo:
+        f = todo.pop()
+        if f in seen:
+            continue
+        seen.add(f)
+        todo += sorted(calls.get(f, ()))
+    return {f: size[f] for f in seen if f in size}
+
+
+def _ppc_ranges(elf: Path, syms: dict) -> list:
+    """Address ranges of the PPC evaluation: scg_ppc_eval and the functions it calls."""
+    inner = _called_functions(elf, "scg_ppc_eval")
+    return [syms[f] for f in inner if f in syms]
 
 
 def _size(out: Path) -> tuple[int, int]:

@@ -54,7 +54,7 @@ static void zero_words(uint32_t *p, uint32_t n) {
 }
 
 static uint32_t x_in[SCG_GEN_INPUTS + 1u];
-static uint32_t y_out[SCG_GEN_OUTPUTS + 1u];
+static uint32_t y_out[SCG_GEN_YWORDS + 1u];  /* the PPC outputs the patch reads */
 
 /* Constant time: the generated PPC evaluation and frame patch are straight-line code (no branch or
  * address depends on parameter values). Every input word is 0 or 0xFFFFFFFF (the same parameter set
@@ -69,7 +69,7 @@ void scg_evaluate(scg *s, const uint8_t *param) {
     scg_ppc_eval(x_in, y_out);
     scg_gen_patch(y_out, s->next);
     zero_words(x_in, SCG_GEN_INPUTS + 1u);
-    zero_words(y_out, SCG_GEN_OUTPUTS + 1u);
+    zero_words(y_out, SCG_GEN_YWORDS + 1u);
 }
 
 static int write_all(scg *s, const uint32_t *frames) {

@@ -3,14 +3,15 @@
 Writes three files into DIR:
 
 ``scg_gen.h``
-    sizes (``SCG_GEN_INPUTS``, ``SCG_GEN_OUTPUTS``, ``SCG_GEN_FRAMES``, ``SCG_GEN_ENTRIES``,
+    sizes (``SCG_GEN_INPUTS``, ``SCG_GEN_OUTPUTS``, ``SCG_GEN_YWORDS`` (words of ``y``: the PPC
+    outputs the patch reads), ``SCG_GEN_FRAMES``, ``SCG_GEN_ENTRIES``,
     ``SCG_GEN_RUNS``, ``SCG_GEN_PARAM_BITS``, ``SCG_GEN_ANDS``, ``SCG_GEN_IDCODE``) and declarations.
 ``scg_gen.c``
     ``scg_ppc_eval(const uint32_t *x, uint32_t *y)``: straight-line, bit-sliced evaluation of the PPC
     AIG (one C statement per AND node, no branches, no table look-ups: its time does not depend on
     the key). Bit lane ``p`` of every word is an independent parameter set, so one call evaluates 32
-    sets (``x[i]`` = input ``i`` of the PPC for the 32 sets, ``y[j]`` = output ``j`` for the outputs
-    the patch reads, 0 for the others).
+    sets (``x[i]`` = input ``i`` of the PPC for the 32 sets, ``y[k]`` = the k-th of the PPC outputs
+    the patch reads, in output order: :func:`slots`).
     ``scg_gen_patch(y, f)``: the frame patch (entry bits and frame ECC) of the shadow frames; the
     affine TLUTs (:mod:`scg.affine`) as one loop over ``scg_af`` rows, from their frontier outputs.
     With ``style="table"`` (large PPCs) both are loops over constant tables instead of straight-line
@@ -34,6 +35,7 @@ Blob layout (format version 1, all 32-bit words)::
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -112,11 +114,38 @@ def blob_crc(words) -> int:
     return zlib.crc32(b"".join((w & 0xFFFFFFFF).to_bytes(4, "little") for w in words)) & 0xFFFFFFFF
 
 
+#: AND nodes per generated C function of the straight style: gcc's time grows faster than linearly
+#: with the size of one function (aes128_iter's 31k-node PPC in one function: ~8 min at -O2)
+EVAL_CHUNK = 2048
+
+
 def eval_source(aig, name: str = "scg_ppc_eval", needed=None) -> str:
     """C99 function ``void name(const uint32_t *x, uint32_t *y)``: straight-line bit-sliced AIG.
-    ``needed``: outputs to compute (None: all); the others are set to 0 and their cones left out."""
+    ``needed``: outputs to compute (None: all), written to ``y[slots(needed)[j]]``; the cones of the
+    others are left out.
+
+    Up to :data:`EVAL_CHUNK` live AND nodes: one function, every node a local constant. Above: one
+    static function per chunk of that many nodes, called in order; a node read by a later chunk or
+    an output is also stored in the static array ``scg_nv`` (wiped before returning). The chunks are
+    ``noinline``: inlined back into one function, gcc -O2 spends ~9 min on aes128_pipe's 37,760
+    nodes (alias walking over the array stores)."""
     ni = aig.num_inputs
     aig = _only(aig, needed)
+    live = _live(aig)  # nodes in the outputs' cones only
+    nodes = [ni + 1 + k for k in range(len(aig.ands)) if ni + 1 + k in live]
+    if len(nodes) <= EVAL_CHUNK:
+        return _eval_one(aig, name, live)
+    first = ni + 1
+    chunk = {v: i // EVAL_CHUNK for i, v in enumerate(nodes)}
+    export = {}
+    for v in nodes:
+        a, b = aig.ands[v - first]
+        for u in (a >> 1, b >> 1):
+            if u >= first and chunk[u] != chunk[v] and u not in export:
+                export[u] = len(export)
+    for o in aig.outputs:
+        if o >> 1 >= first and o >> 1 not in export:
+            export[o >> 1] = len(export)
 
     def lit(v):
         var, neg = v >> 1, v & 1
@@ -124,7 +153,56 @@ def eval_source(aig, name: str = "scg_ppc_eval", needed=None) -> str:
             return "0xFFFFFFFFu" if neg else "0u"
         return f"~n{var}" if neg else f"n{var}"
 
-    live = _live(aig)  # nodes in the outputs' cones only
+    out = [f"static uint32_t scg_nv[{max(1, len(export))}u];\n"]
+    n_chunks = chunk[nodes[-1]] + 1
+    for c in range(n_chunks):
+        members = nodes[c * EVAL_CHUNK:(c + 1) * EVAL_CHUNK]
+        mine = set(members)
+        reads, ins = [], []
+        seen = set()
+        for v in members:
+            a, b = aig.ands[v - first]
+            for u in (a >> 1, b >> 1):
+                if u in seen or u in mine or u == 0:
+                    continue
+                seen.add(u)
+                (ins if u < first else reads).append(u)
+        body = [f"static __attribute__((noinline)) void {name}_{c}(const uint32_t *restrict x)", "{"]
+        body += [f"    const uint32_t n{u} = x[{u - 1}];" for u in sorted(ins)]
+        body += [f"    const uint32_t n{u} = scg_nv[{export[u]}];" for u in sorted(reads)]
+        for v in members:
+            a, b = aig.ands[v - first]
+            body.append(f"    const uint32_t n{v} = {lit(a)} & {lit(b)};")
+            if v in export:
+                body.append(f"    scg_nv[{export[v]}] = n{v};")
+        if not ins:
+            body.append("    (void)x;")
+        body.append("}\n")
+        out.append("\n".join(body))
+    main = [f"void {name}(const uint32_t *restrict x, uint32_t *restrict y)", "{",
+            "    volatile uint32_t *z = scg_nv;", "    uint32_t k;"]
+    main += [f"    {name}_{c}(x);" for c in range(n_chunks)]
+    for j, o in enumerate(aig.outputs):
+        var, neg = o >> 1, o & 1
+        if var == 0:
+            main.append(f"    y[{j}] = {'0xFFFFFFFFu' if neg else '0u'};")
+        else:
+            src = f"x[{var - 1}]" if var < first else f"scg_nv[{export[var]}]"
+            main.append(f"    y[{j}] = {'~' if neg else ''}{src};")
+    main += [f"    for (k = 0; k < {max(1, len(export))}u; k++) z[k] = 0u;", "}"]
+    return "\n".join(out) + "\n" + "\n".join(main) + "\n"
+
+
+def _eval_one(aig, name: str, live: set) -> str:
+    """:func:`eval_source` as one function (every node a local constant)."""
+    ni = aig.num_inputs
+
+    def lit(v):
+        var, neg = v >> 1, v & 1
+        if var == 0:
+            return "0xFFFFFFFFu" if neg else "0u"
+        return f"~n{var}" if neg else f"n{var}"
+
     lines = [f"void {name}(const uint32_t *restrict x, uint32_t *restrict y)", "{"]
     for i in range(ni):
         if i + 1 in live:
@@ -206,7 +284,7 @@ def patch_plan(build: ScgBuild, skip=frozenset()):
     return out_words, eccs
 
 
-def patch_source(build: ScgBuild, name: str = "scg_gen_patch", rows=None) -> str:
+def patch_source(build: ScgBuild, name: str = "scg_gen_patch", rows=None, slot=None) -> str:
     """C99 ``void name(const uint32_t *y, uint32_t *f)``: straight-line frame patch.
 
     ``y`` = PPC outputs, each 0 or 0xFFFFFFFF (one parameter set in every lane); ``f`` = the shadow
@@ -219,17 +297,20 @@ def patch_source(build: ScgBuild, name: str = "scg_gen_patch", rows=None) -> str
     ``FrameMemory.set_lut(update_ecc=True)``. No branches, no data-dependent addresses.
     Affine TLUTs (``rows`` = ``(rows, covered)`` of :func:`scg.affine.affine_rows`, computed when
     None) are written by the loop of :func:`affine_source` instead, which adds their ECC syndromes.
+    ``slot``: PPC output -> index into ``y`` (:func:`slots` of :func:`needed_outputs` when None).
     """
     rows, covered = affine_rows(build) if rows is None else rows
+    slot = slots(needed_outputs(build, (rows, covered))) if slot is None else slot
     words, eccs = patch_plan(build, covered)
-    arrays, aff_loop = affine_source(rows, len(build.fars))
+    arrays, aff_loop = affine_source(rows, len(build.fars), slot)
     lines = [arrays + f"void {name}(const uint32_t *restrict y, uint32_t *restrict f)", "{", "    uint32_t e, v;"]
     for idx, base, by in words:
-        terms = [f"0x{base:08X}u"] + [f"(y[{j}] & 0x{m:08X}u)" for j, m in by]
+        terms = [f"0x{base:08X}u"] + [f"(y[{slot[j]}] & 0x{m:08X}u)" for j, m in by]
         lines.append(f"    f[{idx}] = " + " | ".join(terms) + ";")
-    lines.append(aff_loop.rstrip("\n")) if aff_loop else None
+    if aff_loop:
+        lines.append(aff_loop.rstrip("\n"))
     for k50, a, cj in eccs:
-        terms = ([f"scg_eacc[{k50 // FRAME_WORDS}]"] if rows else []) + [f"(y[{j}] & 0x{c:04X}u)" for j, c in cj]
+        terms = ([f"scg_eacc[{k50 // FRAME_WORDS}]"] if rows else []) + [f"(y[{slot[j]}] & 0x{c:04X}u)" for j, c in cj]
         lines.append("    e = " + (" ^ ".join(terms) if terms else "0u") + ";")
         lines.append("    v = e & 0xFFFu; v ^= v >> 8; v ^= v >> 4; v ^= v >> 2; v ^= v >> 1;")
         lines.append(f"    f[{k50}] = (f[{k50}] & ~0x1FFFu) | ((0x{a:04X}u ^ e ^ ((v & 1u) << 12)) & 0x1FFFu);")
@@ -241,14 +322,20 @@ def patch_source(build: ScgBuild, name: str = "scg_gen_patch", rows=None) -> str
 
 
 def _only(aig, needed):
-    """``aig`` with the outputs not in ``needed`` replaced by constant 0 (None: unchanged)."""
+    """``aig`` with only the outputs in ``needed``, in increasing order (output ``slots(needed)[j]``
+    of the result = output j of ``aig``); None: unchanged."""
     if needed is None:
         return aig
     from tmap.aig import Aig
 
+    keep = sorted(needed)
     return Aig(num_inputs=aig.num_inputs, ands=aig.ands, input_names=list(aig.input_names),
-               outputs=[o if j in needed else 0 for j, o in enumerate(aig.outputs)],
-               output_names=list(aig.output_names))
+               outputs=[aig.outputs[j] for j in keep], output_names=[aig.output_names[j] for j in keep])
+
+
+def slots(needed) -> dict:
+    """PPC output -> its index in the generated code's ``y`` array (the needed outputs, in order)."""
+    return {j: i for i, j in enumerate(sorted(needed))}
 
 
 def _live(aig) -> set:
@@ -329,15 +416,17 @@ def _flatten(rows):
     return idx, const, count, tj, tv
 
 
-def patch_table_source(build: ScgBuild, name: str = "scg_gen_patch", rows=None) -> str:
+def patch_table_source(build: ScgBuild, name: str = "scg_gen_patch", rows=None, slot=None) -> str:
     """C99 ``void name(const uint32_t *y, uint32_t *f)``: the frame patch of :func:`patch_plan` as
     tables walked by loops (same contract and result as :func:`patch_source`; for large builds).
     Loop counts and addresses come from the tables only (constant time)."""
     rows, covered = affine_rows(build) if rows is None else rows
+    slot = slots(needed_outputs(build, (rows, covered))) if slot is None else slot
     words, eccs = patch_plan(build, covered)
-    aff_arrays, aff_loop = affine_source(rows, len(build.fars))
+    aff_arrays, aff_loop = affine_source(rows, len(build.fars), slot)
     w_idx, w_base, w_n, t_j, t_m = _flatten(words)
     e_idx, e_a, e_n, c_j, c_c = _flatten(eccs)
+    t_j, c_j = [slot[j] for j in t_j], [slot[j] for j in c_j]
     # only the arrays of loops that are emitted (a term array may be empty: one unused 0 word)
     groups = ((w_idx, (("scg_pw_idx", w_idx), ("scg_pw_base", w_base), ("scg_pw_n", w_n), ("scg_pt_j", t_j),
                        ("scg_pt_m", t_m))),
@@ -377,7 +466,7 @@ _EACC_WIPE = """    {
     }"""
 
 
-def affine_source(rows: list[AffineRow], frames: int) -> tuple[str, str]:
+def affine_source(rows: list[AffineRow], frames: int, slot: dict | None = None) -> tuple[str, str]:
     """C99 for the affine TLUTs: ``(declarations, loop)``; empty strings when there are no rows.
 
     Tables of :func:`scg.affine.group_tables`: ``scg_ag`` (groups), ``scg_ar`` (rows), ``scg_ae``
@@ -386,10 +475,12 @@ def affine_source(rows: list[AffineRow], frames: int) -> tuple[str, str]:
     the 7 stage masks; per row it permutes V0 with 6 butterfly stages (the masks, never a branch),
     complements it by bit 6 of ``D`` and writes its 4 half-words; per (group, frame) it selects the
     syndrome for ``D``'s two frame bits with masks and XORs it into ``scg_eacc[frame]``. Loop counts
-    and addresses come from the tables only.
+    and addresses come from the tables only. ``slot``: PPC output -> index into ``y``.
     """
     if not rows:
         return "", ""
+    if slot is not None:   # frontier outputs as indexes into y
+        rows = [dataclasses.replace(r, frontier=tuple(slot[j] for j in r.frontier)) for r in rows]
     t = group_tables(rows)
     nf = t.nf
     decl = (_array("scg_ag", t.groups, static=True) + _array("scg_ar", t.rows, static=True)
@@ -551,6 +642,8 @@ def codegen(build_dir, out_dir, style: str = "auto") -> CodegenResult:
     """
     build = load_build(build_dir)
     rows = affine_rows(build)
+    need = needed_outputs(build, rows)
+    slot = slots(need)
     size = work_size(build, rows)
     style = code_style(build, style, rows, size)
     out = Path(out_dir)
@@ -566,6 +659,7 @@ def codegen(build_dir, out_dir, style: str = "auto") -> CodegenResult:
 #include <stdint.h>
 #define SCG_GEN_INPUTS {len(ppc.inputs)}u
 #define SCG_GEN_OUTPUTS {ppc.num_outputs}u
+#define SCG_GEN_YWORDS {max(1, len(need))}u
 #define SCG_GEN_FRAMES {len(build.fars)}u
 #define SCG_GEN_ENTRIES {len(build.entries)}u
 #define SCG_GEN_RUNS {len(build.runs)}u
@@ -581,10 +675,10 @@ void scg_ppc_eval(const uint32_t *restrict x, uint32_t *restrict y);
 void scg_gen_patch(const uint32_t *restrict y, uint32_t *restrict f);
 #endif
 """
-    need = needed_outputs(build, rows)
     src = ("/* scg_gen.c - generated by dcsflow codegen; do not edit. */\n#include \"scg_gen.h\"\n\n"
-           + (eval_table_source(ppc.aig, needed=need) + "\n" + patch_table_source(build, rows=rows)
-              if style == "table" else eval_source(ppc.aig, needed=need) + "\n" + patch_source(build, rows=rows))
+           + (eval_table_source(ppc.aig, needed=need) + "\n" + patch_table_source(build, rows=rows, slot=slot)
+              if style == "table" else
+              eval_source(ppc.aig, needed=need) + "\n" + patch_source(build, rows=rows, slot=slot))
            + "\n" + _array("scg_blob", blob))
     dt = ("/* scg_devtab.c - generated by dcsflow codegen: configuration rows of "
           f"{build.device.name} (C model only). */\n#include <stdint.h>\n\n"

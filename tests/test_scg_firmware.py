@@ -346,19 +346,44 @@ def test_codegen_eval_matches_python_bit_sliced(fwbuild_any, tmp_path):
         x.append(sum(((k >> bit) & 1) << lane for lane, k in enumerate(keys)))
     main = tmp_path / "m.c"
     main.write_text('#include <stdio.h>\n#include "scg_gen.h"\nstatic const uint32_t X[] = {'
-                    + ",".join(f"{v}u" for v in x) + '};\nint main(void){static uint32_t y[SCG_GEN_OUTPUTS];'
-                    'scg_ppc_eval(X, y); for (unsigned j = 0; j < SCG_GEN_OUTPUTS; j++) printf("%u\\n", y[j]);'
+                    + ",".join(f"{v}u" for v in x) + '};\nint main(void){static uint32_t y[SCG_GEN_YWORDS];'
+                    'scg_ppc_eval(X, y); for (unsigned j = 0; j < SCG_GEN_YWORDS; j++) printf("%u\\n", y[j]);'
                     'return 0;}\n')
     exe = tmp_path / "m"
     subprocess.run(["cc", "-std=c99", "-O1", f"-I{fwbuild['gen']}", "-o", exe, main, fwbuild["gen"] / "scg_gen.c"],
                    check=True)
     ys = [int(v) for v in subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.split()]
     want = b.ppc.evaluate_many([{"key": k} for k in keys])
-    # only the outputs the patch reads are computed (affine TLUTs' entries are not: their frontier is)
-    need = needed_outputs(b)
-    assert len(need) < len(ys) and len(ys) == b.ppc.num_outputs
-    assert [ys[j] for j in sorted(need)] == [sum(want[lane][j] << lane for lane in range(32)) for j in sorted(need)]
-    assert all(ys[j] == 0 for j in range(len(ys)) if j not in need)
+    # only the outputs the patch reads are computed (affine TLUTs' entries are not: their frontier is),
+    # y[k] = the k-th of them in output order
+    need = sorted(needed_outputs(b))
+    assert len(need) == len(ys) < b.ppc.num_outputs
+    assert ys == [sum(want[lane][j] << lane for lane in range(32)) for j in need]
+
+
+@pytest.mark.parametrize("chunk", [1, 37, 100000])
+def test_chunked_straight_eval_matches_python(fwbuild, tmp_path, monkeypatch, chunk):
+    """The straight style split into noinline functions of ``EVAL_CHUNK`` nodes (nodes read across
+    chunks go through ``scg_nv``), compiled natively: every PPC output equals scg.ppc's evaluation."""
+    import scg.codegen as cg
+
+    monkeypatch.setattr(cg, "EVAL_CHUNK", chunk)
+    b = rk.load_build(fwbuild["build"])
+    n_out = b.ppc.num_outputs
+    src = cg.eval_source(b.ppc.aig, needed=set(range(n_out)))
+    assert ("scg_nv" in src) == (chunk < b.ppc.aig.num_ands)
+    rnd = random.Random(8)
+    keys = [rnd.getrandbits(KEY_BITS) for _ in range(32)]
+    x = [sum(((k >> int(n.split("[")[1][:-1])) & 1) << lane for lane, k in enumerate(keys)) for n in b.ppc.inputs]
+    c = tmp_path / "e.c"
+    c.write_text("#include <stdint.h>\n#include <stdio.h>\n" + src + "static const uint32_t X[] = {"
+                 + ",".join(f"{v}u" for v in x) + f"}};\nint main(void){{static uint32_t y[{n_out}];"
+                 f'scg_ppc_eval(X, y); for (unsigned j = 0; j < {n_out}u; j++) printf("%u\\n", y[j]); return 0;}}\n')
+    exe = tmp_path / "e"
+    subprocess.run(["cc", "-std=c99", "-O1", "-Wall", "-Werror", "-o", exe, c], check=True)
+    ys = [int(v) for v in subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.split()]
+    want = b.ppc.evaluate_many([{"key": k} for k in keys])
+    assert ys == [sum(want[lane][j] << lane for lane in range(32)) for j in range(n_out)]
 
 
 # ---------------------------------------------------------------- QEMU
