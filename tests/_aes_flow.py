@@ -43,7 +43,7 @@ def firmware_host_and_qemu(dcsflow, build, tmp_path, keys):
     gen, out = tmp_path / "gen", tmp_path / "fw"
     r = dcsflow("codegen", build, "--out", gen)
     assert r.returncode == 0, r.stderr
-    # -O0: the generated PPC function of aes128_iter (2 MB of C) takes minutes at -O2 and ~10 s at -O0;
+    # -O0: the generated C of aes128_iter (2 MB) takes ~1 min per target at -O2 and ~10 s at -O0;
     # this test checks results, benchmarks/aes_bench.py counts instructions of the -O2 build
     subprocess.run(["make", "-s", "-C", str(FW), f"GEN={gen}", f"BUILD={out}", "OPT=-O0", "host", "qemu"], check=True,
                    capture_output=True)
