@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .aig import truth_vars
+
 #: largest frontier for which a TLUT is tested (2^(k+F) truth-table bits, k <= 6)
 MAX_FRONTIER = 6
 
@@ -135,18 +137,10 @@ def cone_tables(ands, base_var: int, cone: list, leaves: list, frontier: list, r
         list over f of the 2^k-entry table of ``root`` (bit i = entry i).
     """
     k, nf = len(leaves), len(frontier)
-    n = k + nf
-    width = 1 << n
-    full = (1 << width) - 1
+    full = (1 << (1 << (k + nf))) - 1
     val = {0: 0}
-    for j, v in enumerate(leaves + frontier):
-        blk = 1 << j
-        pat = ((1 << blk) - 1) << blk  # bit idx set iff idx bit j is set: ones in the upper half
-        cur = 2 * blk                  # of each 2*blk block, repeated over the width
-        while cur < width:
-            pat |= pat << cur
-            cur *= 2
-        val[v] = pat & full
+    for v, pat in zip(leaves + frontier, truth_vars(k + nf)):
+        val[v] = pat
     for x in cone:
         a, b = ands[x - base_var]
         va = val[a >> 1] ^ (full if a & 1 else 0)

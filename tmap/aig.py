@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import os
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from .errors import AigerError
 
@@ -295,6 +296,20 @@ class Aig:
 
 
 # --------------------------------------------------------------------------- reading
+@lru_cache(maxsize=None)
+def truth_vars(k: int) -> tuple[int, ...]:
+    """Projection truth tables of k variables over 2^k entries (entry i bit j = var j), cached."""
+    size = 1 << k
+    res = []
+    for j in range(k):
+        t = 0
+        for i in range(size):
+            if i >> j & 1:
+                t |= 1 << i
+        res.append(t)
+    return tuple(res)
+
+
 def parameter_only(aig: Aig, pvars) -> bytearray:
     """Mark the parameter-only variables of ``aig``: the constant (variable 0), the variables in
     ``pvars`` (input variable numbers of the parameters) and every AND node whose two fanins are

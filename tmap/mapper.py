@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .affine import MAX_FRONTIER, AffineTlut, cone_tables, detect
-from .aig import Aig, parameter_only, write_aiger
+from .aig import Aig, parameter_only, truth_vars, write_aiger
 from .cuts import _cover_size, select_cover
 from .errors import ParamError, TmapError, VerificationError
 
@@ -633,19 +633,6 @@ def verify(res: MapResult, comb: Aig, seconds: float = 600.0, method: str = "aut
         raise VerificationError(f"equivalence proof failed: {res.stats.proof}")
 
 
-def _truth_vars(k: int) -> list[int]:
-    """Projection truth tables of k variables over 2^k entries (entry i bit j = var j)."""
-    size = 1 << k
-    res = []
-    for j in range(k):
-        t = 0
-        for i in range(size):
-            if i >> j & 1:
-                t |= 1 << i
-        res.append(t)
-    return res
-
-
 def _unique_namer(taken: set):
     def name(base: str) -> str:
         s = base
@@ -724,7 +711,6 @@ def _build(comb: Aig, params: list, param: bytearray, cover, K: int):
     claims = {}    # LUT name -> literal of comb it computes
     lut_name = {}  # var -> name of its positive LUT
     neg_name = {}  # var -> name of LUT computing its complement
-    tvars = {k: _truth_vars(k) for k in range(K + 1)}
     for v in mapped:
         leaves = best[v]
         k = len(leaves)
@@ -733,7 +719,7 @@ def _build(comb: Aig, params: list, param: bytearray, cover, K: int):
         # cone between leaves and v, in topological (variable) order
         val = {}
         for j, l in enumerate(leaves):
-            val[l] = tvars[k][j]
+            val[l] = truth_vars(k)[j]
         cone = []
         frontier = []  # parameter-only variables the cone reads (affine TLUT detection)
         stack = [v]
