@@ -17,6 +17,7 @@ import random
 from pathlib import Path
 
 from tmap.aig import Aig, write_aiger
+from tmap.generators import _mux_tree
 
 from .bitstream import FrameMemory
 from .device import ECC_MASK, ECC_WORD, get_device
@@ -37,26 +38,18 @@ AFFINE_SITES = [("SLICE_X56Y34", "B6LUT", 6, 3), ("SLICE_X57Y80", "A6LUT", 5, 2)
                 ("SLICE_X3Y10", "D6LUT", 1, 1)]
 
 
-def _lookup(a: Aig, sel: list[int], table: list[int]) -> int:
-    """Literal of ``table[index]`` (table of constants 0/1), index bit b = literal ``sel[b]``."""
-    if not sel:
-        return table[0]
-    lo = _lookup(a, sel[:-1], table[:len(table) // 2])
-    hi = _lookup(a, sel[:-1], table[len(table) // 2:])
-    return a.add_mux(sel[-1], hi, lo)
-
-
-def add_affine(a: Aig, rnd: random.Random, k: int, nf: int, like: tuple | None = None) -> tuple[list[int], dict]:
+def add_affine(a: Aig, rnd: random.Random, k: int, nf: int, like: dict | None = None) -> tuple[list[int], dict]:
     """Add a random affine TLUT (k inputs, nf frontier bits) to the PPC ``a``: returns the PPC
     output of each of its 2^k entries and its ``ppc.json`` affine record (``tmap.affine``).
-    ``like``: ``(frontier literals, cols, neg, frontier outputs)`` to reuse (then ``nf`` is ignored)."""
+    ``like``: an earlier record whose frontier, columns and complement to reuse (``nf`` ignored)."""
     pool = [2 * (1 + i) for i in range(a.num_inputs)] + [2 * (a.first_and + i) for i in range(len(a.ands))]
     if like is None:
         fr = [p ^ rnd.randrange(2) for p in rnd.sample(pool, nf)]
         cols = [rnd.randrange(1 << k) for _ in range(nf)]
         neg = rnd.randrange(1 << nf)
     else:
-        fr, cols, neg, frontier = like
+        frontier, cols, neg = like["frontier"], like["cols"], like["neg"]
+        fr = [a.outputs[j] for j in frontier]
         nf = len(fr)
     base = rnd.randrange(1, (1 << (1 << k)) - 1)   # not constant
     s_lits = []
@@ -74,11 +67,10 @@ def add_affine(a: Aig, rnd: random.Random, k: int, nf: int, like: tuple | None =
     outs = []
     for i in range(1 << k):
         sel = [s_lits[b] ^ (i >> b & 1) for b in range(k)]
-        outs.append(a.add_output(a.add_xor(_lookup(a, sel, table), n_lit)))
+        outs.append(a.add_output(a.add_xor(_mux_tree(a, sel, table), n_lit)))
     if like is None:
         frontier = [a.add_output(x) for x in fr]
-    return outs, {"k": k, "frontier": frontier, "cols": cols, "neg": neg, "base": f"{base:x}",
-                  "_like": (fr, cols, neg, frontier)}
+    return outs, {"k": k, "frontier": frontier, "cols": cols, "neg": neg, "base": f"{base:x}"}
 
 
 def make_ppc(key_bits: int = 16, seed: int = 1) -> Aig:
@@ -109,10 +101,8 @@ def make_build(root, seed: int = 1, device: str = "xc7z020", key_bits: int = 16,
     arnd = random.Random(seed * 7919 + 1)
     aff_tluts = []
     for site, bel, k, nf in AFFINE_SITES if affine else []:
-        like = aff_tluts[0][3]["_like"] if nf is None else None
+        like = aff_tluts[0][3] if nf is None else None
         aff_tluts.append((site, bel, *add_affine(ppc, arnd, k, nf, like)))
-    for t in aff_tluts:
-        t[3].pop("_like")
     write_aiger(ppc, root / "ppc.aig")
     zero = ppc.simulate({n: 0 for n in ppc.input_names}, width=1)
     design_hash = hashlib.sha256(b"synthetic" + ppc.to_bytes() + bytes([seed])).hexdigest()

@@ -30,12 +30,11 @@ import json
 import random
 from dataclasses import dataclass
 
-from tmap.affine import AffineTlut
+from tmap.affine import AffineTlut, xor_permute
 
 from .device import ECC_WORD, FRAME_WORDS, bit_code
 from .rekey import RekeyError, ScgBuild
 
-_LOW32 = (0x55555555, 0x33333333, 0x0F0F0F0F, 0x00FF00FF, 0x0000FFFF)
 _M64 = (1 << 64) - 1
 
 
@@ -117,7 +116,7 @@ def affine_rows(build: ScgBuild, check_keys: int = 16) -> tuple[list[AffineRow],
     fm = json.loads((build.path / "tlut" / "framemap.json").read_text())
     fidx = {f: k for k, f in enumerate(build.fars)}
     n_out = build.ppc.num_outputs
-    rows, covered, cache = [], set(), {}
+    rows, covered = [], set()
     order = build.device.far_index.__getitem__
     for t in fm.get("tluts", []):
         a = recs.get(t.get("name"))
@@ -149,9 +148,10 @@ def affine_rows(build: ScgBuild, check_keys: int = 16) -> tuple[list[AffineRow],
         rows.append(AffineRow(t["name"], tuple(a.frontier), tuple(dcols), v0,
                               tuple(2 * (f * FRAME_WORDS + word) + (o >> 4) for f in fi), fi, q,
                               bit_code(word, o)))
+    at = {(far, w, b): j for far, w, b, j in build.entries} if rows else {}
     if rows and check_keys:
-        _check_rows(build, rows, check_keys)
-    rows = [r for r in rows if generic_cost(build, r, cache) > ROW_COST] if rows else rows
+        _check_rows(build, rows, check_keys, at)
+    rows = [r for r in rows if generic_cost(build, r, at) > ROW_COST]
     for r in rows:
         covered.update(_positions(build, r))
     return rows, covered
@@ -170,16 +170,13 @@ def _positions(build: ScgBuild, r: AffineRow) -> list:
             for m in range(4) for b in range(16)]
 
 
-def generic_cost(build: ScgBuild, r: AffineRow, cache: dict) -> int:
+def generic_cost(build: ScgBuild, r: AffineRow, at: dict) -> int:
     """Estimated Cortex-A9 instructions for patching TLUT ``r`` entry by entry instead: one term per
     distinct non-constant PPC output in each of its frame words and in each frame's ECC, plus the
     AND nodes of its entries' cones below its frontier (an over-estimate where TLUTs share nodes).
     A row is used only when this exceeds :data:`ROW_COST` (e.g. not for picipher's key-XOR TLUTs,
-    whose entries are parameter bits)."""
+    whose entries are parameter bits). ``at``: frame bit ``(far, word, bit)`` -> PPC output."""
     aig = build.ppc.aig
-    if "at" not in cache:
-        cache["at"] = {(far, w, b): j for far, w, b, j in build.entries}
-    at = cache["at"]
     words, frames = {}, {}
     outs = set()
     for far, w, b in _positions(build, r):
@@ -202,13 +199,12 @@ def generic_cost(build: ScgBuild, r: AffineRow, cache: dict) -> int:
     return TERM_COST * terms + AND_COST * len(seen)
 
 
-def _check_rows(build: ScgBuild, rows: list[AffineRow], n: int) -> None:
+def _check_rows(build: ScgBuild, rows: list[AffineRow], n: int, at: dict) -> None:
     """Every row's frame bits equal the PPC entries at those bits, on ``n`` random parameter values."""
     rng = random.Random(0x5CA)
     aig = build.ppc.aig
     vals = {name: rng.getrandbits(n) for name in aig.input_names}
     outs = aig.simulate(vals, width=n)
-    at = {(far, w, b): j for far, w, b, j in build.entries}
     for r in rows:
         want = [at.get(p) for p in _positions(build, r)]   # index 16m + b
         if None in want:
@@ -228,22 +224,7 @@ def affine_value(r: AffineRow, fvals) -> int:
     for fj, c in zip(fvals, r.dcols):
         if fj:
             d ^= c
-    return permute64(r.v0, d & 63) ^ (_M64 if d >> 6 & 1 else 0)
-
-
-def permute64(v: int, d: int) -> int:
-    """``v`` with its bit index XORed by ``d`` (6 bits): result bit i = v bit (i ^ d)."""
-    lo, hi = v & 0xFFFFFFFF, v >> 32
-    for s in range(5):
-        if d >> s & 1:
-            sh = 1 << s
-            for_lo = ((lo >> sh) ^ lo) & _LOW32[s]
-            lo ^= for_lo ^ (for_lo << sh)
-            for_hi = ((hi >> sh) ^ hi) & _LOW32[s]
-            hi ^= for_hi ^ (for_hi << sh)
-    if d >> 5 & 1:
-        lo, hi = hi, lo
-    return lo | hi << 32
+    return xor_permute(r.v0, d & 63, 6) ^ (_M64 if d >> 6 & 1 else 0)
 
 
 @dataclass(frozen=True)
@@ -308,7 +289,7 @@ def apply_tables(t: AffineTables, y: list[int], f16: list[int], eacc: list[int])
         for i in range(nf):
             d ^= (0 - y[g[2 + i]]) & g[2 + nf + i]
         for _ in range(g[0]):
-            v = permute64(t.rows[ri] | t.rows[ri + 1] << 32, d & 63) ^ (_M64 if d >> 6 & 1 else 0)
+            v = xor_permute(t.rows[ri] | t.rows[ri + 1] << 32, d & 63, 6) ^ (_M64 if d >> 6 & 1 else 0)
             for m in range(4):
                 f16[t.rows[ri + 2 + m]] = (v >> (16 * m)) & 0xFFFF
             ri += 6

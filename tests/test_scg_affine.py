@@ -17,7 +17,8 @@ import pytest
 from flow.paths import REPO_ROOT
 from scg import rekey as rk
 from scg._synthetic import AFFINE_SITES, make_build
-from scg.affine import _vmap, affine_rows, group_tables, permute64
+from scg.affine import _vmap, affine_rows, group_tables
+from tmap.affine import xor_permute
 from scg.codegen import needed_outputs, patch_model
 
 
@@ -57,11 +58,11 @@ def test_without_records_everything_is_generic(tmp_path):
     assert affine_rows(b) == ([], set())
 
 
-def test_permute64_is_an_index_xor():
+def test_64_bit_permute_is_an_index_xor():
     rnd = random.Random(9)
     for _ in range(100):
         v, d = rnd.getrandbits(64), rnd.randrange(64)
-        assert permute64(v, d) == sum((v >> (i ^ d) & 1) << i for i in range(64))
+        assert xor_permute(v, d, 6) == sum((v >> (i ^ d) & 1) << i for i in range(64))
 
 
 def test_layout_checks():
