@@ -13,7 +13,8 @@ Writes three files into DIR:
     sets (``x[i]`` = input ``i`` of the PPC for the 32 sets, ``y[k]`` = the k-th of the PPC outputs
     the patch reads, in output order: :func:`slots`).
     ``scg_gen_patch(y, f)``: the frame patch (entry bits and frame ECC) of the shadow frames; the
-    affine TLUTs (:mod:`scg.affine`) as one loop over ``scg_af`` rows, from their frontier outputs.
+    affine TLUTs (:mod:`scg.affine`) as one loop over the ``scg_ag``/``scg_ar``/``scg_ae`` tables,
+    from their frontier outputs (:func:`affine_source`).
     With ``style="table"`` (large PPCs) both are loops over constant tables instead of straight-line
     code: the same results and still constant time (loop counts and addresses from the tables only;
     no address depends on the key).
@@ -114,6 +115,14 @@ def blob_crc(words) -> int:
     return zlib.crc32(b"".join((w & 0xFFFFFFFF).to_bytes(4, "little") for w in words)) & 0xFFFFFFFF
 
 
+def _lit(v: int) -> str:
+    """C expression of AIG literal ``v`` in straight-style code (node ``n`` is the constant ``n<n>``)."""
+    var, neg = v >> 1, v & 1
+    if var == 0:
+        return "0xFFFFFFFFu" if neg else "0u"
+    return f"~n{var}" if neg else f"n{var}"
+
+
 #: AND nodes per generated C function of the straight style: gcc's time grows faster than linearly
 #: with the size of one function (aes128_iter's 31k-node PPC in one function: ~8 min at -O2)
 EVAL_CHUNK = 2048
@@ -147,12 +156,6 @@ def eval_source(aig, name: str = "scg_ppc_eval", needed=None) -> str:
         if o >> 1 >= first and o >> 1 not in export:
             export[o >> 1] = len(export)
 
-    def lit(v):
-        var, neg = v >> 1, v & 1
-        if var == 0:
-            return "0xFFFFFFFFu" if neg else "0u"
-        return f"~n{var}" if neg else f"n{var}"
-
     out = [f"static uint32_t scg_nv[{max(1, len(export))}u];\n"]
     n_chunks = chunk[nodes[-1]] + 1
     for c in range(n_chunks):
@@ -172,7 +175,7 @@ def eval_source(aig, name: str = "scg_ppc_eval", needed=None) -> str:
         body += [f"    const uint32_t n{u} = scg_nv[{export[u]}];" for u in sorted(reads)]
         for v in members:
             a, b = aig.ands[v - first]
-            body.append(f"    const uint32_t n{v} = {lit(a)} & {lit(b)};")
+            body.append(f"    const uint32_t n{v} = {_lit(a)} & {_lit(b)};")
             if v in export:
                 body.append(f"    scg_nv[{export[v]}] = n{v};")
         if not ins:
@@ -197,28 +200,19 @@ def _eval_one(aig, name: str, live: set) -> str:
     """:func:`eval_source` as one function (every node a local constant)."""
     ni = aig.num_inputs
 
-    def lit(v):
-        var, neg = v >> 1, v & 1
-        if var == 0:
-            return "0xFFFFFFFFu" if neg else "0u"
-        return f"~n{var}" if neg else f"n{var}"
-
     lines = [f"void {name}(const uint32_t *restrict x, uint32_t *restrict y)", "{"]
     for i in range(ni):
         if i + 1 in live:
             lines.append(f"    const uint32_t n{i + 1} = x[{i}];")
     for k, (a, b) in enumerate(aig.ands):
         if ni + 1 + k in live:
-            lines.append(f"    const uint32_t n{ni + 1 + k} = {lit(a)} & {lit(b)};")
+            lines.append(f"    const uint32_t n{ni + 1 + k} = {_lit(a)} & {_lit(b)};")
     for j, o in enumerate(aig.outputs):
-        lines.append(f"    y[{j}] = {lit(o)};")
+        lines.append(f"    y[{j}] = {_lit(o)};")
     if not any(i + 1 in live for i in range(ni)):
         lines.append("    (void)x;")
     lines.append("}")
     return "\n".join(lines) + "\n"
-
-
-_code = bit_code  # ECC code of one frame bit (scg.device.bit_code)
 
 
 def patch_plan(build: ScgBuild, skip=frozenset()):
@@ -240,21 +234,22 @@ def patch_plan(build: ScgBuild, skip=frozenset()):
         if o >> 1 == 0:
             const[j] = o & 1
     fidx = {f: k for k, f in enumerate(build.fars)}
+    frames = [build.template.frame(far) for far in build.fars]
     words: dict[int, dict] = {}
     codes: dict[int, dict] = {}
     kconst: dict[int, int] = {}
     for far, word, bit, j in build.entries:
         fi = fidx[far]
         idx = fi * FRAME_WORDS + word
+        tb = (frames[fi][word] >> bit) & 1
         if (far, word, bit) in skip:
-            if (build.template.frame(far)[word] >> bit) & 1:
-                kconst[fi] = kconst.get(fi, 0) ^ _code(word, bit)
+            if tb:
+                kconst[fi] = kconst.get(fi, 0) ^ bit_code(word, bit)
             codes.setdefault(fi, {})
             continue
         w = words.setdefault(idx, {"clear": 0, "set": 0, "by": {}})
         w["clear"] |= 1 << bit
-        tb = (build.template.frame(far)[word] >> bit) & 1
-        c = _code(word, bit)
+        c = bit_code(word, bit)
         if tb:
             kconst[fi] = kconst.get(fi, 0) ^ c
         if j in const:
@@ -266,7 +261,6 @@ def patch_plan(build: ScgBuild, skip=frozenset()):
             w["by"][j] = w["by"].get(j, 0) | (1 << bit)
             cj = codes.setdefault(fi, {})
             cj[j] = cj.get(j, 0) ^ c
-    frames = [build.template.frame(far) for far in build.fars]
     out_words = []
     for idx in sorted(words):
         w = words[idx]
@@ -538,7 +532,7 @@ def affine_source(rows: list[AffineRow], frames: int, slot: dict | None = None) 
 def patch_model(build: ScgBuild, ybits: list[int], rows=None) -> dict:
     """Python mirror of the generated ``scg_gen_patch`` (both styles): the touched frames (FAR -> 101
     words) for PPC output bits ``ybits`` (0/1). For tests: it must equal :func:`scg.rekey.plan`."""
-    from .affine import apply_tables, group_tables
+    from .affine import apply_tables
 
     rows, covered = affine_rows(build) if rows is None else rows
     words, eccs = patch_plan(build, covered)
@@ -620,9 +614,10 @@ def code_style(build: ScgBuild, style: str = "auto", rows=None, size=None) -> st
     return "table" if max(ands, entries) > TABLE_STYLE_ABOVE else "straight"
 
 
-def work_size(build: ScgBuild, rows) -> tuple[int, int]:
-    """``(AND nodes evaluated, entries patched bit by bit)`` of the generated SCG for ``rows``."""
-    aig = _only(build.ppc.aig, needed_outputs(build, rows))
+def work_size(build: ScgBuild, rows, need=None) -> tuple[int, int]:
+    """``(AND nodes evaluated, entries patched bit by bit)`` of the generated SCG for ``rows``
+    (``need``: :func:`needed_outputs`, computed when None)."""
+    aig = _only(build.ppc.aig, needed_outputs(build, rows) if need is None else need)
     live = _live(aig)
     ands = sum(1 for k in range(len(aig.ands)) if aig.num_inputs + 1 + k in live)
     return ands, sum(1 for far, w, b, _ in build.entries if (far, w, b) not in rows[1])
@@ -644,7 +639,7 @@ def codegen(build_dir, out_dir, style: str = "auto") -> CodegenResult:
     rows = affine_rows(build)
     need = needed_outputs(build, rows)
     slot = slots(need)
-    size = work_size(build, rows)
+    size = work_size(build, rows, need)
     style = code_style(build, style, rows, size)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
