@@ -31,12 +31,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tmap.affine import xor_permute  # noqa: E402
 from tmap.aig import parameter_only, read_aiger  # noqa: E402
 from tmap.mapper import MapOptions, map_tluts  # noqa: E402
-
-
-def _xperm(t: int, s: int) -> int:
-    return sum(((t >> (i ^ s)) & 1) << i for i in range(64))
 
 
 def _is_xor_permutation(tt: int) -> bool:
@@ -44,7 +41,7 @@ def _is_xor_permutation(tt: int) -> bool:
     inits = [sum(((tt >> (i | (f << 6))) & 1) << i for i in range(64)) for f in range(64)]
     masks = []
     for f in range(64):
-        c = [x for x in range(64) if _xperm(inits[0], x) == inits[f]]
+        c = [x for x in range(64) if xor_permute(inits[0], x, 6) == inits[f]]
         if len(c) != 1:
             return False
         masks.append(c[0])
