@@ -1,4 +1,11 @@
-"""Installs the packages flow, tmap, scg and designs, and the console script ``dcsflow``."""
+"""Installs dcsflow: every module under the one import namespace ``dcsflow``.
+
+The repository keeps one top-level folder per part of the pipeline; ``package_dir`` maps them into
+the namespace (:data:`ROOTS`). ``pip install dcsflow`` without extras installs the runtime (the core
+``dcsflow.aig``/``dcsflow.fileio`` and ``dcsflow.scg``: ``python -m dcsflow.scg``) and no third-party
+package; the extra ``flow`` adds what the flow, the ``dcsflow`` command and the bundled designs need;
+``test`` what the test suite needs.
+"""
 
 import re
 from pathlib import Path
@@ -6,7 +13,42 @@ from pathlib import Path
 from setuptools import Extension, find_namespace_packages, setup
 
 here = Path(__file__).parent
-version = re.search(r'__version__ = "([^"]+)"', (here / "flow" / "__init__.py").read_text()).group(1)
+version = re.search(r'__version__ = "([^"]+)"', (here / "dcsflow" / "__init__.py").read_text()).group(1)
+
+#: installed package -> repository folder
+ROOTS = {
+    "dcsflow": "dcsflow",            # the core: AIG, atomic file output
+    "dcsflow.tmap": "tmap",          # TLUT mapper, PPC construction
+    "dcsflow.scg": "scg",            # the runtime
+    "dcsflow.scg.firmware": "firmware",  # C firmware, shipped so that `codegen --firmware DIR` works
+    "dcsflow.flow": "flow",          # the pipeline and the dcsflow command
+    "dcsflow.designs": "designs",    # bundled designs, one folder each
+}
+
+
+def _packages() -> list[str]:
+    """Every package under :data:`ROOTS`; data folders (``designs/*/rtl``, ``scg/xc7/<part>``,
+    ``flow/boards``, ...) are namespace packages, so every file the flow reads at run time is in the
+    wheel (tests/test_wheel.py)."""
+    out = []
+    for name, folder in ROOTS.items():
+        out.append(name)
+        if name in ("dcsflow", "dcsflow.scg.firmware"):
+            continue
+        out += [f"{name}.{p}" for p in find_namespace_packages(where=str(here / folder),
+                                                               exclude=["__pycache__", "*.__pycache__"])]
+    return out
+
+
+FLOW_REQUIRES = [
+    "click>=8.1",
+    "rich>=13",
+    "networkx>=3",
+    "matplotlib>=3.6",
+    # AES-128 design (issue 13): golden model and the NIST CAVP KAT vectors
+    "cryptography>=41",
+    "cryptography_vectors>=41",
+]
 
 setup(
     name="dcsflow",
@@ -16,30 +58,19 @@ setup(
     long_description_content_type="text/markdown",
     license="BSD-3-Clause",
     python_requires=">=3.10",
-    # data folders (designs/*/rtl, designs/vectors/picipher, scg/xc7/<part>, flow/yosys_lib) are
-    # namespace packages, so every file the flow reads at run time is in the wheel (tests/test_wheel.py)
-    packages=find_namespace_packages(include=["flow", "flow.*", "tmap", "tmap.*", "scg", "scg.*", "designs",
-                                              "designs.*"], exclude=["*.__pycache__"]) + ["scg.firmware"],
-    # the C firmware (firmware/) ships as scg/firmware/ so that `dcsflow codegen --firmware DIR` works
-    # from a wheel install (scg.codegen.firmware_dir)
-    package_dir={"scg.firmware": "firmware"},
+    packages=_packages(),
+    package_dir=ROOTS,
     include_package_data=True,
-    package_data={"": ["*.v", "*.vh", "*.json", "*.yaml", "*.db", "*.md", "SHA256SUMS", "*.test-vectors", "*.tcl", "*.xdc"],
-                  "scg.firmware": ["*.c", "*.h", "*.S", "*.ld", "Makefile"]},
-    install_requires=[
-        "click>=8.1",
-        "rich>=13",
-        "networkx>=3",
-        "matplotlib>=3.6",
-        # AES-128 design (issue 13): golden model and the NIST CAVP KAT vectors
-        "cryptography>=41",
-        "cryptography_vectors>=41",
-    ],
+    package_data={"": ["*.v", "*.vh", "*.json", "*.yaml", "*.db", "*.md", "SHA256SUMS", "*.test-vectors", "*.tcl",
+                       "*.xdc"],
+                  "dcsflow.scg.firmware": ["*.c", "*.h", "*.S", "*.ld", "Makefile"]},
+    install_requires=[],            # the runtime: standard library only
     extras_require={
+        "flow": FLOW_REQUIRES,
         "test": ["pytest>=7", "pytest-xdist>=3", "hypothesis>=6",
                  "pycryptodome>=3.15"],  # second DES (tests/test_tmap_des.py) and AES (FIPS-197 C.1) implementation
     },
     # compiled core of the TLUT mapper (tmap/cuts.py falls back to pure Python if it is missing)
-    ext_modules=[Extension("tmap._cutsc", ["tmap/_cutsc.c"], optional=True, extra_compile_args=["-O2"])],
-    entry_points={"console_scripts": ["dcsflow=flow.cli:run"]},
+    ext_modules=[Extension("dcsflow.tmap._cutsc", ["tmap/_cutsc.c"], optional=True, extra_compile_args=["-O2"])],
+    entry_points={"console_scripts": ["dcsflow=dcsflow.flow.__main__:main"]},
 )

@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from flow.build import BuildError, BuildOptions, build  # noqa: E402
+from dcsflow.flow.build import BuildError, BuildOptions, build  # noqa: E402
 
 
 def main() -> None:

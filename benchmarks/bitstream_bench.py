@@ -22,10 +22,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scg import bitstream as B  # noqa: E402
-from scg.data import data_file  # noqa: E402
-from scg.emulator import ConfigEmulator  # noqa: E402
-from scg.hwicap import CR, CR_WRITE, WF, AxiHwicap  # noqa: E402
+from dcsflow.scg import bitstream as B  # noqa: E402
+from dcsflow.scg.data import data_file  # noqa: E402
+from dcsflow.scg.emulator import ConfigEmulator  # noqa: E402
+from dcsflow.scg.hwicap import CR, CR_WRITE, WF, AxiHwicap  # noqa: E402
 
 
 def best(fn, repeat):

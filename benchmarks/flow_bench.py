@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from flow.build import BuildOptions, build, comparison_rows, cycles_for  # noqa: E402
-from flow.check import check_build  # noqa: E402
+from dcsflow.flow.build import BuildOptions, build, comparison_rows, cycles_for  # noqa: E402
+from dcsflow.flow.check import check_build  # noqa: E402
 
 
 def main() -> None:

@@ -23,11 +23,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from flow.backend.vivado_import import import_vivado, synthetic_vivado_result  # noqa: E402
-from flow.build import BuildOptions, build  # noqa: E402
-from flow.paths import shared_file  # noqa: E402
-from scg import rekey as rk  # noqa: E402
-from scg.bitstream import parse, read_file  # noqa: E402
+from dcsflow.flow.backend.vivado_import import import_vivado, synthetic_vivado_result  # noqa: E402
+from dcsflow.flow.build import BuildOptions, build  # noqa: E402
+from dcsflow.flow.paths import shared_file  # noqa: E402
+from dcsflow.scg import rekey as rk  # noqa: E402
+from dcsflow.scg.bitstream import parse, read_file  # noqa: E402
 
 
 def main() -> None:

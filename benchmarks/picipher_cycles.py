@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from designs.picipher import model, sim  # noqa: E402
-from designs.picipher.synth import synth_counts  # noqa: E402
+from dcsflow.designs.picipher import model, sim  # noqa: E402
+from dcsflow.designs.picipher.synth import synth_counts  # noqa: E402
 
 SIZES = (0, 16, 64, 256, 1024)
 PUBLISHED_CYCLES_16B = 2165

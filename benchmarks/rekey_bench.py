@@ -43,12 +43,12 @@ ROOT = Path(__file__).resolve().parents[1]
 TABLE_STYLE_KEYS = 3
 sys.path.insert(0, str(ROOT))
 
-from scg import rekey as rk  # noqa: E402
-from scg.bitstream import FrameMemory  # noqa: E402
-from scg.codegen import codegen  # noqa: E402
-from scg.device import get_device  # noqa: E402
-from scg.emulator import ConfigEmulator  # noqa: E402
-from scg.hwicap import AxiHwicap  # noqa: E402
+from dcsflow.scg import rekey as rk  # noqa: E402
+from dcsflow.scg.bitstream import FrameMemory  # noqa: E402
+from dcsflow.scg.codegen import codegen  # noqa: E402
+from dcsflow.scg.device import get_device  # noqa: E402
+from dcsflow.scg.emulator import ConfigEmulator  # noqa: E402
+from dcsflow.scg.hwicap import AxiHwicap  # noqa: E402
 
 AXI_US_PER_WORD = 0.2
 ICAP_US_PER_WORD = 0.01
@@ -72,7 +72,7 @@ def standin_framemap(build: Path) -> bool:
             entries.append([far, word, bit, ent[i % len(ent)]])
         meta.append({"name": cell, "site": site, "bel": bel, "pins": []})
     entries.sort()
-    from tmap.aig import read_aiger
+    from dcsflow.aig import read_aiger
 
     ppc = read_aiger(str(build / "ppc.aig"))
     zero = ppc.simulate({nm: 0 for nm in ppc.input_names}, width=1)
@@ -244,7 +244,7 @@ def ensure_build(name: str, given: dict, tmp: Path) -> tuple[Path, float | None]
         return build, None
     print(f"[{name}] building (dcsflow build {name}) ...", file=sys.stderr)
     t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "flow", "build", name, "--out", str(build), "--quiet"],
+    subprocess.run([sys.executable, "-m", "dcsflow.flow", "build", name, "--out", str(build), "--quiet"],
                    check=True, cwd=ROOT)
     return build, time.perf_counter() - t0
 

@@ -31,9 +31,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tmap.affine import xor_permute  # noqa: E402
-from tmap.aig import parameter_only, read_aiger  # noqa: E402
-from tmap.mapper import MapOptions, map_tluts  # noqa: E402
+from dcsflow.tmap.affine import xor_permute  # noqa: E402
+from dcsflow.aig import read_aiger
+from dcsflow.tmap.cones import parameter_only  # noqa: E402
+from dcsflow.tmap.mapper import MapOptions, map_tluts  # noqa: E402
 
 
 def _is_xor_permutation(tt: int) -> bool:

@@ -44,11 +44,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tmap import generators as G  # noqa: E402
-from tmap.abc import BASELINE_AREA_SCRIPT, BASELINE_DEPTH_SCRIPT, baseline  # noqa: E402
-from tmap.aig import read_aiger  # noqa: E402
-from tmap.errors import TmapError  # noqa: E402
-from tmap.mapper import ABC_AIG_SCRIPTS, FULL_MODE_ANDS, MapOptions, map_tluts, read_param_file, resolve_params, verify  # noqa: E402
+from dcsflow.tmap import generators as G  # noqa: E402
+from dcsflow.tmap.abc import BASELINE_AREA_SCRIPT, BASELINE_DEPTH_SCRIPT, baseline  # noqa: E402
+from dcsflow.aig import read_aiger  # noqa: E402
+from dcsflow.tmap.errors import TmapError  # noqa: E402
+from dcsflow.tmap.mapper import ABC_AIG_SCRIPTS, FULL_MODE_ANDS, MapOptions, map_tluts, read_param_file, resolve_params, verify  # noqa: E402
 
 #: the two fixed modes compared: name -> MapOptions fields (priority cuts, ABC-optimized AIG variants)
 MODES = {"C8": dict(cuts_per_node=8, aig_scripts=()), "C16+opt": dict(cuts_per_node=16, aig_scripts=ABC_AIG_SCRIPTS)}
@@ -63,7 +63,7 @@ def yosys_multiplier(n: int, tmp: Path, K: int = 6, rewrite: bool = True):
     """``p = a * b`` (n×n bits) synthesized by Yosys (``synth -flatten; aigmap``); ``b`` is the parameter
     operand. ``rewrite``: first the front end's parameter-multiplier rewrite (``flow.param_arith``,
     chunks of K bits), as ``dcsflow build`` hands such a multiplier to TMAP; else Yosys's own ``a*b``."""
-    from flow.param_arith import param_mul_commands, param_wire_selection
+    from dcsflow.flow.param_arith import param_mul_commands, param_wire_selection
 
     v = tmp / f"mul{n}.v"
     v.write_text(f"module mul(input [{n - 1}:0] a, input [{n - 1}:0] b, output [{2 * n - 1}:0] p);\n"
@@ -94,7 +94,7 @@ def circuits(args, tmp):
     other_tool = [f"key{u}_in[{i}]" for u in (1, 2, 3) for i in range(64)]  # parity bits included
     yield "tdes_p", "des", g, resolve_params(g, other_tool).used
     if args.epfl:
-        from flow.paths import shared_dir
+        from dcsflow.flow.paths import shared_dir
 
         d = shared_dir() / "benchmarks" / "epfl"
         for n in EPFL:

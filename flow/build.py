@@ -32,7 +32,7 @@ from . import frontend as fe
 from . import netlist as nl
 from .designs import DesignInfo, resolve
 from .errors import FlowError
-from .fileio import write_text_atomic
+from dcsflow.fileio import write_text_atomic
 from .mapping import map_logic
 
 STAGES = ["frontend", "tmap", "verify", "backend", "outputs"]
@@ -334,7 +334,7 @@ def simulate_netlist(netlist: dict, ppc_vals: list[int], inputs: dict[str, int],
 
 def stage_verify(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Progress) -> None:
     """Random-pattern check of netlist ∘ PPC against the extracted AIG; TLUT attribute checks."""
-    from tmap.aig import read_aiger
+    from dcsflow.aig import read_aiger
 
     out = opts.out
     t0 = time.perf_counter()
@@ -391,7 +391,7 @@ def stage_outputs(info: DesignInfo, opts: BuildOptions, state: dict, prog: _Prog
     module.setdefault("attributes", {})["dcs_ppc_sha256"] = ppc_hash
     write_text_atomic(out / "template.json", json.dumps(final))
     entries = _tlut_entries(module)
-    from tmap.aig import read_aiger
+    from dcsflow.aig import read_aiger
 
     ppc = read_aiger(str(out / "ppc.aig"))
     manifest = {"format": "dcsflow-build-ppc", "version": 1, "aiger": "ppc.aig", "sha256": ppc_hash,
@@ -438,7 +438,7 @@ _STAGE_FUNCS: dict[str, Callable] = {"frontend": stage_frontend, "tmap": stage_t
 
 def _check_device(device: str) -> None:
     """Refuse a device without Project X-Ray data (``scg/xc7/<part>/`` in the package, or the shared folder)."""
-    from scg.data import package_devices
+    from dcsflow.scg.data import package_devices
 
     from .paths import SharedDataMissing, shared_file
 
@@ -605,7 +605,7 @@ def aes_job(out_root: Path | str = "build", progress: bool = True, file=None, co
     from rich.console import Console
     from rich.table import Table
 
-    from designs.aes128.vectors import kat_dir
+    from dcsflow.designs.aes128.vectors import kat_dir
 
     from .check import check_build
     from .termout import table_console

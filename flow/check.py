@@ -68,7 +68,7 @@ class CheckResult:
 
 
 def _tb_file() -> Path:
-    from designs.picipher import sim
+    from dcsflow.designs.picipher import sim
 
     return sim.TB_FILE
 
@@ -98,7 +98,7 @@ def _simulate_one(d: Path, verilog: str, top: str, key_bits: int, cis: bool, msg
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         raise CheckError("iverilog failed: " + (r.stderr or r.stdout).strip().replace("\n", " | ")[-400:])
-    from designs.picipher.sim import message_words
+    from dcsflow.designs.picipher.sim import message_words
 
     words, last = message_words(msg)
     stim = ["picipher-stim 1 1", f"0 {len(words)} {last} 0 0"] + [f"{w:04x}" for w in words]
@@ -150,7 +150,7 @@ class CheckSetup:
 
 def _pi16_check(b: BuildFolder, vectors_file, iverilog: str, vvp: str) -> DesignCheck:
     """π16-Cipher message processor: one group per vector (Key‖PMN differs per vector)."""
-    from designs.picipher.vectors import load_official, read_vectors
+    from dcsflow.designs.picipher.vectors import load_official, read_vectors
 
     key_bits = b.manifest.get("key_bits")
     ports = b.user_params

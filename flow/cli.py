@@ -14,7 +14,7 @@ import sys
 
 import click
 
-from . import __version__
+from dcsflow import __version__
 from . import commands as _commands_pkg
 
 
@@ -32,7 +32,7 @@ class _LazyGroup(click.Group):
         mod_name = name.replace("-", "_")
         if mod_name not in _command_modules():
             return None
-        mod = importlib.import_module(f"flow.commands.{mod_name}")
+        mod = importlib.import_module(f"dcsflow.flow.commands.{mod_name}")
         return mod.COMMAND
 
 

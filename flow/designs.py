@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import designs as _designs_pkg
+import dcsflow.designs as _designs_pkg
 
 from .errors import FlowError
 
@@ -53,7 +53,7 @@ BUNDLED = {
     "picipher": (["picipher/rtl"], "picipher_mp", {"KEY_BITS": 96, "BUFFER_KEY": 1}, 96, {}, None),
     "picipher128": (["picipher/rtl"], "picipher_mp", {"KEY_BITS": 128, "BUFFER_KEY": 1}, 128, {}, None),
     "picipher_cis": (["picipher/rtl", "picipher_cis/rtl"], "picipher_cis_mp", {}, 96, {"key_mn": 128},
-                     "flow.transforms:picipher_cis"),
+                     "dcsflow.flow.transforms:picipher_cis"),
 }
 
 # AES-128 (issue 13): the key is the parameter input; see designs/aes128/README.md
@@ -70,8 +70,8 @@ CONVENTIONAL_CHPARAMS = {"aes128_iter": {"KEY_TABLE": 0}}
 #: ``dcsflow check`` interfaces by top module: "module:function" with function(build, vectors_file)
 #: -> :class:`flow.check.DesignCheck` (designs without an entry get the π16-Cipher check)
 CHECKS = {
-    "aes128_pipe": "designs.aes128.flowdesign:design_check",
-    "aes128_iter": "designs.aes128.flowdesign:design_check",
+    "aes128_pipe": "dcsflow.designs.aes128.flowdesign:design_check",
+    "aes128_iter": "dcsflow.designs.aes128.flowdesign:design_check",
 }
 
 

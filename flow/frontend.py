@@ -41,7 +41,7 @@ from dataclasses import dataclass, field, asdict
 from pathlib import Path
 from typing import Callable
 
-from tmap.aig import Aig, write_aiger
+from dcsflow.aig import Aig, write_aiger
 
 from .errors import FlowError
 from .param_arith import (DEFAULT_CHUNK, is_identifier, param_mul_commands, param_wire_selection, parse_count,

@@ -48,8 +48,8 @@ def tmap_mapper(aig_path: Path, params: list[str], out_dir: Path, K: int = 6, ar
     cuts on the AIG alone above ``tmap.mapper.FULL_MODE_ANDS`` AND nodes; writes
     out_dir/{netlist.json,ppc.aig,ppc.json}."""
     try:
-        from tmap.aig import read_aiger
-        from tmap.mapper import MapOptions, map_tluts
+        from dcsflow.aig import read_aiger
+        from dcsflow.tmap.mapper import MapOptions, map_tluts
     except ImportError as e:  # pragma: no cover - depends on the TMAP branch being merged
         raise MapperError(f"TMAP is not available ({e}); merge the tmap package") from e
     t0 = time.perf_counter()

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scg.data import data_file, shared_candidates, shared_dir
-from scg.errors import DataMissing as SharedDataMissing
+from dcsflow.scg.data import data_file, shared_candidates, shared_dir
+from dcsflow.scg.errors import DataMissing as SharedDataMissing
 
 #: Root of the source checkout (the folder that holds setup.py); in a wheel install: site-packages.
 #: Tests and benchmarks only; run-time code finds its data through :func:`shared_file`.

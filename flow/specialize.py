@@ -15,12 +15,12 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from scg.ppc import Ppc, parse_hex_value, tlut_inits
+from dcsflow.scg.ppc import Ppc, parse_hex_value, tlut_inits
 
 from . import netlist as nl
 from .build import BUILD_FORMAT, BUILD_VERSION, sha256_file
 from .errors import FlowError
-from .fileio import write_text_atomic
+from dcsflow.fileio import write_text_atomic
 
 
 class BuildFolderError(FlowError):

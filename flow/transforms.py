@@ -21,7 +21,7 @@ def picipher_cis(user: dict[str, int]) -> dict[str, int]:
     computed by the golden model (``designs.picipher.cis_parameters(key, pmn).as_int()``; layout in
     designs/picipher_cis/rtl/picipher_cis_mp.v).
     """
-    from designs.picipher import cis_parameters
+    from dcsflow.designs.picipher import cis_parameters
 
     if "key_mn" not in user:
         raise TransformError("picipher_cis needs key_mn")

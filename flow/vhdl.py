@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Callable
 
 from .errors import FlowError
-from .fileio import write_text_atomic
+from dcsflow.fileio import write_text_atomic
 
 #: file name suffixes read as VHDL
 VHDL_SUFFIXES = (".vhd", ".vhdl")

@@ -16,8 +16,8 @@ import json
 import random
 from pathlib import Path
 
-from tmap.aig import Aig, write_aiger
-from tmap.generators import _mux_tree
+from dcsflow.aig import Aig, write_aiger
+from dcsflow.tmap.generators import _mux_tree
 
 from .bitstream import FrameMemory
 from .device import ECC_MASK, ECC_WORD, get_device

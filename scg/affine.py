@@ -30,7 +30,7 @@ import json
 import random
 from dataclasses import dataclass
 
-from tmap.affine import AffineTlut, xor_permute
+from dcsflow.tmap.affine import AffineTlut, xor_permute
 
 from .device import ECC_WORD, FRAME_WORDS, bit_code
 from .rekey import RekeyError, ScgBuild

@@ -320,7 +320,7 @@ def _only(aig, needed):
     of the result = output j of ``aig``); None: unchanged."""
     if needed is None:
         return aig
-    from tmap.aig import Aig
+    from dcsflow.aig import Aig
 
     keep = sorted(needed)
     return Aig(num_inputs=aig.num_inputs, ands=aig.ands, input_names=list(aig.input_names),
@@ -722,7 +722,7 @@ def copy_firmware(dest) -> list[Path]:
 
 
 def main(argv=None) -> int:
-    """``python -m scg.codegen BUILD OUT`` or ``python -m scg.codegen --synthetic OUT`` (firmware Makefile)."""
+    """``python -m dcsflow.scg.codegen BUILD OUT`` or ``python -m dcsflow.scg.codegen --synthetic OUT`` (firmware Makefile)."""
     import sys
     import tempfile
 
@@ -735,7 +735,7 @@ def main(argv=None) -> int:
             codegen(d, args[1])
         return 0
     if len(args) != 2:
-        print("usage: python -m scg.codegen BUILD OUT | --synthetic OUT", file=sys.stderr)
+        print("usage: python -m dcsflow.scg.codegen BUILD OUT | --synthetic OUT", file=sys.stderr)
         return 2
     codegen(args[0], args[1])
     return 0

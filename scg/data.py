@@ -26,7 +26,7 @@ from .errors import DataMissing
 _PKG_REPO = Path(__file__).resolve().parent.parent
 
 #: first part of a data path -> package whose folder of that name holds the run-time data
-PACKAGE_DATA = {"xc7": "scg", "vectors": "designs"}
+PACKAGE_DATA = {"xc7": "dcsflow.scg", "vectors": "dcsflow.designs"}
 
 
 def package_file(*parts: str) -> Path | None:
@@ -48,7 +48,7 @@ def package_file(*parts: str) -> Path | None:
 
 def package_devices() -> list[str]:
     """Parts with device data shipped in the package (``scg/xc7/<part>/part.json``), sorted."""
-    root = resources.files("scg").joinpath("xc7")
+    root = resources.files("dcsflow.scg").joinpath("xc7")
     if not root.is_dir():
         return []
     return sorted(p.name for p in root.iterdir() if p.is_dir() and p.joinpath("part.json").is_file())
@@ -99,7 +99,7 @@ def data_file(*parts: str) -> Path:
         if p.exists():
             return p
     pkg = PACKAGE_DATA.get(parts[0]) if parts else None
-    where = [f"package data {pkg}/{'/'.join(parts)}"] if pkg else []
+    where = [f"package data {pkg.rpartition('.')[2]}/{'/'.join(parts)}"] if pkg else []
     raise DataMissing(f"data file {'/'.join(parts)} not found; looked in "
                       + ", ".join(where + [str(c.joinpath(*parts)) for c in cands])
                       + " (set DCSFLOW_SHARED to the shared data folder)")

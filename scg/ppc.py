@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tmap.aig import Aig, read_aiger
+from dcsflow.aig import Aig, read_aiger
 
 
 class PpcError(ValueError):

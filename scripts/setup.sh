@@ -30,7 +30,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 echo "[setup] installing dcsflow into .venv"
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
-.venv/bin/python -m pip install -q -e '.[test]'
-.venv/bin/python -c "import tmap._cutsc" 2>/dev/null || \
+.venv/bin/python -m pip install -q -e '.[flow,test]'
+.venv/bin/python -c "import dcsflow.tmap._cutsc" 2>/dev/null || \
   echo "[setup] warning: TMAP's compiled core (tmap/_cutsc.c) was not built (C compiler or Python headers missing?); the pure-Python mapper is about 30x slower"
 echo "[setup] done: $(.venv/bin/dcsflow --version)"

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import subprocess
 
-from flow.paths import REPO_ROOT
-from scg import rekey as rk
+from dcsflow.flow.paths import REPO_ROOT
+from dcsflow.scg import rekey as rk
 
 FW = REPO_ROOT / "firmware"
 
@@ -79,9 +79,9 @@ def whole_flow(design: str, tmp_path, dcsflow, build_dir=None) -> dict:
     """Build ``design`` (TLUT + conventional), check the TLUT build on all 284 CAVP KAT vectors
     (independent reference: the response files), a wrong ciphertext is reported, ``check --frames``
     on vectors of 7 keys, rekey, codegen and the firmware natively and in QEMU. Returns the report."""
-    from designs.aes128.vectors import load_kat
-    from flow.build import BuildOptions, build
-    from flow.check import check_build
+    from dcsflow.designs.aes128.vectors import load_kat
+    from dcsflow.flow.build import BuildOptions, build
+    from dcsflow.flow.check import check_build
 
     if build_dir is None:
         out = tmp_path / "b"

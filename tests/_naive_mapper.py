@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tmap.aig import Aig, read_aiger, write_aiger
-from flow.mapping import MapOutcome
+from dcsflow.aig import Aig, read_aiger, write_aiger
+from dcsflow.flow.mapping import MapOutcome
 
 
 def naive_mapper(aig_path: Path, params: list[str], out_dir: Path) -> MapOutcome:

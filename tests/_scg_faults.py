@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import struct
 
-from scg.hwicap import CR, CR_ABORT, CR_SW_RESET, CR_WRITE, WFV, AxiHwicap
+from dcsflow.scg.hwicap import CR, CR_ABORT, CR_SW_RESET, CR_WRITE, WFV, AxiHwicap
 
 
 class FaultyHwicap(AxiHwicap):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from flow.paths import REPO_ROOT, SharedDataMissing, shared_dir
+from dcsflow.flow.paths import REPO_ROOT, SharedDataMissing, shared_dir
 
 #: test-only data that is not shipped in the package (too large); tests using it need ../shared
 TEST_ONLY_DATA = ["bitstreams/pynq-z1_base.bit", "benchmarks/epfl/*.aig"]
@@ -32,7 +32,7 @@ def dcsflow():
     """Run ``dcsflow ARGS...`` in a subprocess; returns the CompletedProcess (text mode)."""
 
     def run(*args, check=False, **kw):
-        return subprocess.run([sys.executable, "-m", "flow", *map(str, args)], capture_output=True,
+        return subprocess.run([sys.executable, "-m", "dcsflow.flow", *map(str, args)], capture_output=True,
                               text=True, cwd=kw.pop("cwd", REPO_ROOT), check=check, **kw)
 
     return run

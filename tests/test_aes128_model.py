@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from designs.aes128 import InputError, VectorFileError, encrypt, decrypt, encrypt_rounds, key_expansion
-from designs.aes128 import gen_sbox, parse_hex, sbox_table
-from designs.aes128.vectors import KAT_FILES, kat_dir, load_kat, read_rsp
+from dcsflow.designs.aes128 import InputError, VectorFileError, encrypt, decrypt, encrypt_rounds, key_expansion
+from dcsflow.designs.aes128 import gen_sbox, parse_hex, sbox_table
+from dcsflow.designs.aes128.vectors import KAT_FILES, kat_dir, load_kat, read_rsp
 
 
 def test_kat_files_all_vectors():

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from designs.aes128 import sim
-from designs.aes128.errors import InputError
-from designs.aes128.vectors import KAT_FILES, kat_dir, load_kat
+from dcsflow.designs.aes128 import sim
+from dcsflow.designs.aes128.errors import InputError
+from dcsflow.designs.aes128.vectors import KAT_FILES, kat_dir, load_kat
 
 
 @pytest.mark.parametrize("design", ["aes128_pipe", "aes128_iter", "aes128_iter_onthefly"])

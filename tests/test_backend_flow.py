@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from flow import netlist as nl
-from flow.backend.verify import rebuild_module, specialize_frames
-from flow.build import BuildOptions, build
-from flow.specialize import load_build
-from flow.yosys import cells_sim
-from scg.bitstream import FrameMemory, parse
+from dcsflow.flow import netlist as nl
+from dcsflow.flow.backend.verify import rebuild_module, specialize_frames
+from dcsflow.flow.build import BuildOptions, build
+from dcsflow.flow.specialize import load_build
+from dcsflow.flow.yosys import cells_sim
+from dcsflow.scg.bitstream import FrameMemory, parse
 
 DATA = Path(__file__).parent / "data" / "flow"
 
@@ -152,7 +152,7 @@ def test_check_frames_cli_refuses(kx, dcsflow, tmp_path):
 def test_frame_decoder_equals_full_decode(kx):
     """The per-vector decoder (template for untouched frame sets) equals decoding every LUT from the
     fully specialized frames."""
-    from flow.backend.verify import FrameDecoder
+    from dcsflow.flow.backend.verify import FrameDecoder
 
     out, _ = kx
     b = load_build(out)

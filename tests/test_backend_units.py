@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from flow.backend import BackendRequest, get_backend, BackendError
-from flow.backend.config import expand, site_init
-from flow.backend.pack import PackError, pack
-from flow.backend.place import place
-from flow.backend.report import rekey_model, rmw_words_per_tlut, vendor_read_words, vendor_write_words
-from scg.device import get_device
+from dcsflow.flow.backend import BackendRequest, get_backend, BackendError
+from dcsflow.flow.backend.config import expand, site_init
+from dcsflow.flow.backend.pack import PackError, pack
+from dcsflow.flow.backend.place import place
+from dcsflow.flow.backend.report import rekey_model, rmw_words_per_tlut, vendor_read_words, vendor_write_words
+from dcsflow.scg.device import get_device
 
 
 class Net:
@@ -197,8 +197,8 @@ def test_pair_init_halves():
 def test_framemap_bits_follow_facts_worked_example():
     """FACTS.md: xc7z020 SLICE_X56Y34 -> CLBLL_L_X38Y34, base FAR 0x00421300, word 69; SLICEL X0:
     INIT[0] in minor 32 (f0 + r), b = 16*L + 15."""
-    from flow.backend.config import configure
-    from flow.backend.place import Placement
+    from dcsflow.flow.backend.config import configure
+    from dcsflow.flow.backend.place import Placement
 
     dev = get_device("xc7z020")
     net = Net()
@@ -246,7 +246,7 @@ def test_builtin_backend_interface():
 
 
 def test_reported_hpwl_matches_placement():
-    from flow.backend.place import slice_nets
+    from dcsflow.flow.backend.place import slice_nets
 
     dev = get_device("xc7z020")
     m = random_module(seed=5, n_luts=200, n_tluts=20, n_ffs=100, chain=2)

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from scg import bitstream as B
+from dcsflow.scg import bitstream as B
 
 
 @pytest.fixture(scope="module")

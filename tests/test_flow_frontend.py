@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from flow import frontend as fe
-from flow.errors import FlowError
-from flow import netlist as nl
-from flow.build import BuildOptions, build, simulate_netlist
-from flow.specialize import load_build, specialized_verilog
-from flow.yosys import cells_sim, run_script
+from dcsflow.flow import frontend as fe
+from dcsflow.flow.errors import FlowError
+from dcsflow.flow import netlist as nl
+from dcsflow.flow.build import BuildOptions, build, simulate_netlist
+from dcsflow.flow.specialize import load_build, specialized_verilog
+from dcsflow.flow.yosys import cells_sim, run_script
 
 DATA = Path(__file__).parent / "data" / "flow"
 
@@ -47,7 +47,7 @@ def test_continuation_reproduces_plain_synth_xilinx(keyxor_build, tmp_path):
     The reference is one synth_xilinx run with the conventional front end's only insertion: keyxor's
     parameter multiplier kept out of DSP inference (flow.param_arith.soft_mul_commands; a 4x4
     multiplier is soft logic in synth_xilinx anyway) between ``prepare`` and ``map_dsp``."""
-    from flow.param_arith import param_wire_selection, soft_mul_commands
+    from dcsflow.flow.param_arith import param_wire_selection, soft_mul_commands
 
     src = DATA / "keyxor.v"
     out, _ = keyxor_build
@@ -97,7 +97,7 @@ def test_unknown_param_lists_ports(mul4_pre, tmp_path):
 def test_naive_mapper_roundtrip_matches_aig(mul4_pre, tmp_path):
     """Extraction + a second mapper + the independent netlist evaluator agree with the AIG."""
     from tests._naive_mapper import naive_mapper
-    from tmap.aig import read_aiger
+    from dcsflow.aig import read_aiger
 
     ext, module = fe.extract_logic(mul4_pre, "mul4", ["c"], tmp_path)
     mo = naive_mapper(tmp_path / "logic.aag", [n for n, _ in ext.params], tmp_path / "m")
@@ -221,7 +221,7 @@ def test_cli_specialize_values_and_permissions(dcsflow, keyxor_build, tmp_path):
 def test_corrupted_or_mismatched_build_folder_is_refused(dcsflow, keyxor_build, tmp_path):
     import shutil
 
-    from flow.build import sha256_file
+    from dcsflow.flow.build import sha256_file
 
     out, _ = keyxor_build
     bad = tmp_path / "bad"
@@ -285,7 +285,7 @@ def test_parameter_register_rules(tmp_path):
 
 def test_lut_cells_are_extracted(tmp_path):
     """A Yosys $lut (e.g. from cmp2lut) is logic for the mapper; its AIG has the same truth table."""
-    from tmap.aig import read_aiger
+    from dcsflow.aig import read_aiger
 
     table = 0b1001_0110_1110_0001
     mod = {"ports": {"a": {"direction": "input", "bits": [2, 3, 4, 5]}, "y": {"direction": "output", "bits": [9]}},
@@ -304,7 +304,7 @@ def test_parameter_only_register_rules(tmp_path):
     """Synthetic Yosys JSON: registers of parameter-only functions (a pipelined key expansion) are
     replaced by their D net (or a mux choosing the synchronous-reset value); registers with a
     regular reset or a regular D stay; Yosys's merged-ROM address mux(en, Q, D) counts as D."""
-    from tmap.aig import read_aiger
+    from dcsflow.aig import read_aiger
 
     cells = {
         "ibuf": {"type": "IBUF", "connections": {"I": [3], "O": [10]}, "port_directions": {"I": "input", "O": "output"}},

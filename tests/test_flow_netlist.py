@@ -7,7 +7,7 @@ import random
 
 from hypothesis import given, settings, strategies as st
 
-from flow import netlist as nl
+from dcsflow.flow import netlist as nl
 
 
 def _random_netlist(seed: int, n: int):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from flow.build import BuildOptions, build
-from flow.check import select_vectors
+from dcsflow.flow.build import BuildOptions, build
+from dcsflow.flow.check import select_vectors
 
 
 def _record(v, cipher: bytes) -> str:
@@ -16,7 +16,7 @@ def _record(v, cipher: bytes) -> str:
 
 
 def test_picipher_build_and_check(tmp_path, dcsflow):
-    from designs.picipher.vectors import load_official
+    from dcsflow.designs.picipher.vectors import load_official
 
     out = tmp_path / "picipher"
     rep = build(BuildOptions(design="picipher", out=out, progress=False)).report

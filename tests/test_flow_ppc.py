@@ -7,8 +7,8 @@ import itertools
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from scg.ppc import Ppc, PpcError, parse_hex_value, tlut_inits
-from tmap.aig import Aig, write_aiger
+from dcsflow.scg.ppc import Ppc, PpcError, parse_hex_value, tlut_inits
+from dcsflow.aig import Aig, write_aiger
 
 
 def _ppc(tmp_path):

@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from flow import __version__
-from flow.fileio import write_text_atomic
-from flow.paths import REPO_ROOT
+from dcsflow import __version__
+from dcsflow.fileio import write_text_atomic
+from dcsflow.flow.paths import REPO_ROOT
 
 
 def test_help_and_version(dcsflow):
@@ -46,7 +46,7 @@ def test_atomic_write_leaves_no_partial_file(tmp_path):
     class Boom(Exception):
         pass
 
-    from flow.fileio import atomic_open
+    from dcsflow.fileio import atomic_open
 
     with pytest.raises(Boom):
         with atomic_open(dest, "w") as f:

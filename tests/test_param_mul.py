@@ -12,10 +12,10 @@ import random
 
 import pytest
 
-from flow import frontend as fe
-from flow.param_arith import (ParamArithError, param_mul_commands, param_mul_map, param_wire_selection,
+from dcsflow.flow import frontend as fe
+from dcsflow.flow.param_arith import (ParamArithError, param_mul_commands, param_mul_map, param_wire_selection,
                               parse_count)
-from flow.yosys import cells_sim, run_script
+from dcsflow.flow.yosys import cells_sim, run_script
 
 #: (A_WIDTH, B_WIDTH) pairs of the formal check; each with Y in {A+B, A+B-2, A+B+3}
 _WIDTHS = [(1, 1), (1, 5), (2, 6), (2, 7), (3, 2), (4, 7), (5, 5), (6, 4), (7, 1), (7, 3)]
@@ -141,9 +141,9 @@ def test_bad_arguments():
 
 def test_chunk_products_map_to_few_tluts(tmp_path):
     """Structural property: 8-bit x*k after the rewrite + generic synth needs < 40% of ABC's LUTs."""
-    from tmap.abc import BASELINE_AREA_SCRIPT, baseline
-    from tmap.aig import read_aiger
-    from tmap.mapper import MapOptions, map_tluts
+    from dcsflow.tmap.abc import BASELINE_AREA_SCRIPT, baseline
+    from dcsflow.aig import read_aiger
+    from dcsflow.tmap.mapper import MapOptions, map_tluts
 
     (tmp_path / "m.v").write_text("module mul(input [7:0] k, input [7:0] x, output [15:0] y);\n"
                                   "  assign y = x * k;\nendmodule\n")
@@ -196,7 +196,7 @@ def test_frontend_param_mul_proved(tmp_path):
 
 def test_frontend_param_mul_aig(tmp_path):
     """8-bit x*k, one chunk: no DSP48E1 for it, and the extracted AIG simulates to x*k."""
-    from tmap.aig import read_aiger
+    from dcsflow.aig import read_aiger
 
     rtl = tmp_path / "fe.v"
     rtl.write_text(_fe_v(8))

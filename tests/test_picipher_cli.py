@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from designs.picipher import model
+from dcsflow.designs.picipher import model
 
 GOOD = """[vector #1 (1)]
 KEY (12) = 25CFA7958E16A944F11F17EB

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from designs.picipher import model
-from designs.picipher.errors import AuthenticationError, ChecksumError, InputError, VectorFileError
-from designs.picipher.vectors import OFFICIAL_FILES, load_official, parse_vectors, read_vectors
+from dcsflow.designs.picipher import model
+from dcsflow.designs.picipher.errors import AuthenticationError, ChecksumError, InputError, VectorFileError
+from dcsflow.designs.picipher.vectors import OFFICIAL_FILES, load_official, parse_vectors, read_vectors
 
 CHUNKS = 12  # per key size; xdist spreads the 24 chunks over the workers
 
@@ -155,8 +155,9 @@ def test_checksum_mismatch_detected(tmp_path, shared):
 
 
 def test_missing_shared_folder_says_where(monkeypatch, tmp_path):
-    import scg.data
-    from flow.paths import SharedDataMissing
+    import dcsflow.scg as scg
+    import dcsflow.scg.data
+    from dcsflow.flow.paths import SharedDataMissing
 
     # The data search lives in scg.data (flow.paths re-exports it): package data, then shared folder.
     monkeypatch.setattr(scg.data, "shared_candidates", lambda: [tmp_path / "nowhere"])

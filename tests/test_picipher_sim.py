@@ -9,8 +9,8 @@ import subprocess
 
 import pytest
 
-from designs.picipher import model, sim
-from designs.picipher.vectors import load_official
+from dcsflow.designs.picipher import model, sim
+from dcsflow.designs.picipher.vectors import load_official
 
 RANDOM_PER_KEY = 200
 CHUNKS = 2

@@ -14,12 +14,12 @@ import sys
 
 import pytest
 
-from flow.paths import REPO_ROOT
-from scg import rekey as rk
-from scg._synthetic import AFFINE_SITES, make_build
-from scg.affine import _vmap, affine_rows, group_tables
-from tmap.affine import xor_permute
-from scg.codegen import needed_outputs, patch_model
+from dcsflow.flow.paths import REPO_ROOT
+from dcsflow.scg import rekey as rk
+from dcsflow.scg._synthetic import AFFINE_SITES, make_build
+from dcsflow.scg.affine import _vmap, affine_rows, group_tables
+from dcsflow.tmap.affine import xor_permute
+from dcsflow.scg.codegen import needed_outputs, patch_model
 
 
 @pytest.fixture(scope="module")
@@ -88,7 +88,7 @@ def test_tampered_record_is_refused(syn, tmp_path):
     (root / "ppc.json").write_text(json.dumps(doc))
     with pytest.raises(rk.RekeyError, match="disagrees with the PPC"):
         affine_rows(rk.load_build(root))
-    r = subprocess.run([sys.executable, "-m", "flow", "codegen", str(root), "--out", str(tmp_path / "g")],
+    r = subprocess.run([sys.executable, "-m", "dcsflow.flow", "codegen", str(root), "--out", str(tmp_path / "g")],
                        cwd=REPO_ROOT, capture_output=True, text=True)
     assert r.returncode != 0 and r.stderr.startswith("error: ") and "disagrees with the PPC" in r.stderr
     assert "Traceback" not in r.stderr and not (tmp_path / "g" / "scg_gen.c").exists()

@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from scg import bitstream as B
-from scg.device import ECC_MASK, ECC_WORD, FRAME_WORDS, decode_far, frame_ecc
-from scg.emulator import ConfigEmulator
-from scg.errors import BitstreamError
+from dcsflow.scg import bitstream as B
+from dcsflow.scg.device import ECC_MASK, ECC_WORD, FRAME_WORDS, decode_far, frame_ecc
+from dcsflow.scg.emulator import ConfigEmulator
+from dcsflow.scg.errors import BitstreamError
 
 
 @pytest.fixture(scope="module")

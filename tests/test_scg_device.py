@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scg.device import (FrameAddress, decode_far, device_for_idcode, encode_far, get_device, lut_init_bit,
+from dcsflow.scg.device import (FrameAddress, decode_far, device_for_idcode, encode_far, get_device, lut_init_bit,
                         normalize_part, parse_bel, word_offset_of_y)
-from scg.errors import DeviceError
+from dcsflow.scg.errors import DeviceError
 
 PARTS = ("xc7z020", "xc7a35t")
 
@@ -220,8 +220,8 @@ def test_names_and_errors():
 
 
 def test_data_locator_lists_where_it_looked(monkeypatch, tmp_path):
-    from scg.data import data_file, shared_candidates
-    from scg.errors import DataMissing
+    from dcsflow.scg.data import data_file, shared_candidates
+    from dcsflow.scg.errors import DataMissing
 
     monkeypatch.setenv("DCSFLOW_SHARED", str(tmp_path / "elsewhere"))
     assert shared_candidates()[0] == (tmp_path / "elsewhere").resolve()

@@ -6,12 +6,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scg import bitstream as B
-from scg import hwicap as H
-from scg.bitstream import NOOP, OP_READ, OP_WRITE, R_CMD, R_FAR, R_FDRO, R_IDCODE, R_STAT, SYNC_WORD, type1, type2
-from scg.device import ECC_WORD, FRAME_WORDS, get_device
-from scg.emulator import STAT_CRC_ERROR, STAT_ID_ERROR, ConfigEmulator
-from scg.errors import HwicapError
+from dcsflow.scg import bitstream as B
+from dcsflow.scg import hwicap as H
+from dcsflow.scg.bitstream import NOOP, OP_READ, OP_WRITE, R_CMD, R_FAR, R_FDRO, R_IDCODE, R_STAT, SYNC_WORD, type1, type2
+from dcsflow.scg.device import ECC_WORD, FRAME_WORDS, get_device
+from dcsflow.scg.emulator import STAT_CRC_ERROR, STAT_ID_ERROR, ConfigEmulator
+from dcsflow.scg.errors import HwicapError
 
 
 @pytest.fixture(scope="module")

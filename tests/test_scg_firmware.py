@@ -5,6 +5,7 @@ Python SCG byte for byte, fault injection in both, QEMU run of the cross-compile
 from __future__ import annotations
 
 import json
+import sys
 import os
 import random
 import re
@@ -15,13 +16,13 @@ import subprocess
 
 import pytest
 
-from flow.paths import REPO_ROOT
-from scg import rekey as rk
-from scg._synthetic import make_build
-from scg.bitstream import parse
-from scg.codegen import blob_crc, make_blob, needed_outputs
-from scg.emulator import ConfigEmulator
-from scg.hwicap import CR, RF, RFO, SR, SZ, WF, WFV, AxiHwicap
+from dcsflow.flow.paths import REPO_ROOT
+from dcsflow.scg import rekey as rk
+from dcsflow.scg._synthetic import make_build
+from dcsflow.scg.bitstream import parse
+from dcsflow.scg.codegen import blob_crc, make_blob, needed_outputs
+from dcsflow.scg.emulator import ConfigEmulator
+from dcsflow.scg.hwicap import CR, RF, RFO, SR, SZ, WF, WFV, AxiHwicap
 
 from _scg_faults import FaultyHwicap, Recorder
 
@@ -30,8 +31,8 @@ KEY_BITS = 96
 
 
 def _official_keys(n=4):
-    from designs.picipher.vectors import OFFICIAL_FILES, VECTOR_DIR, read_vectors
-    from flow.paths import shared_file
+    from dcsflow.designs.picipher.vectors import OFFICIAL_FILES, VECTOR_DIR, read_vectors
+    from dcsflow.flow.paths import shared_file
 
     vs = read_vectors(shared_file(*VECTOR_DIR, OFFICIAL_FILES[96]))
     return [v.key.hex() for v in vs[:n]]
@@ -40,7 +41,7 @@ def _official_keys(n=4):
 def _fwbuild(root, style="auto"):
     b = make_build(root / "build", key_bits=KEY_BITS)
     gen = root / "gen"
-    subprocess.run(["python3", "-m", "flow", "codegen", str(b), "--out", str(gen), "--style", style], cwd=REPO_ROOT,
+    subprocess.run([sys.executable, "-m", "dcsflow.flow", "codegen", str(b), "--out", str(gen), "--style", style], cwd=REPO_ROOT,
                    check=True, capture_output=True, env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
     out = root / "out"
     subprocess.run(["make", "-s", "-C", str(FW), f"GEN={gen}", f"BUILD={out}", "host"], check=True,
@@ -365,7 +366,7 @@ def test_codegen_eval_matches_python_bit_sliced(fwbuild_any, tmp_path):
 def test_chunked_straight_eval_matches_python(fwbuild, tmp_path, monkeypatch, chunk):
     """The straight style split into noinline functions of ``EVAL_CHUNK`` nodes (nodes read across
     chunks go through ``scg_nv``), compiled natively: every PPC output equals scg.ppc's evaluation."""
-    import scg.codegen as cg
+    import dcsflow.scg.codegen as cg
 
     monkeypatch.setattr(cg, "EVAL_CHUNK", chunk)
     b = rk.load_build(fwbuild["build"])
@@ -442,7 +443,7 @@ def test_rekey_and_codegen_run_without_flow():
 def test_backend_rekey_model_counts_the_words_the_driver_sends(tmp_path):
     """The back end's 'ICAP words/rekey: batched' figure (flow.backend.report.rekey_model) is the
     count the host driver really writes through the emulated AXI HWICAP."""
-    from flow.backend.report import rekey_model
+    from dcsflow.flow.backend.report import rekey_model
 
     b = rk.load_build(make_build(tmp_path / "b"))
     res = rk.rekey(b, {"key": 0x1234}, "emulator")
@@ -454,8 +455,8 @@ def test_backend_rekey_model_counts_the_words_the_driver_sends(tmp_path):
 def test_table_style_eval_compiles_cleanly_and_computes(tmp_path, with_and):
     """eval_table_source on tiny AIGs (none and one AND node): compiles with -Wall -Wextra -Werror, and
     y equals the AIG's outputs (computed here by hand) for all four input pairs in four lanes."""
-    from scg.codegen import eval_table_source
-    from tmap.aig import Aig
+    from dcsflow.scg.codegen import eval_table_source
+    from dcsflow.aig import Aig
 
     g = Aig()
     a, b = g.add_input("k[0]"), g.add_input("k[1]")

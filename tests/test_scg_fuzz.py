@@ -12,9 +12,9 @@ from functools import lru_cache
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scg import bitstream as B
-from scg.device import FRAME_WORDS, get_device
-from scg.errors import BitstreamError
+from dcsflow.scg import bitstream as B
+from dcsflow.scg.device import FRAME_WORDS, get_device
+from dcsflow.scg.errors import BitstreamError
 
 FUZZ = settings(max_examples=2600, deadline=None, database=None, derandomize=True,
                 suppress_health_check=list(HealthCheck))
@@ -104,7 +104,7 @@ def test_fuzz_packet_streams(words, tail, strict):
 
 @lru_cache(maxsize=None)
 def real_prefix() -> bytes:
-    from scg.data import data_file
+    from dcsflow.scg.data import data_file
 
     with open(data_file("bitstreams", "pynq-z1_base.bit"), "rb") as f:
         return f.read(1200)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from flow.build import comparison_rows, print_summary, print_table
+from dcsflow.flow.build import comparison_rows, print_summary, print_table
 
 DATA = Path(__file__).parent / "data"
 #: a real report.json of `dcsflow build picipher` (seed 1), used as input only
@@ -95,8 +95,8 @@ def test_bit_info_table_fits(dcsflow, shared):
 
 
 def test_map_table_fits_and_prints_stage_lines(dcsflow, tmp_path):
-    from tmap.aig import write_aiger
-    from tmap.generators import multiplier
+    from dcsflow.aig import write_aiger
+    from dcsflow.tmap.generators import multiplier
 
     g, params = multiplier(4)
     d = tmp_path / ("a_rather_long_folder_name_" * 3)

@@ -7,9 +7,9 @@ import subprocess
 
 import pytest
 
-from tmap.aig import Aig, parse_aiger, read_aiger, write_aiger
-from tmap.errors import AigerError
-from tmap.generators import random_aig
+from dcsflow.aig import Aig, parse_aiger, read_aiger, write_aiger
+from dcsflow.aig import AigerError
+from dcsflow.tmap.generators import random_aig
 
 # Example from the AIGER format description (Biere, 2007): "and gate" and "half adder".
 AND_AAG = b"aag 3 2 0 1 1\n2\n4\n6\n6 2 4\n"
@@ -165,7 +165,7 @@ def test_builder_strash_and_constants():
 
 
 def test_reads_yosys_latches_and_maps_them(tmp_path):
-    from tmap.mapper import map_tluts
+    from dcsflow.tmap.mapper import map_tluts
 
     v = tmp_path / "ff.v"
     v.write_text("module ff(input clk, input [1:0] d, input [1:0] key, output reg [1:0] q, output y);\n"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import re
 
-from tmap.aig import write_aiger
-from tmap.generators import multiplier, ripple_adder
+from dcsflow.aig import write_aiger
+from dcsflow.tmap.generators import multiplier, ripple_adder
 
 
 def _mul(tmp_path):

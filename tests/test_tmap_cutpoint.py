@@ -10,9 +10,9 @@ import random
 
 import pytest
 
-from tmap import generators as G
-from tmap.errors import VerificationError
-from tmap.mapper import ABC_AIG_SCRIPTS, Lut, MapOptions, map_tluts, verify
+from dcsflow.tmap import generators as G
+from dcsflow.tmap.errors import VerificationError
+from dcsflow.tmap.mapper import ABC_AIG_SCRIPTS, Lut, MapOptions, map_tluts, verify
 
 
 def _proved(res, comb, method):

@@ -9,9 +9,9 @@ import random
 
 from Crypto.Cipher import DES, DES3
 
-from tmap import _des
-from tmap.aig import write_aiger
-from tmap.generators import triple_des
+from dcsflow.tmap import _des
+from dcsflow.aig import write_aiger
+from dcsflow.tmap.generators import triple_des
 
 
 def test_des_tables_against_pycryptodome():

@@ -14,10 +14,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tmap import generators as G
-from tmap.aig import Aig, read_aiger
-from tmap.errors import ParamError, TmapError, VerificationError
-from tmap.mapper import ABC_AIG_SCRIPTS, Lut, MapOptions, TlutNetlist, map_tluts, read_param_file, verify
+from dcsflow.tmap import generators as G
+from dcsflow.aig import Aig, read_aiger
+from dcsflow.tmap.errors import ParamError, TmapError, VerificationError
+from dcsflow.tmap.mapper import ABC_AIG_SCRIPTS, Lut, MapOptions, TlutNetlist, map_tluts, read_param_file, verify
 
 
 def evaluate(nl: TlutNetlist, ppc: Aig, values: dict, width: int) -> dict:
@@ -323,7 +323,7 @@ def test_affine_tluts_of_a_keyed_sbox():
 
 
 def test_affine_helpers_against_their_definition():
-    from tmap.affine import AffineTlut, detect, xor_permute
+    from dcsflow.tmap.affine import AffineTlut, detect, xor_permute
 
     rng = random.Random(11)
     for _ in range(200):
@@ -376,7 +376,7 @@ def test_abc_optimized_variant_of_sequential_aig():
 def test_compiled_core_matches_python_reference(monkeypatch):
     """The C cut selection (tmap._cutsc) and the Python reference implement the same algorithm: both
     covers must prove equivalent, with equal depth and (up to float tie-breaks) LUT counts."""
-    from tmap import cuts
+    from dcsflow.tmap import cuts
 
     if cuts._cutsc is None:
         pytest.skip("compiled core not built")
@@ -401,8 +401,8 @@ def test_repeated_depth_passes_never_deepen(pure, monkeypatch):
     """Each extra depth pass keeps every node's previous cut as a candidate, so the depth after the
     DEPTH_ROUNDS passes of the default mode is at most the depth after the first pass (both the C core
     and the Python reference); the covers stay provably equivalent."""
-    from tmap import cuts
-    from tmap.mapper import _cover_of
+    from dcsflow.tmap import cuts
+    from dcsflow.tmap.mapper import _cover_of
 
     if pure:
         monkeypatch.setenv("TMAP_PURE_PYTHON", "1")
@@ -431,7 +431,7 @@ def test_repeated_depth_passes_never_deepen(pure, monkeypatch):
 def test_default_mode_by_size(tmp_path):
     """The default mode: 16 cuts and the ABC variants up to FULL_MODE_ANDS AND nodes, 8 cuts on the AIG
     alone above (bounded time on EPFL hyp); explicit values are kept."""
-    from tmap.mapper import FULL_MODE_ANDS
+    from dcsflow.tmap.mapper import FULL_MODE_ANDS
 
     small, big = MapOptions().resolved(FULL_MODE_ANDS), MapOptions().resolved(FULL_MODE_ANDS + 1)
     assert (small.cuts_per_node, small.aig_scripts) == (16, ABC_AIG_SCRIPTS)
@@ -444,8 +444,8 @@ def test_default_mode_by_size(tmp_path):
     cases += [(G.random_aig(rng, 10, 300, 8), []) for _ in range(3)]
     # Yosys's 16x16 multiplier, parameter operand b: 16 cuts and the ABC variants alone give more LUTs at
     # the same depth than 8 cuts (measured 318 vs 313), so the 8-cut candidate matters here
-    from flow.yosys import run_script
-    from tmap.aig import read_aiger
+    from dcsflow.flow.yosys import run_script
+    from dcsflow.aig import read_aiger
 
     (tmp_path / "m.v").write_text("module mul(input [15:0] a, input [15:0] b, output [31:0] p);\n"
                                   "assign p = a * b;\nendmodule\n")
@@ -474,7 +474,7 @@ def test_ppc_optimization_over_its_time_limit_keeps_the_ppc(monkeypatch):
     """An ABC PPC optimization that runs out of time no longer fails the mapping: the PPC is kept
     as built, a note says so, and the result is still proved and correct."""
     g, params = G.multiplier(4)
-    from tmap import abc
+    from dcsflow.tmap import abc
 
     real = abc.optimize_aig
 
@@ -491,7 +491,7 @@ def test_ppc_optimization_over_its_time_limit_keeps_the_ppc(monkeypatch):
 
 
 def test_ppc_above_the_size_limit_is_not_optimized(monkeypatch):
-    from tmap import mapper
+    from dcsflow.tmap import mapper
 
     g, params = G.multiplier(4)
     opt = map_tluts(g, params, MapOptions(K=4))

@@ -7,10 +7,10 @@ import json
 
 import pytest
 
-from tmap.aig import write_aiger
-from tmap.errors import ParamError
-from tmap.generators import multiplier
-from tmap.mapper import resolve_params
+from dcsflow.aig import write_aiger
+from dcsflow.tmap.errors import ParamError
+from dcsflow.tmap.generators import multiplier
+from dcsflow.tmap.mapper import resolve_params
 
 
 def test_resolve_bit_names_ports_and_missing():
@@ -75,8 +75,8 @@ def test_cli_whole_port_name(tmp_path, dcsflow):
 
 
 def test_param_latches_include_load_enabled_registers():
-    from tmap.aig import Aig
-    from tmap.mapper import MapOptions, map_tluts
+    from dcsflow.aig import Aig
+    from dcsflow.tmap.mapper import MapOptions, map_tluts
 
     g = Aig()
     k, x, ld = g.add_input("k"), g.add_input("x"), g.add_input("ld")

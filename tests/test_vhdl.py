@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from flow import netlist as nl
-from flow.specialize import load_build, specialized_verilog
-from flow.vhdl import VhdlError, ghdl_error, prepare, scan, tokenize
-from flow.yosys import cells_sim
+from dcsflow.flow import netlist as nl
+from dcsflow.flow.specialize import load_build, specialized_verilog
+from dcsflow.flow.vhdl import VhdlError, ghdl_error, prepare, scan, tokenize
+from dcsflow.flow.yosys import cells_sim
 
 DATA = Path(__file__).parent / "data" / "vhdl"
 

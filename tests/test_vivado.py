@@ -14,18 +14,18 @@ from pathlib import Path
 
 import pytest
 
-from flow import netlist as nl
-from flow.backend.config import expand
-from flow.backend.verify import check_frames
-from flow.backend.vivado import load_board, template_init, template_table
-from flow.backend.vivado_import import VivadoImportError, import_vivado, physical_init, synthetic_vivado_result
-from flow.build import BuildOptions, build
-from flow.check import prepare_check, select_vectors, simulate_vectors
-from flow.specialize import circuit_values, load_build, tlut_values
-from flow.yosys import cells_sim, run_script
-from scg import rekey as rk
-from scg.bitstream import FrameMemory, parse, read_file, to_bit, write_full
-from scg.emulator import ConfigEmulator
+from dcsflow.flow import netlist as nl
+from dcsflow.flow.backend.config import expand
+from dcsflow.flow.backend.verify import check_frames
+from dcsflow.flow.backend.vivado import load_board, template_init, template_table
+from dcsflow.flow.backend.vivado_import import VivadoImportError, import_vivado, physical_init, synthetic_vivado_result
+from dcsflow.flow.build import BuildOptions, build
+from dcsflow.flow.check import prepare_check, select_vectors, simulate_vectors
+from dcsflow.flow.specialize import circuit_values, load_build, tlut_values
+from dcsflow.flow.yosys import cells_sim, run_script
+from dcsflow.scg import rekey as rk
+from dcsflow.scg.bitstream import FrameMemory, parse, read_file, to_bit, write_full
+from dcsflow.scg.emulator import ConfigEmulator
 
 BASE_BIT = ("bitstreams", "pynq-z1_base.bit")
 
@@ -47,7 +47,7 @@ def base_frames(shared):
 @pytest.fixture(scope="module")
 def vectors(tmp_path_factory):
     """Two official 96-bit-key vectors (short messages) as a vector file: keeps the simulations short."""
-    from designs.picipher.vectors import load_official
+    from dcsflow.designs.picipher.vectors import load_official
 
     vecs = [v for v in select_vectors(load_official(96), 96) if len(v.msg) in (7, 24)][:2]
     assert len(vecs) == 2
@@ -319,8 +319,8 @@ proc dcs_get_property args {
 def _stubbed_tcl(pi: Path, tmp_path: Path, xdc: str, tcl: str):
     """Copy vivado/, run ``xdc`` then ``tcl`` in tclsh with the UG835 stubs; returns (result, folder, plan).
     The dump those files write must pass import's dump check (asserted when tclsh succeeded)."""
-    from flow.backend.vivado_import import check_dump
-    from scg.device import get_device
+    from dcsflow.flow.backend.vivado_import import check_dump
+    from dcsflow.scg.device import get_device
 
     if not shutil.which("tclsh"):
         pytest.fail("tclsh missing (Debian package tcl)")
@@ -371,9 +371,9 @@ def test_block_design_tcl_syntax_check(pi, tmp_path):
 def test_arty_board_export(pi, tmp_path):
     """The Arty A7-35T board file drives part, pins and clock period (the picipher TLUT sites, which
     exist on xc7a35t too, stand in for an xc7a35t placement); a board of another device is refused."""
-    from flow.backend import BackendError
-    from flow.backend.vivado import export_vivado
-    from scg.device import get_device
+    from dcsflow.flow.backend import BackendError
+    from dcsflow.flow.backend.vivado import export_vivado
+    from dcsflow.scg.device import get_device
 
     top = "picipher_mp"
     module = json.loads((pi / "tlut" / "netlist.json").read_text())["modules"][top]
@@ -391,7 +391,7 @@ def test_arty_board_export(pi, tmp_path):
 
 
 def test_codegen_takes_hwicap_base_from_board(pi, tmp_path):
-    from scg.codegen import codegen
+    from dcsflow.scg.codegen import codegen
 
     codegen(pi, tmp_path)
     assert "#define SCG_GEN_HWICAP_BASE 0x40020000u" in (tmp_path / "scg_gen.h").read_text()
@@ -642,8 +642,8 @@ endmodule
 def test_block_design_axi_lite_wrapper_encrypts(pi, tmp_path, vectors):
     """The PYNQ-Z1 block design's AXI-Lite wrapper around the specialized netlist, driven by AXI
     register accesses in Icarus, gives an official vector's CIPHER (ciphertext || tag)."""
-    from designs.picipher.vectors import read_vectors
-    from flow.specialize import specialized_verilog
+    from dcsflow.designs.picipher.vectors import read_vectors
+    from dcsflow.flow.specialize import specialized_verilog
 
     v = read_vectors(vectors, check=False)[0]
     b = load_build(pi)

@@ -25,8 +25,8 @@ from pathlib import Path
 
 import pytest
 
-from flow import __version__
-from flow.paths import REPO_ROOT
+from dcsflow import __version__
+from dcsflow.flow.paths import REPO_ROOT
 
 #: package-data folders (relative to the repository) whose every file the wheel must contain
 DATA_DIRS = ["scg/xc7", "designs/vectors", "designs/picipher/rtl", "designs/picipher/tb",
@@ -47,7 +47,7 @@ def _data_files() -> set[str]:
     for d in DATA_DIRS:
         for p in (REPO_ROOT / d).rglob("*"):
             if p.is_file() and "__pycache__" not in p.parts:
-                out.add(p.relative_to(REPO_ROOT).as_posix())
+                out.add("dcsflow/" + p.relative_to(REPO_ROOT).as_posix())
     return out
 
 
@@ -71,9 +71,10 @@ def test_package_data_is_a_byte_copy_of_the_shared_data(shared):
 
 def test_run_time_data_comes_from_the_package(monkeypatch, tmp_path):
     """With no shared folder anywhere, device data and vectors are still found (in the packages)."""
-    import scg.data
-    from designs.picipher.vectors import official_file
-    from flow.paths import shared_file
+    import dcsflow.scg as scg
+    import dcsflow.scg.data
+    from dcsflow.designs.picipher.vectors import official_file
+    from dcsflow.flow.paths import shared_file
 
     monkeypatch.setattr(scg.data, "shared_candidates", lambda: [tmp_path / "nowhere"])
     p = shared_file("xc7", "xc7z020", "part.json")
@@ -94,15 +95,15 @@ def test_wheel_installs_and_runs_from_an_empty_directory(tmp_path):
     names = set(zipfile.ZipFile(whl).namelist())
     missing = _data_files() - names
     fw = {f.name for f in (REPO_ROOT / "firmware").iterdir() if f.is_file()}
-    missing |= {f"scg/firmware/{n}" for n in fw} - names
+    missing |= {f"dcsflow/scg/firmware/{n}" for n in fw} - names
     assert not missing, f"wheel lacks package data: {sorted(missing)}"
-    assert any(n.startswith("tmap/_cutsc") and n.endswith(".so") for n in names), "no compiled tmap._cutsc"
+    assert any(n.startswith("dcsflow/tmap/_cutsc") and n.endswith(".so") for n in names), "no compiled tmap._cutsc"
 
     # fresh environment (no system site-packages), pip of this interpreter installs into it
     _run([sys.executable, "-m", "venv", "--without-pip", venv])
     py = venv / "bin" / "python"
     _run([sys.executable, "-m", "pip", "--python", py, "install", "-q", "--disable-pip-version-check",
-          "--no-compile", whl])
+          "--no-compile", f"{whl}[flow]"])
     work = tmp_path / "empty" / "cwd"
     work.mkdir(parents=True)
     assert not (work / "shared").exists() and not (work.parent / "shared").exists()
@@ -117,7 +118,7 @@ def test_wheel_installs_and_runs_from_an_empty_directory(tmp_path):
         return r
 
     # the installed package, not the checkout, is what runs
-    r = _run([py, "-c", "import flow, tmap._cutsc; print(flow.__file__)"], cwd=work, env=env)
+    r = _run([py, "-c", "import dcsflow.flow, dcsflow.tmap._cutsc; print(dcsflow.flow.__file__)"], cwd=work, env=env)
     assert str(venv) in r.stdout and str(REPO_ROOT) not in r.stdout
     assert __version__ in cli("--version").stdout
     r = cli("sim", "picipher")

@@ -14,7 +14,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 
-from .aig import Aig, read_aiger, write_aiger
+from dcsflow.aig import Aig, read_aiger, write_aiger
 from .errors import ToolError, ToolTimeout
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .aig import truth_vars
+from dcsflow.aig import truth_vars
 
 #: largest frontier for which a TLUT is tested (2^(k+F) truth-table bits, k <= 6)
 MAX_FRONTIER = 6

@@ -24,7 +24,9 @@ checking using cuts and heaps", DAC 1997.
 
 from __future__ import annotations
 
-from .aig import Aig, parameter_only
+from dcsflow.aig import Aig
+
+from .cones import parameter_only
 
 __all__ = ["cutpoint_proof"]
 

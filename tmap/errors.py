@@ -1,8 +1,8 @@
 """Error types of the TMAP package.
 
 Every class here has ``user_error = True``: the ``dcsflow`` CLI prints such an error as one line
-``error: ...`` and exits with status 1 (see :mod:`flow.cli`). Stdlib only (the runtime package
-``scg`` reads PPCs through :mod:`tmap.aig`).
+``error: ...`` and exits with status 1 (see :mod:`flow.cli`). Stdlib only. (AIGER errors are
+:class:`dcsflow.aig.AigerError`.)
 """
 
 from __future__ import annotations
@@ -12,11 +12,6 @@ class TmapError(Exception):
     """Base class of user-facing TMAP errors (bad input, failed proof, missing tool)."""
 
     user_error = True
-
-
-class AigerError(TmapError):
-    """Malformed AIGER input. The message names the file and the line (ASCII ``.aag``, header and
-    symbol table of binary ``.aig``) or byte offset (binary AND section) where the problem is."""
 
 
 class ParamError(TmapError):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from .aig import Aig
+from dcsflow.aig import Aig
 
 
 def _inputs(g: Aig, name: str, n: int) -> list[int]:

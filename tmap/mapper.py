@@ -27,7 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .affine import MAX_FRONTIER, AffineTlut, cone_tables, detect
-from .aig import Aig, parameter_only, truth_vars, write_aiger
+from dcsflow.aig import Aig, truth_vars, write_aiger
+
+from .cones import parameter_only
 from .cuts import _cover_size, select_cover
 from .errors import ParamError, TmapError, VerificationError
 
@@ -278,7 +280,7 @@ class MapResult:
     def write(self, out_dir) -> list[Path]:
         """Write ``netlist.json``, ``netlist.blif``, ``ppc.aig`` and ``ppc.json`` into ``out_dir``
         (created if needed; each file written atomically). Returns the paths."""
-        from flow.fileio import write_text_atomic  # flow is installed with tmap
+        from dcsflow.fileio import write_text_atomic  # flow is installed with tmap
 
         d = Path(out_dir)
         d.mkdir(parents=True, exist_ok=True)

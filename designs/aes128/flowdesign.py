@@ -26,8 +26,8 @@ def run_group(work: Path, verilog: str, top: str, vectors: list):
     Raises:
         SimulationError: Icarus missing or failing, timeout.
     """
-    from flow.check import write_private
-    from flow.yosys import cells_sim
+    from dcsflow.flow.check import write_private
+    from dcsflow.flow.yosys import cells_sim
 
     net = work / "netlist.v"
     write_private(net, verilog)
@@ -48,7 +48,7 @@ def design_check(build, vectors_file=None):
         CheckError: the build's parameter is not a 128-bit ``key``, or the file holds no
         encryption vectors. VectorFileError: unreadable vector file / package missing.
     """
-    from flow.check import CheckError, DesignCheck
+    from dcsflow.flow.check import CheckError, DesignCheck
 
     if build.user_params != {KEY_PORT: KEY_BITS}:
         raise CheckError(f"{build.path}: an AES-128 check needs one parameter '{KEY_PORT}' of {KEY_BITS} bits, "

@@ -213,7 +213,7 @@ def official_file(key_bits: int) -> Path:
     Raises:
         ValueError: key_bits not 96/128. SharedDataMissing (flow.paths): folder or file absent.
     """
-    from flow.paths import shared_file
+    from dcsflow.flow.paths import shared_file
 
     if key_bits not in OFFICIAL_FILES:
         raise ValueError("key_bits must be 96 or 128")

@@ -17,7 +17,7 @@ import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
-from scg.device import Device
+from dcsflow.scg.device import Device
 
 from ..errors import FlowError
 

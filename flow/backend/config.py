@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scg.bitstream import FrameMemory
-from scg.device import Device
+from dcsflow.scg.bitstream import FrameMemory
+from dcsflow.scg.device import Device
 
 from .pack import LETTERS, RT_INIT, LutSite, Packing
 from .place import Placement

@@ -23,7 +23,7 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 
-from scg.device import Device
+from dcsflow.scg.device import Device
 
 from ..errors import FlowError
 from .pack import Packing

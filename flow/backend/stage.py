@@ -12,11 +12,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from scg.bitstream import header_part, to_bit, write_full
-from scg.device import get_device
-from scg.ppc import Ppc
+from dcsflow.scg.bitstream import header_part, to_bit, write_full
+from dcsflow.scg.device import get_device
+from dcsflow.scg.ppc import Ppc
 
-from ..fileio import write_bytes_atomic, write_text_atomic
+from dcsflow.fileio import write_bytes_atomic, write_text_atomic
 from . import BackendError, BackendRequest, get_backend
 from .pack import LETTERS
 from .report import html_page, plot_device_map, plot_utilization, rekey_model

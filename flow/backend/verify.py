@@ -22,9 +22,9 @@ import json
 import time
 from pathlib import Path
 
-from scg.bitstream import FrameMemory
-from scg.device import decode_far, get_device
-from scg.rekey import load_template, template_folder
+from dcsflow.scg.bitstream import FrameMemory
+from dcsflow.scg.device import decode_far, get_device
+from dcsflow.scg.rekey import load_template, template_folder
 
 from .. import netlist as nl
 from ..check import CheckResult, prepare_check, simulate_vectors

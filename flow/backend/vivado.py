@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
 
-from .. import __version__
-from ..fileio import write_text_atomic
+from dcsflow import __version__
+from dcsflow.fileio import write_text_atomic
 from ..yosys import run_script
 from . import BackendError, BuiltinBackend
 

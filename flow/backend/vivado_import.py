@@ -32,12 +32,12 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
 
-from scg.bitstream import read_file
-from scg.device import get_device, normalize_part
+from dcsflow.scg.bitstream import read_file
+from dcsflow.scg.device import get_device, normalize_part
 
 from ..build import sha256_file
 from ..errors import FlowError
-from ..fileio import write_text_atomic
+from dcsflow.fileio import write_text_atomic
 from .config import expand
 from .vivado import DUMP_FORMAT, PLAN_FORMAT, template_table
 
@@ -274,7 +274,7 @@ def synthetic_vivado_result(build_dir, base_bit, out_dir, mutate_frames=None, mu
     ``mutate_frames(mem, plan)`` / ``mutate_dump(dump)`` may alter either before writing.
     Returns ``(routed.bit, tlut_cells.json)`` in ``out_dir``.
     """
-    from scg.bitstream import FrameMemory, header_part, to_bit, write_full
+    from dcsflow.scg.bitstream import FrameMemory, header_part, to_bit, write_full
 
     plan = _read_json(Path(build_dir) / "vivado" / "tluts.json", "Vivado plan")
     base = read_file(base_bit).frames if not isinstance(base_bit, FrameMemory) else base_bit.copy()

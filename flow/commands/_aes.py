@@ -7,8 +7,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from designs.aes128 import sim
-from designs.aes128.vectors import KAT_FILES, kat_dir, read_rsp
+from dcsflow.designs.aes128 import sim
+from dcsflow.designs.aes128.vectors import KAT_FILES, kat_dir, read_rsp
 
 #: DESIGN arguments of ``dcsflow sim`` served here
 AES_DESIGNS = tuple(sim.DESIGNS)

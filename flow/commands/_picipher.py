@@ -8,8 +8,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from designs.picipher import sim
-from designs.picipher.vectors import official_file, read_vectors
+from dcsflow.designs.picipher import sim
+from dcsflow.designs.picipher.vectors import official_file, read_vectors
 
 #: DESIGN argument → (key bits, picipher_cis_mp variant).
 DESIGN_CHOICES = {
@@ -40,7 +40,7 @@ def print_report(out: Console, title: str, rep: sim.CheckReport) -> None:
     groups = defaultdict(list)
     for r in rep.rows:
         groups[r.msg_len].append(r)
-    from flow.termout import table_console
+    from dcsflow.flow.termout import table_console
 
     t = Table(title=title, title_justify="left")
     for col in ("msg bytes", "vectors", "encrypt ok", "decrypt ok", "bad tag rejected", "cycles"):

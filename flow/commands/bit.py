@@ -10,11 +10,11 @@ import json
 
 import click
 
-from flow.fileio import write_text_atomic
+from dcsflow.fileio import write_text_atomic
 
 
 def _load(path: str, strict: bool = True, need_frames: bool = True):
-    from scg.bitstream import BitstreamError, parse
+    from dcsflow.scg.bitstream import BitstreamError, parse
 
     try:
         with open(path, "rb") as f:
@@ -80,7 +80,7 @@ def info(file, as_json, ecc):
 @click.argument("site_bel", metavar="SITE/BEL")
 def lut(file, site_bel):
     """Print the INIT of the LUT at SITE/BEL (e.g. SLICE_X54Y10/A6LUT) as 16 hex digits."""
-    from scg.device import parse_site_bel
+    from dcsflow.scg.device import parse_site_bel
 
     site, bel = parse_site_bel(site_bel)
     bs = _load(file)
@@ -96,7 +96,7 @@ def diff(a, b, as_json):
 
     If either is a partial bitstream, only the frames written by both are compared.
     """
-    from scg.errors import BitstreamError
+    from dcsflow.scg.errors import BitstreamError
 
     ba, bb = _load(a), _load(b)
     if ba.device.name != bb.device.name:

@@ -18,7 +18,7 @@ import click
 def COMMAND(build, out, fw_dir, style):
     """Generate the bit-sliced, constant-time PPC evaluation, the frame patch and the CRC-protected
     data blob of BUILD."""
-    from scg.codegen import codegen, copy_firmware
+    from dcsflow.scg.codegen import codegen, copy_firmware
 
     r = codegen(build, out, style=style)
     click.echo(f"wrote {len(r.files)} files to {out} ({r.style} code): {r.live_ands} of {r.ands} AND nodes "

@@ -11,7 +11,7 @@ from __future__ import annotations
 import click
 from rich.console import Console
 
-from designs.picipher.sim import SIMULATORS
+from dcsflow.designs.picipher.sim import SIMULATORS
 
 from ._picipher import print_report, run_check
 
@@ -43,7 +43,7 @@ def COMMAND(out_root, rtl_sim, simulator, aes_pipe):
 
     Exit status 0 only if every check passed.
     """
-    from flow.build import main_job
+    from dcsflow.flow.build import main_job
 
     ok = _rtl_sim(simulator) if rtl_sim else True
     status = main_job(out_root=out_root, progress=True, aes_pipe=aes_pipe)

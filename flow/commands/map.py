@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from tmap.mapper import FULL_MODE_ANDS
+from dcsflow.tmap.mapper import FULL_MODE_ANDS
 
 
 @click.command("map", context_settings={"help_option_names": ["-h", "--help"]})
@@ -51,11 +51,11 @@ def COMMAND(aiger, params_file, strict, K, cuts, out_dir, area, param_latches, a
     from rich.console import Console
     from rich.table import Table
 
-    from tmap.abc import BASELINE_AREA_SCRIPT, baseline
+    from dcsflow.tmap.abc import BASELINE_AREA_SCRIPT, baseline
 
     from ..termout import stage, table_console
-    from tmap.aig import read_aiger
-    from tmap.mapper import ABC_AIG_SCRIPTS, MapOptions, map_tluts, read_param_file, resolve_params
+    from dcsflow.aig import read_aiger
+    from dcsflow.tmap.mapper import ABC_AIG_SCRIPTS, MapOptions, map_tluts, read_param_file, resolve_params
 
     err = Console(stderr=True)
     aig = read_aiger(aiger)

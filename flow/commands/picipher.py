@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from designs.picipher import model
+from dcsflow.designs.picipher import model
 
 
 def _key_pmn(key, pmn):

@@ -22,7 +22,7 @@ def COMMAND(build, params, target, verify, as_json):
     Refuses when the design hash or the device IDCODE differs from the template's; on a write or
     read-back failure the previous frames are written back (exit 1).
     """
-    from scg.rekey import load_build, parse_params, rekey
+    from dcsflow.scg.rekey import load_build, parse_params, rekey
 
     b = load_build(build)
     assignment = parse_params(b, params)

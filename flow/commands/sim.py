@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 from rich.console import Console
 
-from designs.picipher.sim import SIMULATORS
+from dcsflow.designs.picipher.sim import SIMULATORS
 
 from ..errors import FlowError
 from ._aes import AES_DESIGNS, run_sim

@@ -18,9 +18,17 @@ import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from .errors import AigerError
+__all__ = ["Aig", "AigerError", "read_aiger", "parse_aiger", "write_aiger", "truth_vars"]
 
-__all__ = ["Aig", "read_aiger", "parse_aiger", "write_aiger", "parameter_only"]
+
+class AigerError(Exception):
+    """Malformed AIGER input. The message names the file and the line (ASCII ``.aag``, header and
+    symbol table of binary ``.aig``) or byte offset (binary AND section) where the problem is.
+
+    ``user_error``: the ``dcsflow`` CLI prints it as one line ``error: ...`` (exit status 1).
+    """
+
+    user_error = True
 
 
 @dataclass
@@ -308,21 +316,6 @@ def truth_vars(k: int) -> tuple[int, ...]:
                 t |= 1 << i
         res.append(t)
     return tuple(res)
-
-
-def parameter_only(aig: Aig, pvars) -> bytearray:
-    """Mark the parameter-only variables of ``aig``: the constant (variable 0), the variables in
-    ``pvars`` (input variable numbers of the parameters) and every AND node whose two fanins are
-    parameter-only. Returns a bytearray of ``aig.max_var + 1`` flags (1 = parameter-only)."""
-    flags = bytearray(aig.max_var + 1)
-    flags[0] = 1
-    for v in pvars:
-        flags[v] = 1
-    base = aig.first_and
-    for i, (a, b) in enumerate(aig.ands):
-        if flags[a >> 1] and flags[b >> 1]:
-            flags[base + i] = 1
-    return flags
 
 
 def write_aiger(aig: Aig, path, binary: bool = True) -> None:
