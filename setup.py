@@ -72,5 +72,16 @@ setup(
     },
     # compiled core of the TLUT mapper (tmap/cuts.py falls back to pure Python if it is missing)
     ext_modules=[Extension("dcsflow.tmap._cutsc", ["tmap/_cutsc.c"], optional=True, extra_compile_args=["-O2"])],
-    entry_points={"console_scripts": ["dcsflow=dcsflow.flow.__main__:main"]},
+    entry_points={
+        "console_scripts": ["dcsflow=dcsflow.flow.__main__:main"],
+        # the bundled designs, registered exactly as a third-party package registers its own
+        # (dcsflow.flow.design; `dcsflow designs` lists what is installed)
+        "dcsflow.designs": [
+            "picipher = dcsflow.designs.picipher.design:PICIPHER",
+            "picipher128 = dcsflow.designs.picipher.design:PICIPHER128",
+            "picipher_cis = dcsflow.designs.picipher.design:PICIPHER_CIS",
+            "aes128_iter = dcsflow.designs.aes128.design:AES128_ITER",
+            "aes128_pipe = dcsflow.designs.aes128.design:AES128_PIPE",
+        ],
+    },
 )

@@ -1,7 +1,8 @@
 """Command-line interface ``dcsflow`` — a thin layer over the library.
 
-Subcommands live one per module in :mod:`flow.commands`; each module defines ``COMMAND`` (a click
-command or group) and is found automatically, so adding a subcommand touches no other file.
+Subcommands live one per module in :mod:`dcsflow.flow.commands`; each module defines ``COMMAND`` (a
+click command or group) and is found automatically, so adding a subcommand touches no other file.
+Installed designs may add commands of their own (``Design.commands``, e.g. a golden model's CLI).
 User errors (any exception whose class has ``user_error = True``) print one line ``error: ...`` on
 stderr and exit with status 1; never a traceback.
 """
@@ -22,16 +23,29 @@ def _command_modules() -> list[str]:
     return sorted(m.name for m in pkgutil.iter_modules(_commands_pkg.__path__) if not m.name.startswith("_"))
 
 
+def _design_commands() -> dict:
+    """Commands the installed designs bring (:attr:`dcsflow.flow.design.Design.commands`) by name."""
+    from .registry import installed
+
+    out: dict = {}
+    for d in installed().values():
+        for cmd in d.commands:
+            out.setdefault(cmd.name, cmd)
+    return out
+
+
 class _LazyGroup(click.Group):
-    """A click group whose subcommands are the modules of :mod:`flow.commands`, imported on use."""
+    """A click group whose subcommands are the modules of :mod:`dcsflow.flow.commands` (imported on
+    use) and the commands the installed designs bring."""
 
     def list_commands(self, ctx):
-        return [m.replace("_", "-") for m in _command_modules()]
+        own = [m.replace("_", "-") for m in _command_modules()]
+        return own + sorted(n for n in _design_commands() if n not in own)
 
     def get_command(self, ctx, name):
         mod_name = name.replace("-", "_")
         if mod_name not in _command_modules():
-            return None
+            return _design_commands().get(name)
         mod = importlib.import_module(f"dcsflow.flow.commands.{mod_name}")
         return mod.COMMAND
 

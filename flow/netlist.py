@@ -48,6 +48,12 @@ def is_tlut(cell: dict) -> bool:
     return "dcs_tlut" in cell.get("attributes", {})
 
 
+def tlut_entries(module: dict) -> dict[str, list[int]]:
+    """TLUT cell name -> PPC output index of each INIT bit (the ``dcs_ppc`` attribute, bit 0 first)."""
+    return {cn: [int(x) for x in str(c["attributes"]["dcs_ppc"]).strip().rstrip(",").split(",")]
+            for cn, c in module["cells"].items() if is_tlut(c)}
+
+
 def stats(module: dict) -> NetlistStats:
     """Count resources and LUT depth of a module dict."""
     cells = module["cells"]

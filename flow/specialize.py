@@ -10,17 +10,29 @@ written is the one asked for, with owner-only permissions.
 
 from __future__ import annotations
 
-import importlib
+import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from dcsflow.fileio import write_text_atomic
 from dcsflow.scg.ppc import Ppc, parse_hex_value, tlut_inits
 
 from . import netlist as nl
-from .build import BUILD_FORMAT, BUILD_VERSION, sha256_file
 from .errors import FlowError
-from dcsflow.fileio import write_text_atomic
+
+#: format name and version of build.json (the build manifest)
+BUILD_FORMAT = "dcsflow-build"
+BUILD_VERSION = 2
+
+
+def sha256_file(path: Path) -> str:
+    """SHA-256 hex digest of a file."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
 
 
 class BuildFolderError(FlowError):
@@ -46,15 +58,6 @@ class BuildFolder:
     ppc: Ppc
     entries: dict
 
-    @property
-    def circuit_params(self) -> dict[str, int]:
-        """Circuit parameter ports -> width."""
-        return dict(self.manifest["params"])
-
-    @property
-    def user_params(self) -> dict[str, int]:
-        """Parameter ports the user gives values for (the transform's inputs, else the circuit's)."""
-        return dict(self.manifest.get("user_params") or self.manifest["params"])
 
 
 def load_build(path: str | Path) -> BuildFolder:
@@ -125,17 +128,19 @@ def parse_param_args(args: list[str], ports: dict[str, int]) -> dict[str, int]:
     return vals
 
 
-def circuit_values(build: BuildFolder, user_values: dict[str, int]) -> dict[str, int]:
-    """Apply the design's parameter transform (if any) to user values -> circuit parameter values."""
-    tr = build.manifest.get("transform")
-    if not tr:
-        return dict(user_values)
-    mod, _, fn = tr.partition(":")
-    try:
-        func = getattr(importlib.import_module(mod), fn)
-    except (ImportError, AttributeError) as e:
-        raise BuildFolderError(f"parameter transform {tr} not available: {e}") from e
-    return func(user_values)
+def user_params(build: BuildFolder, design=None) -> dict[str, int]:
+    """Parameter ports the user gives values for (port -> width): the design's transform inputs,
+    else the circuit's parameter ports recorded in build.json."""
+    if design is not None and design.transform is not None:
+        return dict(design.transform.user_params)
+    return dict(build.manifest["params"])
+
+
+def circuit_values(build: BuildFolder, user_values: dict[str, int], design=None) -> dict[str, int]:
+    """Circuit parameter values of ``user_values``: the design's parameter transform applied
+    (:meth:`dcsflow.flow.design.Design.circuit_values`), or the values as given (no design or no
+    transform)."""
+    return design.circuit_values(user_values) if design is not None else dict(user_values)
 
 
 def tlut_values(build: BuildFolder, values_list: list[dict[str, int]]) -> list[dict[str, int]]:
@@ -144,18 +149,28 @@ def tlut_values(build: BuildFolder, values_list: list[dict[str, int]]) -> list[d
     return [tlut_inits(b, build.entries) for b in bits]
 
 
-def specialized_verilog(build: BuildFolder, user_values: dict[str, int], module_name: str | None = None) -> str:
-    """Verilog netlist of Xilinx primitives with every TLUT's INIT set for ``user_values``."""
-    cv = circuit_values(build, user_values)
+def specialized_verilog(build: BuildFolder, user_values: dict[str, int], module_name: str | None = None,
+                        design=None) -> str:
+    """Verilog netlist of Xilinx primitives with every TLUT's INIT set for ``user_values``
+    (the ``design``'s parameter transform applied first)."""
+    cv = circuit_values(build, user_values, design)
     inits = tlut_values(build, [cv])[0]
     return nl.write_verilog(build.module, module_name or build.top, inits)
 
 
 def specialize_to_file(build_dir: str | Path, args: list[str], out: str | Path | None) -> str | None:
-    """CLI helper: parse ``args``, specialize; write ``out`` (mode 0600) or return the text."""
+    """CLI helper: parse ``args`` (the user's parameters), specialize; write ``out`` (mode 0600) or
+    return the text.
+
+    Raises:
+        BuildFolderError, ParamValueError, DesignError (the build's design is no longer installed).
+    """
+    from .registry import design_of
+
     b = load_build(build_dir)
-    vals = parse_param_args(args, b.user_params)
-    text = specialized_verilog(b, vals)
+    design = design_of(b.manifest, b.path)
+    vals = parse_param_args(args, user_params(b, design))
+    text = specialized_verilog(b, vals, design=design)
     if out is None:
         return text
     write_text_atomic(out, text, private=True)

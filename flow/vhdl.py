@@ -37,11 +37,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from .design import VHDL_SUFFIXES, is_vhdl  # noqa: F401 (re-exported)
 from .errors import FlowError
 from dcsflow.fileio import write_text_atomic
-
-#: file name suffixes read as VHDL
-VHDL_SUFFIXES = (".vhd", ".vhdl")
 
 #: GHDL options of every analysis and synthesis run (VHDL-2008, Synopsys packages available)
 GHDL_OPTIONS = ["--std=08", "-fsynopsys"]
@@ -52,11 +50,6 @@ _TRUE_VALUES = {"true", '"true"', '"yes"', '"1"', "'1'", '"TRUE"'}
 class VhdlError(FlowError):
     """Bad VHDL input: GHDL's first error (``file:line:col: message``), an unknown top entity,
     a ``--param`` naming no input port, a misplaced PARAM mark, an empty file, GHDL missing."""
-
-
-def is_vhdl(path: str | Path) -> bool:
-    """True when ``path`` has a VHDL suffix (:data:`VHDL_SUFFIXES`, any case)."""
-    return Path(path).suffix.lower() in VHDL_SUFFIXES
 
 
 # ------------------------------------------------------------------------------------ scanner

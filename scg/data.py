@@ -6,8 +6,8 @@ looked up, in order:
 
 1. **package data** (:mod:`importlib.resources`): the first path part names the folder and the
    package that ships it (:data:`PACKAGE_DATA`): ``xc7/<part>/...`` (Project X-Ray extracts,
-   ``scg/xc7/``) and ``vectors/picipher/...`` (official π16-Cipher vectors, ``designs/vectors/``),
-   each folder with a ``SOURCES.md`` (source repository, path, commit, licence);
+   ``scg/xc7/``, with a ``SOURCES.md``: source repository, path, commit, licence); a design's own
+   data (e.g. its official vectors) ships in the design's folder and is found by the design;
 2. the shared data folder, for large test-only data (the PYNQ bitstream, the EPFL circuits):
    ``$DCSFLOW_SHARED``, ``<repo>/../shared`` (``<repo>`` = the folder that holds the ``scg``
    package), then ``./shared`` and ``../shared`` relative to the current working directory.
@@ -26,7 +26,7 @@ from .errors import DataMissing
 _PKG_REPO = Path(__file__).resolve().parent.parent
 
 #: first part of a data path -> package whose folder of that name holds the run-time data
-PACKAGE_DATA = {"xc7": "dcsflow.scg", "vectors": "dcsflow.designs"}
+PACKAGE_DATA = {"xc7": "dcsflow.scg"}
 
 
 def package_file(*parts: str) -> Path | None:

@@ -17,7 +17,8 @@ import pytest
 from dcsflow.flow import frontend as fe
 from dcsflow.flow.errors import FlowError
 from dcsflow.flow import netlist as nl
-from dcsflow.flow.build import BuildOptions, build, simulate_netlist
+from dcsflow.flow.build import BuildOptions, build
+from dcsflow.flow.netsim import simulate_netlist
 from dcsflow.flow.specialize import load_build, specialized_verilog
 from dcsflow.flow.yosys import cells_sim, run_script
 
@@ -221,7 +222,7 @@ def test_cli_specialize_values_and_permissions(dcsflow, keyxor_build, tmp_path):
 def test_corrupted_or_mismatched_build_folder_is_refused(dcsflow, keyxor_build, tmp_path):
     import shutil
 
-    from dcsflow.flow.build import sha256_file
+    from dcsflow.flow.specialize import sha256_file
 
     out, _ = keyxor_build
     bad = tmp_path / "bad"

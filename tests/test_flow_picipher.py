@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from dcsflow.flow.build import BuildOptions, build
-from dcsflow.flow.check import select_vectors
+from dcsflow.designs.picipher.check import select_vectors
 
 
 def _record(v, cipher: bytes) -> str:

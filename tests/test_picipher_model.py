@@ -154,13 +154,10 @@ def test_checksum_mismatch_detected(tmp_path, shared):
     assert len(read_vectors(tmp_path / name)) == 5625
 
 
-def test_missing_shared_folder_says_where(monkeypatch, tmp_path):
-    import dcsflow.scg as scg
-    import dcsflow.scg.data
-    from dcsflow.flow.paths import SharedDataMissing
+def test_missing_vector_file_says_where(monkeypatch, tmp_path):
+    """The official vectors ship with the design; a missing copy is one line naming the path."""
+    from dcsflow.designs.picipher import vectors
 
-    # The data search lives in scg.data (flow.paths re-exports it): package data, then shared folder.
-    monkeypatch.setattr(scg.data, "shared_candidates", lambda: [tmp_path / "nowhere"])
-    monkeypatch.setattr(scg.data, "package_file", lambda *parts: None)
-    with pytest.raises(SharedDataMissing, match=r"package data designs/vectors/picipher/.*nowhere"):
+    monkeypatch.setattr(vectors, "VECTOR_DIR", tmp_path / "nowhere")
+    with pytest.raises(VectorFileError, match=r"official vectors missing from the package: .*nowhere/pi16cipher096"):
         load_official(96)

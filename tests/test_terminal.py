@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from dcsflow.flow.build import comparison_rows, print_summary, print_table
+from dcsflow.flow.report import comparison_rows, print_summary, print_table
 
 DATA = Path(__file__).parent / "data"
 #: a real report.json of `dcsflow build picipher` (seed 1), used as input only

@@ -104,8 +104,12 @@ def test_ghdl_error_line():
 
 # ------------------------------------------------------------------------------------ bad input (CLI)
 
+#: files that make a build folder look complete or resumable: the manifest, the report, stage records
+COMPLETE_MARKERS = ("build.json", "report.json", "stages/frontend.json", "stages/backend.json")
+
+
 def _no_complete_build(out: Path) -> bool:
-    return not any((out / n).exists() for n in ("build.json", "report.json", "state.json"))
+    return not any((out / n).exists() for n in COMPLETE_MARKERS)
 
 
 BAD = {
@@ -131,8 +135,8 @@ def test_cli_bad_input_one_line(dcsflow, tmp_path, args, msg):
         (tmp_path / name).write_text(text)
     out = tmp_path / "b"
     # a complete earlier build in the folder must not survive a failed rebuild looking complete
-    out.mkdir()
-    for n in ("build.json", "report.json", "state.json"):
+    (out / "stages").mkdir(parents=True)
+    for n in COMPLETE_MARKERS:
         (out / n).write_text("{}")
     r = dcsflow("build", *[tmp_path / a if str(a).endswith(".vhd") and "/" not in str(a) else a for a in args],
                 "--out", out, "--quiet")

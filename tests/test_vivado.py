@@ -20,8 +20,10 @@ from dcsflow.flow.backend.verify import check_frames
 from dcsflow.flow.backend.vivado import load_board, template_init, template_table
 from dcsflow.flow.backend.vivado_import import VivadoImportError, import_vivado, physical_init, synthetic_vivado_result
 from dcsflow.flow.build import BuildOptions, build
-from dcsflow.flow.check import prepare_check, select_vectors, simulate_vectors
-from dcsflow.flow.specialize import circuit_values, load_build, tlut_values
+from dcsflow.designs.picipher.check import select_vectors
+from dcsflow.flow.check import prepare_check, simulate_vectors
+from dcsflow.flow.design import CheckOptions
+from dcsflow.flow.specialize import load_build, tlut_values
 from dcsflow.flow.yosys import cells_sim, run_script
 from dcsflow.scg import rekey as rk
 from dcsflow.scg.bitstream import FrameMemory, parse, read_file, to_bit, write_full
@@ -143,10 +145,10 @@ def test_netlist_read_back_by_yosys_and_simulates_like_the_build(pi, tmp_path, v
         assert a["LOC"] == p["site"] and a["BEL"] == p["bel"] and a["DONT_TOUCH"] == "TRUE"
         assert a["LOCK_PINS"].replace(" ", "") == "I0:A1,I1:A2,I2:A3,I3:A4,I4:A5,I5:A6"
     # the exported netlist with each TLUT's INIT specialized per vector passes the official vectors
-    setup = prepare_check(pi, vectors)
+    setup = prepare_check(pi, CheckOptions(vectors=vectors))
     b = setup.build
     mod["parameter_default_values"] = b.module.get("parameter_default_values", {})
-    inits = tlut_values(b, [circuit_values(b, u) for u in setup.user_values])
+    inits = tlut_values(b, setup.circuit_values())
     cell_of = {p["tlut"]: (p["cell"], p["k"]) for p in plan["cells"]}
 
     def netlist_for(i, broken=False):
@@ -423,7 +425,7 @@ def test_import_links_template_and_check_frames_passes(imported, vectors, base_f
     far = next(f for f in base_frames.nonzero_fars() if f not in tl_fars)
     assert b.template.frame(far) == base_frames.frame(far)        # the rest is Vivado's configuration
     assert (out / "tlut" / "template.frm").read_text().splitlines()[0].endswith("logic-only")   # fallback kept
-    r = check_frames(out, vectors, progress=False)
+    r = check_frames(out, CheckOptions(vectors=vectors), progress=False)
     assert (r.passed, r.total) == (2, 2), r.failures
 
 

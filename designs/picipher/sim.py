@@ -22,7 +22,7 @@ from .errors import InputError, SimulationError
 HERE = Path(__file__).resolve().parent
 RTL_DIR = HERE / "rtl"
 TB_FILE = HERE / "tb" / "tb_picipher.v"
-CIS_RTL_DIR = HERE.parent / "picipher_cis" / "rtl"
+CIS_RTL_DIR = HERE / "rtl_cis"
 
 #: Design name → (key size in bits, uses the CIS variant).
 DESIGNS = {"picipher": (96, False), "picipher128": (128, False), "picipher_cis": (None, True)}

@@ -25,10 +25,10 @@ from pathlib import Path
 from .errors import ChecksumError, VectorFileError
 from .model import KEY_BYTES, PMN_BYTES, SMN_BYTES, TAG_BYTES
 
-#: File names of the official vectors in ``shared/vectors/picipher`` by key size in bits.
+#: File names of the official vectors by key size in bits (byte copies of ``shared/vectors/picipher``).
 OFFICIAL_FILES = {96: "pi16cipher096v2_4.test-vectors", 128: "pi16cipher128v2_4.test-vectors"}
-#: Folder of the vectors inside the shared data folder.
-VECTOR_DIR = ("vectors", "picipher")
+#: Folder of the official vectors in this design's package (with SHA256SUMS and SOURCES.md).
+VECTOR_DIR = Path(__file__).resolve().parent / "testvectors"
 
 _FIELD = re.compile(r"^([A-Z]+) \((\d+)\) =[ \t]*([0-9A-Fa-f]*)[ \t]*$")
 _VECTOR = re.compile(r"^\[vector #(\d+) \((\d+)\)\]$")
@@ -208,23 +208,25 @@ def parse_vectors(text: str, name: str = "<text>") -> list[Vector]:
 
 
 def official_file(key_bits: int) -> Path:
-    """Path of the official vector file for a key size (96 or 128) in the shared data folder.
+    """Path of the official vector file for a key size (96 or 128), shipped in :data:`VECTOR_DIR`.
 
     Raises:
-        ValueError: key_bits not 96/128. SharedDataMissing (flow.paths): folder or file absent.
+        ValueError: key_bits not 96/128. VectorFileError: the file is missing from the package
+            (the message names the path).
     """
-    from dcsflow.flow.paths import shared_file
-
     if key_bits not in OFFICIAL_FILES:
         raise ValueError("key_bits must be 96 or 128")
-    return shared_file(*VECTOR_DIR, OFFICIAL_FILES[key_bits])
+    p = VECTOR_DIR / OFFICIAL_FILES[key_bits]
+    if not p.is_file():
+        raise VectorFileError(f"official vectors missing from the package: {p} (reinstall dcsflow)")
+    return p
 
 
 def load_official(key_bits: int) -> list[Vector]:
     """Read the official vectors of a key size after checking their SHA-256 (always checked).
 
     Raises:
-        ChecksumError, VectorFileError, SharedDataMissing.
+        ChecksumError, VectorFileError.
     """
     p = official_file(key_bits)
     return read_vectors(p, check=True)

@@ -10,14 +10,16 @@ Every JSON carries ``design_hash`` and ``idcode``.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from dcsflow.scg.bitstream import header_part, to_bit, write_full
 from dcsflow.scg.device import get_device
 from dcsflow.scg.ppc import Ppc
 
 from dcsflow.fileio import write_bytes_atomic, write_text_atomic
-from . import BackendError, BackendRequest, get_backend
+from . import BackendError, BackendRequest, ExportJob, get_backend
 from .pack import LETTERS
 from .report import html_page, plot_device_map, plot_utilization, rekey_model
 
@@ -79,31 +81,36 @@ def placement_doc(impl, module: dict, device, design_hash: str, namer) -> dict:
             "io_cells": packing.io_cells}
 
 
-def run_backend(out: Path, state: dict, device_name: str = "xc7z020", seed: int = 1, step=lambda s: None,
-                backend: str = "builtin", tlut_pairs: bool = False, board: str | None = None) -> dict:
-    """Run the back end on both implementations of the build folder ``out``; returns the summary
-    stored as ``report["backend"]`` and lists written files in ``state["backend_files"]``.
+@dataclass
+class BackendOutcome:
+    """Output of :func:`run_backend`: ``summary`` (what report.json carries under ``backend``,
+    docs/formats.md) and ``files`` written (relative to the build folder)."""
 
-    ``backend="vivado"`` (optionally with ``board``) also writes ``vivado/`` (:mod:`.vivado`).
+    summary: dict
+    files: list = field(default_factory=list)
 
+
+def run_backend(out: Path, *, top: str, design_hash: str, ppc_path: Path, params: list[str],
+                device_name: str, seed: int = 1, backend: str = "builtin", board: str | None = None,
+                tlut_pairs: bool = False, board_ports: frozenset[str] = frozenset(),
+                step: Callable[[str], None] = lambda s: None) -> BackendOutcome:
+    """Run the back end on both implementations of the build folder ``out`` (module docstring).
+
+    Args:
+        top: top module; design_hash: the build's; ppc_path: the PPC AIGER of the TLUT build;
+        params: parameter port names; device_name: target part; seed: placer seed; backend: a
+        registered back end (:func:`get_backend`); board: ``--board`` (the back end's
+        :meth:`~.Backend.load_board` decides); tlut_pairs: two small TLUTs may share a LUT6_2 site;
+        board_ports: ports a board wrapper drives (design description); step: progress callback.
     Raises:
-        BackendError: inputs of earlier stages missing, unknown board, board of another device;
-            PackError/PlaceError from the stages.
+        BackendError: inputs of earlier stages missing, unknown back end or board, a board the back
+            end does not use, board of another device; PackError/PlaceError from the stages.
     """
     out = Path(out)
     dev = get_device(device_name)
     be = get_backend(backend)
-    board_obj = None
-    if board is not None:
-        from .vivado import load_board
-
-        if be.name != "vivado":
-            raise BackendError("--board needs --backend vivado")
-        board_obj = load_board(board)
-    top = state.get("top")
-    design_hash = state.get("design_hash")
+    board_obj = be.load_board(board)
     idcode = f"0x{dev.idcode:08X}"
-    ppc_path = out / state.get("ppc_file", "tmap/ppc.aig")
     if not ppc_path.exists():
         raise BackendError(f"{ppc_path} missing: run the 'tmap' stage first (--from tmap)")
     ppc = Ppc.load(ppc_path)
@@ -124,36 +131,18 @@ def run_backend(out: Path, state: dict, device_name: str = "xc7z020", seed: int 
         impl = be.implement(BackendRequest(module, dev, seed, ppc_zero if impl_name == "tlut" else None, namer,
                                            tlut_pairs=tlut_pairs))
         impls[impl_name] = impl
-        d = out / impl_name
-        d.mkdir(parents=True, exist_ok=True)
-        write_text_atomic(d / "placement.json", json.dumps(placement_doc(impl, module, dev, design_hash, namer)) + "\n")
-        util = {**impl.utilization, "hpwl": impl.placement.hpwl, "hpwl_initial": impl.placement.hpwl_initial,
-                "seconds": {k: round(v, 3) for k, v in impl.seconds.items()}}
-        write_text_atomic(d / "utilization.json", json.dumps(
-            {"format": "dcsflow-utilization", "version": 1, "device": dev.name, "idcode": idcode,
-             "design_hash": design_hash, **util}, indent=1) + "\n")
-        mem = impl.configuration.memory
-        frm = mem.to_frm()
-        lines = frm.split("\n", 1)
-        frm = (lines[0] + f" design_hash={design_hash} logic-only\n" + lines[1])
-        write_text_atomic(d / "template.frm", frm)
-        step(f"{impl_name}: writing template.bit")
-        label = f"{top};dcsflow-template-{impl_name};logic-only(no routing);design_hash={design_hash};idcode={idcode}"
-        write_bytes_atomic(d / "template.bit", to_bit(write_full(mem), design=label, part=header_part(dev)))
-        files += [f"{impl_name}/{n}" for n in ("placement.json", "utilization.json", "template.frm", "template.bit")]
-        summary["tlut" if impl_name == "tlut" else "conventional"] = util
+        files += _write_implementation(out / impl_name, impl_name, impl, module, dev, design_hash, top, namer, step)
+        summary["tlut" if impl_name == "tlut" else "conventional"] = _utilization(impl)
     conf = impls["tlut"].configuration
     fm = {"format": FRAMEMAP_FORMAT, "version": 1, "device": dev.name, "idcode": idcode, "design_hash": design_hash,
           "ppc_outputs": ppc.num_outputs, "unused_pins": "repeat", "entries": [list(e) for e in conf.entries],
           "tluts": conf.tluts}
     write_text_atomic(out / "tlut" / "framemap.json", json.dumps(fm) + "\n")
     files.append("tlut/framemap.json")
-    if be.name == "vivado":
-        from .vivado import export_vivado
-
-        step("vivado: netlist, constraints, Tcl")
-        files += export_vivado(out, modules["tlut"], top, conf.tluts, dev, design_hash, board_obj,
-                               list(state.get("params") or {}))
+    step(f"{be.name}: export")
+    files += be.export(ExportJob(out, modules["tlut"], top, conf.tluts, dev, design_hash, board_obj, list(params),
+                                 frozenset(board_ports)))
+    if board_obj is not None:
         summary["board"] = board
     t, c = summary["tlut"], summary["conventional"]
     summary["slices_saved"] = c["slices"] - t["slices"]
@@ -161,15 +150,44 @@ def run_backend(out: Path, state: dict, device_name: str = "xc7z020", seed: int 
     summary["rekey"] = rekey_model(t["tluts"], conf.tlut_fars, dev)
     summary["tlut_frame_sets"] = impls["tlut"].placement.tlut_frame_sets
     step("report: plots and HTML")
-    bdir = out / "backend"
+    files += _report_page(out / "backend", summary, impls["tlut"], dev, top)
+    return BackendOutcome(summary, files)
+
+
+def _utilization(impl) -> dict:
+    return {**impl.utilization, "hpwl": impl.placement.hpwl, "hpwl_initial": impl.placement.hpwl_initial,
+            "seconds": {k: round(v, 3) for k, v in impl.seconds.items()}}
+
+
+def _write_implementation(d: Path, impl_name: str, impl, module: dict, dev, design_hash: str, top: str, namer,
+                          step) -> list[str]:
+    """``placement.json``, ``utilization.json``, ``template.frm`` and ``template.bit`` of one
+    implementation into ``d``; returns their paths relative to the build folder."""
+    idcode = f"0x{dev.idcode:08X}"
+    d.mkdir(parents=True, exist_ok=True)
+    write_text_atomic(d / "placement.json", json.dumps(placement_doc(impl, module, dev, design_hash, namer)) + "\n")
+    write_text_atomic(d / "utilization.json", json.dumps(
+        {"format": "dcsflow-utilization", "version": 1, "device": dev.name, "idcode": idcode,
+         "design_hash": design_hash, **_utilization(impl)}, indent=1) + "\n")
+    mem = impl.configuration.memory
+    frm = mem.to_frm()
+    lines = frm.split("\n", 1)
+    frm = (lines[0] + f" design_hash={design_hash} logic-only\n" + lines[1])
+    write_text_atomic(d / "template.frm", frm)
+    step(f"{impl_name}: writing template.bit")
+    label = f"{top};dcsflow-template-{impl_name};logic-only(no routing);design_hash={design_hash};idcode={idcode}"
+    write_bytes_atomic(d / "template.bit", to_bit(write_full(mem), design=label, part=header_part(dev)))
+    return [f"{impl_name}/{n}" for n in ("placement.json", "utilization.json", "template.frm", "template.bit")]
+
+
+def _report_page(bdir: Path, summary: dict, tl_impl, dev, top: str) -> list[str]:
+    """``report.html`` with ``utilization.png`` and ``device_map.png`` in ``bdir``; returns the paths
+    relative to the build folder."""
     bdir.mkdir(exist_ok=True)
     plot_utilization(summary, bdir / "utilization.png")
-    tl_impl = impls["tlut"]
     used = tl_impl.placement.sites
     tls = [used[i] for i, s in enumerate(tl_impl.packing.slices) if s.tlut]
     plot_device_map(dev, used, tls, bdir / "device_map.png", f"{top}: TLUT implementation on {dev.name}")
     write_text_atomic(bdir / "report.html", html_page(f"{top}: back end on {dev.name}", summary,
                                                       ["utilization.png", "device_map.png"]))
-    files += ["backend/report.html", "backend/utilization.png", "backend/device_map.png"]
-    state["backend_files"] = files
-    return summary
+    return ["backend/report.html", "backend/utilization.png", "backend/device_map.png"]

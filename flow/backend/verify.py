@@ -7,7 +7,8 @@ LUT INIT is then decoded back from those frames through the device model
 placement's connectivity (physical pins A1..A6 -> nets, LUT6_2 = LUT6 with A6 = 1 plus LUT5 on
 INIT[31:0], route-through and constant LUTs inserted); FFs, CARRY4, MUXF7/F8 and I/O cells keep the
 template netlist's connections. The rebuilt netlist is simulated exactly like ``dcsflow check``
-(Icarus + Yosys ``cells_sim.v``, the π16 test bench) and compared with the expected ciphertext. This
+(the design's check: e.g. Icarus + Yosys ``cells_sim.v`` and its test bench) and compared with the
+expected outputs. This
 proves frame addresses, bit order and pin order agree with the placed design.
 
 After ``dcsflow import`` the template is Vivado's routed bitstream (``tlut/imported``): the TLUT
@@ -28,7 +29,8 @@ from dcsflow.scg.rekey import load_template, template_folder
 
 from .. import netlist as nl
 from ..check import CheckResult, prepare_check, simulate_vectors
-from ..specialize import BuildFolderError, circuit_values
+from ..design import CheckOptions
+from ..specialize import BuildFolderError
 from .stage import FRAMEMAP_FORMAT, PLACEMENT_FORMAT
 
 _INPUT_PORTS = [f"I{i}" for i in range(6)]
@@ -148,16 +150,16 @@ class FrameDecoder:
         return out
 
 
-def check_frames(build_dir: str | Path, vectors_file: str | Path | None = None, progress: bool = True,
+def check_frames(build_dir: str | Path, options: CheckOptions = CheckOptions(), progress: bool = True,
                  jobs: int | None = None) -> CheckResult:
-    """Configuration-level check of a π16 build (module docstring).
+    """Configuration-level check of a build with its design's check (module docstring).
 
     Raises:
         BuildFolderError: build folder refused, back-end files missing or of another design/device.
-        CheckError: not a π16 design, no usable vectors, simulator failure. ToolMissing: no Icarus.
+        CheckError: the design has no check, no usable vectors, simulator failure. ToolMissing: no Icarus.
     """
     t0 = time.perf_counter()
-    setup = prepare_check(build_dir, vectors_file)
+    setup = prepare_check(build_dir, options)
     b = setup.build
     path = Path(build_dir)
     names = ("tlut/template.frm", "tlut/framemap.json", "tlut/placement.json")
@@ -174,7 +176,7 @@ def check_frames(build_dir: str | Path, vectors_file: str | Path | None = None, 
     if fm["ppc_outputs"] != b.ppc.num_outputs:
         raise BuildFolderError(f"{path}: frame map names {fm['ppc_outputs']} PPC outputs, the PPC has {b.ppc.num_outputs}")
     logic_only = FrameMemory.from_frm((path / "tlut/template.frm").read_text(), dev)
-    bits = b.ppc.evaluate_many([circuit_values(b, u) for u in setup.user_values])
+    bits = b.ppc.evaluate_many(setup.circuit_values())
     entries = [tuple(e) for e in fm["entries"]]
     tdir = template_folder(path)
     if tdir != path / "tlut":

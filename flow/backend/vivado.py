@@ -35,7 +35,7 @@ from pathlib import Path
 from dcsflow import __version__
 from dcsflow.fileio import write_text_atomic
 from ..yosys import run_script
-from . import BackendError, BuiltinBackend
+from .base import BackendError, BuiltinBackend
 
 PLAN_FORMAT = "dcsflow-vivado-plan"
 DUMP_FORMAT = "dcsflow-vivado-tluts"
@@ -47,10 +47,19 @@ DEFAULT_PARTS = {"xc7z020": "xc7z020clg400-1", "xc7a35t": "xc7a35ticsg324-1L"}
 
 
 class VivadoBackend(BuiltinBackend):
-    """Same packing and TLUT-aware placement as the built-in back end; the build stage then writes
+    """Same packing and TLUT-aware placement as the built-in back end; :meth:`export` then writes
     the Vivado project files (:func:`export_vivado`). Vivado itself runs outside dcsflow."""
 
     name = "vivado"
+
+    def load_board(self, board: str | None):
+        """The bundled board file ``board`` (:func:`load_board`), or None. Raises BackendError."""
+        return None if board is None else load_board(board)
+
+    def export(self, job) -> list[str]:
+        """``vivado/`` for the placed TLUT implementation (:func:`export_vivado`)."""
+        return export_vivado(job.out, job.module, job.top, job.tluts, job.device, job.design_hash, job.board,
+                             list(job.params), board_ports=job.board_ports)
 
 
 # ------------------------------------------------------------------------------ template INIT
@@ -321,18 +330,17 @@ def _dump_tcl(plan: list[dict]) -> str:
             .replace("@NAMES@", " ".join(p["cell"] for p in plan)))
 
 
-#: ports of a π16-Cipher message processor top: the block design's AXI-Lite wrapper drives these
-PICIPHER_PORTS = {"clk", "rst", "key_load", "mode", "s_data", "s_valid", "s_ready", "s_last", "s_bytes", "m_data",
-                  "m_valid", "m_ready", "m_last", "m_bytes", "tag", "tag_in", "done", "tag_ok"}
-
-
 def export_vivado(out: Path, module: dict, top: str, tluts: list, device, design_hash: str,
-                  board: Board | None = None, params: list[str] | None = None) -> list[str]:
+                  board: Board | None = None, params: list[str] | None = None,
+                  board_ports: frozenset[str] = frozenset()) -> list[str]:
     """Write ``out/vivado/`` (module docstring) for the placed TLUT implementation.
 
     Args:
         module: TLUT netlist module (Yosys JSON); tluts: the configuration's TLUT list
-            (name, site, bel, pins); device: :class:`scg.device.Device`; board: optional board.
+            (name, site, bel, pins); device: :class:`scg.device.Device`; board: optional board;
+            board_ports: ports the board's AXI-Lite wrapper drives (from the design description):
+            the block design and wrapper are written when the top has all of them and one parameter
+            port.
     Returns:
         paths written, relative to ``out``.
     Raises:
@@ -369,7 +377,8 @@ def export_vivado(out: Path, module: dict, top: str, tluts: list, device, design
              "vivado/dump_tluts.tcl", "vivado/tluts.json"]
     bd = board.block_design_path if board else None
     pports = [p for p in (params or []) if p in module["ports"]]
-    if bd is not None and bd.is_file() and PICIPHER_PORTS <= set(module["ports"]) and len(pports) == 1:
+    if bd is not None and bd.is_file() and board_ports and board_ports <= set(module["ports"]) \
+            and len(pports) == 1:
         write_text_atomic(vdir / "block_design.tcl", bd.read_text().replace("@TOP@", top))
         wrapper = (BOARDS_DIR / "dcs_axil_wrapper.v").read_text()
         write_text_atomic(vdir / "dcs_axil_wrapper.v", wrapper.replace("@TOP@", top).replace("@PARAM@", pports[0])

@@ -6,18 +6,22 @@ from pathlib import Path
 
 import click
 
-from ..build import STAGES, BuildOptions, build, print_table
+from ..build import DEFAULT_DEVICE, STAGES, BuildOptions, build
+from ..report import print_table
 
 
 @click.command("build")
-@click.argument("design", nargs=-1, required=True)
-@click.option("--top", help="Top module (bundled designs know theirs).")
+@click.argument("design", nargs=-1)
+@click.option("-p", "--project", type=click.Path(dir_okay=False, path_type=Path),
+              help="Build the design described by this dcsflow.toml (docs/formats.md) instead of DESIGN.")
+@click.option("--top", help="Top module (installed designs know theirs).")
 @click.option("--param", "params", multiple=True, metavar="PORT",
               help="Treat input PORT as a parameter input (in addition to (* PARAM *) ports). Repeatable.")
-@click.option("--device", default=None, help="Target device [xc7z020, or the --board's].")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Build folder [build/<design>].")
+@click.option("--device", default=None, help=f"Target device [{DEFAULT_DEVICE}, or the --board's].")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+              help="Build folder [build/<design>].")
 @click.option("--from", "start", type=click.Choice(STAGES), default="frontend", show_default=True,
-              help="First stage to run (earlier stages' files must exist).")
+              help="First stage to run (earlier stages' results must exist).")
 @click.option("--to", "stop", type=click.Choice(STAGES), default="outputs", show_default=True,
               help="Last stage to run.")
 @click.option("--area", is_flag=True, help="TMAP: recover area without keeping the depth (fewer LUTs, deeper).")
@@ -32,25 +36,32 @@ from ..build import STAGES, BuildOptions, build, print_table
 @click.option("--board", type=click.Choice(["pynq-z1", "arty-a7-35"]), default=None,
               help="Board file for --backend vivado (part, clock, reset pins, block design).")
 @click.option("--quiet", is_flag=True, help="No progress display.")
-def COMMAND(design, top, params, device, out, start, stop, area, seed, tlut_pairs, mul_chunk, backend, board,
-            quiet):
+def COMMAND(design, project, top, params, device, out, start, stop, area, seed, tlut_pairs, mul_chunk, backend,
+            board, quiet):
     """Build DESIGN twice: with TLUTs (TMAP, parameters in the PPC) and conventionally.
 
-    DESIGN is a Verilog file or folder, or a bundled design: picipher (96-bit key),
-    picipher128, picipher_cis; or VHDL files (.vhd, read through GHDL in the order given;
-    parameter ports: --param, attribute PARAM, or a --PARAM comment on the port line).
-    Stages: frontend, tmap, verify, backend, outputs.
-    Writes OUT/report.json and prints the comparison table.
+    DESIGN is an installed design (`dcsflow designs` lists them), a Verilog file or folder, or VHDL
+    files (.vhd, read through GHDL in the order given; parameter ports: --param, attribute PARAM,
+    or a --PARAM comment on the port line); or give -p dcsflow.toml. Stages: frontend, tmap,
+    verify, backend, outputs. Writes OUT/report.json and prints the comparison table.
     """
-    design, more = design[0], list(design[1:])
+    from ..errors import FlowError
+    from ..registry import resolve
+
+    if not design and project is None:
+        raise click.UsageError("give a DESIGN or -p dcsflow.toml")
+    if design and project is not None:
+        raise FlowError("give either a DESIGN or -p dcsflow.toml, not both")
+    first, more = (design[0], list(design[1:])) if design else (None, [])
     if out is None:
-        out = Path("build") / Path(design).stem
+        name = resolve(first, top, more, project).name if project is not None else Path(first).stem
+        out = Path("build") / name
     if device is None:
-        device = {"arty-a7-35": "xc7a35t"}.get(board, "xc7z020")
-    res = build(BuildOptions(design=design, more=more, out=out, top=top, params=list(params), device=device,
+        device = {"arty-a7-35": "xc7a35t"}.get(board, DEFAULT_DEVICE)
+    res = build(BuildOptions(design=first, more=more, out=out, top=top, params=tuple(params), device=device,
                              start=start, stop=stop, progress=not quiet, area=area, seed=seed,
-                             tlut_pairs=tlut_pairs, mul_chunk=mul_chunk,
-                             backend=backend, board=board))
+                             tlut_pairs=tlut_pairs, mul_chunk=mul_chunk, backend=backend, board=board,
+                             project=project))
     if res.report:
         print_table(res.report)
         click.echo(f"report: {out / 'report.json'}")

@@ -1,33 +1,43 @@
-"""``dcsflow check``: specialized netlists of a build against its design's vectors (π16-Cipher, AES-128)."""
+"""``dcsflow check``: specialized netlists of a build against its design's check."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import click
 
 from ..check import check_build
+from ..design import CheckOptions
 
 
 @click.command("check")
 @click.argument("build", type=click.Path(file_okay=False))
-@click.option("--vectors", type=click.Path(dir_okay=False, exists=True),
-              help="Vector file (π16: π-Cipher reference format, AES: a CAVP .rsp file); default: the "
-                   "design's own vectors (π16: official file of the key size; AES: the four KAT files).")
+@click.option("--vectors", type=click.Path(dir_okay=False, exists=True, path_type=Path),
+              help="Vector file in the design's own format (e.g. π-Cipher reference records, a CAVP .rsp "
+                   "file); default: the design's own vectors.")
+@click.option("--keys", type=click.IntRange(min=1), default=None,
+              help="Random parameter values for designs checked without vectors (a dcsflow.toml's cocotb "
+                   "test) [3, or the project's check.keys].")
+@click.option("--seed", type=int, default=None, help="Seed of those random values (default: fresh ones).")
 @click.option("--frames", is_flag=True,
               help="Configuration-level check: specialize the template FRAMES (SCG patches), decode every "
                    "LUT INIT back from them and simulate the netlist rebuilt from INITs + placement.")
 @click.option("--quiet", is_flag=True, help="No progress display.")
-def COMMAND(build, vectors, frames, quiet):
-    """Specialize BUILD for the parameter values of every vector (π16: Key and PMN of every vector
-    without AD and SMN; AES-128: the key, one netlist per key), simulate the encryption with Icarus
-    Verilog (Yosys's cells_sim.v), compare with the expected output and print 'passed N/M'.
-    Exit status 0 only when all pass."""
+def COMMAND(build, vectors, keys, seed, frames, quiet):
+    """Specialize BUILD for the parameter values of its design's check (e.g. the key of every
+    vector, or random values for a cocotb test), simulate each specialized netlist, compare with
+    the expected outputs and print 'passed N/M'. Exit status 0 only when all pass."""
+    opts = CheckOptions(vectors=vectors, keys=keys, seed=seed)
     if frames:
         from ..backend.verify import check_frames
 
-        res = check_frames(build, vectors, progress=not quiet)
+        res = check_frames(build, opts, progress=not quiet)
     else:
-        res = check_build(build, vectors, progress=not quiet)
-    for num, why in res.failures:
-        click.echo(f"vector {num}: {why}")
+        res = check_build(build, opts, progress=not quiet)
+    for label, ok, why in res.cases if res.each_line else []:
+        click.echo(f"{label}: passed" if ok else f"{label}: FAILED ({why})")
+    if not res.each_line:
+        for num, why in res.failures:
+            click.echo(f"vector {num}: {why}")
     click.echo(f"passed {res.passed}/{res.total}")
     raise SystemExit(0 if res.passed == res.total else 1)

@@ -1,0 +1,90 @@
+"""The π16-Cipher message processor's side of ``dcsflow check`` (a :class:`dcsflow.flow.check.DesignCheck`).
+
+For every vector without AD and SMN, one specialized netlist (Key‖PMN differs per vector) is
+simulated with Icarus Verilog against Yosys's ``xilinx/cells_sim.v``, driven by the message-processor
+test bench ``tb/tb_picipher.v`` (stimulus/result formats in its header). Output = ciphertext ‖ tag
+must equal the vector's CIPHER. The stimulus carries a zero parameter value: the test bench's key
+port is unused (the TLUT netlist does not read it; the key is in the LUT contents).
+Default vectors: the official no-AD/no-SMN vectors of the design's key size (25 per key size).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dcsflow.fileio import write_text_atomic
+from dcsflow.flow.design import CheckError, CheckOptions, DesignCheck
+from dcsflow.flow.simulate import icarus
+from dcsflow.flow.yosys import cells_sim
+
+from .sim import TB_FILE, message_words
+from .vectors import load_official, read_vectors
+
+
+def select_vectors(vectors: list, key_bits: int) -> list:
+    """Vectors the message processor can run: no AD, no SMN, and the design's key size."""
+    return [v for v in vectors if not v.ad and v.smn is None and len(v.key) * 8 == key_bits]
+
+
+def simulate_netlist(work: Path, verilog: str, key_bits: int, cis: bool, msg: bytes) -> tuple[bytes, bytes, int]:
+    """Encrypt ``msg`` with a specialized netlist (Verilog text, written with mode 0600 into the
+    private folder ``work``). Returns (output bytes, tag, cycles); cycles -1 on a test-bench
+    timeout, tag ``b"x"`` when the outputs carry x/z bits (a wrong netlist, not a tool failure).
+
+    Raises:
+        SimulatorError: Icarus missing or failing.
+    """
+    net = work / "netlist.v"
+    write_text_atomic(net, verilog, private=True)
+    words, last = message_words(msg)
+    stim = ["picipher-stim 1 1", f"0 {len(words)} {last} 0 0"] + [f"{w:04x}" for w in words]
+    (work / "stim.txt").write_text("\n".join(stim) + "\n")
+    res = work / "res.txt"
+    icarus([net, TB_FILE, cells_sim()], work, parameters={"KEY_BITS": key_bits, "BUFFER_KEY": 0},
+           defines={"CIS": None} if cis else None, plusargs=[f"+in={work / 'stim.txt'}", f"+out={res}"])
+    if not res.exists():
+        raise CheckError("vvp wrote no result file")
+    out = bytearray()
+    tag, cycles = b"", -1
+    for line in res.read_text().splitlines():
+        f = line.split()
+        if not f:
+            continue
+        try:
+            if f[0] == "W":
+                w = int(f[1], 16)
+                out += bytes((w & 0xFF, w >> 8))
+            elif f[0] == "D":
+                cycles = int(f[1])
+                tag = bytes.fromhex(f"{int(f[2], 16):032x}")
+            elif f[0] == "TIMEOUT":
+                return b"", b"", -1
+        except ValueError:              # x/z bits in the output
+            return b"", b"x", 0
+    return bytes(out[:len(msg)]), tag, cycles
+
+
+def pi16_check(build, options: CheckOptions, *, key_bits: int, cis: bool) -> DesignCheck:
+    """:class:`DesignCheck` of a π16 message-processor build (module docstring).
+
+    Raises:
+        CheckError: the build's parameter is not the design's, or no usable vector in the file.
+        VectorFileError, ChecksumError: unreadable or corrupted vector file.
+    """
+    want = {"cis_param": 448} if cis else {"key_mn": key_bits + 32}
+    if dict(build.manifest["params"]) != want:
+        raise CheckError(f"{build.path}: a π16 check needs the parameter {want}, the build has "
+                         f"{dict(build.manifest['params'])}")
+    vecs = read_vectors(options.vectors, check=False) if options.vectors else load_official(key_bits)
+    vecs = select_vectors(vecs, key_bits)
+    if not vecs:
+        raise CheckError(f"no vectors without AD and SMN with a {key_bits}-bit key")
+
+    def run_group(work: Path, verilog: str, top: str, group: list):
+        v = group[0]
+        out, tag, cycles = simulate_netlist(work, verilog, key_bits, cis, v.msg)
+        ok = out + tag == v.cipher
+        return [(ok, "" if ok else "timeout" if cycles < 0 else "output differs")], [(len(v.msg), cycles)]
+
+    groups = [({"key_mn": int.from_bytes(v.key + v.pmn, "big")}, [i]) for i, v in enumerate(vecs)]
+    return DesignCheck(vecs, groups, lambda v: f"#{v.number}", run_group)

@@ -1,0 +1,66 @@
+"""The π16-Cipher message processor's :class:`~dcsflow.flow.design.Design` descriptions.
+
+Registered in ``setup.py`` (entry-point group ``dcsflow.designs``), one line each:
+
+- ``picipher``: top ``picipher_mp``, 96-bit key, ``BUFFER_KEY=1`` (the seed-style Key‖PMN register
+  buffer, folded into the parameter by the front end); parameter input ``key_mn`` = Key‖PMN.
+- ``picipher128``: the same with a 128-bit key.
+- ``picipher_cis``: top ``picipher_cis_mp`` (no initialization path); its circuit parameter
+  ``cis_param`` (CIS, counter and tag accumulator after initialization and the empty-AD step, 448
+  bits) is derived from the user's ``key_mn`` by the golden model (:func:`cis_transform`).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from dcsflow.flow.design import Demo, Design, ParamTransform
+
+from .check import pi16_check
+from .commands import golden_model, rtl_sim, sim_command
+from .model import cis_parameters
+from .sim import rtl_files
+
+#: ports of a π16-Cipher message-processor top that the board's AXI-Lite wrapper drives
+#: (``flow/boards/dcs_axil_wrapper.v``): with these, the Vivado back end writes a block design
+BOARD_PORTS = frozenset({"clk", "rst", "key_load", "mode", "s_data", "s_valid", "s_ready", "s_last", "s_bytes",
+                         "m_data", "m_valid", "m_ready", "m_last", "m_bytes", "tag", "tag_in", "done", "tag_ok"})
+
+
+def cis_transform(user: dict[str, int]) -> dict[str, int]:
+    """``key_mn`` (Key‖PMN, 128 bits, key byte 0 in the MSBs; 96-bit key) -> ``cis_param`` (448 bits).
+
+    cis_param = CIS after initialization and the empty-AD step, the counter and the tag accumulator,
+    computed by the golden model (:func:`~dcsflow.designs.picipher.model.cis_parameters`; layout in
+    ``rtl_cis/picipher_cis_mp.v``).
+    """
+    raw = user["key_mn"].to_bytes(16, "big")
+    return {"cis_param": cis_parameters(raw[:12], raw[12:]).as_int()}
+
+
+PICIPHER = Design(
+    name="picipher", top="picipher_mp", sources=tuple(rtl_files()),
+    chparams={"KEY_BITS": 96, "BUFFER_KEY": 1},
+    check=partial(pi16_check, key_bits=96, cis=False),
+    demo=Demo(order=10, cycles=16, cycles_label="16 B", rtl_sim=rtl_sim, note="checked on the 25 official no-AD/no-SMN vectors"),
+    board_ports=BOARD_PORTS, commands=(golden_model,),
+    sims={"picipher": sim_command("picipher", 96, False)},
+    description="π16-Cipher v2 message processor, 96-bit key; parameter key_mn = Key||PMN")
+
+PICIPHER128 = Design(
+    name="picipher128", top="picipher_mp", sources=tuple(rtl_files()),
+    chparams={"KEY_BITS": 128, "BUFFER_KEY": 1},
+    check=partial(pi16_check, key_bits=128, cis=False),
+    board_ports=BOARD_PORTS,
+    sims={"picipher128": sim_command("picipher128", 128, False)},
+    description="π16-Cipher v2 message processor, 128-bit key; parameter key_mn = Key||PMN")
+
+PICIPHER_CIS = Design(
+    name="picipher_cis", top="picipher_cis_mp", sources=tuple(rtl_files(cis=True)),
+    transform=ParamTransform({"key_mn": 128}, cis_transform),
+    check=partial(pi16_check, key_bits=96, cis=True),
+    demo=Demo(order=20, cycles=16, cycles_label="16 B", note="checked on the 25 official no-AD/no-SMN vectors"),
+    board_ports=BOARD_PORTS,
+    sims={"picipher_cis": sim_command("picipher_cis", 96, True),
+          "picipher128_cis": sim_command("picipher128_cis", 128, True)},
+    description="π16-Cipher message processor without initialization; parameter cis_param from key_mn")

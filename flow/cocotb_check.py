@@ -1,0 +1,87 @@
+"""A design's check as a cocotb test (``dcsflow.toml`` ``[check] cocotb = ...``, or a package's design).
+
+For N random values of the build's user parameters (``dcsflow check --keys N``, default 3; ``--seed``
+makes them repeatable) the netlist specialized for each value is simulated with cocotb (Icarus
+Verilog, Yosys's ``xilinx/cells_sim.v``) running the user's test module, which reads the value from
+:func:`dcsflow.testing.parameter_values`. One line per value (``key=...: passed`` / ``FAILED``);
+every run passes or ``check`` exits non-zero. Each run is its own process (:mod:`._cocotb_run`), in
+a private temporary folder that is deleted afterwards (the netlist holds the key); its output goes to
+a log there, whose last lines become the failure reason.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Callable
+
+from dcsflow.fileio import write_text_atomic
+from dcsflow.testing import ENV_VAR
+
+from .design import CheckError, CheckOptions, DesignCheck
+
+#: random parameter values per check when neither --keys nor the project says otherwise
+DEFAULT_KEYS = 3
+#: seconds one cocotb run may take
+RUN_TIMEOUT = 600
+
+
+def _hex(value: int, bits: int) -> str:
+    return f"{value:0{(bits + 3) // 4}x}"
+
+
+def cocotb_check(test_module: Path, default_keys: int | None = None) -> Callable[..., DesignCheck]:
+    """The ``Design.check`` function that runs cocotb test module ``test_module`` (a ``.py`` file)
+    against the specialized netlist of each random parameter value (module docstring)."""
+    test_module = Path(test_module)
+
+    def check(build, options: CheckOptions) -> DesignCheck:
+        if not test_module.is_file():
+            raise CheckError(f"cocotb test {test_module} not found")
+        ports = dict(build.manifest.get("user_params") or build.manifest["params"])
+        n = options.keys or default_keys or DEFAULT_KEYS
+        rng = random.Random(options.seed) if options.seed is not None else random.SystemRandom()
+        values = [{p: rng.getrandbits(w) for p, w in ports.items()} for _ in range(n)]
+
+        def label(v: dict) -> str:
+            return " ".join(f"{p}={_hex(x, ports[p])}" for p, x in v.items())
+
+        def run_group(work: Path, verilog: str, top: str, cases: list):
+            ok, why = run_cocotb(work, verilog, top, test_module, {p: _hex(x, ports[p]) for p, x in cases[0].items()})
+            return [(ok, why)], []
+
+        return DesignCheck(values, [(v, [i]) for i, v in enumerate(values)], label, run_group, each_line=True)
+
+    return check
+
+
+def run_cocotb(work: Path, verilog: str, top: str, test_module: Path, values: dict[str, str]) -> tuple[bool, str]:
+    """Run ``test_module`` under cocotb on ``verilog`` (written with mode 0600 into the private
+    folder ``work``) with the parameter values (hex strings) in :data:`dcsflow.testing.ENV_VAR`.
+    Returns (passed, reason: the failing tests or the tail of the log).
+
+    Raises:
+        CheckError: cocotb is not installed.
+    """
+    from .yosys import cells_sim
+
+    net = work / "netlist.v"
+    write_text_atomic(net, verilog, private=True)
+    spec = {"sources": [str(net), str(cells_sim())], "top": top, "module": str(test_module.resolve()),
+            "work": str(work), "env": {ENV_VAR: json.dumps(values)}}
+    try:
+        r = subprocess.run([sys.executable, "-m", "dcsflow.flow._cocotb_run"], input=json.dumps(spec),
+                           capture_output=True, text=True, timeout=RUN_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return False, f"cocotb run took longer than {RUN_TIMEOUT} s"
+    lines = [ln for ln in r.stdout.splitlines() if ln.startswith("{")]
+    try:
+        res = json.loads(lines[-1])
+    except (IndexError, ValueError):
+        return False, "cocotb run failed: " + (r.stderr.strip().splitlines() or ["no output"])[-1][:300]
+    if res.get("missing"):
+        raise CheckError(f"the check needs cocotb ({res['missing']}): pip install 'dcsflow[flow]'")
+    return bool(res.get("passed")), res.get("reason", "")

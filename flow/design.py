@@ -1,0 +1,184 @@
+"""What the flow knows of a design: the :class:`Design` description a design folder registers.
+
+A design is one folder under ``designs/`` (or a third-party package, or a user's ``dcsflow.toml``
+project, :mod:`dcsflow.flow.project`) holding its HDL, golden model, vectors and one :class:`Design`
+per top it offers. The flow finds installed designs through the entry-point group
+:data:`ENTRY_POINT_GROUP` (:mod:`dcsflow.flow.registry`); the generic code never names a design.
+A bundled design registers itself in ``setup.py`` exactly as a third-party package would::
+
+    entry_points={"dcsflow.designs": ["mydesign = mypackage.design:DESIGN"]}
+
+where ``DESIGN`` is a :class:`Design` (or a list of them). Everything design-specific the flow
+needs comes through the fields below: parameter ports, derived parameters (:class:`ParamTransform`),
+the conventional build's Verilog parameters, how a specialized netlist is checked
+(:attr:`Design.check`, see :mod:`dcsflow.flow.check`), its place in ``dcsflow demo``
+(:class:`Demo`), the ports a board wrapper drives, and extra command-line commands.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from .errors import FlowError
+
+#: entry-point group through which design packages register their :class:`Design` descriptions
+ENTRY_POINT_GROUP = "dcsflow.designs"
+
+#: file name suffixes read as VHDL (through GHDL); everything else is Verilog
+VHDL_SUFFIXES = (".vhd", ".vhdl")
+
+
+class DesignError(FlowError):
+    """A design cannot be found, loaded or used (unknown name, no sources, bad description)."""
+
+
+class TransformError(FlowError):
+    """User parameter values that a design's parameter transform cannot use."""
+
+
+@dataclass(frozen=True)
+class ParamTransform:
+    """Derived parameters: the user gives ``user_params``; ``function`` computes the circuit's
+    parameter values from them (e.g. a cipher state after initialization from Key‖nonce).
+
+    user_params: port name -> width in bits of what the user gives (``--param NAME=HEX``);
+    function: ``{user port: int} -> {circuit port: int}``.
+    """
+
+    user_params: Mapping[str, int]
+    function: Callable[[dict[str, int]], dict[str, int]]
+
+    def apply(self, values: Mapping[str, int]) -> dict[str, int]:
+        """Circuit parameter values for ``values`` (every user port present).
+
+        Raises:
+            TransformError: a user port is missing.
+        """
+        missing = [p for p in self.user_params if p not in values]
+        if missing:
+            raise TransformError(f"the parameter transform needs {', '.join(missing)}")
+        return self.function(dict(values))
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    """Options of ``dcsflow check``: ``vectors`` (a vector file in the design's own format, None = the
+    design's default vectors), ``keys`` (random parameter values for designs checked without vectors,
+    e.g. a cocotb test; None = the design's default), ``seed`` (of those random values; None = fresh)."""
+
+    vectors: Path | None = None
+    keys: int | None = None
+    seed: int | None = None
+
+
+class CheckError(FlowError):
+    """A build cannot be checked (its design has no check, bad vector file, simulator failure)."""
+
+
+@dataclass
+class DesignCheck:
+    """What ``check`` needs from a design.
+
+    vectors: the cases to run (any objects); groups: ``[(user parameter values {port: int},
+    [case index, ...])]`` — one specialized netlist per group; label: case -> text naming it in the
+    output; run_group: ``run_group(work, verilog, top, cases) -> ([(ok, reason)] per case, figures)``
+    simulates the netlist text (``work`` is a private, empty folder for its files) on the group's
+    cases; figures: a list of ``(size, cycles)`` for the report. each_line: print one line per case
+    (``label: passed`` / ``label: FAILED (reason)``) instead of failures only.
+    """
+
+    vectors: list
+    groups: list
+    label: Callable[[Any], str]
+    run_group: Callable[..., tuple[list, list]]
+    each_line: bool = False
+
+
+@dataclass(frozen=True)
+class Demo:
+    """A design's entry in ``dcsflow demo`` (the README's main job).
+
+    order: position (smaller first); vectors: function returning the vector file the demo checks
+    with (None: the design's default vectors); default: part of the main job without options (else
+    only with ``dcsflow demo --also NAME``); cycles: message size whose cycle count the summary
+    shows (the check's ``(size, cycles)`` figures; None: no cycles column value) and cycles_label
+    that size with its unit for the column head (e.g. ``"16 B"``); rtl_sim: run by
+    ``dcsflow demo --rtl-sim`` before the builds, returns True when every case passed; note: one
+    line for ``--help`` (e.g. its run time).
+    """
+
+    order: int = 100
+    vectors: Callable[[], Path] | None = None
+    default: bool = True
+    cycles: int | None = None
+    cycles_label: str = ""
+    rtl_sim: Callable[[], bool] | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Design:
+    """One buildable design (one top).
+
+    Attributes:
+        name: the DESIGN argument of ``dcsflow build`` (unique among installed designs).
+        top: top module / entity (None: Yosys picks it; files given on the command line only).
+        sources: HDL files (Verilog ``.v``/``.sv`` or VHDL ``.vhd``/``.vhdl``), in the order given to
+            the tools.
+        params: parameter ports besides the ``(* PARAM *)`` / ``--PARAM`` marks in the HDL.
+        chparams: Verilog parameters of the top in the TLUT build (name -> value).
+        conventional_chparams: Verilog parameters where the conventional build differs.
+        transform: derived parameters (the user gives :attr:`ParamTransform.user_params`).
+        check: ``check(build, options) -> DesignCheck`` (:mod:`dcsflow.flow.check`): how a specialized
+            netlist of a build is checked; None: ``dcsflow check`` refuses with one line.
+        demo: the design's entry in ``dcsflow demo`` (None: not part of it).
+        board_ports: ports a board wrapper drives (the Vivado back end writes a block design with an
+            AXI-Lite wrapper when the top has all of them and one parameter port); empty: none.
+        commands: extra ``dcsflow`` commands (click commands, e.g. a golden model's CLI).
+        sims: ``dcsflow sim NAME`` commands (click commands) by NAME, e.g. RTL simulation on vectors.
+        description: one line for ``dcsflow designs``.
+        origin: where the description came from: ``entry point <name>``, ``project <path>`` or
+            ``files``.
+        project: the ``dcsflow.toml`` of a project design, else None.
+    """
+
+    name: str
+    top: str | None
+    sources: tuple[Path, ...]
+    params: tuple[str, ...] = ()
+    chparams: Mapping[str, int | str] = field(default_factory=dict)
+    conventional_chparams: Mapping[str, int | str] = field(default_factory=dict)
+    transform: ParamTransform | None = None
+    check: Callable[..., Any] | None = None
+    demo: Demo | None = None
+    board_ports: frozenset[str] = frozenset()
+    commands: tuple[Any, ...] = ()
+    sims: Mapping[str, Any] = field(default_factory=dict)
+    description: str = ""
+    origin: str = "files"
+    project: Path | None = None
+
+    @property
+    def language(self) -> str:
+        """``"vhdl"`` when every source is VHDL, ``"verilog"`` when none is.
+
+        Raises:
+            DesignError: Verilog and VHDL mixed (not supported yet).
+        """
+        vhdl = [is_vhdl(p) for p in self.sources]
+        if all(vhdl) and vhdl:
+            return "vhdl"
+        if any(vhdl):
+            raise DesignError(f"design {self.name}: mixed Verilog and VHDL sources are not supported yet")
+        return "verilog"
+
+    def circuit_values(self, user_values: Mapping[str, int]) -> dict[str, int]:
+        """Circuit parameter values for the user's values (the transform's, or the values as given)."""
+        return self.transform.apply(user_values) if self.transform else dict(user_values)
+
+
+def is_vhdl(path: str | Path) -> bool:
+    """True when ``path`` has a VHDL suffix (:data:`VHDL_SUFFIXES`, any case)."""
+    return Path(path).suffix.lower() in VHDL_SUFFIXES

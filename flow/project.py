@@ -1,0 +1,122 @@
+"""User designs without writing a package: a ``dcsflow.toml`` project file.
+
+Format (version 1, docs/formats.md "dcsflow.toml")::
+
+    version = 1                        # optional; the only version so far
+    [design]
+    name = "keyxor"                    # required: the design's name (reports, default build folder)
+    top = "keyxor"                     # top module / entity (optional for a single Verilog top)
+    sources = ["rtl/keyxor.v"]         # required: Verilog and/or VHDL, relative to this file
+    params = ["key"]                   # parameter ports besides (* PARAM *) / --PARAM marks
+    chparams = { WIDTH = 8 }           # Verilog parameters of the top (optional)
+    conventional_chparams = {}         # where the conventional build differs (optional)
+    description = "..."                # one line for `dcsflow designs` (optional)
+    [check]
+    cocotb = "tb/test_keyxor.py"       # a cocotb test module, relative to this file (optional)
+    keys = 3                           # default number of random parameter values (optional)
+
+``dcsflow build -p dcsflow.toml`` builds it; ``dcsflow check BUILD`` runs the cocotb test against the
+specialized netlist for random parameter values (:mod:`dcsflow.flow.cocotb_check`). Any other key,
+a missing file or a value of the wrong type is a one-line :class:`ProjectError`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .design import Design, DesignError
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10: the backport (installed with the flow extra)
+    import tomli as tomllib  # type: ignore[no-redef]
+
+#: version of the dcsflow.toml format this flow reads
+PROJECT_VERSION = 1
+
+_DESIGN_KEYS = {"name": str, "top": str, "sources": list, "params": list, "chparams": dict,
+                "conventional_chparams": dict, "description": str}
+_CHECK_KEYS = {"cocotb": str, "keys": int}
+_SECTIONS = {"version": int, "design": dict, "check": dict}
+
+
+class ProjectError(DesignError):
+    """A ``dcsflow.toml`` that cannot be used (syntax, unknown key, wrong type, missing file)."""
+
+
+def _keys(where: str, table: dict, allowed: dict, path: Path) -> None:
+    for k, v in table.items():
+        if k not in allowed:
+            raise ProjectError(f"{path}: unknown key {where}{k} (allowed: {', '.join(allowed)})")
+        t = allowed[k]
+        if not isinstance(v, t) or (t is int and isinstance(v, bool)):
+            raise ProjectError(f"{path}: {where}{k} must be a {t.__name__}, got {type(v).__name__}")
+
+
+def _strings(value: list, what: str, path: Path) -> tuple[str, ...]:
+    if not all(isinstance(x, str) and x for x in value):
+        raise ProjectError(f"{path}: {what} must be a list of non-empty strings")
+    return tuple(value)
+
+
+def _file(base: Path, rel: str, what: str, path: Path) -> Path:
+    f = (base / rel).resolve()
+    if not f.is_file():
+        raise ProjectError(f"{path}: {what} {rel} not found ({f})")
+    return f
+
+
+def load_project(path: str | Path) -> Design:
+    """Read a ``dcsflow.toml`` (module docstring) into a :class:`~dcsflow.flow.design.Design`.
+
+    The design's ``check`` runs the cocotb test named in ``[check]`` (if any); its ``origin`` is
+    ``project <path>`` and ``project`` the resolved path of the file.
+
+    Raises:
+        ProjectError: unreadable or malformed file, unknown key, wrong type, missing source or test.
+    """
+    path = Path(path)
+    try:
+        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ProjectError(f"{path}: no such project file") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise ProjectError(f"{path}: cannot read: {getattr(e, 'strerror', None) or e}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ProjectError(f"{path}: not valid TOML: {e}") from None
+    _keys("", doc, _SECTIONS, path)
+    if doc.get("version", PROJECT_VERSION) != PROJECT_VERSION:
+        raise ProjectError(f"{path}: version {doc['version']}; this dcsflow reads version {PROJECT_VERSION}")
+    design = doc.get("design")
+    if design is None:
+        raise ProjectError(f"{path}: no [design] table")
+    _keys("design.", design, _DESIGN_KEYS, path)
+    check = doc.get("check", {})
+    _keys("check.", check, _CHECK_KEYS, path)
+    for k in ("name", "sources"):
+        if k not in design:
+            raise ProjectError(f"{path}: design.{k} is required")
+    name = design["name"]
+    if not name or "/" in name:
+        raise ProjectError(f"{path}: design.name must be a non-empty name without '/'")
+    base = path.resolve().parent
+    sources = tuple(_file(base, s, "source", path) for s in _strings(design["sources"], "design.sources", path))
+    if not sources:
+        raise ProjectError(f"{path}: design.sources is empty")
+    params = _strings(design.get("params", []), "design.params", path)
+    chk = None
+    if "cocotb" in check:
+        from .cocotb_check import cocotb_check
+
+        chk = cocotb_check(_file(base, check["cocotb"], "cocotb test", path), default_keys=check.get("keys"))
+    elif "keys" in check:
+        raise ProjectError(f"{path}: check.keys needs check.cocotb")
+    for k in ("chparams", "conventional_chparams"):
+        for pn, v in design.get(k, {}).items():
+            if not isinstance(v, (int, str)) or isinstance(v, bool):
+                raise ProjectError(f"{path}: design.{k}.{pn} must be an integer or a string")
+    return Design(name=name, top=design.get("top"), sources=sources, params=params,
+                  chparams=dict(design.get("chparams", {})),
+                  conventional_chparams=dict(design.get("conventional_chparams", {})),
+                  check=chk, description=design.get("description", ""),
+                  origin=f"project {path.resolve()}", project=path.resolve())

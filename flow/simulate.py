@@ -1,0 +1,62 @@
+"""The one simulator runner: compile Verilog with Icarus Verilog and run it.
+
+Every test bench of the flow and of the designs (RTL on vectors, specialized netlists in
+``dcsflow check``) goes through :func:`icarus`: ``iverilog -g2005 -o W/NAME.vvp -s TOP [-P...]
+[-D...] SOURCES`` then ``vvp -n W/NAME.vvp +PLUSARGS`` in the work folder ``W``. A specialized
+netlist holds key material: callers write it into a private folder (mode 0700) and delete it.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+from typing import Mapping, Sequence
+
+from dcsflow.tools import find_tool
+
+from .errors import FlowError
+
+
+class SimulatorError(FlowError):
+    """Icarus missing, the compile failed, or the simulation exited with an error."""
+
+
+def _tail(text: str, n: int = 500) -> str:
+    return text.strip().replace("\n", " | ")[-n:]
+
+
+def icarus(sources: Sequence[Path | str], workdir: Path, *, top: str = "tb",
+           parameters: Mapping[str, int | str] | None = None, defines: Mapping[str, object] | None = None,
+           plusargs: Sequence[str] = (), name: str = "tb", generation: str = "2005",
+           timeout: float | None = None) -> subprocess.CompletedProcess:
+    """Compile ``sources`` (top module ``top``) and run the simulation; returns vvp's completed process
+    (text mode; its stdout holds ``$display`` output).
+
+    Args:
+        sources: Verilog files, in order. workdir: folder for ``NAME.vvp`` (created).
+        parameters: top-level parameter overrides (``-P<top>.<name>=<value>``).
+        defines: macros (``-D<name>=<value>``; value None: ``-D<name>``).
+        plusargs: arguments for vvp (``+in=...``). generation: Verilog standard (``-g``).
+        timeout: seconds for the simulation run (None: no limit).
+    Raises:
+        SimulatorError: the compile failed or vvp exited non-zero (message: the tool's output tail),
+            or ran past ``timeout``. ToolMissing: iverilog/vvp not installed.
+    """
+    workdir = Path(workdir)
+    workdir.mkdir(parents=True, exist_ok=True)
+    vvp_file = workdir / f"{name}.vvp"
+    cmd = [find_tool("iverilog"), f"-g{generation}", "-o", str(vvp_file), "-s", top]
+    cmd += [f"-P{top}.{k}={v}" for k, v in (parameters or {}).items()]
+    cmd += [f"-D{k}" if v is None else f"-D{k}={v}" for k, v in (defines or {}).items()]
+    cmd += [str(s) for s in sources]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SimulatorError("iverilog failed: " + _tail(r.stderr or r.stdout))
+    try:
+        r = subprocess.run([find_tool("vvp"), "-n", str(vvp_file), *plusargs], capture_output=True, text=True,
+                           timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise SimulatorError(f"vvp ran past {timeout:.0f} s") from None
+    if r.returncode != 0:
+        raise SimulatorError("vvp failed: " + _tail(r.stderr or r.stdout))
+    return r

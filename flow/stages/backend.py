@@ -1,0 +1,19 @@
+"""Stage ``backend``: both implementations through the chosen back end (:mod:`dcsflow.flow.backend`):
+pack, place, template configuration, frame map, the back end's own export, report page."""
+
+from __future__ import annotations
+
+import time
+
+from ..backend.stage import run_backend
+from . import BackendResult, Context, FrontendResult, MapResult
+
+
+def run(ctx: Context, front: FrontendResult, mapped: MapResult) -> BackendResult:
+    """Run the stage. Raises BackendError, PackError, PlaceError (one line each)."""
+    o = ctx.options
+    t0 = time.perf_counter()
+    res = run_backend(ctx.out, top=front.top, design_hash=ctx.design_hash, ppc_path=ctx.out / mapped.ppc_file,
+                      params=list(front.params), device_name=o.device, seed=o.seed, backend=o.backend,
+                      board=o.board, tlut_pairs=o.tlut_pairs, board_ports=ctx.design.board_ports, step=ctx.step)
+    return BackendResult(summary=res.summary, files=res.files, seconds=time.perf_counter() - t0)

@@ -1,0 +1,91 @@
+"""Stage ``tmap``: LUT mapping of both implementations.
+
+TLUT build: TMAP maps the front end's AIG (``tmap/``: netlist.json, ppc.aig, ppc.json); the TLUT
+netlist goes back into Yosys, which finishes synth_xilinx (``tlut/netlist.json``). In parallel (a
+second Yosys process) the conventional baseline finishes the same ``pre.json`` (or
+``pre_conventional.json``) with Yosys's own mapping (``abc -luts 2:2,3,6:5,10,20``, synth_xilinx
+defaults) (``conventional/netlist.json``).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from dcsflow.fileio import write_text_atomic
+
+from .. import frontend as fe
+from ..mapping import map_logic
+from . import BuildError, Context, FrontendResult, MapResult
+
+
+def _read(path: Path, stage: str) -> str:
+    if not path.exists():
+        raise BuildError(f"{path} missing: run the '{stage}' stage first (--from {stage})")
+    return path.read_text()
+
+
+def _conventional(out: Path, top: str, pre: dict) -> float:
+    """The baseline: pre.json (or :data:`~dcsflow.flow.frontend.CONVENTIONAL_PRE`) finished with
+    Yosys's own LUT mapping (synth_xilinx defaults). Returns seconds."""
+    cdir = out / "conventional"
+    cdir.mkdir(parents=True, exist_ok=True)
+    src = out / "frontend" / fe.CONVENTIONAL_PRE
+    if not src.exists():
+        src = out / "frontend" / "pre.json"
+    t_conv = fe.continue_synthesis(src, top, fe.ABC_LUTS_DEFAULT, cdir / "post.json", cdir, "yosys")
+    conv = json.loads((cdir / "post.json").read_text())
+    conv["modules"][top]["parameter_default_values"] = pre["modules"][top].get("parameter_default_values", {})
+    write_text_atomic(cdir / "netlist.json", json.dumps({"creator": "dcsflow", "modules": {top: conv["modules"][top]}}))
+    return t_conv
+
+
+def _tlut_build(ctx: Context, pre: dict) -> tuple[object, float]:
+    """TMAP, re-import, rest of synth_xilinx. Returns (TMAP's outcome, Yosys seconds)."""
+    out = ctx.out
+    fdir = out / "frontend"
+    ext = fe.Extraction.from_json(_read(fdir / "extract.json", "frontend"))
+    top = ext.top
+    # re-run the (deterministic) extraction to get the folded module
+    ext2, module = fe.extract_logic(pre, top, list(ctx.params), None)
+    if ext2.to_json() != ext.to_json():
+        raise BuildError("frontend files changed since the frontend stage; run it again (--from frontend)")
+    tdir = out / "tmap"
+    if tdir.exists():
+        shutil.rmtree(tdir)
+    ctx.step(f"TMAP mapping {ext.ands} AND nodes, {len(ext.params)} parameter bits")
+    mo = map_logic(fdir / "logic.aag", [n for n, _ in ext.params], tdir, area=ctx.options.area,
+                   status=lambda s: ctx.step(f"TMAP: {s}"))
+    ctx.step("re-importing TLUT netlist into Yosys")
+    doc = fe.reimport(pre, module, ext2, mo.netlist)
+    ldir = out / "tlut"
+    ldir.mkdir(parents=True, exist_ok=True)
+    (ldir / "mapped.json").write_text(json.dumps(doc))
+    t_y = fe.continue_synthesis(ldir / "mapped.json", top, "", ldir / "post.json", ldir, "yosys",
+                                lambda s: ctx.step(f"TLUT: yosys {s}"))
+    final = fe.finalize_tluts(json.loads((ldir / "post.json").read_text()), top)
+    final["modules"][top]["parameter_default_values"] = pre["modules"][top].get("parameter_default_values", {})
+    write_text_atomic(ldir / "netlist.json", json.dumps(final))
+    return mo, t_y
+
+
+def run(ctx: Context, front: FrontendResult) -> MapResult:
+    """Run the stage (module docstring): both mappings, the conventional one in a second thread.
+
+    Raises:
+        BuildError: the front end's files are missing or changed; MapperError, YosysError.
+    """
+    pre = json.loads(_read(ctx.out / "frontend" / "pre.json", "frontend"))
+    with ThreadPoolExecutor(1) as ex:
+        conv_job = ex.submit(_conventional, ctx.out, front.top, pre)
+        try:
+            mo, t_y = _tlut_build(ctx, pre)
+        finally:
+            t_conv = conv_job.result()
+    st = mo.stats
+    return MapResult(ppc_file=str(mo.ppc_path.relative_to(ctx.out)), tmap_luts=st.get("luts"),
+                     tmap_no_param_luts=st.get("no_param_luts"), notes=list(st.get("notes") or []),
+                     abc_cec=st.get("verified"), seconds_tmap=st.get("seconds", mo.seconds),
+                     seconds_tlut_yosys=t_y, seconds_conventional_yosys=t_conv)

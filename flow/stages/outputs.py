@@ -1,0 +1,91 @@
+"""Stage ``outputs``: template netlist, PPC with manifest, report, and the build manifest.
+
+Writes ``template.json`` (the TLUT netlist, module attribute ``dcs_ppc_sha256`` = SHA-256 of the
+PPC), ``template.v``, ``conventional.v``, ``ppc.aig`` + ``ppc.json`` (TLUT cell -> PPC outputs,
+affine records), ``report.json`` and last ``build.json`` (format ``dcsflow-build``: design, its
+source (to find the design description again), device, design hash, parameters and the SHA-256 of
+every file the runtime trusts). Formats: docs/formats.md.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+from dcsflow.aig import read_aiger
+from dcsflow.fileio import write_text_atomic
+
+from .. import netlist as nl
+from ..specialize import BUILD_FORMAT, BUILD_VERSION, sha256_file
+from ..registry import identity
+from ..report import build_report
+from . import BackendResult, BuildError, Context, FrontendResult, MapResult, VerifyResult
+
+#: files of every finished build whose hashes build.json records (besides the back end's)
+OUTPUT_FILES = ("template.json", "ppc.aig", "ppc.json", "template.v", "conventional.v", "report.json")
+
+
+def _affine_records(tmap_manifest, entries: dict[str, list[int]]) -> dict:
+    """TMAP's affine TLUT records (``tmap.affine``) keyed by template cell name (``$dcs$<name>``),
+    for the TLUT cells whose entries are TMAP's entries repeated over the cell's inputs (a TLUT
+    Yosys changed keeps the generic path). Empty when TMAP wrote none."""
+    try:
+        doc = json.loads(tmap_manifest.read_text())
+    except (OSError, ValueError):
+        return {}
+    aff, tl = doc.get("affine") or {}, doc.get("tluts") or {}
+    out = {}
+    for cell, ent in entries.items():
+        name = cell[len("$dcs$"):] if cell.startswith("$dcs$") else cell
+        rec, own = aff.get(name), tl.get(name)
+        if rec and own and len(ent) % len(own) == 0 \
+                and all(e == own[i % len(own)] for i, e in enumerate(ent)):
+            out[cell] = rec
+    return out
+
+
+def _load(path, stage: str) -> dict:
+    if not path.exists():
+        raise BuildError(f"{path} missing: run the '{stage}' stage first (--from {stage})")
+    return json.loads(path.read_text())
+
+
+def run(ctx: Context, front: FrontendResult, mapped: MapResult, verified: VerifyResult,
+        backend: BackendResult) -> dict:
+    """Run the stage (module docstring); returns the report (report.json's content).
+
+    Raises:
+        BuildError: files of earlier stages missing.
+    """
+    out = ctx.out
+    top = front.top
+    final = _load(out / "tlut" / "netlist.json", "tmap")
+    conv = _load(out / "conventional" / "netlist.json", "tmap")
+    ppc_src = out / mapped.ppc_file
+    shutil.copyfile(ppc_src, out / ".ppc.aig.tmp")
+    (out / ".ppc.aig.tmp").replace(out / "ppc.aig")
+    ppc_hash = sha256_file(out / "ppc.aig")
+    module = final["modules"][top]
+    module.setdefault("attributes", {})["dcs_ppc_sha256"] = ppc_hash
+    write_text_atomic(out / "template.json", json.dumps(final))
+    entries = nl.tlut_entries(module)
+    ppc = read_aiger(str(out / "ppc.aig"))
+    manifest = {"format": "dcsflow-build-ppc", "version": 1, "aiger": "ppc.aig", "sha256": ppc_hash,
+                "params": list(ppc.input_names), "outputs": len(ppc.outputs), "ands": ppc.num_ands,
+                "netlist": "template.json", "tluts": entries,
+                "affine": _affine_records(ppc_src.with_name("ppc.json"), entries)}
+    write_text_atomic(out / "ppc.json", json.dumps(manifest, indent=1) + "\n")
+    write_text_atomic(out / "template.v", nl.write_verilog(module, top))
+    write_text_atomic(out / "conventional.v", nl.write_verilog(conv["modules"][top], top))
+    report = build_report(ctx, front, mapped, verified, backend, nl.stats(module), nl.stats(conv["modules"][top]),
+                          ppc)
+    write_text_atomic(out / "report.json", json.dumps(report, indent=1) + "\n")
+    files = {n: sha256_file(out / n) for n in OUTPUT_FILES}
+    if backend.summary.get("rekey"):
+        files.update({n: sha256_file(out / n) for n in backend.files})
+    d = ctx.design
+    bj = {"format": BUILD_FORMAT, "version": BUILD_VERSION, "design": d.name, "design_source": identity(d),
+          "top": top, "device": ctx.options.device, "design_hash": ctx.design_hash, "params": front.params,
+          "user_params": dict(d.transform.user_params) if d.transform else None, "files": files}
+    write_text_atomic(out / "build.json", json.dumps(bj, indent=1) + "\n")
+    return report
