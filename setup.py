@@ -48,6 +48,9 @@ FLOW_REQUIRES = [
     # AES-128 design (issue 13): golden model and the NIST CAVP KAT vectors
     "cryptography>=41",
     "cryptography_vectors>=41",
+    # `dcsflow check` of a dcsflow.toml project: the user's cocotb test, Icarus as simulator
+    "cocotb>=2",
+    "tomli>=2; python_version < '3.11'",
 ]
 
 setup(
@@ -67,7 +70,7 @@ setup(
     install_requires=[],            # the runtime: standard library only
     extras_require={
         "flow": FLOW_REQUIRES,
-        "test": ["pytest>=7", "pytest-xdist>=3", "hypothesis>=6",
+        "test": ["pytest>=7", "pytest-xdist>=3", "hypothesis>=6", "import-linter>=2",
                  "pycryptodome>=3.15"],  # second DES (tests/test_tmap_des.py) and AES (FIPS-197 C.1) implementation
     },
     # compiled core of the TLUT mapper (tmap/cuts.py falls back to pure Python if it is missing)

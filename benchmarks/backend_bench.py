@@ -37,7 +37,7 @@ def main() -> None:
     designs = {}
     for design in ("picipher", "picipher128", "picipher_cis"):
         out = root / design
-        start = "backend" if args.reuse and (out / "state.json").exists() else "frontend"
+        start = "backend" if args.reuse and (out / "stages" / "verify.json").exists() else "frontend"
         t0 = time.perf_counter()
         try:
             rep = build(BuildOptions(design=design, out=out, progress=False, start=start, seed=args.seed,

@@ -41,7 +41,7 @@ def main() -> int:
                           test_dir=work, extra_env=job["env"], results_xml=str(work / "results.xml"),
                           log_file=work / "cocotb_test.log")
         tests, failed = get_results(Path(xml))
-    except Exception as e:  # noqa: BLE001 - any failure of the run is the reason of this value's FAIL
+    except (Exception, SystemExit) as e:  # noqa: BLE001 - any failure of the run is this value's FAIL
         reason = _tail(work / "cocotb_test.log") if (work / "cocotb_test.log").exists() else _tail(log)
         print(json.dumps({"passed": False, "reason": f"{type(e).__name__}: {e}; {reason}"[:500]}))
         return 0

@@ -12,6 +12,7 @@ a log there, whose last lines become the failure reason.
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -73,8 +74,10 @@ def run_cocotb(work: Path, verilog: str, top: str, test_module: Path, values: di
     spec = {"sources": [str(net), str(cells_sim())], "top": top, "module": str(test_module.resolve()),
             "work": str(work), "env": {ENV_VAR: json.dumps(values)}}
     try:
+        # not under pytest even when the check itself is (cocotb's runner behaves differently there)
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
         r = subprocess.run([sys.executable, "-m", "dcsflow.flow._cocotb_run"], input=json.dumps(spec),
-                           capture_output=True, text=True, timeout=RUN_TIMEOUT)
+                           capture_output=True, text=True, timeout=RUN_TIMEOUT, env=env)
     except subprocess.TimeoutExpired:
         return False, f"cocotb run took longer than {RUN_TIMEOUT} s"
     lines = [ln for ln in r.stdout.splitlines() if ln.startswith("{")]

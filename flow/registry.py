@@ -9,6 +9,7 @@ reported once, as one warning line naming it on stderr; the other designs still 
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
@@ -45,7 +46,7 @@ def installed() -> dict[str, Design]:
             if d.name in out:
                 _warn(f"design {d.name} registered twice (entry point {ep.name}); the first one is used")
                 continue
-            out[d.name] = d
+            out[d.name] = replace(d, origin=f"entry point {ep.name} ({ep.value})")
     return dict(sorted(out.items()))
 
 
@@ -115,8 +116,6 @@ def resolve(design: str | None, top: str | None = None, more: list[str] | tuple 
 
 
 def _with_top(d: Design, top: str) -> Design:
-    from dataclasses import replace
-
     return replace(d, top=top)
 
 
@@ -126,7 +125,7 @@ def identity(d: Design) -> dict:
     ``{"kind": "project", "path": ...}`` or ``{"kind": "files"}``."""
     if d.project is not None:
         return {"kind": "project", "path": str(d.project)}
-    if installed().get(d.name) is d or (d.origin.startswith("entry point") and d.name in installed()):
+    if d.origin.startswith("entry point") and d.name in installed():
         return {"kind": "installed", "name": d.name}
     return {"kind": "files"}
 

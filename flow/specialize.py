@@ -75,8 +75,11 @@ def load_build(path: str | Path) -> BuildFolder:
         manifest = json.loads(bj.read_text())
     except json.JSONDecodeError as e:
         raise BuildFolderError(f"{bj}: corrupted ({e})") from e
-    if manifest.get("format") != BUILD_FORMAT or manifest.get("version") != BUILD_VERSION:
-        raise BuildFolderError(f"{bj}: not a {BUILD_FORMAT} version {BUILD_VERSION} manifest")
+    if manifest.get("format") != BUILD_FORMAT:
+        raise BuildFolderError(f"{bj}: not a {BUILD_FORMAT} manifest")
+    if manifest.get("version") != BUILD_VERSION:
+        raise BuildFolderError(f"{path}: build folder of format version {manifest.get('version')}; this dcsflow "
+                               f"reads version {BUILD_VERSION}: rebuild it with dcsflow build")
     for name, digest in manifest.get("files", {}).items():
         f = path / name
         if not f.exists():
