@@ -31,10 +31,9 @@ KEY_BITS = 96
 
 
 def _official_keys(n=4):
-    from dcsflow.designs.picipher.vectors import OFFICIAL_FILES, VECTOR_DIR, read_vectors
-    from dcsflow.flow.paths import shared_file
+    from dcsflow.designs.picipher.vectors import load_official
 
-    vs = read_vectors(shared_file(*VECTOR_DIR, OFFICIAL_FILES[96]))
+    vs = load_official(96)
     return [v.key.hex() for v in vs[:n]]
 
 
