@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from _vivado_golden import assert_matches_golden
 from dcsflow.flow import netlist as nl
 from dcsflow.flow.backend.config import expand
 from dcsflow.flow.backend.verify import check_frames
@@ -124,6 +125,13 @@ def test_export_files_and_xdc_order(pi):
     bd = (pi / "vivado" / "block_design.tcl").read_text()
     assert "0x40020000" in bd and "picipher_mp" in bd
     assert load_board("pynq-z1").hwicap_base == 0x40020000
+
+
+def test_export_equals_golden_files(pi):
+    """Every file the templates write (constraints.xdc, tlut_placement.xdc, build.tcl, dump_tluts.tcl,
+    block_design.tcl, dcs_axil_wrapper.v) equals, byte for byte, the output of the implementation
+    before the templates (tests/data/vivado/picipher_pynq-z1/, SOURCES.md there)."""
+    assert_matches_golden(pi / "vivado", "picipher_pynq-z1", {"tluts.json", "netlist.v"})
 
 
 def _readback(pi: Path, tmp: Path) -> dict:
