@@ -48,6 +48,8 @@ FLOW_REQUIRES = [
     # AES-128 design (issue 13): golden model and the NIST CAVP KAT vectors
     "cryptography>=41",
     "cryptography_vectors>=41",
+    # Vivado back end: vivado/ files rendered from flow/templates/vivado/*.j2 and board templates
+    "jinja2>=3",
 ]
 
 setup(
@@ -62,7 +64,7 @@ setup(
     package_dir=ROOTS,
     include_package_data=True,
     package_data={"": ["*.v", "*.vh", "*.json", "*.yaml", "*.db", "*.md", "SHA256SUMS", "*.test-vectors", "*.tcl",
-                       "*.xdc"],
+                       "*.xdc", "*.j2"],
                   "dcsflow.scg.firmware": ["*.c", "*.h", "*.S", "*.ld", "Makefile"]},
     install_requires=[],            # the runtime: standard library only
     extras_require={

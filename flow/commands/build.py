@@ -6,6 +6,10 @@ from pathlib import Path
 
 import click
 
+from dcsflow.scg.device import DEFAULT_PART
+
+from ..backend import BackendError
+from ..backend.vivado import board_names, load_board
 from ..build import STAGES, BuildOptions, build, print_table
 
 
@@ -14,7 +18,7 @@ from ..build import STAGES, BuildOptions, build, print_table
 @click.option("--top", help="Top module (bundled designs know theirs).")
 @click.option("--param", "params", multiple=True, metavar="PORT",
               help="Treat input PORT as a parameter input (in addition to (* PARAM *) ports). Repeatable.")
-@click.option("--device", default=None, help="Target device [xc7z020, or the --board's].")
+@click.option("--device", default=None, help=f"Target device [{DEFAULT_PART}, or the --board's].")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Build folder [build/<design>].")
 @click.option("--from", "start", type=click.Choice(STAGES), default="frontend", show_default=True,
               help="First stage to run (earlier stages' files must exist).")
@@ -29,8 +33,9 @@ from ..build import STAGES, BuildOptions, build, print_table
                    "regular-operand bits (one TLUT per product bit); 0: leave it to synth_xilinx (DSP48E1).")
 @click.option("--backend", type=click.Choice(["builtin", "vivado"]), default="builtin", show_default=True,
               help="vivado: also write vivado/ (netlist with placed TLUTs, XDC, build.tcl, dump_tluts.tcl).")
-@click.option("--board", type=click.Choice(["pynq-z1", "arty-a7-35"]), default=None,
-              help="Board file for --backend vivado (part, clock, reset pins, block design).")
+@click.option("--board", type=click.Choice(board_names()), default=None,
+              help="Board file for --backend vivado (flow/boards/<name>.json: device, part, clock, reset pins, "
+                   "block design).")
 @click.option("--quiet", is_flag=True, help="No progress display.")
 def COMMAND(design, top, params, device, out, start, stop, area, seed, tlut_pairs, mul_chunk, backend, board,
             quiet):
@@ -45,8 +50,15 @@ def COMMAND(design, top, params, device, out, start, stop, area, seed, tlut_pair
     design, more = design[0], list(design[1:])
     if out is None:
         out = Path("build") / Path(design).stem
+    if board is not None:
+        board_device = load_board(board).device
+        if device is None:
+            device = board_device
+        elif device != board_device:
+            raise BackendError(f"board {board} carries {board_device}, --device is {device} "
+                               f"(leave --device out or use --device {board_device})")
     if device is None:
-        device = {"arty-a7-35": "xc7a35t"}.get(board, "xc7z020")
+        device = DEFAULT_PART
     res = build(BuildOptions(design=design, more=more, out=out, top=top, params=list(params), device=device,
                              start=start, stop=stop, progress=not quiet, area=area, seed=seed,
                              tlut_pairs=tlut_pairs, mul_chunk=mul_chunk,
