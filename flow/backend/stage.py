@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from dcsflow.designs.picipher.board import BOARD_PORTS  # TEMPORARY: replaced by the design registry
 from dcsflow.scg.bitstream import header_part, to_bit, write_full
 from dcsflow.scg.device import get_device
 from dcsflow.scg.ppc import Ppc
@@ -153,7 +154,7 @@ def run_backend(out: Path, state: dict, device_name: str = "xc7z020", seed: int 
 
         step("vivado: netlist, constraints, Tcl")
         files += export_vivado(out, modules["tlut"], top, conf.tluts, dev, design_hash, board_obj,
-                               list(state.get("params") or {}))
+                               list(state.get("params") or {}), board_ports=BOARD_PORTS)
         summary["board"] = board
     t, c = summary["tlut"], summary["conventional"]
     summary["slices_saved"] = c["slices"] - t["slices"]

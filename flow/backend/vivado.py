@@ -17,8 +17,8 @@ after Vivado has routed the design. ``dcsflow build --backend vivado [--board B]
   logical-to-physical pin map from ``get_bel_pins`` of every TLUT cell);
 - ``tluts.json``: the plan (cell name -> TLUT, site, BEL, pin map, template INIT) that ``import``
   checks against;
-- with a board that has a block design and a π16-Cipher top: ``block_design.tcl`` and
-  ``dcs_axil_wrapper.v``.
+- with a board that has a block design and a top with the board's ports (``board_ports``):
+  ``block_design.tcl`` and ``dcs_axil_wrapper.v``.
 
 The XDC and Tcl files and the block-design files are Jinja2 templates rendered from data
 (:func:`template_context`): ``flow/templates/vivado/*.j2`` and the templates a board file names in
@@ -365,19 +365,19 @@ def template_context(top: str, module: dict, plan: list[dict], board: Board | No
             "param_width": len(module["ports"][param_port]["bits"]) if param_port else None}
 
 
-#: ports of a π16-Cipher message processor top: the block design's AXI-Lite wrapper drives these
-PICIPHER_PORTS = {"clk", "rst", "key_load", "mode", "s_data", "s_valid", "s_ready", "s_last", "s_bytes", "m_data",
-                  "m_valid", "m_ready", "m_last", "m_bytes", "tag", "tag_in", "done", "tag_ok"}
-
-
 def export_vivado(out: Path, module: dict, top: str, tluts: list, device, design_hash: str,
-                  board: Board | None = None, params: list[str] | None = None) -> list[str]:
+                  board: Board | None = None, params: list[str] | None = None, *,
+                  board_ports: frozenset[str] = frozenset()) -> list[str]:
     """Write ``out/vivado/`` (module docstring) for the placed TLUT implementation.
 
     Args:
         module: TLUT netlist module (Yosys JSON); tluts: the configuration's TLUT list
             (name, site, bel, pins); device: :class:`scg.device.Device`; board: optional board;
             params: the parameter input ports.
+        board_ports: the ports the board's block-design wrapper drives (empty: no block design).
+            ``block_design.tcl`` and the wrapper are written when the board has a block design,
+            ``board_ports`` is not empty and all of them are ports of ``module``, and ``module``
+            has exactly one parameter port.
     Returns:
         paths written, relative to ``out``.
     Raises:
@@ -390,8 +390,8 @@ def export_vivado(out: Path, module: dict, top: str, tluts: list, device, design
     part = board.part if board else device_facts(device.name).vivado_part
     plan = plan_cells(module, tluts)
     pports = [p for p in (params or []) if p in module["ports"]]
-    with_bd = (board is not None and board.block_design is not None and PICIPHER_PORTS <= set(module["ports"])
-               and len(pports) == 1)
+    with_bd = (board is not None and board.block_design is not None and bool(board_ports)
+               and set(board_ports) <= set(module["ports"]) and len(pports) == 1)
     ctx = template_context(top, module, plan, board, part, pports[0] if with_bd else None)
     # render everything before writing anything: a template error leaves no half-written folder
     texts = {"constraints.xdc": render("vivado/constraints.xdc.j2", ctx),
