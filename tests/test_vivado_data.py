@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 
 import jinja2
 import jinja2.meta
@@ -105,6 +106,16 @@ def test_template_syntax_error_is_one_line(monkeypatch, tmp_path):
     try:
         with pytest.raises(BackendError, match=r"^template vivado/bad.j2 line \d+: .*endif"):
             render("vivado/bad.j2", {"x": 1})
+    finally:
+        template_environment.cache_clear()
+
+
+def test_without_jinja2_one_line(monkeypatch):
+    monkeypatch.setitem(sys.modules, "jinja2", None)
+    template_environment.cache_clear()
+    try:
+        with pytest.raises(BackendError, match=r"needs Jinja2: pip install 'dcsflow\[flow\]'"):
+            render("vivado/build.tcl.j2", _full_context())
     finally:
         template_environment.cache_clear()
 

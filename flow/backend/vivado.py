@@ -243,10 +243,11 @@ def render(name: str, context: dict) -> str:
         BackendError: one line naming the template (and line) for a missing template, a syntax
             error or a variable the context does not have.
     """
+    env = template_environment()         # BackendError if Jinja2 is missing
     import jinja2
 
     try:
-        return template_environment().get_template(name).render(context)
+        return env.get_template(name).render(context)
     except jinja2.TemplateNotFound as e:
         raise BackendError(f"template {name}: not found ({e.name})") from None
     except jinja2.TemplateSyntaxError as e:
@@ -255,7 +256,8 @@ def render(name: str, context: dict) -> str:
     except jinja2.TemplateError as e:
         where = _template_line(e) or name
         inside = "" if where.startswith(f"{name} ") or where == name else f" (included by {name})"
-        raise BackendError(f"template {where}{inside}: {e.message} (the data given to the template lack it)") from None
+        why = " (the data given to the template lack it)" if isinstance(e, jinja2.UndefinedError) else ""
+        raise BackendError(f"template {where}{inside}: {e.message}{why}") from None
 
 
 # ------------------------------------------------------------------------------ export
