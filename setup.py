@@ -51,6 +51,8 @@ FLOW_REQUIRES = [
     # `dcsflow check` of a dcsflow.toml project: the user's cocotb test, Icarus as simulator
     "cocotb>=2",
     "tomli>=2; python_version < '3.11'",
+    # Vivado back end: vivado/ files rendered from flow/templates/vivado/*.j2 and board templates
+    "jinja2>=3",
 ]
 
 setup(
@@ -65,7 +67,7 @@ setup(
     package_dir=ROOTS,
     include_package_data=True,
     package_data={"": ["*.v", "*.vh", "*.json", "*.yaml", "*.db", "*.md", "SHA256SUMS", "*.test-vectors", "*.tcl",
-                       "*.xdc"],
+                       "*.xdc", "*.j2"],
                   "dcsflow.scg.firmware": ["*.c", "*.h", "*.S", "*.ld", "Makefile"]},
     install_requires=[],            # the runtime: standard library only
     extras_require={

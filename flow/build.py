@@ -19,6 +19,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from dcsflow.scg.device import DEFAULT_PART
+
 from .design import Design
 from .registry import resolve
 from .stages import STAGES, BuildError, Context, load_record, record_path, save_record
@@ -27,10 +29,6 @@ __all__ = ["STAGES", "BuildError", "BuildOptions", "BuildResult", "build", "desi
 
 #: the build's manifest and report: removed before any stage runs (a failed run must not look complete)
 FINISHED_FILES = ("build.json", "report.json")
-
-#: the device a build targets when neither --device nor a board names one
-DEFAULT_DEVICE = "xc7z020"
-
 
 @dataclass(frozen=True)
 class BuildOptions:
@@ -51,7 +49,7 @@ class BuildOptions:
     out: Path
     top: str | None = None
     params: tuple[str, ...] | list[str] = ()
-    device: str = DEFAULT_DEVICE
+    device: str = DEFAULT_PART
     start: str = "frontend"
     stop: str = "outputs"
     progress: bool = True

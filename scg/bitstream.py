@@ -28,7 +28,7 @@ import struct
 import sys
 from dataclasses import dataclass, field
 
-from .device import (ECC_MASK, ECC_WORD, FRAME_WORDS, Device, decode_far, device_for_idcode,
+from .device import (DEVICE_FACTS, ECC_MASK, ECC_WORD, FRAME_WORDS, Device, decode_far, device_for_idcode,
                      finish_ecc, frame_ecc, get_device, normalize_part, word_ecc)
 from .errors import BitstreamError, DeviceError
 
@@ -1071,8 +1071,10 @@ def to_bit(stream: bytes, *, design: str = "dcsflow", part: str = "7z020clg400",
 
 
 def header_part(dev: Device) -> str:
-    """Part name for a ``.bit`` header (Vivado style, e.g. ``7z020clg400``)."""
-    return {"xc7z020": "7z020clg400", "xc7a35t": "7a35tcsg324"}.get(dev.name, dev.name)
+    """Part name for a ``.bit`` header (Vivado style, e.g. ``7z020clg400``): ``bit_part`` of the
+    part's entry in ``devices.json`` (:data:`scg.device.DEVICE_FACTS`), else the device name."""
+    facts = DEVICE_FACTS.get(dev.name)
+    return facts.bit_part if facts else dev.name
 
 
 def read_file(path) -> Bitstream:

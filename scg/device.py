@@ -1,7 +1,10 @@
 """7-series device model: frame addresses (FAR), FDRI frame order, CLB sites and LUT INIT bit positions.
 
-Supported parts: ``xc7z020`` (default) and ``xc7a35t``. Everything is loaded at run time from the
-Project X-Ray extracts in ``<shared>/xc7/<part>/`` (located by :mod:`scg.data`); the formulas are the
+Supported parts and their facts (default part, Vivado part, ``.bit`` header part, where the CLB
+sites come from) are listed in the package's ``devices.json`` (format ``dcsflow-devices`` v1,
+docs/formats.md; :data:`DEVICE_FACTS`): ``xc7z020`` (default) and ``xc7a35t``. Everything else is
+loaded at run time from the Project X-Ray extracts in ``<shared>/xc7/<part>/`` (located by
+:mod:`scg.data`); the formulas are the
 ones of ``shared/xc7/FACTS.md`` and are checked in the tests against every LUT INIT entry of the
 ``segbits_clb*.db`` files and every ``baseaddr``/``offset`` of the partial tile grids.
 
@@ -12,9 +15,11 @@ in bits [12:0], the frame ECC (:func:`frame_ecc`).
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib import resources
 from typing import NamedTuple
 
 from .data import load_json
@@ -30,11 +35,56 @@ ECC_MASK = 0x1FFF
 BLOCK_CLB_IO_CLK, BLOCK_BRAM, BLOCK_CFG_CLB = 0, 1, 2
 _BUS_OF_BLOCK = {BLOCK_CLB_IO_CLK: "CLB_IO_CLK", BLOCK_BRAM: "BLOCK_RAM"}
 
-#: Parts this model knows; the IDCODEs are read from part.json (FACTS.md lists the same values).
-PARTS = ("xc7z020", "xc7a35t")
-DEFAULT_PART = "xc7z020"
+#: The device facts file of the package (format ``dcsflow-devices`` v1, docs/formats.md).
+DEVICES_FILE = "devices.json"
+DEVICES_FORMAT = "dcsflow-devices"
+#: Where a part's CLB slice sites come from (``clb_sites`` of devices.json), files of ``xc7/<part>/``.
+CLB_SITE_SOURCES = ("clb_tile_types.json", "tilegrid.json")
+
+
+@dataclass(frozen=True)
+class DeviceFacts:
+    """Facts of one supported part (an entry of ``devices.json``).
+
+    Attributes:
+        name: part name (``xc7z020``).
+        vivado_part: the Vivado part when no board names one (``xc7z020clg400-1``).
+        bit_part: the part string of a ``.bit`` header (``7z020clg400``).
+        clb_sites: the file of ``xc7/<part>/`` the CLB slice sites are read from
+            (:data:`CLB_SITE_SOURCES`).
+    """
+
+    name: str
+    vivado_part: str
+    bit_part: str
+    clb_sites: str
+
+
+def _load_device_facts() -> tuple[dict[str, DeviceFacts], str]:
+    """Read ``devices.json`` of the package: ({part: DeviceFacts}, default part). Raises DeviceError."""
+    try:
+        d = json.loads(resources.files(__package__).joinpath(DEVICES_FILE).read_text(encoding="utf-8"))
+        if d.get("format") != DEVICES_FORMAT or d.get("version") != 1:
+            raise ValueError(f"not a {DEVICES_FORMAT} v1 file")
+        facts = {}
+        for name, e in d["devices"].items():
+            if not re.fullmatch(r"xc7[a-z]\d+[a-z]?", name) or e["clb_sites"] not in CLB_SITE_SOURCES:
+                raise ValueError(f"bad entry {name!r}")
+            facts[name] = DeviceFacts(name, str(e["vivado_part"]), str(e["bit_part"]), e["clb_sites"])
+        if d["default"] not in facts:
+            raise ValueError(f"default {d['default']!r} is not a listed device")
+        return facts, d["default"]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+        raise DeviceError(f"device facts {DEVICES_FILE} of {__package__} unreadable: {e}") from None
+
+
+#: Facts of the parts this model knows, from devices.json; the IDCODEs are read from part.json
+#: (FACTS.md lists the same values).
+DEVICE_FACTS, DEFAULT_PART = _load_device_facts()
+PARTS = tuple(DEVICE_FACTS)
 #: Aliases accepted for part names (as written in .bit headers, e.g. ``7z020clg400``).
-_PART_RE = re.compile(r"^(?:xc)?(7z020|7a35t)", re.IGNORECASE)
+_PART_RE = re.compile(r"^(?:xc)?(" + "|".join(re.escape(p[2:]) for p in sorted(PARTS, key=len, reverse=True))
+                      + ")", re.IGNORECASE)
 
 #: LUT letters -> index L of FACTS.md.
 LUT_INDEX = {"A": 0, "B": 1, "C": 2, "D": 3}
@@ -194,7 +244,7 @@ class Device:
     """Device model of one part, built from ``part.json`` and the CLB site list.
 
     Attributes:
-        name: part name (``xc7z020`` or ``xc7a35t``).
+        name: part name (one of :data:`PARTS`).
         idcode: 32-bit JTAG IDCODE from part.json (bits [31:28] = revision).
         rows: list of ``(block, bottom, row, frame_counts)`` in FDRI order, ``frame_counts`` a tuple
             with the frame count of each configuration column.
@@ -282,8 +332,9 @@ class Device:
 
     def _load_sites(self) -> dict[str, Slice]:
         sites: dict[str, Slice] = {}
-        if self.name == "xc7z020":
-            d = load_json("xc7", "xc7z020", "clb_tile_types.json")
+        source = device_facts(self.name).clb_sites
+        if source == "clb_tile_types.json":     # the CLB columns of the whole part, one entry per column
+            d = load_json("xc7", self.name, source)
             for col in d["columns"]:
                 x0 = col["slice_x_pair"][0]
                 tile_type = f"{col['type']}_{col['side']}"
@@ -293,8 +344,8 @@ class Device:
                         for k in (0, 1):
                             kind = col["sites"][f"SLICE_X{x0 + k}"]
                             sites[f"SLICE_X{x0 + k}Y{y}"] = self._make_slice(x0 + k, y, kind, tile_type, column)
-        else:
-            grid = load_json("xc7", self.name, "tilegrid.json")
+        else:                                   # tilegrid.json: every tile with its sites
+            grid = load_json("xc7", self.name, source)
             tre = re.compile(r"^(CLBL[LM]_[LR])_X(\d+)Y(\d+)$")
             for tname, t in grid.items():
                 m = tre.match(tname)
@@ -386,6 +437,11 @@ def normalize_part(name: str) -> str:
     if not m:
         raise DeviceError(f"unsupported part {name!r}: supported are {', '.join(PARTS)}")
     return "xc" + m.group(1).lower()
+
+
+def device_facts(name: str) -> DeviceFacts:
+    """The :class:`DeviceFacts` of a part (any name :func:`normalize_part` accepts). Raises DeviceError."""
+    return DEVICE_FACTS[normalize_part(name)]
 
 
 @lru_cache(maxsize=None)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from _vivado_golden import assert_matches_golden
 from dcsflow.flow import netlist as nl
 from dcsflow.flow.backend.config import expand
 from dcsflow.flow.backend.verify import check_frames
@@ -126,6 +127,13 @@ def test_export_files_and_xdc_order(pi):
     bd = (pi / "vivado" / "block_design.tcl").read_text()
     assert "0x40020000" in bd and "picipher_mp" in bd
     assert load_board("pynq-z1").hwicap_base == 0x40020000
+
+
+def test_export_equals_golden_files(pi):
+    """Every file the templates write (constraints.xdc, tlut_placement.xdc, build.tcl, dump_tluts.tcl,
+    block_design.tcl, dcs_axil_wrapper.v) equals, byte for byte, the output of the implementation
+    before the templates (tests/data/vivado/picipher_pynq-z1/, SOURCES.md there)."""
+    assert_matches_golden(pi / "vivado", "picipher_pynq-z1", {"tluts.json", "netlist.v"})
 
 
 def _readback(pi: Path, tmp: Path) -> dict:
@@ -390,6 +398,34 @@ def test_arty_board_export(pi, tmp_path):
     assert "link_design -top picipher_mp -part xc7a35ticsg324-1L" in (tmp_path / "vivado" / "build.tcl").read_text()
     with pytest.raises(BackendError, match="pynq-z1 carries xc7z020"):
         export_vivado(tmp_path, module, top, tluts, get_device("xc7a35t"), "h", load_board("pynq-z1"))
+
+
+def test_block_design_only_for_a_top_with_the_board_ports(pi, tmp_path):
+    """block_design.tcl and the wrapper need a board with a block design, a non-empty board_ports
+    set that the top has in full, and exactly one parameter port; the build passes picipher's
+    BOARD_PORTS (designs/picipher/board.py)."""
+    from dcsflow.designs.picipher.board import BOARD_PORTS
+    from dcsflow.flow.backend.vivado import export_vivado
+    from dcsflow.scg.device import get_device
+
+    top = "picipher_mp"
+    module = json.loads((pi / "tlut" / "netlist.json").read_text())["modules"][top]
+    tluts = json.loads((pi / "tlut" / "framemap.json").read_text())["tluts"]
+    z020, a35 = get_device("xc7z020"), get_device("xc7a35t")
+    pynq, arty = load_board("pynq-z1"), load_board("arty-a7-35")
+    bd = ["vivado/block_design.tcl", "vivado/dcs_axil_wrapper.v"]
+    cases = [("board_ports", z020, pynq, BOARD_PORTS, ["key_mn"], True),
+             ("no_board_ports", z020, pynq, frozenset(), ["key_mn"], False),
+             ("a_port_missing", z020, pynq, BOARD_PORTS | {"irq"}, ["key_mn"], False),
+             ("two_parameter_ports", z020, pynq, BOARD_PORTS, ["key_mn", "mode"], False),
+             ("no_parameter_port", z020, pynq, BOARD_PORTS, [], False),
+             ("board_without_block_design", a35, arty, BOARD_PORTS, ["key_mn"], False)]
+    for name, dev, board, ports, params, want in cases:
+        out = tmp_path / name
+        files = export_vivado(out, module, top, tluts, dev, "h", board, params, board_ports=ports)
+        assert all((f in files) == want and (out / f).exists() == want for f in bd), name
+    assert (tmp_path / "board_ports" / "vivado" / "block_design.tcl").read_bytes() == \
+        (pi / "vivado" / "block_design.tcl").read_bytes()
 
 
 def test_codegen_takes_hwicap_base_from_board(pi, tmp_path):

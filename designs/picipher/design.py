@@ -16,16 +16,11 @@ from functools import partial
 
 from dcsflow.flow.design import Demo, Design, ParamTransform
 
+from .board import BOARD_PORTS
 from .check import pi16_check
 from .commands import golden_model, rtl_sim, sim_command
 from .model import cis_parameters
 from .sim import rtl_files
-
-#: ports of a π16-Cipher message-processor top that the board's AXI-Lite wrapper drives
-#: (``flow/boards/dcs_axil_wrapper.v``): with these, the Vivado back end writes a block design
-BOARD_PORTS = frozenset({"clk", "rst", "key_load", "mode", "s_data", "s_valid", "s_ready", "s_last", "s_bytes",
-                         "m_data", "m_valid", "m_ready", "m_last", "m_bytes", "tag", "tag_in", "done", "tag_ok"})
-
 
 def cis_transform(user: dict[str, int]) -> dict[str, int]:
     """``key_mn`` (Key‖PMN, 128 bits, key byte 0 in the MSBs; 96-bit key) -> ``cis_param`` (448 bits).

@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from dcsflow.scg.bitstream import FrameMemory
-from dcsflow.scg.device import decode_far, get_device
+from dcsflow.scg.device import DEFAULT_PART, decode_far, get_device
 from dcsflow.scg.rekey import load_template, template_folder
 
 from .. import netlist as nl
@@ -166,7 +166,7 @@ def check_frames(build_dir: str | Path, options: CheckOptions = CheckOptions(), 
     for n in names:
         if n not in b.manifest.get("files", {}):
             raise BuildFolderError(f"{path}: no {n} in build.json; run the back end (dcsflow build --from backend)")
-    dev = get_device(b.manifest.get("device", "xc7z020"))
+    dev = get_device(b.manifest.get("device", DEFAULT_PART))
     idcode = f"0x{dev.idcode:08X}"
     dh = b.manifest.get("design_hash")
     fm = json.loads((path / "tlut/framemap.json").read_text())

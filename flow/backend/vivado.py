@@ -16,7 +16,13 @@ after Vivado has routed the design. ``dcsflow build --backend vivado [--board B]
 - ``dump_tluts.tcl``: after routing, writes ``tlut_cells.json`` (LOC, BEL, LOCK_PINS, INIT and the
   logical-to-physical pin map from ``get_bel_pins`` of every TLUT cell);
 - ``tluts.json``: the plan (cell name -> TLUT, site, BEL, pin map, template INIT) that ``import``
-  checks against.
+  checks against;
+- with a board that has a block design and a top with the board's ports (``board_ports``):
+  ``block_design.tcl`` and ``dcs_axil_wrapper.v``.
+
+The XDC and Tcl files and the block-design files are Jinja2 templates rendered from data
+(:func:`template_context`): ``flow/templates/vivado/*.j2`` and the templates a board file names in
+``flow/boards/``; a variable a template needs and the data lack is an error (:func:`render`).
 
 Open back ends (nextpnr-xilinx, RapidWright) would implement :class:`flow.backend.Backend` the same
 way; they are not built (see the issue): nextpnr-xilinx needs prjxray-db's full tile files,
@@ -29,21 +35,24 @@ import hashlib
 import json
 import tempfile
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 from pathlib import Path
 
 from dcsflow import __version__
 from dcsflow.fileio import write_text_atomic
+from dcsflow.scg.device import device_facts
 from ..yosys import run_script
 from .base import BackendError, BuiltinBackend
 
 PLAN_FORMAT = "dcsflow-vivado-plan"
 DUMP_FORMAT = "dcsflow-vivado-tluts"
 BOARD_FORMAT = "dcsflow-board"
+BOARD_VERSION = 2
 BOARDS_DIR = Path(__file__).resolve().parent.parent / "boards"
+#: the generic templates (``vivado/<name>.j2`` for :func:`render`); board templates are ``boards/<name>.j2``
+TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates" / "vivado"
 CELL_PREFIX = "dcs_tlut_"
-#: Vivado part of each device when no board is given.
-DEFAULT_PARTS = {"xc7z020": "xc7z020clg400-1", "xc7a35t": "xc7a35ticsg324-1L"}
 
 
 class VivadoBackend(BuiltinBackend):
@@ -107,11 +116,14 @@ def template_init(k: int) -> int:
 # ------------------------------------------------------------------------------ boards
 @dataclass
 class Board:
-    """A board file (``flow/boards/<name>.json``, format ``dcsflow-board`` v1).
+    """A board file (``flow/boards/<name>.json``, format ``dcsflow-board`` v2, docs/formats.md).
 
-    name, part (Vivado part), device (dcsflow device), clock / reset: dicts with ``pin``,
-    ``iostandard``, ``period_ns`` (clock), ``active_low`` (reset), ``source`` (where it came from);
-    hwicap_base: physical address of the AXI HWICAP (int) or None; block_design: Tcl file name or None.
+    name, part (Vivado part), device (dcsflow device, a part of ``scg/devices.json``), clock / reset:
+    dicts with ``pin``, ``iostandard``, ``board_name``, ``source`` (where it came from),
+    ``period_ns`` (clock), ``active_low`` (reset); hwicap_base: physical address of the AXI HWICAP
+    (int) or None; block_design / block_design_wrapper: file names of the board's Jinja2 templates
+    of ``block_design.tcl`` and of the wrapper (written under its name without ``.j2``), both None
+    for a board without a block design; path: the board file.
     """
 
     name: str
@@ -121,33 +133,140 @@ class Board:
     reset: dict
     hwicap_base: int | None
     block_design: str | None
+    block_design_wrapper: str | None
     path: Path
 
     @property
     def block_design_path(self) -> Path | None:
-        """Path of the board's block-design Tcl, if it has one."""
+        """Path of the board's block-design template, if it has one."""
         return self.path.parent / self.block_design if self.block_design else None
+
+    @property
+    def wrapper_name(self) -> str | None:
+        """File name of the written wrapper (``dcs_axil_wrapper.v``), if the board has a block design."""
+        w = self.block_design_wrapper
+        return w[:-len(".j2")] if w else None
 
 
 def board_names() -> list[str]:
-    """Names of the bundled board files."""
+    """Names of the bundled board files (``flow/boards/*.json``), sorted."""
     return sorted(p.stem for p in BOARDS_DIR.glob("*.json"))
 
 
+def _check_board(d: dict, folder: Path) -> None:
+    """Raise ValueError for a board document that is not a complete ``dcsflow-board`` v2 file."""
+    if d.get("format") != BOARD_FORMAT or d.get("version") != BOARD_VERSION:
+        raise ValueError(f"not a {BOARD_FORMAT} v{BOARD_VERSION} file")
+    for k in ("name", "part", "device"):
+        if not isinstance(d[k], str) or not d[k]:
+            raise ValueError(f"{k!r} must be a non-empty string")
+    for k, fields in (("clock", ("pin", "iostandard", "board_name", "source")),
+                      ("reset", ("pin", "iostandard", "board_name", "source"))):
+        for f in fields:
+            if not isinstance(d[k][f], str):
+                raise ValueError(f"{k}.{f} must be a string")
+    if not isinstance(d["clock"]["period_ns"], (int, float)) or isinstance(d["clock"]["period_ns"], bool) \
+            or d["clock"]["period_ns"] <= 0:
+        raise ValueError("clock.period_ns must be a positive number")
+    if not isinstance(d["reset"]["active_low"], bool):
+        raise ValueError("reset.active_low must be true or false")
+    bd, wr = d["block_design"], d["block_design_wrapper"]
+    if (bd is None) != (wr is None):
+        raise ValueError("block_design and block_design_wrapper: both template names or both null")
+    for t in (bd, wr):
+        if t is not None and (not isinstance(t, str) or not t.endswith(".j2") or "/" in t
+                              or not (folder / t).is_file()):
+            raise ValueError(f"template {t!r}: not a .j2 file beside the board file")
+    if bd is not None and not d.get("hwicap_base"):
+        raise ValueError("a block design needs hwicap_base")
+
+
 def load_board(name: str) -> Board:
-    """Load board ``name`` (bundled). Raises BackendError for an unknown or malformed board file."""
+    """Load board ``name`` (bundled, ``flow/boards/<name>.json``).
+
+    Raises:
+        BackendError: unknown board (the message lists the boards) or malformed board file.
+    """
     p = BOARDS_DIR / f"{name}.json"
     if not p.is_file():
         raise BackendError(f"unknown board {name!r}; boards: {', '.join(board_names())}")
     try:
         d = json.loads(p.read_text())
-        if d.get("format") != BOARD_FORMAT or d.get("version") != 1:
-            raise ValueError("not a dcsflow-board v1 file")
+        _check_board(d, p.parent)
         base = d.get("hwicap_base")
         return Board(d["name"], d["part"], d["device"], d["clock"], d["reset"],
-                     int(base, 0) if base else None, d.get("block_design"), p)
+                     int(base, 0) if base else None, d["block_design"], d["block_design_wrapper"], p)
     except (ValueError, KeyError, TypeError) as e:
         raise BackendError(f"{p}: malformed board file ({e})") from None
+
+
+# ------------------------------------------------------------------------------ templates
+@lru_cache(maxsize=None)
+def template_environment():
+    """The Jinja2 environment of the Vivado files.
+
+    Template names: ``vivado/<file>.j2`` (``flow/templates/vivado/``) and ``boards/<file>.j2``
+    (``flow/boards/``, named by board files). ``StrictUndefined`` (a variable the data lack is an
+    error, never an empty string), ``keep_trailing_newline``, ``trim_blocks`` and ``lstrip_blocks``
+    (a line holding only a ``{% ... %}`` tag leaves nothing behind), no autoescaping (Tcl, XDC and
+    Verilog, not HTML).
+
+    Raises:
+        BackendError: Jinja2 is not installed.
+    """
+    try:
+        import jinja2
+    except ModuleNotFoundError:
+        raise BackendError("--backend vivado needs Jinja2: pip install 'dcsflow[flow]'") from None
+    loader = jinja2.PrefixLoader({"vivado": jinja2.FileSystemLoader(str(TEMPLATES_DIR)),
+                                  "boards": jinja2.FileSystemLoader(str(BOARDS_DIR))})
+    return jinja2.Environment(loader=loader, undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
+                              trim_blocks=True, lstrip_blocks=True, autoescape=False)
+
+
+def _template_name(filename: str) -> str:
+    """Template name (``vivado/...``, ``boards/...``) of a template file path, else the path."""
+    for root, prefix in ((TEMPLATES_DIR, "vivado"), (BOARDS_DIR, "boards")):
+        try:
+            return f"{prefix}/{Path(filename).resolve().relative_to(Path(root).resolve()).as_posix()}"
+        except ValueError:
+            continue
+    return filename
+
+
+def _template_line(exc: BaseException) -> str:
+    """``<template> line <n>`` of the innermost template frame of a rendering error ('' if none)."""
+    where, tb = "", exc.__traceback__
+    while tb is not None:
+        fn = tb.tb_frame.f_code.co_filename
+        if fn.endswith(".j2"):
+            where = f"{_template_name(fn)} line {tb.tb_lineno}"
+        tb = tb.tb_next
+    return where
+
+
+def render(name: str, context: dict) -> str:
+    """Render template ``name`` (``vivado/<file>.j2`` or ``boards/<file>.j2``) with ``context``.
+
+    Raises:
+        BackendError: one line naming the template (and line) for a missing template, a syntax
+            error or a variable the context does not have.
+    """
+    env = template_environment()         # BackendError if Jinja2 is missing
+    import jinja2
+
+    try:
+        return env.get_template(name).render(context)
+    except jinja2.TemplateNotFound as e:
+        raise BackendError(f"template {name}: not found ({e.name})") from None
+    except jinja2.TemplateSyntaxError as e:
+        where = _template_name(e.filename) if e.filename else name
+        raise BackendError(f"template {where} line {e.lineno}: {e.message}") from None
+    except jinja2.TemplateError as e:
+        where = _template_line(e) or name
+        inside = "" if where.startswith(f"{name} ") or where == name else f" (included by {name})"
+        why = " (the data given to the template lack it)" if isinstance(e, jinja2.UndefinedError) else ""
+        raise BackendError(f"template {where}{inside}: {e.message}{why}") from None
 
 
 # ------------------------------------------------------------------------------ export
@@ -238,119 +357,61 @@ def export_module(module: dict, plan: list[dict]) -> dict:
     return m
 
 
-def _xdc(top: str, module: dict, plan: list[dict], board: Board | None, part: str) -> str:
-    lines = [f"# dcsflow {__version__}: constraints of {top} on {part}" + (f" (board {board.name})" if board else ""),
-             "# format: dcsflow-xdc v1 (docs/formats.md)"]
-    clk = clock_port(module)
-    period = board.clock["period_ns"] if board else 10.0
-    if clk:
-        lines.append(f"create_clock -period {period:.3f} -name dcs_clk [get_ports {{{clk}}}]")
-    if board:
-        lines.append(f"# pins: {board.clock['source']}; {board.reset['source']}")
-        lines.append("# not checked on a board here (no board, no Vivado on the test machines)")
-        if clk:
-            lines.append(f"set_property -dict {{PACKAGE_PIN {board.clock['pin']} IOSTANDARD "
-                         f"{board.clock['iostandard']}}} [get_ports {{{clk}}}]")
-        rst = reset_port(module)
-        if rst:
-            if board.reset.get("active_low") != rst.endswith("n"):
-                lines.append(f"# WARNING: board reset {board.reset['board_name']} is "
-                             f"{'active low' if board.reset.get('active_low') else 'active high'}, "
-                             f"port {rst} is not: hold the button accordingly")
-            lines.append(f"set_property -dict {{PACKAGE_PIN {board.reset['pin']} IOSTANDARD "
-                         f"{board.reset['iostandard']}}} [get_ports {{{rst}}}]")
-    return "\n".join(lines + _tlut_xdc_lines(plan)) + "\n"
+def template_context(top: str, module: dict, plan: list[dict], board: Board | None, part: str,
+                     param_port: str | None = None) -> dict:
+    """The variables of the Vivado templates (every template takes what it needs from them).
 
-
-def _tlut_xdc_lines(plan: list[dict]) -> list[str]:
-    lines = ["# TLUT placement from dcsflow's placer: BEL before LOC (UG912, UG903)"]
-    for p in plan:
-        c = f"[get_cells {{{p['cell']}}}]"
-        lines += [f"set_property BEL {p['bel']} {c}", f"set_property LOC {p['site']} {c}",
-                  f"set_property LOCK_PINS {{{p['lock_pins'].replace(',', ' ')}}} {c}",
-                  f"set_property DONT_TOUCH TRUE {c}"]
-    return lines
-
-
-def _build_tcl(top: str, part: str) -> str:
-    return f"""# dcsflow {__version__}: Vivado non-project batch flow for {top} on {part}
-# run in this folder: vivado -mode batch -source build.tcl
-# format: dcsflow-build-tcl v1 (docs/formats.md)
-set here [file dirname [file normalize [info script]]]
-read_verilog [file join $here netlist.v]
-read_xdc [file join $here constraints.xdc]
-link_design -top {top} -part {part}
-opt_design
-place_design
-route_design
-report_utilization -file [file join $here utilization.rpt]
-report_timing_summary -file [file join $here timing.rpt]
-write_checkpoint -force [file join $here routed.dcp]
-# ports other than the board's clock and reset have no pin: allow the bitstream anyway
-set_property SEVERITY {{Warning}} [get_drc_checks {{NSTD-1 UCIO-1}}]
-write_bitstream -force -bin_file [file join $here routed.bit]
-source [file join $here dump_tluts.tcl]
-"""
-
-
-_DUMP_TCL = r"""# dcsflow @VERSION@: after route_design, write tlut_cells.json (format @FORMAT@ v1):
-# LOC, BEL, LOCK_PINS, INIT and the get_bel_pins pin map of every TLUT cell
-set here [file dirname [file normalize [info script]]]
-proc dcs_json_str {s} {
-    return "\"[string map {\\ \\\\ \" \\\"} $s]\""
-}
-set dcs_cells {@NAMES@}
-# block-design flow: hierarchical path of the design instance (set by block_design.tcl)
-if {![info exists dcs_prefix]} { set dcs_prefix "" }
-set fh [open [file join $here tlut_cells.json] w]
-puts $fh "{\"format\": \"@FORMAT@\", \"version\": 1, \"part\": [dcs_json_str [get_property PART [current_design]]], \"cells\": \["
-set first 1
-foreach name $dcs_cells {
-    set c [get_cells -quiet "$dcs_prefix$name"]
-    if {[llength $c] != 1} {
-        close $fh
-        error "dcsflow: TLUT cell $name not found in the routed design"
-    }
-    set pins {}
-    foreach p [get_pins -of_objects $c -filter {DIRECTION == IN}] {
-        set phys [lindex [split [get_bel_pins -quiet -of_objects $p] /] end]
-        lappend pins "[dcs_json_str [get_property REF_PIN_NAME $p]]: [dcs_json_str $phys]"
-    }
-    if {$first} { set sep "" } else { set sep "," }
-    set first 0
-    puts $fh "$sep{\"name\": [dcs_json_str $name], \"loc\": [dcs_json_str [get_property LOC $c]], \"bel\": [dcs_json_str [get_property BEL $c]], \"lock_pins\": [dcs_json_str [get_property LOCK_PINS $c]], \"init\": [dcs_json_str [get_property INIT $c]], \"pins\": {[join $pins {, }]}}"
-}
-puts $fh "\]}"
-close $fh
-"""
-
-
-def _dump_tcl(plan: list[dict]) -> str:
-    return (_DUMP_TCL.replace("@VERSION@", __version__).replace("@FORMAT@", DUMP_FORMAT)
-            .replace("@NAMES@", " ".join(p["cell"] for p in plan)))
+    ``version`` (dcsflow's), ``top``, ``part`` (Vivado part), ``board`` (:class:`Board` or None),
+    ``period_ns`` (the board's clock period, 10.0 without a board), ``clock_port``
+    (:func:`clock_port`), ``reset_port`` (:func:`reset_port`), ``reset_port_active_low`` (the reset
+    port's name ends in ``n``), ``cells`` (:func:`plan_cells`), ``dump_format`` (of
+    ``tlut_cells.json``), ``param_port`` / ``param_width`` (the block design's parameter input, or None).
+    """
+    rst = reset_port(module)
+    return {"version": __version__, "top": top, "part": part, "board": board,
+            "period_ns": board.clock["period_ns"] if board else 10.0,
+            "clock_port": clock_port(module), "reset_port": rst,
+            "reset_port_active_low": rst.endswith("n") if rst else None,
+            "cells": plan, "dump_format": DUMP_FORMAT, "param_port": param_port,
+            "param_width": len(module["ports"][param_port]["bits"]) if param_port else None}
 
 
 def export_vivado(out: Path, module: dict, top: str, tluts: list, device, design_hash: str,
-                  board: Board | None = None, params: list[str] | None = None,
+                  board: Board | None = None, params: list[str] | None = None, *,
                   board_ports: frozenset[str] = frozenset()) -> list[str]:
     """Write ``out/vivado/`` (module docstring) for the placed TLUT implementation.
 
     Args:
         module: TLUT netlist module (Yosys JSON); tluts: the configuration's TLUT list
             (name, site, bel, pins); device: :class:`scg.device.Device`; board: optional board;
-            board_ports: ports the board's AXI-Lite wrapper drives (from the design description):
-            the block design and wrapper are written when the top has all of them and one parameter
-            port.
+            params: the parameter input ports.
+        board_ports: the ports the board's block-design wrapper drives (empty: no block design).
+            ``block_design.tcl`` and the wrapper are written when the board has a block design,
+            ``board_ports`` is not empty and all of them are ports of ``module``, and ``module``
+            has exactly one parameter port.
     Returns:
         paths written, relative to ``out``.
     Raises:
-        BackendError: board for another device, TLUT pairs; YosysError from ``write_verilog``.
+        BackendError: board for another device, TLUT pairs, a template variable missing;
+            YosysError from ``write_verilog``.
     """
     if board is not None and board.device != device.name:
         raise BackendError(f"board {board.name} carries {board.device}, the build targets {device.name} "
                            f"(use --device {board.device})")
-    part = board.part if board else DEFAULT_PARTS.get(device.name, device.name)
+    part = board.part if board else device_facts(device.name).vivado_part
     plan = plan_cells(module, tluts)
+    pports = [p for p in (params or []) if p in module["ports"]]
+    with_bd = (board is not None and board.block_design is not None and bool(board_ports)
+               and set(board_ports) <= set(module["ports"]) and len(pports) == 1)
+    ctx = template_context(top, module, plan, board, part, pports[0] if with_bd else None)
+    # render everything before writing anything: a template error leaves no half-written folder
+    texts = {"constraints.xdc": render("vivado/constraints.xdc.j2", ctx),
+             "tlut_placement.xdc": render("vivado/tlut_placement.xdc.j2", ctx),
+             "build.tcl": render("vivado/build.tcl.j2", ctx),
+             "dump_tluts.tcl": render("vivado/dump_tluts.tcl.j2", ctx)}
+    if with_bd:
+        texts["block_design.tcl"] = render(f"boards/{board.block_design}", ctx)
+        texts[board.wrapper_name] = render(f"boards/{board.block_design_wrapper}", ctx)
     vdir = Path(out) / "vivado"
     vdir.mkdir(parents=True, exist_ok=True)
     mod = export_module(module, plan)
@@ -361,12 +422,8 @@ def export_vivado(out: Path, module: dict, top: str, tluts: list, device, design
         text = (t / "netlist.v").read_text()
     write_text_atomic(vdir / "netlist.v", f"// dcsflow {__version__}: {top} for Vivado, design_hash={design_hash}\n"
                       + text)
-    write_text_atomic(vdir / "constraints.xdc", _xdc(top, module, plan, board, part))
-    write_text_atomic(vdir / "tlut_placement.xdc", "\n".join(
-        [f"# dcsflow {__version__}: TLUT placement of {top} only, for scoped use (read_xdc -ref / SCOPED_TO_REF)"]
-        + _tlut_xdc_lines(plan)) + "\n")
-    write_text_atomic(vdir / "build.tcl", _build_tcl(top, part))
-    write_text_atomic(vdir / "dump_tluts.tcl", _dump_tcl(plan))
+    for n in ("constraints.xdc", "tlut_placement.xdc", "build.tcl", "dump_tluts.tcl"):
+        write_text_atomic(vdir / n, texts[n])
     doc = {"format": PLAN_FORMAT, "version": 1, "device": device.name, "idcode": f"0x{device.idcode:08X}",
            "part": part, "board": board.name if board else None,
            "hwicap_base": f"0x{board.hwicap_base:08X}" if board and board.hwicap_base is not None else None,
@@ -375,13 +432,8 @@ def export_vivado(out: Path, module: dict, top: str, tluts: list, device, design
     write_text_atomic(vdir / "tluts.json", json.dumps(doc, indent=1) + "\n")
     files = ["vivado/netlist.v", "vivado/constraints.xdc", "vivado/tlut_placement.xdc", "vivado/build.tcl",
              "vivado/dump_tluts.tcl", "vivado/tluts.json"]
-    bd = board.block_design_path if board else None
-    pports = [p for p in (params or []) if p in module["ports"]]
-    if bd is not None and bd.is_file() and board_ports and board_ports <= set(module["ports"]) \
-            and len(pports) == 1:
-        write_text_atomic(vdir / "block_design.tcl", bd.read_text().replace("@TOP@", top))
-        wrapper = (BOARDS_DIR / "dcs_axil_wrapper.v").read_text()
-        write_text_atomic(vdir / "dcs_axil_wrapper.v", wrapper.replace("@TOP@", top).replace("@PARAM@", pports[0])
-                          .replace("@PARAMW@", str(len(module["ports"][pports[0]]["bits"]))))
-        files += ["vivado/block_design.tcl", "vivado/dcs_axil_wrapper.v"]
+    if with_bd:
+        write_text_atomic(vdir / "block_design.tcl", texts["block_design.tcl"])
+        write_text_atomic(vdir / board.wrapper_name, texts[board.wrapper_name])
+        files += ["vivado/block_design.tcl", f"vivado/{board.wrapper_name}"]
     return files

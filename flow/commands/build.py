@@ -6,7 +6,11 @@ from pathlib import Path
 
 import click
 
-from ..build import DEFAULT_DEVICE, STAGES, BuildOptions, build
+from dcsflow.scg.device import DEFAULT_PART
+
+from ..backend import BackendError
+from ..backend.vivado import board_names, load_board
+from ..build import STAGES, BuildOptions, build
 from ..report import print_table
 
 
@@ -17,9 +21,8 @@ from ..report import print_table
 @click.option("--top", help="Top module (installed designs know theirs).")
 @click.option("--param", "params", multiple=True, metavar="PORT",
               help="Treat input PORT as a parameter input (in addition to (* PARAM *) ports). Repeatable.")
-@click.option("--device", default=None, help=f"Target device [{DEFAULT_DEVICE}, or the --board's].")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
-              help="Build folder [build/<design>].")
+@click.option("--device", default=None, help=f"Target device [{DEFAULT_PART}, or the --board's].")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Build folder [build/<design>].")
 @click.option("--from", "start", type=click.Choice(STAGES), default="frontend", show_default=True,
               help="First stage to run (earlier stages' results must exist).")
 @click.option("--to", "stop", type=click.Choice(STAGES), default="outputs", show_default=True,
@@ -33,8 +36,9 @@ from ..report import print_table
                    "regular-operand bits (one TLUT per product bit); 0: leave it to synth_xilinx (DSP48E1).")
 @click.option("--backend", type=click.Choice(["builtin", "vivado"]), default="builtin", show_default=True,
               help="vivado: also write vivado/ (netlist with placed TLUTs, XDC, build.tcl, dump_tluts.tcl).")
-@click.option("--board", type=click.Choice(["pynq-z1", "arty-a7-35"]), default=None,
-              help="Board file for --backend vivado (part, clock, reset pins, block design).")
+@click.option("--board", type=click.Choice(board_names()), default=None,
+              help="Board file for --backend vivado (flow/boards/<name>.json: device, part, clock, reset pins, "
+                   "block design).")
 @click.option("--quiet", is_flag=True, help="No progress display.")
 def COMMAND(design, project, top, params, device, out, start, stop, area, seed, tlut_pairs, mul_chunk, backend,
             board, quiet):
@@ -56,8 +60,15 @@ def COMMAND(design, project, top, params, device, out, start, stop, area, seed, 
     if out is None:
         name = resolve(first, top, more, project).name if project is not None else Path(first).stem
         out = Path("build") / name
+    if board is not None:
+        board_device = load_board(board).device
+        if device is None:
+            device = board_device
+        elif device != board_device:
+            raise BackendError(f"board {board} carries {board_device}, --device is {device} "
+                               f"(leave --device out or use --device {board_device})")
     if device is None:
-        device = {"arty-a7-35": "xc7a35t"}.get(board, DEFAULT_DEVICE)
+        device = DEFAULT_PART
     res = build(BuildOptions(design=first, more=more, out=out, top=top, params=tuple(params), device=device,
                              start=start, stop=stop, progress=not quiet, area=area, seed=seed,
                              tlut_pairs=tlut_pairs, mul_chunk=mul_chunk, backend=backend, board=board,

@@ -1,6 +1,6 @@
-// dcsflow: AXI4-Lite register wrapper of a pi16-Cipher message processor (@TOP@) for the PYNQ-Z1
+// dcsflow: AXI4-Lite register wrapper of a pi16-Cipher message processor (picipher_mp) for the PYNQ-Z1
 // block design (flow/boards/pynq-z1_bd.tcl). Key-independent ports only: the parameter input
-// (@PARAM@) is tied to 0 -- the key lives in the TLUTs and is written through the AXI HWICAP.
+// (key_mn) is tied to 0 -- the key lives in the TLUTs and is written through the AXI HWICAP.
 // Registers (32-bit, byte offsets):
 //   0x00 STATUS (R)   [0] SWORD free (the last word written was taken) [1] m_valid [2] m_last [3] done (sticky, cleared by a CTRL write)
 //                     [4] tag_ok [12:8] m_bytes
@@ -44,8 +44,8 @@ module dcs_axil_wrapper (
   wire [4:0]  m_bytes;
   wire [127:0] tag;
 
-  @TOP@ core (
-    .clk(s_axi_aclk), .rst(core_rst | ~s_axi_aresetn), .@PARAM@({@PARAMW@{1'b0}}), .key_load(1'b0), .mode(mode),
+  picipher_mp core (
+    .clk(s_axi_aclk), .rst(core_rst | ~s_axi_aresetn), .key_mn({128{1'b0}}), .key_load(1'b0), .mode(mode),
     .s_data(s_data), .s_valid(s_valid), .s_ready(s_ready), .s_last(s_last), .s_bytes(s_bytes),
     .m_data(m_data), .m_valid(m_valid), .m_ready(m_ready), .m_last(m_last), .m_bytes(m_bytes),
     .tag(tag), .tag_in(tag_in), .done(done), .tag_ok(tag_ok));
