@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 TABLE_STYLE_KEYS = 3
 sys.path.insert(0, str(ROOT))
 
-from dcsflow.scg import rekey as rk  # noqa: E402
+from dcsflow.scg import buildfolder as bf, driver as drv, rekey as rk  # noqa: E402
 from dcsflow.scg.bitstream import FrameMemory  # noqa: E402
 from dcsflow.scg.codegen import codegen  # noqa: E402
 from dcsflow.scg.device import get_device  # noqa: E402
@@ -91,11 +91,11 @@ def standin_framemap(build: Path) -> bool:
     return True
 
 
-def rmw_words_per_tlut(b: rk.ScgBuild) -> int:
+def rmw_words_per_tlut(b: bf.BuildFolder) -> int:
     """ICAP words (in + out) of one per-TLUT read-modify-write of 4 frames with our driver."""
     far = b.fars[0]
     hw = AxiHwicap(ConfigEmulator(b.device, b.template.copy()))
-    s = rk.HwicapSession(hw, b.idcode)
+    s = drv.HwicapSession(hw, b.idcode)
     s.init()
     s.icap_words_in = s.icap_words_out = 0
     fr = s.read_frames(far, 4)
@@ -208,7 +208,7 @@ def bench(name: str, build: Path, keys: int, tmp: Path) -> dict:
     shutil.copytree(build, work, ignore=shutil.ignore_patterns("frontend", "tmap", "conventional"))
     build = work
     standin = standin_framemap(build)
-    b = rk.load_build(build)
+    b = bf.load_build(build)
     t0 = time.perf_counter()
     r = rk.rekey(b, {p: 0 for p in b.ports}, "emulator")
     host_s = time.perf_counter() - t0

@@ -33,11 +33,10 @@ from . import netlist as nl
 from .designs import DesignInfo, resolve
 from .errors import FlowError
 from dcsflow.fileio import write_text_atomic
+from dcsflow.scg.buildfolder import BUILD_FORMAT, BUILD_VERSION, sha256_file
 from .mapping import map_logic
 
 STAGES = ["frontend", "tmap", "verify", "backend", "outputs"]
-BUILD_FORMAT = "dcsflow-build"
-BUILD_VERSION = 1
 REPORT_FORMAT = "dcsflow-report"
 
 
@@ -84,15 +83,6 @@ class BuildResult:
 
     out: Path
     report: dict
-
-
-def sha256_file(path: Path) -> str:
-    """SHA-256 hex digest of a file."""
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def _design_hash(info: DesignInfo, params: list[str]) -> str:

@@ -127,7 +127,7 @@ def test_keyxor_build_report(keyxor_build):
     assert rep["verify"]["equal"] and rep["verify"]["abc_cec"] is True
     # TLUTs are LUT cells with PPC entries for every INIT bit (2^k), k = number of connected inputs
     b = load_build(out)
-    for cell, ent in b.entries.items():
+    for cell, ent in b.tlut_entries.items():
         cd = b.module["cells"][cell]
         k = int(cd["type"][3:])
         assert len(ent) == 1 << k and set(cd["connections"]) == {f"I{j}" for j in range(k)} | {"O"}
