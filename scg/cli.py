@@ -228,7 +228,7 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     r.set_defaults(func=_cmd_rekey, parser=r)
 
     b = sub.add_parser("bit", help="inspect and compare 7-series bitstreams (.bit or raw .bin)",
-                       description="Inspect and compare 7-series bitstreams (.bit with header, or raw .bin). "
+                       description="Inspect and compare 7-series bitstreams (.bit with header, or raw .bin).\n"
                                    "Every bad input is a one-line error (exit 1).", formatter_class=_Formatter)
     bsub = b.add_subparsers(dest="bit_command", metavar="COMMAND", required=True)
     bi = bsub.add_parser("info", help="part, IDCODE, frame counts, CRC status and header fields",
@@ -242,7 +242,8 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     bi.add_argument("--no-ecc", dest="ecc", action="store_false", help="Do not count them.")
     bi.set_defaults(func=_cmd_bit_info, parser=bi)
     bl = bsub.add_parser("lut", help="the INIT of the LUT at SITE/BEL",
-                         description="Print the INIT of the LUT at SITE/BEL (e.g. SLICE_X54Y10/A6LUT) as 16 hex digits.")
+                         description="Print the INIT of the LUT at SITE/BEL (e.g. SLICE_X54Y10/A6LUT) as 16 hex digits.",
+                         formatter_class=_Formatter)
     bl.add_argument("file", metavar="FILE")
     bl.add_argument("site_bel", metavar="SITE/BEL")
     bl.set_defaults(func=_cmd_bit_lut, parser=bl)
@@ -255,7 +256,8 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     bd.add_argument("--json", dest="as_json", action="store_true", help="Print one JSON object.")
     bd.set_defaults(func=_cmd_bit_diff, parser=bd)
     bf = bsub.add_parser("frames", help="dump the frames as a text frame file",
-                         description="Dump the frames of FILE as a text frame file (Project X-Ray .frm compatible).")
+                         description="Dump the frames of FILE as a text frame file (Project X-Ray .frm compatible).",
+                         formatter_class=_Formatter)
     bf.add_argument("file", metavar="FILE")
     bf.add_argument("-o", "--output", required=True, metavar="OUT",
                     help="Frame file to write (docs/formats.md, 'frame file').")
