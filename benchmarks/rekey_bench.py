@@ -23,7 +23,7 @@ constant tables, so the count does not depend on the key by construction.
 Cost model: AXI HWICAP driven word by word ≈ 20x below the ICAP's 400 MB/s (FACTS.md) = 5 Mwords/s
 = 0.2 µs per ICAP word; raw ICAP 0.01 µs per word; Cortex-A9 at 667 MHz, 1 instruction per cycle.
 Per-TLUT read-modify-write baseline (the published flow): for each TLUT, read its 4 frames and
-write them back, ICAP words counted with the same driver (``scg.rekey.HwicapSession``).
+write them back, ICAP words counted with the same driver (``scg.driver.HwicapSession``).
 The last line is one JSON object.
 """
 
@@ -44,6 +44,7 @@ TABLE_STYLE_KEYS = 3
 sys.path.insert(0, str(ROOT))
 
 from dcsflow.scg import buildfolder as bf, driver as drv, rekey as rk  # noqa: E402
+from dcsflow.scg.buildfolder import sha256_file  # noqa: E402
 from dcsflow.scg.bitstream import FrameMemory  # noqa: E402
 from dcsflow.scg.codegen import codegen  # noqa: E402
 from dcsflow.scg.device import get_device  # noqa: E402
@@ -88,6 +89,9 @@ def standin_framemap(build: Path) -> bool:
     (build / "tlut" / "framemap.json").write_text(json.dumps(
         {"format": "dcsflow-frame-map", "version": 1, "device": dev.name, "idcode": f"0x{dev.idcode:08X}",
          "design_hash": bj["design_hash"], "ppc_outputs": ppc.num_outputs, "entries": entries, "tluts": meta}))
+    # the build-folder reader takes only files build.json lists (with their SHA-256)
+    bj.setdefault("files", {}).update({n: sha256_file(build / n) for n in ("tlut/template.frm", "tlut/framemap.json")})
+    (build / "build.json").write_text(json.dumps(bj, indent=1) + "\n")
     return True
 
 

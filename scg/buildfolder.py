@@ -404,5 +404,6 @@ def load_build(path) -> BuildFolder:
     if pj.get("format") != PPC_FORMAT or pj.get("version") != PPC_VERSION:
         raise BuildFolderError(f"{root}: ppc.json is not a {PPC_FORMAT} version {PPC_VERSION} manifest")
     if pj.get("sha256") != digests["ppc.aig"]:
-        raise BuildFolderError(f"{root}: PPC hash in ppc.json does not match ppc.aig (mismatched build folder)")
+        raise BuildFolderError(f"{root}: PPC hash does not match ppc.json (ppc.aig of another build: "
+                               "mismatched build folder)")
     return BuildFolder(root, manifest, pj, digests)

@@ -1,8 +1,9 @@
 """Error types of the runtime package :mod:`scg`.
 
 Every error meant for the user derives from :class:`ScgError` and has ``user_error = True``, so the
-``dcsflow`` CLI prints it as one line ``error: ...`` (exit status 1) instead of a traceback.
-``scg`` does not import ``flow``; the CLI recognises these errors by the ``user_error`` attribute.
+runtime's command line (``python -m dcsflow.scg``) and the ``dcsflow`` CLI print it as one line
+``error: ...`` (exit status 1) instead of a traceback. ``scg`` does not import ``flow``; both CLIs
+recognise these errors by the ``user_error`` attribute.
 """
 
 

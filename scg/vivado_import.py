@@ -18,7 +18,7 @@ Checks, each failure a :class:`VivadoImportError` naming the cell and what diffe
 On success, and only then, the folder gets ``tlut/imported/`` (``template.bit`` = the routed
 bitstream, ``import.json``) and ``build.json`` records it (key ``template``) and
 the new files' hashes; the logic-only ``tlut/template.frm`` stays as the fallback. The SCG
-(``dcsflow rekey``) and ``check --frames`` then use the imported template. Nothing is written on
+(``rekey``, ``codegen``) and ``check --frames`` then use the imported template. Nothing is written on
 failure (the new folder is built under a temporary name and renamed, build.json replaced atomically).
 """
 

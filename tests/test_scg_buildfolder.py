@@ -193,7 +193,7 @@ def _fm(fn):
 
 DEEPER = {
     "ppc.json of another PPC": (lambda root: _json_edit(root / "ppc.json", lambda d: d.update(sha256="0" * 64)),
-                                "PPC hash in ppc.json does not match ppc.aig", "files"),
+                                "PPC hash does not match ppc.json", "files"),
     "ppc.json format": (lambda root: _json_edit(root / "ppc.json", lambda d: d.update(version=2)),
                         "ppc.json is not a dcsflow-build-ppc version 1 manifest", True),
     "ppc.json output count": (lambda root: _json_edit(root / "ppc.json", lambda d: d.update(outputs=d["outputs"] + 1)),
