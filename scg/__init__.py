@@ -10,7 +10,7 @@ command line is ``python -m dcsflow.scg`` (:mod:`scg.cli`: ``rekey``, ``bit``, `
 - :mod:`scg.bitstream` — UG470 reader/writer: .bit header, packets, CRC, full and partial
   bitstreams, :class:`~scg.bitstream.FrameMemory` with the LUT INIT API, frame files.
 - :mod:`scg.emulator` — configuration-memory emulator (the ICAP's packet processor).
-- :mod:`scg.hwicap` — AXI HWICAP (PG134) register model.
+- :mod:`scg.hwicap` — AXI HWICAP (PG134) register model and a small vendor-style driver using it.
 - :mod:`scg.buildfolder` — the one build-folder reader, with its integrity checks.
 - :mod:`scg.params` — the one ``--param NAME=HEX`` parser.
 - :mod:`scg.ppc` — PPC evaluation (bit-parallel).

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import sys
-
 import click
 
 
@@ -17,4 +15,4 @@ def COMMAND(args):
 
     status = main(["import", *args], prog="dcsflow")
     if status:
-        sys.exit(status)
+        raise click.exceptions.Exit(status)
