@@ -2,7 +2,7 @@
 xc7z020 bitstream, and the size of the partial bitstream of a picipher rekey.
 
 Stand-in for Vivado: pynq-z1_base.bit with the build's template INITs written at the planned sites
-(``flow.backend.vivado_import.synthetic_vivado_result``). Baseline measured in the same run: parsing
+(``scg.vivado_import.synthetic_vivado_result``). Baseline measured in the same run: parsing
 the same bitstream alone (``scg.bitstream.read_file``). Targets: import (decode + check) <= 2 s;
 partial = touched frames + 1 pad frame per run + packet overhead, nothing else.
 Last line: one JSON object.
@@ -23,10 +23,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dcsflow.flow.backend.vivado_import import import_vivado, synthetic_vivado_result  # noqa: E402
+from dcsflow.scg.vivado_import import import_vivado, synthetic_vivado_result  # noqa: E402
 from dcsflow.flow.build import BuildOptions, build  # noqa: E402
 from dcsflow.flow.paths import shared_file  # noqa: E402
-from dcsflow.scg import rekey as rk  # noqa: E402
+from dcsflow.scg import buildfolder as bf, rekey as rk  # noqa: E402
 from dcsflow.scg.bitstream import parse, read_file  # noqa: E402
 
 
@@ -50,7 +50,7 @@ def main() -> None:
         t0 = time.perf_counter()
         res = import_vivado(out, bit, cells)
         total_s = time.perf_counter() - t0
-        b = rk.load_build(out)
+        b = bf.load_build(out)
         r = rk.rekey(b, {"key_mn": 0x0123456789ABCDEF0011223344556677}, f"partial:{tmp / 'p.bin'}")
         part = parse((tmp / "p.bin").read_bytes())
         fig = {"bitstream_bytes": bit.stat().st_size, "tluts": res.tluts, "parse_s": round(parse_s, 3),

@@ -23,7 +23,7 @@ constant tables, so the count does not depend on the key by construction.
 Cost model: AXI HWICAP driven word by word ≈ 20x below the ICAP's 400 MB/s (FACTS.md) = 5 Mwords/s
 = 0.2 µs per ICAP word; raw ICAP 0.01 µs per word; Cortex-A9 at 667 MHz, 1 instruction per cycle.
 Per-TLUT read-modify-write baseline (the published flow): for each TLUT, read its 4 frames and
-write them back, ICAP words counted with the same driver (``scg.rekey.HwicapSession``).
+write them back, ICAP words counted with the same driver (``scg.driver.HwicapSession``).
 The last line is one JSON object.
 """
 
@@ -43,7 +43,8 @@ ROOT = Path(__file__).resolve().parents[1]
 TABLE_STYLE_KEYS = 3
 sys.path.insert(0, str(ROOT))
 
-from dcsflow.scg import rekey as rk  # noqa: E402
+from dcsflow.scg import buildfolder as bf, driver as drv, rekey as rk  # noqa: E402
+from dcsflow.scg.buildfolder import sha256_file  # noqa: E402
 from dcsflow.scg.bitstream import FrameMemory  # noqa: E402
 from dcsflow.scg.codegen import codegen  # noqa: E402
 from dcsflow.scg.device import get_device  # noqa: E402
@@ -88,14 +89,17 @@ def standin_framemap(build: Path) -> bool:
     (build / "tlut" / "framemap.json").write_text(json.dumps(
         {"format": "dcsflow-frame-map", "version": 1, "device": dev.name, "idcode": f"0x{dev.idcode:08X}",
          "design_hash": bj["design_hash"], "ppc_outputs": ppc.num_outputs, "entries": entries, "tluts": meta}))
+    # the build-folder reader takes only files build.json lists (with their SHA-256)
+    bj.setdefault("files", {}).update({n: sha256_file(build / n) for n in ("tlut/template.frm", "tlut/framemap.json")})
+    (build / "build.json").write_text(json.dumps(bj, indent=1) + "\n")
     return True
 
 
-def rmw_words_per_tlut(b: rk.ScgBuild) -> int:
+def rmw_words_per_tlut(b: bf.BuildFolder) -> int:
     """ICAP words (in + out) of one per-TLUT read-modify-write of 4 frames with our driver."""
     far = b.fars[0]
     hw = AxiHwicap(ConfigEmulator(b.device, b.template.copy()))
-    s = rk.HwicapSession(hw, b.idcode)
+    s = drv.HwicapSession(hw, b.idcode)
     s.init()
     s.icap_words_in = s.icap_words_out = 0
     fr = s.read_frames(far, 4)
@@ -208,7 +212,7 @@ def bench(name: str, build: Path, keys: int, tmp: Path) -> dict:
     shutil.copytree(build, work, ignore=shutil.ignore_patterns("frontend", "tmap", "conventional"))
     build = work
     standin = standin_framemap(build)
-    b = rk.load_build(build)
+    b = bf.load_build(build)
     t0 = time.perf_counter()
     r = rk.rekey(b, {p: 0 for p in b.ports}, "emulator")
     host_s = time.perf_counter() - t0

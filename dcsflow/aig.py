@@ -142,6 +142,13 @@ class Aig:
             return t
         return self.add_or(self.add_and(s, t), self.add_and(s ^ 1, e))
 
+    def add_mux_tree(self, sel: list[int], values: list[int]) -> int:
+        """Literal of ``values[index]`` where ``index`` is the binary number on the literals ``sel``
+        (``sel[0]`` = LSB); ``len(values) == 2 ** len(sel)``. A tree of :meth:`add_mux`."""
+        for s in sel:
+            values = [self.add_mux(s, values[i + 1], values[i]) for i in range(0, len(values), 2)]
+        return values[0]
+
     def add_output(self, lit: int, name: str | None = None) -> int:
         """Append an output driven by ``lit``; returns its index."""
         self.outputs.append(lit)

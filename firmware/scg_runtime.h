@@ -47,7 +47,7 @@ int scg_open(scg *s, const uint32_t *blob, uint32_t words, hwicap *icap);
 int scg_rekey(scg *s, const uint8_t *param, uint32_t param_bits, unsigned flags, scg_stats *st);
 /* Evaluate only (no write): fills s->next. Used by benchmarks; constant time. */
 void scg_evaluate(scg *s, const uint8_t *param);
-/* FNV-1a 64 over frames (FDRI order, words little-endian), as scg.rekey.frames_hash. */
+/* FNV-1a 64 over frames (FDRI order, words little-endian), as scg.plan.frames_hash. */
 uint64_t scg_frames_hash(const uint32_t *frames, uint32_t n_frames);
 /* Parse a hex string into a little-endian byte vector of `bits` bits; 0 ok, -1 bad. */
 int scg_parse_hex(const char *hex, uint8_t *out, uint32_t bits);

@@ -42,7 +42,7 @@ def cocotb_check(test_module: Path, default_keys: int | None = None) -> Callable
     def check(build, options: CheckOptions) -> DesignCheck:
         if not test_module.is_file():
             raise CheckError(f"cocotb test {test_module} not found")
-        ports = dict(build.manifest.get("user_params") or build.manifest["params"])
+        ports = build.user_params
         n = options.keys or default_keys or DEFAULT_KEYS
         rng = random.Random(options.seed) if options.seed is not None else random.SystemRandom()
         values = [{p: rng.getrandbits(w) for p, w in ports.items()} for _ in range(n)]

@@ -1,12 +1,13 @@
 """A small synthetic build folder following the build-folder contract (tests, firmware demo).
 
 ``make_build(dir)`` writes ``ppc.aig`` (a PPC over a ``key_bits``-bit parameter ``key`` (default 16)), ``ppc.json``,
-``build.json`` and ``tlut/framemap.json`` + ``tlut/template.frm`` with TLUTs on real xc7z020 LUT
+``tlut/framemap.json`` + ``tlut/template.frm`` and ``build.json`` (with every file's SHA-256, so that
+:func:`scg.buildfolder.load_build` accepts it; no template netlist) with TLUTs on real xc7z020 LUT
 sites (several frame columns, both site kinds, two clock-region rows), so that the touched frames
 form several runs. The template holds random non-TLUT bits (kept by every rekey) and the TLUT bits
 for an all-zero key, with a consistent frame ECC. With ``affine=True`` (default) it adds
 :data:`AFFINE_SITES` TLUTs whose entries are PPC outputs computing ``B[i ^ s(f)] ^ n(f)`` from a
-frontier of PPC nodes (``tmap.affine``), with their records in ``ppc.json`` key ``affine``.
+frontier of PPC nodes (:class:`dcsflow.affine.AffineTlut`), with their records in ``ppc.json`` key ``affine``.
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ import random
 from pathlib import Path
 
 from dcsflow.aig import Aig, write_aiger
-from dcsflow.tmap.generators import _mux_tree
+from dcsflow.fileio import write_text_atomic
 
 from .bitstream import FrameMemory
+from .buildfolder import BUILD_FORMAT, BUILD_VERSION, FRAMEMAP_FORMAT, PPC_FORMAT, PPC_VERSION, sha256_file
 from .device import ECC_MASK, ECC_WORD, get_device
 
 #: (site, bel) of the synthetic TLUTs.
@@ -40,7 +42,7 @@ AFFINE_SITES = [("SLICE_X56Y34", "B6LUT", 6, 3), ("SLICE_X57Y80", "A6LUT", 5, 2)
 
 def add_affine(a: Aig, rnd: random.Random, k: int, nf: int, like: dict | None = None) -> tuple[list[int], dict]:
     """Add a random affine TLUT (k inputs, nf frontier bits) to the PPC ``a``: returns the PPC
-    output of each of its 2^k entries and its ``ppc.json`` affine record (``tmap.affine``).
+    output of each of its 2^k entries and its ``ppc.json`` affine record (:class:`dcsflow.affine.AffineTlut` JSON form).
     ``like``: an earlier record whose frontier, columns and complement to reuse (``nf`` ignored)."""
     pool = [2 * (1 + i) for i in range(a.num_inputs)] + [2 * (a.first_and + i) for i in range(len(a.ands))]
     if like is None:
@@ -67,7 +69,7 @@ def add_affine(a: Aig, rnd: random.Random, k: int, nf: int, like: dict | None = 
     outs = []
     for i in range(1 << k):
         sel = [s_lits[b] ^ (i >> b & 1) for b in range(k)]
-        outs.append(a.add_output(a.add_xor(_mux_tree(a, sel, table), n_lit)))
+        outs.append(a.add_output(a.add_xor(a.add_mux_tree(sel, table), n_lit)))
     if like is None:
         frontier = [a.add_output(x) for x in fr]
     return outs, {"k": k, "frontier": frontier, "cols": cols, "neg": neg, "base": f"{base:x}"}
@@ -130,13 +132,15 @@ def make_build(root, seed: int = 1, device: str = "xc7z020", key_bits: int = 16,
     for far, word, bit, j in entries:
         mem.set_bit(far, word, bit, zero[j] & 1)
     mem.update_ecc(fars)
-    (root / "tlut" / "template.frm").write_text(mem.to_frm(fars))
-    fm = {"format": "dcsflow-frame-map", "version": 1, "device": dev.name, "idcode": f"0x{dev.idcode:08X}",
+    write_text_atomic(root / "tlut" / "template.frm", mem.to_frm(fars))
+    fm = {"format": FRAMEMAP_FORMAT, "version": 1, "device": dev.name, "idcode": f"0x{dev.idcode:08X}",
           "design_hash": design_hash, "ppc_outputs": ppc.num_outputs, "entries": entries, "tluts": tluts}
-    (root / "tlut" / "framemap.json").write_text(json.dumps(fm))
-    (root / "build.json").write_text(json.dumps({"format": "dcsflow-build", "version": 1, "design": "synthetic",
-                                                 "device": dev.name, "design_hash": design_hash}))
-    (root / "ppc.json").write_text(json.dumps({"format": "dcsflow-ppc", "version": 1, "aiger": "ppc.aig",
-                                               "params": ppc.input_names, "outputs": ppc.num_outputs,
-                                               "ands": ppc.num_ands, "affine": records}))
+    write_text_atomic(root / "tlut" / "framemap.json", json.dumps(fm))
+    write_text_atomic(root / "ppc.json", json.dumps(
+        {"format": PPC_FORMAT, "version": PPC_VERSION, "aiger": "ppc.aig", "sha256": sha256_file(root / "ppc.aig"),
+         "params": ppc.input_names, "outputs": ppc.num_outputs, "ands": ppc.num_ands, "affine": records}))
+    files = {n: sha256_file(root / n) for n in ("ppc.aig", "ppc.json", "tlut/template.frm", "tlut/framemap.json")}
+    write_text_atomic(root / "build.json", json.dumps(
+        {"format": BUILD_FORMAT, "version": BUILD_VERSION, "design": "synthetic", "top": "synthetic",
+         "device": dev.name, "design_hash": design_hash, "params": {"key": key_bits}, "files": files}, indent=1))
     return root

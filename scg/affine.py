@@ -1,8 +1,9 @@
 """Affine TLUT patch: the frame bits of affine TLUTs computed from their frontier, not entry by entry.
 
-TMAP marks a TLUT *affine* (``tmap.affine``) when its table at frontier value ``f`` is a base table
-``B`` with its index XORed by ``s(f)`` and complemented by ``n(f)``, both linear in ``f`` (the
-frontier = a few PPC outputs, e.g. round-key bits). The build's ``ppc.json`` carries the records
+TMAP marks a TLUT *affine* (record :class:`dcsflow.affine.AffineTlut`) when its table at frontier
+value ``f`` is a base table ``B`` with its index XORed by ``s(f)`` and complemented by ``n(f)``, both
+linear in ``f`` (the frontier = a few PPC outputs, e.g. round-key bits). The build's ``ppc.json``
+carries the records
 (key ``affine``, per template cell). This module turns them into per-TLUT rows for the firmware SCG:
 
 - a 7-series LUT's 64 INIT bits lie in 4 frames (consecutive minors), 16 bits each, at the same
@@ -26,14 +27,14 @@ tests) do the same constant-time steps: no branch and no address depends on the 
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass
 
-from dcsflow.tmap.affine import AffineTlut, xor_permute
+from dcsflow.affine import AffineTlut, xor_permute
 
+from .buildfolder import BuildFolder
 from .device import ECC_WORD, FRAME_WORDS, bit_code
-from .rekey import RekeyError, ScgBuild
+from .errors import BuildFolderError
 
 _M64 = (1 << 64) - 1
 
@@ -92,7 +93,7 @@ def _vmap(positions, far_order):
     return v, lin, fars, word, o
 
 
-def affine_rows(build: ScgBuild, check_keys: int = 16) -> tuple[list[AffineRow], set]:
+def affine_rows(build: BuildFolder, check_keys: int = 16) -> tuple[list[AffineRow], set]:
     """Rows of the build's affine TLUTs and the frame bits they cover.
 
     Reads ``ppc.json`` key ``affine`` and ``tlut/framemap.json`` key ``tluts``; TLUTs in LUT6_2
@@ -102,28 +103,24 @@ def affine_rows(build: ScgBuild, check_keys: int = 16) -> tuple[list[AffineRow],
     Returns:
         ``(rows, covered)``: rows in frame-map order; covered = set of ``(far, word, bit)``.
     Raises:
-        RekeyError: malformed records, or a row that disagrees with the PPC (code ``design``).
+        BuildFolderError: malformed records, or a row that disagrees with the PPC.
     """
     try:
-        doc = json.loads((build.path / "ppc.json").read_text())
-        recs = {n: AffineTlut.from_json(d) for n, d in (doc.get("affine") or {}).items()}
-    except FileNotFoundError:
-        return [], set()
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        raise RekeyError(f"{build.path}/ppc.json: malformed affine TLUT records ({e})", "design") from None
+        recs = {n: AffineTlut.from_json(d) for n, d in build.affine_records.items()}
+    except (AttributeError, ValueError, KeyError, TypeError) as e:
+        raise BuildFolderError(f"{build.path}/ppc.json: malformed affine TLUT records ({e})") from None
     if not recs:
         return [], set()
-    fm = json.loads((build.path / "tlut" / "framemap.json").read_text())
     fidx = {f: k for k, f in enumerate(build.fars)}
     n_out = build.ppc.num_outputs
     rows, covered = [], set()
     order = build.device.far_index.__getitem__
-    for t in fm.get("tluts", []):
+    for t in build.framemap_tluts:
         a = recs.get(t.get("name"))
         if a is None or "input_pins" in t or not str(t.get("bel", "")).endswith("6LUT"):
             continue
         if any(not 0 <= j < n_out for j in a.frontier):
-            raise RekeyError(f"affine TLUT {t['name']}: frontier output out of range", "design")
+            raise BuildFolderError(f"affine TLUT {t['name']}: frontier output out of range")
         pos = build.device.lut_bits(t["site"], t["bel"])
         vm = _vmap(pos, order)
         if vm is None:
@@ -165,12 +162,12 @@ ROW_COST = 100
 TERM_COST, AND_COST = 3, 2
 
 
-def _positions(build: ScgBuild, r: AffineRow) -> list:
+def _positions(build: BuildFolder, r: AffineRow) -> list:
     return [(build.fars[r.fidx[m]], (r.hidx[m] >> 1) % FRAME_WORDS, (r.hidx[m] & 1) * 16 + b)
             for m in range(4) for b in range(16)]
 
 
-def generic_cost(build: ScgBuild, r: AffineRow, at: dict) -> int:
+def generic_cost(build: BuildFolder, r: AffineRow, at: dict) -> int:
     """Estimated Cortex-A9 instructions for patching TLUT ``r`` entry by entry instead: one term per
     distinct non-constant PPC output in each of its frame words and in each frame's ECC, plus the
     AND nodes of its entries' cones below its frontier (an over-estimate where TLUTs share nodes).
@@ -199,7 +196,7 @@ def generic_cost(build: ScgBuild, r: AffineRow, at: dict) -> int:
     return TERM_COST * terms + AND_COST * len(seen)
 
 
-def _check_rows(build: ScgBuild, rows: list[AffineRow], n: int, at: dict) -> None:
+def _check_rows(build: BuildFolder, rows: list[AffineRow], n: int, at: dict) -> None:
     """Every row's frame bits equal the PPC entries at those bits, on ``n`` random parameter values."""
     rng = random.Random(0x5CA)
     aig = build.ppc.aig
@@ -208,14 +205,14 @@ def _check_rows(build: ScgBuild, rows: list[AffineRow], n: int, at: dict) -> Non
     for r in rows:
         want = [at.get(p) for p in _positions(build, r)]   # index 16m + b
         if None in want:
-            raise RekeyError(f"affine TLUT {r.name}: its frame bits are not frame-map entries", "design")
+            raise BuildFolderError(f"affine TLUT {r.name}: its frame bits are not frame-map entries")
         for p in range(n):
             y = [(outs[j] >> p) & 1 for j in r.frontier]
             got = affine_value(r, y)
             exp = sum(((outs[j] >> p) & 1) << k for k, j in enumerate(want))
             if got != exp:
-                raise RekeyError(f"affine TLUT {r.name} disagrees with the PPC: the build's ppc.json "
-                                 "affine records do not belong to its ppc.aig", "design")
+                raise BuildFolderError(f"affine TLUT {r.name} disagrees with the PPC: the build's ppc.json "
+                                 "affine records do not belong to its ppc.aig")
 
 
 def affine_value(r: AffineRow, fvals) -> int:

@@ -620,12 +620,6 @@ class Bitstream:
         """True if the stream wrote fewer frames than the device has."""
         return self.frames is None or sum(self.frames.written) < self.device.n_frames
 
-    def register_writes(self):
-        """Yield ``(reg_name, [words])`` for every write packet except FDRI (its data is large)."""
-        for p in self.packets:
-            if p.opcode == OP_WRITE and p.reg != R_FDRI:
-                yield p.reg_name, self.words[p.start:p.start + p.count].tolist()
-
     def summary(self) -> dict:
         """JSON-able summary: part, IDCODE, frame counts, CRC status, header fields."""
         return {

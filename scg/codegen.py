@@ -1,4 +1,4 @@
-"""C99 code generation for the firmware SCG (``dcsflow codegen BUILD --out DIR``).
+"""C99 code generation for the firmware SCG (``python -m dcsflow.scg codegen BUILD --out DIR``).
 
 Writes three files into DIR:
 
@@ -30,7 +30,7 @@ Blob layout (format version 1, all 32-bit words)::
     18.. FARs[F] | template frames[F*101] | run lengths[R] | entry positions[E] | entry outputs[E] |
          input bits[I] | CRC
     entry position = frame_index << 12 | word << 5 | bit (frame_index into FARs);
-    input bit i = position of PPC input i in the parameter vector (scg.rekey.param_layout);
+    input bit i = position of PPC input i in the parameter vector (scg.plan.param_layout);
     CRC = CRC-32 (IEEE 802.3, zlib.crc32) over the little-endian bytes of all previous words.
 """
 
@@ -38,15 +38,17 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 import re
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from dcsflow.fileio import write_text_atomic
+
 from .affine import AffineRow, affine_rows, group_tables
+from .buildfolder import BuildFolder, load_build
 from .device import ECC_MASK, ECC_WORD, FRAME_WORDS, bit_code, finish_ecc
-from .rekey import ScgBuild, load_build, param_layout
+from .plan import param_layout
 
 BLOB_MAGIC = 0x42474353
 BLOB_VERSION = 1
@@ -69,18 +71,7 @@ class CodegenResult:
     live_ands: int = 0
 
 
-def write_text_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename (no partial outputs)."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_text(text)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
-def input_bits(build: ScgBuild) -> list[int]:
+def input_bits(build: BuildFolder) -> list[int]:
     """Position of each PPC input in the firmware parameter vector."""
     off = {p: o for p, o, _ in param_layout(build.ppc)}
     out = []
@@ -90,7 +81,7 @@ def input_bits(build: ScgBuild) -> list[int]:
     return out
 
 
-def make_blob(build: ScgBuild) -> list[int]:
+def make_blob(build: BuildFolder) -> list[int]:
     """The data blob (list of 32-bit words, CRC last); layout in the module docstring."""
     ppc = build.ppc
     fidx = {f: k for k, f in enumerate(build.fars)}
@@ -215,7 +206,7 @@ def _eval_one(aig, name: str, live: set) -> str:
     return "\n".join(lines) + "\n"
 
 
-def patch_plan(build: ScgBuild, skip=frozenset()):
+def patch_plan(build: BuildFolder, skip=frozenset()):
     """The frame patch of a build as data (shared by both code styles).
 
     ``skip``: frame bits ``(far, word, bit)`` written by the affine TLUT loop
@@ -278,7 +269,7 @@ def patch_plan(build: ScgBuild, skip=frozenset()):
     return out_words, eccs
 
 
-def patch_source(build: ScgBuild, name: str = "scg_gen_patch", rows=None, slot=None) -> str:
+def patch_source(build: BuildFolder, name: str = "scg_gen_patch", rows=None, slot=None) -> str:
     """C99 ``void name(const uint32_t *y, uint32_t *f)``: straight-line frame patch.
 
     ``y`` = PPC outputs, each 0 or 0xFFFFFFFF (one parameter set in every lane); ``f`` = the shadow
@@ -410,7 +401,7 @@ def _flatten(rows):
     return idx, const, count, tj, tv
 
 
-def patch_table_source(build: ScgBuild, name: str = "scg_gen_patch", rows=None, slot=None) -> str:
+def patch_table_source(build: BuildFolder, name: str = "scg_gen_patch", rows=None, slot=None) -> str:
     """C99 ``void name(const uint32_t *y, uint32_t *f)``: the frame patch of :func:`patch_plan` as
     tables walked by loops (same contract and result as :func:`patch_source`; for large builds).
     Loop counts and addresses come from the tables only (constant time)."""
@@ -529,9 +520,9 @@ def affine_source(rows: list[AffineRow], frames: int, slot: dict | None = None) 
     return decl, loop
 
 
-def patch_model(build: ScgBuild, ybits: list[int], rows=None) -> dict:
+def patch_model(build: BuildFolder, ybits: list[int], rows=None) -> dict:
     """Python mirror of the generated ``scg_gen_patch`` (both styles): the touched frames (FAR -> 101
-    words) for PPC output bits ``ybits`` (0/1). For tests: it must equal :func:`scg.rekey.plan`."""
+    words) for PPC output bits ``ybits`` (0/1). For tests: it must equal :func:`scg.plan.plan`."""
     from .affine import apply_tables
 
     rows, covered = affine_rows(build) if rows is None else rows
@@ -554,7 +545,7 @@ def patch_model(build: ScgBuild, ybits: list[int], rows=None) -> dict:
     return {far: f[k * FRAME_WORDS:(k + 1) * FRAME_WORDS] for k, far in enumerate(build.fars)}
 
 
-def needed_outputs(build: ScgBuild, rows=None) -> set:
+def needed_outputs(build: BuildFolder, rows=None) -> set:
     """PPC outputs the generated patch reads: the generic entries' (bits not covered by affine
     TLUTs) and the affine TLUTs' frontier outputs. The PPC evaluation computes only their cones."""
     rows, covered = affine_rows(build) if rows is None else rows
@@ -595,7 +586,7 @@ TABLE_STYLE_ABOVE = 100_000
 CODE_STYLES = ("auto", "straight", "table")
 
 
-def code_style(build: ScgBuild, style: str = "auto", rows=None, size=None) -> str:
+def code_style(build: BuildFolder, style: str = "auto", rows=None, size=None) -> str:
     """Resolve ``style`` ("auto", "straight" or "table") for ``build``: "auto" is "table" when the
     AND nodes the patch needs or the entries it writes bit by bit (those of affine TLUTs, ``rows``
     of :func:`scg.affine.affine_rows`, left out) exceed :data:`TABLE_STYLE_ABOVE`. ``size``: that
@@ -614,7 +605,7 @@ def code_style(build: ScgBuild, style: str = "auto", rows=None, size=None) -> st
     return "table" if max(ands, entries) > TABLE_STYLE_ABOVE else "straight"
 
 
-def work_size(build: ScgBuild, rows, need=None) -> tuple[int, int]:
+def work_size(build: BuildFolder, rows, need=None) -> tuple[int, int]:
     """``(AND nodes evaluated, entries patched bit by bit)`` of the generated SCG for ``rows``
     (``need``: :func:`needed_outputs`, computed when None)."""
     aig = _only(build.ppc.aig, needed_outputs(build, rows) if need is None else need)
@@ -632,7 +623,8 @@ def codegen(build_dir, out_dir, style: str = "auto") -> CodegenResult:
     constant time and give the same frames.
 
     Raises:
-        scg.rekey.RekeyError: the build folder is incomplete or inconsistent.
+        BuildFolderError: the build folder is refused (:func:`scg.buildfolder.load_build`), or
+            its affine records disagree with its PPC.
         ValueError: unknown style.
     """
     build = load_build(build_dir)
@@ -719,27 +711,3 @@ def copy_firmware(dest) -> list[Path]:
             shutil.copyfile(f, dest / f.name)
             out.append(dest / f.name)
     return out
-
-
-def main(argv=None) -> int:
-    """``python -m dcsflow.scg.codegen BUILD OUT`` or ``python -m dcsflow.scg.codegen --synthetic OUT`` (firmware Makefile)."""
-    import sys
-    import tempfile
-
-    args = list(sys.argv[1:] if argv is None else argv)
-    if len(args) == 2 and args[0] == "--synthetic":
-        from ._synthetic import make_build
-
-        with tempfile.TemporaryDirectory() as d:
-            make_build(d)
-            codegen(d, args[1])
-        return 0
-    if len(args) != 2:
-        print("usage: python -m dcsflow.scg.codegen BUILD OUT | --synthetic OUT", file=sys.stderr)
-        return 2
-    codegen(args[0], args[1])
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

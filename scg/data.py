@@ -118,13 +118,3 @@ def load_json(*parts: str):
             return json.load(f)
     except (OSError, ValueError) as e:
         raise DataMissing(f"cannot read device data file {p}: {e}") from None
-
-
-@lru_cache(maxsize=None)
-def load_text(*parts: str) -> str:
-    """Load and cache a text data file (package data or shared folder, see :func:`data_file`)."""
-    p = data_file(*parts)
-    try:
-        return p.read_text(encoding="utf-8")
-    except OSError as e:
-        raise DataMissing(f"cannot read device data file {p}: {e}") from None

@@ -315,10 +315,6 @@ class Device:
         crossed = i in self.row_end
         return (self.frame_addresses[i + 1] if i + 1 < len(self.frame_addresses) else None), crossed
 
-    def same_row(self, far_a: int, far_b: int) -> bool:
-        """True if two FARs are in the same configuration row (same block, half and row)."""
-        return (far_a >> 17) == (far_b >> 17)
-
     # ---- sites ----------------------------------------------------------------------------
     def _row_of_y(self, y: int) -> tuple[int, int]:
         cr = y // 50
@@ -370,10 +366,6 @@ class Device:
         if self._sites is None:
             self._sites = self._load_sites()
         return self._sites
-
-    def site_names(self) -> list[str]:
-        """Sorted list of valid CLB site names (sorted by X, then Y)."""
-        return sorted(self.sites, key=lambda s: (self.sites[s].x, self.sites[s].y))
 
     def slice(self, site: str) -> Slice:
         """The :class:`Slice` of a site name ``SLICE_X<x>Y<y>``.

@@ -1,8 +1,9 @@
 """Error types of the runtime package :mod:`scg`.
 
 Every error meant for the user derives from :class:`ScgError` and has ``user_error = True``, so the
-``dcsflow`` CLI prints it as one line ``error: ...`` (exit status 1) instead of a traceback.
-``scg`` does not import ``flow``; the CLI recognises these errors by the ``user_error`` attribute.
+runtime's command line (``python -m dcsflow.scg``) and the ``dcsflow`` CLI print it as one line
+``error: ...`` (exit status 1) instead of a traceback. ``scg`` does not import ``flow``; both CLIs
+recognise these errors by the ``user_error`` attribute.
 """
 
 
@@ -29,3 +30,29 @@ class BitstreamError(ScgError):
 
 class HwicapError(ScgError):
     """Invalid access to the AXI HWICAP register model (unmapped or misaligned offset, bad value)."""
+
+
+class BuildFolderError(ScgError):
+    """A build folder is missing, incomplete, changed since the build or inconsistent (refused).
+
+    ``code``: the firmware error name it corresponds to (a key of :data:`scg.rekey.ERROR_CODES`):
+    ``design`` (files of another build, a hash or count mismatch), ``device`` (another part) or
+    ``blob`` (an unreadable PPC).
+    """
+
+    def __init__(self, message: str, code: str = "design"):
+        super().__init__(message)
+        self.code = code
+
+
+class RekeyError(ScgError):
+    """A rekey could not be done.
+
+    ``code``: a key of :data:`scg.rekey.ERROR_CODES` (the firmware's ``SCG_ERR_*`` names);
+    ``rolled_back``: whether the previous frames were written back after a failed write or read-back.
+    """
+
+    def __init__(self, message: str, code: str = "arg", rolled_back: bool = False):
+        super().__init__(message)
+        self.code = code
+        self.rolled_back = rolled_back

@@ -3,7 +3,7 @@
 The PPC (partial parameterized configuration) is an AIG whose inputs are the parameter bits
 (named ``port[i]`` or ``port`` for 1-bit ports) and whose output j is the value of every TLUT
 entry that names j (TMAP contract, format "dcsflow-tlut-netlist" v1). It is read with
-:mod:`tmap.aig` (stdlib only). Evaluation is straight-line (every AND node evaluated once, no
+:mod:`dcsflow.aig` (stdlib only). Evaluation is straight-line (every AND node evaluated once, no
 branches on values), so its time does not depend on the key (DESIGN.md, "Security").
 Bit-parallel: ``width`` parameter assignments are evaluated at once, pattern p in bit p of Python ints.
 """
@@ -17,7 +17,8 @@ from dcsflow.aig import Aig, read_aiger
 
 
 class PpcError(ValueError):
-    """Bad parameter value for a PPC (unknown name, wrong width, not hex)."""
+    """Bad parameter assignment for a PPC (a port without a value, a value wider than its port).
+    Command-line values are parsed by :mod:`scg.params`."""
 
     user_error = True
 
@@ -35,30 +36,11 @@ def port_widths(input_names: list[str]) -> dict[str, int]:
     return w
 
 
-def parse_hex_value(text: str, name: str, bits: int) -> int:
-    """Parse a hex parameter value of exactly ``bits`` bits (``ceil(bits/4)`` hex digits, optional 0x).
-
-    Raises:
-        PpcError: not hex, or the wrong number of digits / too large; the message names the
-            expected number of bits.
-    """
-    t = text.strip().lower()
-    if t.startswith("0x"):
-        t = t[2:]
-    t = t.replace("_", "")
-    digits = (bits + 3) // 4
-    if not t or not re.fullmatch(r"[0-9a-f]+", t):
-        raise PpcError(f"parameter {name}: value is not hex; expected {bits} bits ({digits} hex digits)")
-    if len(t) != digits or int(t, 16) >> bits:
-        raise PpcError(f"parameter {name}: expected {bits} bits ({digits} hex digits), got {len(t)} hex digits")
-    return int(t, 16)
-
-
 class Ppc:
     """A loaded PPC.
 
     Attributes:
-        aig: the PPC AIG (tmap.aig.Aig); inputs: parameter bit names; ports: port -> width.
+        aig: the PPC AIG (:class:`dcsflow.aig.Aig`); inputs: parameter bit names; ports: port -> width.
     """
 
     def __init__(self, aig: Aig):
@@ -68,7 +50,7 @@ class Ppc:
 
     @classmethod
     def load(cls, path: str | Path) -> "Ppc":
-        """Read a PPC AIGER file (binary or ASCII). Raises tmap.errors.AigerError."""
+        """Read a PPC AIGER file (binary or ASCII). Raises dcsflow.aig.AigerError, OSError."""
         return cls(read_aiger(str(path)))
 
     @property

@@ -6,7 +6,7 @@ from __future__ import annotations
 import subprocess
 
 from dcsflow.flow.paths import REPO_ROOT
-from dcsflow.scg import rekey as rk
+from dcsflow.scg import buildfolder as bf, plan as pl, rekey as rk
 
 FW = REPO_ROOT / "firmware"
 
@@ -28,7 +28,7 @@ def rekey_cli(dcsflow, build, tmp_path):
     r = dcsflow("rekey", build, "--param", f"key={key}", "--to", "emulator", "--verify", "--json")
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
-    py = rk.rekey(rk.load_build(build), {"key": int(key, 16)}, "emulator", verify=True)
+    py = rk.rekey(bf.load_build(build), {"key": int(key, 16)}, "emulator", verify=True)
     assert d["frames"] == py.frames > 0 and d["icap_words"] == py.icap_words
     r = dcsflow("rekey", build, "--param", "key=" + "0" * 30, "--to", "emulator")
     assert r.returncode == 1 and r.stderr.startswith("error: ") and "128 bits" in r.stderr
@@ -47,7 +47,7 @@ def firmware_host_and_qemu(dcsflow, build, tmp_path, keys):
     # this test checks results, benchmarks/aes_bench.py counts instructions of the -O2 build
     subprocess.run(["make", "-s", "-C", str(FW), f"GEN={gen}", f"BUILD={out}", "OPT=-O0", "host", "qemu"], check=True,
                    capture_output=True)
-    b = rk.load_build(build)
+    b = bf.load_build(build)
     cmds = ["verify on"] + [f"rekey {k}" for k in keys]
     host = subprocess.run([str(out / "host" / "scg_host"), *cmds], capture_output=True, text=True, timeout=300)
     q = subprocess.run(["qemu-system-arm", "-M", "xilinx-zynq-a9", "-m", "256M", "-nographic", "-monitor", "none",
@@ -71,7 +71,7 @@ def firmware_host_and_qemu(dcsflow, build, tmp_path, keys):
         assert len(res) == len(keys), text[-500:]
         for k, d in zip(keys, res):
             assert d["rc"] == "0"
-            assert d["hash"] == rk.frames_hash(rk.plan(b, {"key": int(k, 16)}).frames, b.device)
+            assert d["hash"] == pl.frames_hash(pl.plan(b, {"key": int(k, 16)}).frames, b.device)
 
 
 

@@ -128,7 +128,7 @@ def test_keyxor_build_report(keyxor_build):
     assert rep["verify"]["equal"] and rep["verify"]["abc_cec"] is True
     # TLUTs are LUT cells with PPC entries for every INIT bit (2^k), k = number of connected inputs
     b = load_build(out)
-    for cell, ent in b.entries.items():
+    for cell, ent in b.tlut_entries.items():
         cd = b.module["cells"][cell]
         k = int(cd["type"][3:])
         assert len(ent) == 1 << k and set(cd["connections"]) == {f"I{j}" for j in range(k)} | {"O"}
@@ -222,7 +222,7 @@ def test_cli_specialize_values_and_permissions(dcsflow, keyxor_build, tmp_path):
 def test_corrupted_or_mismatched_build_folder_is_refused(dcsflow, keyxor_build, tmp_path):
     import shutil
 
-    from dcsflow.flow.specialize import sha256_file
+    from dcsflow.scg.buildfolder import sha256_file
 
     out, _ = keyxor_build
     bad = tmp_path / "bad"

@@ -7,7 +7,8 @@ import itertools
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from dcsflow.scg.ppc import Ppc, PpcError, parse_hex_value, tlut_inits
+from dcsflow.scg.params import ParamValueError, parse_hex_value
+from dcsflow.scg.ppc import Ppc, PpcError, tlut_inits
 from dcsflow.aig import Aig, write_aiger
 
 
@@ -44,9 +45,9 @@ def test_bad_values(tmp_path):
         ppc.evaluate({"k": 8, "m": 0})
     with pytest.raises(PpcError, match="no value"):
         ppc.evaluate({"k": 1})
-    with pytest.raises(PpcError, match="expected 96 bits"):
+    with pytest.raises(ParamValueError, match="expected 96 bits"):
         parse_hex_value("12", "key", 96)
-    with pytest.raises(PpcError, match="not hex"):
+    with pytest.raises(ParamValueError, match="not hex"):
         parse_hex_value("xyz", "key", 8)
     assert parse_hex_value("0x0A", "key", 8) == 10
 

@@ -1,5 +1,5 @@
 """scg.affine: affine TLUT rows (frame-order butterfly + ECC from half-word parities) against the
-Python SCG (scg.rekey.plan: PPC entries bit by bit, ECC recomputed from the changed words).
+Python SCG (scg.plan.plan: PPC entries bit by bit, ECC recomputed from the changed words).
 
 The firmware C of the same rows is compared with the Python SCG in tests/test_scg_firmware.py (the
 synthetic build there has the affine TLUTs of scg._synthetic.AFFINE_SITES).
@@ -15,11 +15,14 @@ import sys
 import pytest
 
 from dcsflow.flow.paths import REPO_ROOT
-from dcsflow.scg import rekey as rk
+from dcsflow.scg import buildfolder as bf, plan as pl
+from dcsflow.scg.errors import BuildFolderError
 from dcsflow.scg._synthetic import AFFINE_SITES, make_build
 from dcsflow.scg.affine import _vmap, affine_rows, group_tables
-from dcsflow.tmap.affine import xor_permute
+from dcsflow.affine import xor_permute
 from dcsflow.scg.codegen import needed_outputs, patch_model
+
+from _builds import reseal
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +31,7 @@ def syn(tmp_path_factory):
 
 
 def test_rows_cover_every_affine_tlut_and_model_equals_plan(syn):
-    b = rk.load_build(syn)
+    b = bf.load_build(syn)
     rows, covered = affine_rows(b)
     # the 6-input ones become rows; the last (2 entries: cheaper bit by bit, scg.affine.generic_cost) not
     names = [r.name for r in rows]
@@ -43,7 +46,7 @@ def test_rows_cover_every_affine_tlut_and_model_equals_plan(syn):
     for key in [0, (1 << 24) - 1] + [rnd.getrandbits(24) for _ in range(30)]:
         a = {"key": key}
         got = patch_model(b, b.ppc.evaluate(a), (rows, covered))
-        want = rk.plan(b, a).frames
+        want = pl.plan(b, a).frames
         assert set(got) == set(want)
         for far in want:
             assert got[far] == want[far], (hex(far), key)
@@ -54,7 +57,7 @@ def test_rows_cover_every_affine_tlut_and_model_equals_plan(syn):
 
 
 def test_without_records_everything_is_generic(tmp_path):
-    b = rk.load_build(make_build(tmp_path / "b", affine=False))
+    b = bf.load_build(make_build(tmp_path / "b", affine=False))
     assert affine_rows(b) == ([], set())
 
 
@@ -86,13 +89,17 @@ def test_tampered_record_is_refused(syn, tmp_path):
     rec = doc["affine"][name]
     rec["base"] = f"{int(rec['base'], 16) ^ 1:x}"
     (root / "ppc.json").write_text(json.dumps(doc))
-    with pytest.raises(rk.RekeyError, match="disagrees with the PPC"):
-        affine_rows(rk.load_build(root))
+    with pytest.raises(BuildFolderError, match="ppc.json does not match build.json"):
+        bf.load_build(root)                   # a changed file is refused before anything else
+    reseal(root)                              # as if the flow had written records of another PPC
+    with pytest.raises(BuildFolderError, match="disagrees with the PPC"):
+        affine_rows(bf.load_build(root))
     r = subprocess.run([sys.executable, "-m", "dcsflow.flow", "codegen", str(root), "--out", str(tmp_path / "g")],
                        cwd=REPO_ROOT, capture_output=True, text=True)
     assert r.returncode != 0 and r.stderr.startswith("error: ") and "disagrees with the PPC" in r.stderr
     assert "Traceback" not in r.stderr and not (tmp_path / "g" / "scg_gen.c").exists()
     rec["cols"] = [99]
     (root / "ppc.json").write_text(json.dumps(doc))
-    with pytest.raises(rk.RekeyError, match="malformed affine"):
-        affine_rows(rk.load_build(root))
+    reseal(root)
+    with pytest.raises(BuildFolderError, match="malformed affine"):
+        affine_rows(bf.load_build(root))

@@ -17,7 +17,8 @@ import subprocess
 import pytest
 
 from dcsflow.flow.paths import REPO_ROOT
-from dcsflow.scg import rekey as rk
+from dcsflow.scg import buildfolder as bf, driver as drv, plan as pl, rekey as rk
+from dcsflow.scg.device import get_device
 from dcsflow.scg._synthetic import make_build
 from dcsflow.scg.bitstream import parse
 from dcsflow.scg.codegen import blob_crc, make_blob, needed_outputs
@@ -130,11 +131,11 @@ def _compare(hw, reads_py, fw, tmp_path, records):
 def test_c_model_matches_python_on_driver_trace(fwbuild, tmp_path):
     """A full rekey with read-back, recorded at the register level on the Python model, replayed
     through the C model: every read value, counter and frame identical."""
-    b = rk.load_build(fwbuild["build"])
+    b = bf.load_build(fwbuild["build"])
     rec = Recorder(AxiHwicap(ConfigEmulator("xc7z020")))
-    s = rk.HwicapSession(rec, b.idcode)
+    s = drv.HwicapSession(rec, b.idcode)
     s.init()
-    p = rk.plan(b, {"key": 0x5A5A << 80 | 12345})
+    p = pl.plan(b, {"key": 0x5A5A << 80 | 12345})
     rk.apply_hwicap(s, b, p.frames, p.frames, verify=True)
     assert len(rec.records) > 5000
     hw, reads = _python_replay(rec.records)
@@ -147,7 +148,7 @@ def test_c_model_matches_python_on_random_traces(fwbuild, tmp_path, seed):
     """Random register traces: packet streams with FDRI bursts across rows, FDRO/STAT/IDCODE/CRC reads,
     wrong IDCODEs, CRC checks, aborts, resets, FIFO overflows and underflows, small FIFO depths."""
     rnd = random.Random(seed)
-    dev = rk.get_device("xc7z020")
+    dev = get_device("xc7z020")
     recs = [(4, rnd.choice([16, 64, 1024]), rnd.choice([8, 32, 256]))]
     t1 = lambda op, reg, n: (1 << 29) | (op << 27) | (reg << 13) | n  # noqa: E731
     for _ in range(60):
@@ -201,7 +202,7 @@ def test_c_model_matches_python_on_random_traces(fwbuild, tmp_path, seed):
 def test_host_rekey_equals_python_scg_byte_for_byte(fwbuild_any):
     """Both code styles: frames after each rekey equal the Python SCG's plan, word for word."""
     fwbuild = fwbuild_any
-    b = rk.load_build(fwbuild["build"])
+    b = bf.load_build(fwbuild["build"])
     keys = _official_keys(3) + ["0" * 24]
     cmds = ["verify on"]
     for k in keys:
@@ -212,10 +213,10 @@ def test_host_rekey_equals_python_scg_byte_for_byte(fwbuild_any):
     dumps = [[line.split() for line in blk.strip().splitlines()] for blk in re.split(r"^rekey .*$", out, flags=re.M)[1:]]
     for k, res, dump in zip(keys, results, dumps):
         assert res["rc"] == "0"
-        p = rk.plan(b, {"key": int(k, 16)})
+        p = pl.plan(b, {"key": int(k, 16)})
         got = {int(d[1], 16): [int(w, 16) for w in d[2:]] for d in dump if d and d[0] == "frame"}
         assert got == p.frames  # byte for byte
-        assert res["hash"] == rk.frames_hash(p.frames, b.device)
+        assert res["hash"] == pl.frames_hash(p.frames, b.device)
         py = rk.rekey(b, {"key": int(k, 16)}, "emulator", verify=True)
         assert int(res["icap_words"]) == py.icap_words
         assert int(res["reg_accesses"]) == py.reg_accesses
@@ -225,7 +226,7 @@ def test_host_rekey_equals_python_scg_byte_for_byte(fwbuild_any):
 def test_plan_equals_set_lut_semantics(tmp_path):
     """The shadow-frame patch (ECC by the ECC of the change) equals FrameMemory.set_lut(update_ecc=True)
     applied LUT by LUT to the template (independent implementation in scg.bitstream)."""
-    b = rk.load_build(make_build(tmp_path / "b"))
+    b = bf.load_build(make_build(tmp_path / "b"))
     a = {"key": 0xBEEF}
     bits = b.ppc.evaluate(a)
     mem = b.template.copy()
@@ -235,7 +236,7 @@ def test_plan_equals_set_lut_semantics(tmp_path):
         ent = {(e[0], e[1], e[2]): e[3] for e in b.entries}
         init = sum(bits[ent[tuple(l)]] << i for i, l in enumerate(locs))
         mem.set_lut(t["site"], t["bel"], init, update_ecc=True)
-    p = rk.plan(b, a)
+    p = pl.plan(b, a)
     assert {f: mem.frame(f) for f in b.fars} == p.frames
     assert not [f for f in mem.ecc_mismatches() if f in b.fars]
 
@@ -257,24 +258,24 @@ def test_firmware_faults_keep_previous_frames(fwbuild, fault, code):
 
 @pytest.mark.parametrize("fault", ["stall", "abort"])
 def test_python_faults_roll_back(tmp_path, fault):
-    b = rk.load_build(make_build(tmp_path / "b"))
+    b = bf.load_build(make_build(tmp_path / "b"))
     hw = FaultyHwicap(ConfigEmulator(b.device, b.template.copy()))
     r1 = rk.rekey(b, {"key": 0x1111}, hwicap=hw, verify=True)
-    prev = rk.plan(b, {"key": 0x1111}).frames
-    s = rk.HwicapSession(hw, b.idcode)
+    prev = pl.plan(b, {"key": 0x1111}).frames
+    s = drv.HwicapSession(hw, b.idcode)
     s.init()  # (a SW reset disarms the fault hooks, as in the C model: arm them after init)
     setattr(hw, f"fault_{fault}_words", hw.stats["icap_words_in"] + (700 if fault == "stall" else 1500))
     with pytest.raises(rk.RekeyError) as ei:
-        rk.apply_hwicap(s, b, rk.plan(b, {"key": 0x2222}).frames, prev, verify=True)
+        rk.apply_hwicap(s, b, pl.plan(b, {"key": 0x2222}).frames, prev, verify=True)
     assert ei.value.code == "write" and ei.value.rolled_back
     mem = hw.emulator.frames
     assert {f: mem.frame(f) for f in b.fars} == prev
-    assert rk.frames_hash(prev, b.device) == r1.frames_hash
+    assert pl.frames_hash(prev, b.device) == r1.frames_hash
 
 
 def test_python_refuses_idcode_and_hash_mismatch(tmp_path, dcsflow):
     root = make_build(tmp_path / "b")
-    b = rk.load_build(root)
+    b = bf.load_build(root)
     before = b.template.copy()
     other = AxiHwicap(ConfigEmulator("xc7a35t"))
     with pytest.raises(rk.RekeyError) as ei:
@@ -291,7 +292,7 @@ def test_python_refuses_idcode_and_hash_mismatch(tmp_path, dcsflow):
 
 def test_corrupted_ppc_blob_is_refused(tmp_path, dcsflow):
     root = make_build(tmp_path / "b")
-    b = rk.load_build(root)
+    b = bf.load_build(root)
     blob = make_blob(b)
     assert blob_crc(blob[:-1]) == blob[-1]
     bad = list(blob)
@@ -307,13 +308,13 @@ def test_corrupted_ppc_blob_is_refused(tmp_path, dcsflow):
 # ---------------------------------------------------------------- CLI
 def test_cli_rekey_json_and_bitfile(tmp_path, dcsflow):
     root = make_build(tmp_path / "b")
-    b = rk.load_build(root)
+    b = bf.load_build(root)
     r = dcsflow("rekey", root, "--param", "key=beef", "--to", "emulator", "--verify", "--json")
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
     assert d["frames"] == len(b.fars) and d["verified"] and d["icap_words"] > 0 and d["register_accesses"] > 0
-    p = rk.plan(b, {"key": 0xBEEF})
-    assert d["frames_hash"] == rk.frames_hash(p.frames, b.device)
+    p = pl.plan(b, {"key": 0xBEEF})
+    assert d["frames_hash"] == pl.frames_hash(p.frames, b.device)
     for ext in (".bit", ".bin"):
         out = tmp_path / f"k{ext}"
         r = dcsflow("rekey", root, "--param", "key=beef", "--to", f"bitfile:{out}", "--json")
@@ -337,7 +338,7 @@ def test_codegen_eval_matches_python_bit_sliced(fwbuild_any, tmp_path):
     table = fwbuild["style"] == "table"
     assert ("scg_tab_and[" in src) == table and (f'SCG_GEN_STYLE "{"table" if table else "straight"}"'
                                                  in (fwbuild["gen"] / "scg_gen.h").read_text())
-    b = rk.load_build(fwbuild["build"])
+    b = bf.load_build(fwbuild["build"])
     rnd = random.Random(5)
     keys = [rnd.getrandbits(KEY_BITS) for _ in range(32)]
     x = []
@@ -368,7 +369,7 @@ def test_chunked_straight_eval_matches_python(fwbuild, tmp_path, monkeypatch, ch
     import dcsflow.scg.codegen as cg
 
     monkeypatch.setattr(cg, "EVAL_CHUNK", chunk)
-    b = rk.load_build(fwbuild["build"])
+    b = bf.load_build(fwbuild["build"])
     n_out = b.ppc.num_outputs
     src = cg.eval_source(b.ppc.aig, needed=set(range(n_out)))
     assert ("scg_nv" in src) == (chunk < b.ppc.aig.num_ands)
@@ -402,10 +403,10 @@ def test_qemu_firmware_hash_equals_host_scg(fwbuild):
     assert "init rc=0" in text and "done" in text
     res = _rekey_lines(text)
     assert len(res) == len(keys)
-    b = rk.load_build(fwbuild["build"])
+    b = bf.load_build(fwbuild["build"])
     for k, d in zip(keys, res):
         assert d["rc"] == "0"
-        assert d["hash"] == rk.frames_hash(rk.plan(b, {"key": int(k, 16)}).frames, b.device)
+        assert d["hash"] == pl.frames_hash(pl.plan(b, {"key": int(k, 16)}).frames, b.device)
 
 
 def test_firmware_init_selects_icap_over_pcap(fwbuild):
@@ -424,16 +425,20 @@ def test_devmem_target_shares_the_driver(tmp_path, dcsflow):
     r = dcsflow("rekey", root, "--param", "key=0001", "--to", f"devmem:0@{regs}")
     assert r.returncode == 1 and r.stderr.startswith("error: refusing to rekey") and "timeout" in r.stderr
     with pytest.raises(rk.RekeyError) as ei:
-        rk.rekey(rk.load_build(root), {"key": 1}, f"devmem:0@{regs}", timeout=5)
+        rk.rekey(bf.load_build(root), {"key": 1}, f"devmem:0@{regs}", timeout=5)
     assert ei.value.code == "timeout"
 
 
 def test_rekey_and_codegen_run_without_flow():
-    """scg.rekey / scg.codegen run on a Zynq's Linux: no flow, click or rich imported."""
+    """The runtime runs on a Zynq's Linux: importing all of it imports no flow, no tmap and no
+    third-party package (the installed wheel's own check: tests/test_wheel.py)."""
     import sys
 
-    code = ("import sys, scg.rekey, scg.codegen;"
-            "bad = [m for m in sys.modules if m.split('.')[0] in ('flow', 'click', 'rich', 'numpy')];"
+    code = ("import sys, pkgutil, importlib, dcsflow.scg as s;"
+            "[importlib.import_module('dcsflow.scg.' + m.name) for m in pkgutil.iter_modules(s.__path__)"
+            " if m.name != '__main__'];"
+            "bad = [m for m in sys.modules if m.split('.')[0] in ('click', 'rich', 'numpy', 'networkx', 'matplotlib')"
+            " or m.startswith(('dcsflow.flow', 'dcsflow.tmap', 'dcsflow.designs'))];"
             "assert not bad, bad")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO_ROOT)
     assert r.returncode == 0, r.stderr
@@ -444,9 +449,9 @@ def test_backend_rekey_model_counts_the_words_the_driver_sends(tmp_path):
     count the host driver really writes through the emulated AXI HWICAP."""
     from dcsflow.flow.backend.report import rekey_model
 
-    b = rk.load_build(make_build(tmp_path / "b"))
+    b = bf.load_build(make_build(tmp_path / "b"))
     res = rk.rekey(b, {"key": 0x1234}, "emulator")
-    assert res.icap_words == rk.rekey_icap_words(b.runs, b.idcode)
+    assert res.icap_words == drv.rekey_icap_words(b.runs, b.idcode)
     assert rekey_model(1, list(b.fars), b.device)["icap_words_batched"] == res.icap_words
 
 

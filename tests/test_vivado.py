@@ -16,19 +16,19 @@ import pytest
 
 from _vivado_golden import assert_matches_golden
 from dcsflow.flow import netlist as nl
-from dcsflow.flow.backend.config import expand
 from dcsflow.flow.backend.verify import check_frames
-from dcsflow.flow.backend.vivado import load_board, template_init, template_table
-from dcsflow.flow.backend.vivado_import import VivadoImportError, import_vivado, physical_init, synthetic_vivado_result
+from dcsflow.flow.backend.vivado import load_board
+from dcsflow.scg.vivado_import import VivadoImportError, import_vivado, physical_init, synthetic_vivado_result
 from dcsflow.flow.build import BuildOptions, build
 from dcsflow.designs.picipher.check import select_vectors
 from dcsflow.flow.check import prepare_check, simulate_vectors
 from dcsflow.flow.design import CheckOptions
 from dcsflow.flow.specialize import load_build, tlut_values
 from dcsflow.flow.yosys import cells_sim, run_script
-from dcsflow.scg import rekey as rk
+from dcsflow.scg import buildfolder as bf, driver as drv, plan as pl, rekey as rk, transports as tr
 from dcsflow.scg.bitstream import FrameMemory, parse, read_file, to_bit, write_full
 from dcsflow.scg.emulator import ConfigEmulator
+from dcsflow.scg.lut import expand, template_init, template_table
 
 BASE_BIT = ("bitstreams", "pynq-z1_base.bit")
 
@@ -329,7 +329,7 @@ proc dcs_get_property args {
 def _stubbed_tcl(pi: Path, tmp_path: Path, xdc: str, tcl: str):
     """Copy vivado/, run ``xdc`` then ``tcl`` in tclsh with the UG835 stubs; returns (result, folder, plan).
     The dump those files write must pass import's dump check (asserted when tclsh succeeded)."""
-    from dcsflow.flow.backend.vivado_import import check_dump
+    from dcsflow.scg.vivado_import import check_dump
     from dcsflow.scg.device import get_device
 
     if not shutil.which("tclsh"):
@@ -455,7 +455,7 @@ def test_import_links_template_and_check_frames_passes(imported, vectors, base_f
     bj = json.loads((out / "build.json").read_text())
     assert bj["template"]["folder"] == "tlut/imported" and "tlut/imported/template.bit" in bj["files"]
     load_build(out)                                         # hashes re-linked: the manifest check passes
-    b = rk.load_build(out)
+    b = bf.load_build(out)
     assert b.imported
     tl_fars = {f for f, _, _, _ in b.entries}
     far = next(f for f in base_frames.nonzero_fars() if f not in tl_fars)
@@ -467,7 +467,7 @@ def test_import_links_template_and_check_frames_passes(imported, vectors, base_f
 
 def test_partial_on_imported_template_equals_full_bitstream(imported, tmp_path, dcsflow):
     out, _ = imported
-    b = rk.load_build(out)
+    b = bf.load_build(out)
     key = "0123456789ABCDEF0011223344556677"
     r = dcsflow("rekey", out, "--param", f"key_mn={key}", "--to", f"partial:{tmp_path / 'p.bin'}", "--json")
     assert r.returncode == 0, r.stderr
@@ -490,7 +490,7 @@ def test_partial_on_imported_template_equals_full_bitstream(imported, tmp_path, 
                                   "init_bit", "unknown_cell", "missing_cell"])
 def test_import_rejects_differences(pi, base_frames, tmp_path, case):
     out = tmp_path / "pi"
-    shutil.copytree(pi, out, ignore=shutil.ignore_patterns("*.png", "*.html"))
+    shutil.copytree(pi, out)
     plan = _plan(out)
     p0 = plan["cells"][0]
     other = next(p for p in plan["cells"] if p["k"] >= 2)
@@ -547,7 +547,7 @@ def test_import_rejects_differences(pi, base_frames, tmp_path, case):
 def test_import_bitstream_only_pin_swap_is_seen(pi, base_frames, tmp_path):
     """A pin swap visible only in the frames (dump claims the planned pins) is named as such."""
     out = tmp_path / "pi"
-    shutil.copytree(pi, out, ignore=shutil.ignore_patterns("*.png", "*.html"))
+    shutil.copytree(pi, out)
     other = next(p for p in _plan(out)["cells"] if p["k"] >= 2)
     sw = dict(other["pin_map"], I0=other["pin_map"]["I1"], I1=other["pin_map"]["I0"])
     bit, cells = _fake_vivado(out, base_frames, tmp_path,
@@ -558,7 +558,7 @@ def test_import_bitstream_only_pin_swap_is_seen(pi, base_frames, tmp_path):
 
 def test_import_bad_inputs_cli(pi, base_frames, tmp_path, dcsflow):
     out = tmp_path / "pi"
-    shutil.copytree(pi, out, ignore=shutil.ignore_patterns("*.png", "*.html"))
+    shutil.copytree(pi, out)
     bit, cells = _fake_vivado(out, base_frames, tmp_path)
     a35 = tmp_path / "a35.bit"
     a35.write_bytes(to_bit(write_full(FrameMemory("xc7a35t")), part="7a35tcsg324"))
@@ -582,13 +582,13 @@ def test_import_bad_inputs_cli(pi, base_frames, tmp_path, dcsflow):
 # ------------------------------------------------------------------------------------ transports
 def test_fpga_manager_transport_fake_sysfs(imported, tmp_path):
     out, _ = imported
-    b = rk.load_build(out)
+    b = bf.load_build(out)
     sysfs, fw = tmp_path / "sys", tmp_path / "firmware"
     sysfs.mkdir()
     fw.mkdir()
     (sysfs / "flags").write_text("0\n")
     (sysfs / "firmware").write_text("")
-    fm = rk.FpgaManager(str(sysfs), str(fw), keep=True)
+    fm = tr.FpgaManager(str(sysfs), str(fw), keep=True)
     key = {"key_mn": 0xFEDCBA9876543210_0123456789ABCDEF}
     res = rk.rekey(b, key, "fpgamgr:k.bin", fpga_manager=fm)
     assert (sysfs / "flags").read_text().strip() == "1" and (sysfs / "firmware").read_text().strip() == "k.bin"
@@ -597,29 +597,29 @@ def test_fpga_manager_transport_fake_sysfs(imported, tmp_path):
     swapped = b"".join(data[i:i + 4][::-1] for i in range(0, len(data), 4))      # to UG470 big-endian
     bs = parse(swapped)
     assert res.extra["bytes"] == len(data) and bs.fdri_frames == len(b.fars) + len(b.runs)
-    assert {f: bs.frames.frame(f) for f in b.fars} == rk.plan(b, key).frames
-    rk.rekey(b, key, "fpgamgr:k2.bin", fpga_manager=rk.FpgaManager(str(sysfs), str(fw)))
+    assert {f: bs.frames.frame(f) for f in b.fars} == pl.plan(b, key).frames
+    rk.rekey(b, key, "fpgamgr:k2.bin", fpga_manager=tr.FpgaManager(str(sysfs), str(fw)))
     assert not (fw / "k2.bin").exists()                      # key material not left behind
     with pytest.raises(rk.RekeyError, match="no Linux FPGA manager"):
-        rk.rekey(b, key, "fpgamgr", fpga_manager=rk.FpgaManager(str(tmp_path / "nosys"), str(fw)))
+        rk.rekey(b, key, "fpgamgr", fpga_manager=tr.FpgaManager(str(tmp_path / "nosys"), str(fw)))
 
 
 def test_hwicap_init_clears_pcap_pr_on_fake_devmem(imported, tmp_path):
     """The Linux FPGA manager leaves devcfg CTRL.PCAP_PR (bit 27) set; the HWICAP transport clears it
     (other CTRL bits kept) before talking to the ICAP. /dev/mem is a sparse file here."""
     out, _ = imported
-    b = rk.load_build(out)
+    b = bf.load_build(out)
     mem = tmp_path / "mem"
     with open(mem, "wb") as f:
-        f.truncate(rk.DEVCFG_BASE + 0x1000)
+        f.truncate(tr.DEVCFG_BASE + 0x1000)
     with open(mem, "r+b") as f:
-        f.seek(rk.DEVCFG_BASE)
+        f.seek(tr.DEVCFG_BASE)
         f.write((0x4C00_0001).to_bytes(4, "little"))
-    devcfg = rk.DevMemBus(rk.DEVCFG_BASE, str(mem))
-    s = rk.HwicapSession(rk.make_emulator(b), b.idcode)
+    devcfg = tr.DevMemBus(tr.DEVCFG_BASE, str(mem))
+    s = drv.HwicapSession(tr.make_emulator(b), b.idcode)
     s.init(devcfg)
     with open(mem, "rb") as f:
-        f.seek(rk.DEVCFG_BASE)
+        f.seek(tr.DEVCFG_BASE)
         assert int.from_bytes(f.read(4), "little") == 0x4400_0001
 
 

@@ -1,7 +1,8 @@
-"""Issue 11, part 1: the package is self-contained.
+"""Issue 11, part 1: the package is self-contained; issue 18: the runtime stands alone.
 
-One test builds a wheel from a copy of the source tree, installs it (not editable) into a fresh
-virtual environment and runs the CLI from an empty temporary directory with ``DCSFLOW_SHARED``
+One wheel is built per module from a copy of the source tree (fixture ``wheel``). One test installs it
+(not editable) with the ``flow`` extra into a fresh virtual environment and runs the CLI from an
+empty temporary directory with ``DCSFLOW_SHARED``
 unset and no ``shared``/``../shared`` folder: ``--version``, ``sim picipher`` (official vectors and
 test bench from the package), and ``build`` + rekey check of a small design (device data from the
 package), then ``codegen --firmware`` and ``make host-test`` of the shipped C firmware (the SCG
@@ -10,7 +11,11 @@ proof, back end on xc7z020, template configuration) and its configuration is che
 with read-back (``rekey --to emulator --verify``); ``dcsflow check`` knows only designs with
 vectors (π16-Cipher, AES-128), so on the small design it must refuse with one clear line, and the
 bundled ``picipher`` is built and checked on two official vectors.
-Needs PyPI (or pip's cache) for the wheel's build backend and the dependencies.
+Another installs it without extras (no third-party package at all) and runs the runtime alone,
+``python -m dcsflow.scg``: rekey of a build folder made by the flow in the test process, ``bit info``,
+with a check that no module outside the standard library and the installed dcsflow was imported;
+there the ``dcsflow`` command answers with one line naming the ``flow`` extra.
+Needs PyPI (or pip's cache) for the wheel's build backend and the dependencies of the ``flow`` extra.
 """
 
 from __future__ import annotations
@@ -85,13 +90,33 @@ def test_run_time_data_comes_from_the_package(monkeypatch, tmp_path):
         shared_file("bitstreams", "pynq-z1_base.bit")
 
 
-def test_wheel_installs_and_runs_from_an_empty_directory(tmp_path):
-    src, wheels, venv = tmp_path / "src", tmp_path / "wheels", tmp_path / "venv"
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    """The wheel of a copy of the source tree, built once for the tests of this module."""
+    root = tmp_path_factory.mktemp("wheel")
+    src, wheels = root / "src", root / "wheels"
     shutil.copytree(REPO_ROOT, src, ignore=_IGNORE)
     # build backend (setuptools + wheel) in pip's isolated build environment
     _run([sys.executable, "-m", "pip", "wheel", "-q", "--disable-pip-version-check", "--no-deps",
           "-w", wheels, src])
     (whl,) = wheels.glob("dcsflow-*.whl")
+    return whl
+
+
+def _venv(path: Path) -> Path:
+    """A fresh virtual environment without pip and without the system's site-packages; its python."""
+    _run([sys.executable, "-m", "venv", "--without-pip", path])
+    return path / "bin" / "python"
+
+
+def _clean_env(venv: Path) -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in ("DCSFLOW_SHARED", "PYTHONPATH", "VIRTUAL_ENV")}
+    env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    return env
+
+
+def test_wheel_installs_and_runs_from_an_empty_directory(wheel, tmp_path):
+    whl, venv = wheel, tmp_path / "venv"
     names = set(zipfile.ZipFile(whl).namelist())
     missing = _data_files() - names
     fw = {f.name for f in (REPO_ROOT / "firmware").iterdir() if f.is_file()}
@@ -100,15 +125,13 @@ def test_wheel_installs_and_runs_from_an_empty_directory(tmp_path):
     assert any(n.startswith("dcsflow/tmap/_cutsc") and n.endswith(".so") for n in names), "no compiled tmap._cutsc"
 
     # fresh environment (no system site-packages), pip of this interpreter installs into it
-    _run([sys.executable, "-m", "venv", "--without-pip", venv])
-    py = venv / "bin" / "python"
+    py = _venv(venv)
     _run([sys.executable, "-m", "pip", "--python", py, "install", "-q", "--disable-pip-version-check",
           "--no-compile", f"{whl}[flow]"])
     work = tmp_path / "empty" / "cwd"
     work.mkdir(parents=True)
     assert not (work / "shared").exists() and not (work.parent / "shared").exists()
-    env = {k: v for k, v in os.environ.items() if k not in ("DCSFLOW_SHARED", "PYTHONPATH")}
-    env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    env = _clean_env(venv)
     exe = venv / "bin" / "dcsflow"
 
     def cli(*args, ok=True):
@@ -145,3 +168,65 @@ def test_wheel_installs_and_runs_from_an_empty_directory(tmp_path):
     assert "firmware files" in r.stdout
     r = _run(["make", "-C", work / "fw", "host-test", f"GEN={work / 'gen'}"], cwd=work, env=env)
     assert "host-test: 2 passed, 0 failed" in r.stdout
+
+
+#: runs ``python -m dcsflow.scg ARGS`` and, at exit, prints on stderr one line ``LOADED-OUTSIDE: [...]``:
+#: every imported module whose file lies neither in the standard library nor in the installed dcsflow
+_WRAPPER = r"""
+import atexit, os, runpy, sys, sysconfig
+
+def _report():
+    paths = sysconfig.get_paths()
+    std = [os.path.realpath(paths[k]) + os.sep for k in ("stdlib", "platstdlib")]
+    pkg = os.path.realpath(os.path.dirname(sys.modules["dcsflow"].__file__)) + os.sep
+    out = []
+    for name, mod in sorted(sys.modules.items()):
+        f = getattr(mod, "__file__", None)
+        if not f or name == "__main__":
+            continue
+        f = os.path.realpath(f)
+        if not f.startswith(pkg) and not any(f.startswith(s) for s in std):
+            out.append(f"{name}={f}")
+    print("LOADED-OUTSIDE: " + repr(out), file=sys.stderr)
+
+atexit.register(_report)
+sys.argv = ["python -m dcsflow.scg", *sys.argv[1:]]
+runpy.run_module("dcsflow.scg", run_name="__main__", alter_sys=True)
+"""
+
+
+def test_runtime_alone_without_extras(wheel, tmp_path, shared):
+    """``pip install dcsflow`` (no extras): the runtime rekeys a build folder the flow made and reads a
+    bitstream, importing nothing but the standard library and dcsflow; ``dcsflow`` names the extra."""
+    from dcsflow.flow.build import BuildOptions, build
+
+    made = tmp_path / "made" / "kx"
+    build(BuildOptions(design=str(REPO_ROOT / "tests" / "data" / "flow" / "keyxor.v"), out=made, progress=False))
+    py = _venv(tmp_path / "venv")
+    _run([sys.executable, "-m", "pip", "--python", py, "install", "-q", "--disable-pip-version-check",
+          "--no-compile", "--no-index", wheel])
+    env = _clean_env(tmp_path / "venv")
+    work = tmp_path / "empty" / "cwd"
+    work.mkdir(parents=True)
+    shutil.copytree(made, work / "kx")
+    (work / "wrap.py").write_text(_WRAPPER)
+    r = _run([py, "-c", "import importlib.util as u; print([m for m in ('click', 'rich', 'networkx', "
+                        "'matplotlib', 'cryptography', 'pytest') if u.find_spec(m)])"], cwd=work, env=env)
+    assert r.stdout.strip() == "[]"                          # nothing third-party installed at all
+
+    def scg(*args):
+        r = _run([py, "wrap.py", *args], cwd=work, env=env)
+        tail = [ln for ln in r.stderr.splitlines() if ln.startswith("LOADED-OUTSIDE: ")]
+        assert tail == ["LOADED-OUTSIDE: []"], r.stderr
+        return r
+
+    r = scg("rekey", "kx", "--param", "key=a5", "--to", "emulator", "--verify")
+    assert r.stdout.startswith("rekey via emulator: ") and "read-back verified" in r.stdout
+    r = scg("bit", "info", shared / "bitstreams" / "pynq-z1_base.bit")
+    assert "0x03727093" in r.stdout and "xc7z020" in r.stdout
+    r = _run([py, "-c", "import dcsflow.scg.cli as c; print(c.__file__)"], cwd=work, env=env)
+    assert str(tmp_path / "venv") in r.stdout and str(REPO_ROOT) not in r.stdout
+    r = subprocess.run([str(tmp_path / "venv" / "bin" / "dcsflow"), "--help"], capture_output=True, text=True,
+                       cwd=work, env=env)
+    assert r.returncode == 1 and r.stdout == "" and len(r.stderr.splitlines()) == 1
+    assert "pip install 'dcsflow[flow]'" in r.stderr and "Traceback" not in r.stderr

@@ -171,11 +171,9 @@ def random_aig(rng: random.Random, n_in: int, n_and: int, n_out: int, n_latch: i
 
 
 def _mux_tree(g: Aig, sel: list[int], values: list[int]) -> int:
-    """Literal of ``values[index]`` where ``index`` is the binary number on ``sel`` (sel[0] = LSB);
-    ``len(values) == 2 ** len(sel)``."""
-    for s in sel:
-        values = [g.add_mux(s, values[i + 1], values[i]) for i in range(0, len(values), 2)]
-    return values[0]
+    """Literal of ``values[index]`` where ``index`` is the binary number on ``sel`` (sel[0] = LSB):
+    :meth:`dcsflow.aig.Aig.add_mux_tree`."""
+    return g.add_mux_tree(sel, values)
 
 
 def _lut6(g: Aig, ins: list[int], table: int, memo: dict) -> int:

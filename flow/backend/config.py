@@ -19,27 +19,10 @@ from dataclasses import dataclass
 
 from dcsflow.scg.bitstream import FrameMemory
 from dcsflow.scg.device import Device
+from dcsflow.scg.lut import expand
 
 from .pack import LETTERS, RT_INIT, LutSite, Packing
 from .place import Placement
-
-
-def expand(table: int, k: int, pin_of_input: list[int], width: int = 6) -> int:
-    """Truth table over ``width`` physical pins of a k-input function.
-
-    Args:
-        table: bit i = f(input pattern i), I0 = LSB (2^k bits).
-        pin_of_input: physical pin index (0 = A1) of each logical input I0..I(k-1).
-    Returns:
-        int of 2^width bits: bit j = f(inputs read from pattern j of the physical pins).
-    """
-    out = 0
-    for j in range(1 << width):
-        idx = 0
-        for q, p in enumerate(pin_of_input):
-            idx |= ((j >> p) & 1) << q
-        out |= ((table >> idx) & 1) << j
-    return out
 
 
 def site_init(site: LutSite, packing: Packing, tlut_bits: dict[str, list[int]] | None = None) -> int:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from dcsflow.scg.bitstream import frame_runs
 from dcsflow.scg.device import FRAME_WORDS, Device
-from dcsflow.scg.rekey import rekey_icap_words
+from dcsflow.scg.driver import rekey_icap_words
 
 #: Published time of one TLUT update through AXI HWICAP (FACTS.md), microseconds.
 HWICAP_US_PER_TLUT = 230.0

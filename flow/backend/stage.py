@@ -24,7 +24,7 @@ from .pack import LETTERS
 from .report import html_page, plot_device_map, plot_utilization, rekey_model
 
 PLACEMENT_FORMAT = "dcsflow-placement"
-FRAMEMAP_FORMAT = "dcsflow-frame-map"
+from dcsflow.scg.buildfolder import FRAMEMAP_FORMAT  # noqa: E402  (defined once, in the runtime)
 IMPLS = (("tlut", "tlut/netlist.json"), ("conv", "conventional/netlist.json"))
 
 

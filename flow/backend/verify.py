@@ -24,14 +24,13 @@ import time
 from pathlib import Path
 
 from dcsflow.scg.bitstream import FrameMemory
+from dcsflow.scg.buildfolder import FRAMEMAP_FORMAT, BuildFolderError, load_template, template_folder
 from dcsflow.scg.device import DEFAULT_PART, decode_far, get_device
-from dcsflow.scg.rekey import load_template, template_folder
 
 from .. import netlist as nl
 from ..check import CheckResult, prepare_check, simulate_vectors
 from ..design import CheckOptions
-from ..specialize import BuildFolderError
-from .stage import FRAMEMAP_FORMAT, PLACEMENT_FORMAT
+from .stage import PLACEMENT_FORMAT
 
 _INPUT_PORTS = [f"I{i}" for i in range(6)]
 

@@ -31,22 +31,20 @@ RapidWright downloads device files at run time.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
 from pathlib import Path
 
 from dcsflow import __version__
 from dcsflow.fileio import write_text_atomic
 from dcsflow.scg.device import device_facts
+from dcsflow.scg.lut import template_init
+from dcsflow.scg.vivado_import import DUMP_FORMAT, PLAN_FORMAT
 from ..yosys import run_script
 from .base import BackendError, BuiltinBackend
 
-PLAN_FORMAT = "dcsflow-vivado-plan"
-DUMP_FORMAT = "dcsflow-vivado-tluts"
 BOARD_FORMAT = "dcsflow-board"
 BOARD_VERSION = 2
 BOARDS_DIR = Path(__file__).resolve().parent.parent / "boards"
@@ -69,48 +67,6 @@ class VivadoBackend(BuiltinBackend):
         """``vivado/`` for the placed TLUT implementation (:func:`export_vivado`)."""
         return export_vivado(job.out, job.module, job.top, job.tluts, job.device, job.design_hash, job.board,
                              list(job.params), board_ports=job.board_ports)
-
-
-# ------------------------------------------------------------------------------ template INIT
-def depends_on(table: int, k: int, i: int) -> bool:
-    """True if the k-input truth table ``table`` (bit x = f(x), I0 = LSB) depends on input ``i``."""
-    return any(((table >> x) & 1) != ((table >> (x ^ (1 << i))) & 1) for x in range(1 << k))
-
-
-def swap_inputs(table: int, k: int, i: int, j: int) -> int:
-    """Truth table of f with inputs ``i`` and ``j`` exchanged."""
-    out = 0
-    for x in range(1 << k):
-        bi, bj = (x >> i) & 1, (x >> j) & 1
-        y = (x & ~((1 << i) | (1 << j))) | (bj << i) | (bi << j)
-        out |= ((table >> y) & 1) << x
-    return out
-
-
-def template_table(k: int) -> int:
-    """The template truth table of a k-input TLUT (1 <= k <= 6): depends on every input and is not
-    symmetric in any pair of inputs, so a pin swap changes the INIT Vivado writes into the frames.
-
-    Deterministic: the first candidate ``SHA-256("dcsflow-tlut-template/k/n")`` (n = 0, 1, ...) with
-    both properties. Raises ValueError for k outside 1..6.
-    """
-    if not 1 <= k <= 6:
-        raise ValueError(f"TLUT with {k} inputs: 1..6 expected")
-    mask = (1 << (1 << k)) - 1
-    for n in range(10000):
-        t = int.from_bytes(hashlib.sha256(f"dcsflow-tlut-template/{k}/{n}".encode()).digest()[:8], "little") & mask
-        if all(depends_on(t, k, i) for i in range(k)) and \
-                all(swap_inputs(t, k, i, j) != t for i, j in combinations(range(k), 2)):
-            return t
-    raise AssertionError("no template truth table found")  # pragma: no cover - k <= 6 always finds one
-
-
-def template_init(k: int) -> int:
-    """64-bit INIT of the exported LUT6 cell of a k-input TLUT: :func:`template_table` repeated over
-    the unused inputs I<k>..I5. With LOCK_PINS I<q>:A<q+1> this is also the physical INIT."""
-    from .config import expand
-
-    return expand(template_table(k), k, list(range(k)))
 
 
 # ------------------------------------------------------------------------------ boards

@@ -14,9 +14,9 @@ import shutil
 
 from dcsflow.aig import read_aiger
 from dcsflow.fileio import write_text_atomic
+from dcsflow.scg.buildfolder import BUILD_FORMAT, BUILD_VERSION, sha256_file
 
 from .. import netlist as nl
-from ..specialize import BUILD_FORMAT, BUILD_VERSION, sha256_file
 from ..registry import identity
 from ..report import build_report
 from . import BackendResult, BuildError, Context, FrontendResult, MapResult, VerifyResult

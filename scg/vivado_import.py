@@ -1,6 +1,8 @@
-"""``dcsflow import``: a routed Vivado bitstream becomes the build's template configuration.
+"""``import``: a routed Vivado bitstream becomes the build's template configuration
+(``python -m dcsflow.scg import BUILD --bit routed.bit --cells tlut_cells.json``, also ``dcsflow import``).
 
-Inputs: the build folder (built with ``--backend vivado``: ``vivado/tluts.json`` is the plan), the
+Inputs: the build folder (built with ``--backend vivado``: ``vivado/tluts.json`` is the plan; the
+folder must pass :func:`scg.buildfolder.load_build`), the
 routed bitstream (``.bit`` or ``.bin``, read with :func:`scg.bitstream.read_file`, UG470) and the
 dump written by ``vivado/dump_tluts.tcl`` (``tlut_cells.json``, format ``dcsflow-vivado-tluts`` v1).
 
@@ -11,12 +13,12 @@ Checks, each failure a :class:`VivadoImportError` naming the cell and what diffe
 2. the bitstream: a full configuration, its IDCODE the build device's (bits [27:0]);
 3. every TLUT site decoded from the frames (:meth:`scg.bitstream.FrameMemory.get_lut`) holds the
    template INIT permuted by the planned pin order. The template INIT is asymmetric in every pair of
-   inputs (:func:`.vivado.template_table`), so a pin swap is seen in the bitstream alone.
+   inputs (:func:`scg.lut.template_table`), so a pin swap is seen in the bitstream alone.
 
 On success, and only then, the folder gets ``tlut/imported/`` (``template.bit`` = the routed
 bitstream, ``import.json``) and ``build.json`` records it (key ``template``) and
 the new files' hashes; the logic-only ``tlut/template.frm`` stays as the fallback. The SCG
-(``dcsflow rekey``) and ``check --frames`` then use the imported template. Nothing is written on
+(``rekey``, ``codegen``) and ``check --frames`` then use the imported template. Nothing is written on
 failure (the new folder is built under a temporary name and renamed, build.json replaced atomically).
 """
 
@@ -32,21 +34,24 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
 
-from dcsflow.scg.bitstream import read_file
-from dcsflow.scg.device import get_device, normalize_part
-
-from ..build import sha256_file
-from ..errors import FlowError
 from dcsflow.fileio import write_text_atomic
-from .config import expand
-from .vivado import DUMP_FORMAT, PLAN_FORMAT, template_table
 
+from .bitstream import read_file
+from .buildfolder import load_build, sha256_file
+from .device import get_device, normalize_part
+from .errors import ScgError
+from .lut import expand, template_table
+
+#: the Vivado back end's plan (``vivado/tluts.json``) and the dump of ``vivado/dump_tluts.tcl``
+PLAN_FORMAT = "dcsflow-vivado-plan"
+DUMP_FORMAT = "dcsflow-vivado-tluts"
+#: where the imported template goes, and its record ``import.json``
 IMPORT_DIR = "tlut/imported"
 IMPORT_FORMAT = "dcsflow-import"
 _INIT_RE = re.compile(r"^(?:64'h)?([0-9A-Fa-f]{1,16})$")
 
 
-class VivadoImportError(FlowError):
+class VivadoImportError(ScgError):
     """The Vivado result does not match the build (or an input is missing/malformed)."""
 
 
@@ -193,23 +198,24 @@ def import_vivado(build_dir, bit_path, cells_path) -> ImportResult:
     """Check a routed bitstream and its TLUT dump against the build and link it as the template.
 
     Raises:
+        BuildFolderError: the build folder is refused (:func:`scg.buildfolder.load_build`).
         VivadoImportError: plan/dump/bitstream missing or malformed, another part, any difference
             (module docstring); scg BitstreamError for a corrupted or truncated bitstream.
     """
     root = Path(build_dir)
     bj_path = root / "build.json"
-    bj = _read_json(bj_path, "build manifest (run dcsflow build first)")
+    build = load_build(root)
+    bj = json.loads(json.dumps(build.manifest))      # a copy: updated and written at the end
     plan = _read_json(root / "vivado" / "tluts.json", "Vivado plan (build with --backend vivado)")
     if plan.get("format") != PLAN_FORMAT or plan.get("version") != 1:
         raise VivadoImportError(f"{root}/vivado/tluts.json: not a {PLAN_FORMAT} version 1 file")
-    if plan.get("design_hash") != bj.get("design_hash"):
+    if plan.get("design_hash") != build.design_hash:
         raise VivadoImportError(f"{root}/vivado/tluts.json belongs to another build (design hash differs): "
-                           "rerun dcsflow build --from backend --backend vivado")
-    fm = _read_json(root / "tlut" / "framemap.json", "frame map")
-    planned_sites = {(t["site"], t["bel"]) for t in fm.get("tluts", [])}
+                                "rerun dcsflow build --from backend --backend vivado")
+    planned_sites = {(t["site"], t["bel"]) for t in build.framemap_tluts}
     if planned_sites != {(p["site"], p["bel"]) for p in plan["cells"]}:
         raise VivadoImportError(f"{root}/vivado/tluts.json and tlut/framemap.json name different TLUT sites: "
-                           "rerun dcsflow build --from backend --backend vivado")
+                                "rerun dcsflow build --from backend --backend vivado")
     device = get_device(plan["device"])
     dump = _read_json(Path(cells_path), "TLUT dump")
     t0 = time.perf_counter()
@@ -220,10 +226,10 @@ def import_vivado(build_dir, bit_path, cells_path) -> ImportResult:
     if (bs.idcode ^ device.idcode) & 0x0FFFFFFF:
         other = bs.device.name if bs.device is not None else "another part"
         raise VivadoImportError(f"{bit_path}: bitstream of {other} (IDCODE 0x{bs.idcode:08X}); the build targets "
-                           f"{device.name} (0x{device.idcode:08X})")
+                                f"{device.name} (0x{device.idcode:08X})")
     if bs.is_partial:
         raise VivadoImportError(f"{bit_path}: a partial bitstream ({sum(bs.frames.written)} frames); "
-                           "import needs Vivado's full routed bitstream")
+                                "import needs Vivado's full routed bitstream")
     _fail(check_frames(plan, bs.frames))
     seconds = time.perf_counter() - t0
     # ---- link (atomic): new folder under a temporary name, then rename; then build.json
@@ -233,7 +239,7 @@ def import_vivado(build_dir, bit_path, cells_path) -> ImportResult:
         os.chmod(tmp, 0o755)
         shutil.copyfile(bit_path, tmp / "template.bit")
         doc = {"format": IMPORT_FORMAT, "version": 1, "device": device.name, "idcode": f"0x{device.idcode:08X}",
-               "design_hash": bj.get("design_hash"), "bitstream": str(bit_path),
+               "design_hash": build.design_hash, "bitstream": str(bit_path),
                "bitstream_sha256": sha256_file(tmp / "template.bit"), "dump_sha256": sha256_file(Path(cells_path)),
                "header": bs.header, "tluts": len(plan["cells"]), "frames": bs.device.n_frames,
                "seconds": round(seconds, 3)}
@@ -265,7 +271,6 @@ def import_vivado(build_dir, bit_path, cells_path) -> ImportResult:
     return ImportResult(len(plan["cells"]), bs.device.n_frames, seconds, sorted(hashes))
 
 
-
 def synthetic_vivado_result(build_dir, base_bit, out_dir, mutate_frames=None, mutate_dump=None) -> tuple[Path, Path]:
     """Stand-in for a Vivado run (tests, benchmarks; no Vivado here): ``base_bit`` (e.g.
     ``pynq-z1_base.bit``) with every planned TLUT's template INIT written at its planned site by the
@@ -274,7 +279,7 @@ def synthetic_vivado_result(build_dir, base_bit, out_dir, mutate_frames=None, mu
     ``mutate_frames(mem, plan)`` / ``mutate_dump(dump)`` may alter either before writing.
     Returns ``(routed.bit, tlut_cells.json)`` in ``out_dir``.
     """
-    from dcsflow.scg.bitstream import FrameMemory, header_part, to_bit, write_full
+    from .bitstream import FrameMemory, header_part, to_bit, write_full
 
     plan = _read_json(Path(build_dir) / "vivado" / "tluts.json", "Vivado plan")
     base = read_file(base_bit).frames if not isinstance(base_bit, FrameMemory) else base_bit.copy()

@@ -1,0 +1,404 @@
+"""The one reader of a build folder (written by ``dcsflow build``; contract in docs/formats.md).
+
+:func:`load_build` checks the folder's integrity before anything is used:
+
+1. ``build.json`` is present (else the folder is not a finished build), format :data:`BUILD_FORMAT`
+   and version :data:`BUILD_VERSION`;
+2. every file listed in its ``files`` is present and has the recorded SHA-256 (a file changed or
+   replaced since the build refuses the folder); ``ppc.aig`` and ``ppc.json`` must be listed;
+3. ``ppc.json`` is a :data:`PPC_FORMAT` v1 manifest whose ``sha256`` is the SHA-256 of ``ppc.aig``.
+
+Everything else is read on first use (each reader needs a different part: ``rekey`` never parses
+``template.json``, ``specialize`` never reads the template frames), with its own checks:
+
+- :attr:`BuildFolder.ppc`: ``ppc.aig`` parses, has no latches, has the outputs ``ppc.json`` counts;
+- :attr:`BuildFolder.module`: the template netlist's top module records the same PPC hash (attribute
+  ``dcs_ppc_sha256``) and holds every TLUT ``ppc.json`` names;
+- :attr:`BuildFolder.framemap` (``tlut/framemap.json``, listed in ``files``): format
+  :data:`FRAMEMAP_FORMAT` v1, design hash, device and IDCODE those of ``build.json``, as many PPC
+  outputs as the PPC, every entry inside the device's frames (FAR, word < 101, bit < 32, PPC output);
+- :attr:`BuildFolder.template`: the template configuration of :func:`template_folder` (``tlut``, or
+  the imported Vivado template that ``build.json`` key ``template`` names), listed in ``files``.
+
+Every refusal is a :class:`BuildFolderError` with a one-line message naming the file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import cached_property
+from pathlib import Path, PurePosixPath
+
+from .bitstream import FrameMemory, frame_runs
+from .device import DEFAULT_PART, FRAME_WORDS, Device, get_device
+from .errors import BitstreamError, BuildFolderError, DeviceError
+
+#: ``build.json`` format name and the version this runtime reads
+BUILD_FORMAT = "dcsflow-build"
+BUILD_VERSION = 2
+#: ``ppc.json`` of a build folder
+PPC_FORMAT = "dcsflow-build-ppc"
+PPC_VERSION = 1
+#: ``tlut/framemap.json``
+FRAMEMAP_FORMAT = "dcsflow-frame-map"
+FRAMEMAP_VERSION = 1
+#: folder of the logic-only template configuration written by the built-in back end
+LOGIC_TEMPLATE = "tlut"
+
+
+def sha256_file(path) -> str:
+    """SHA-256 hex digest of the file ``path`` (read in 1 MiB chunks). Raises OSError."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _read_json(path: Path, what: str) -> dict:
+    """JSON object in ``path``; BuildFolderError when missing, unreadable or not an object."""
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise BuildFolderError(f"{path}: missing ({what})") from None
+    except (OSError, ValueError) as e:
+        raise BuildFolderError(f"{path}: corrupted {what} ({e})") from None
+    if not isinstance(doc, dict):
+        raise BuildFolderError(f"{path}: corrupted {what} (not a JSON object)")
+    return doc
+
+
+def template_folder(path) -> Path:
+    """Folder holding the build's template configuration (``template.frm``/``template.bit``): the
+    one named by ``build.json`` key ``template.folder`` (``tlut/imported`` after ``dcsflow import`` of
+    a Vivado bitstream), else the logic-only ``tlut``. Reads only ``build.json`` (no checks)."""
+    root = Path(path)
+    try:
+        bj = json.loads((root / "build.json").read_text())
+    except (OSError, ValueError):
+        return root / LOGIC_TEMPLATE
+    t = bj.get("template") if isinstance(bj, dict) else None
+    return root / t["folder"] if isinstance(t, dict) and isinstance(t.get("folder"), str) else root / LOGIC_TEMPLATE
+
+
+def load_template(folder, device: Device) -> FrameMemory:
+    """The template configuration in ``folder``: ``template.frm`` if present (logic-only template of
+    the built-in back end, format ``dcsflow-frames 1``), else ``template.bit`` (an imported Vivado
+    bitstream; parsing it is ~5x faster than a frame file of all 9996 frames).
+
+    Raises:
+        BuildFolderError: neither file readable or valid (code ``design``), a bitstream of another
+            part (code ``device``).
+    """
+    folder = Path(folder)
+    frm = folder / "template.frm"
+    if frm.exists():
+        try:
+            return FrameMemory.from_frm(frm.read_text(), device)
+        except OSError as e:
+            raise BuildFolderError(f"{frm}: {e.strerror or e}") from None
+        except (BitstreamError, DeviceError, ValueError) as e:
+            raise BuildFolderError(f"{frm}: {e}") from None
+    from .bitstream import read_file
+
+    try:
+        bs = read_file(folder / "template.bit")
+    except BitstreamError as e:
+        raise BuildFolderError(f"{folder}/template.bit: {e}") from None
+    if bs.device is None or bs.device.name != device.name:
+        raise BuildFolderError(f"{folder}/template.bit is not a {device.name} bitstream", "device")
+    return bs.frames
+
+
+class BuildFolder:
+    """A build folder that passed :func:`load_build`'s checks; its parts are read on first use.
+
+    Attributes (cheap, from ``build.json`` and ``ppc.json``):
+        path: the folder; manifest: ``build.json`` (dict); ppc_manifest: ``ppc.json`` (dict);
+        top: top module name; design_hash: hex SHA-256 of the design's sources and options;
+        device: :class:`scg.device.Device` of ``build.json`` ``device``.
+    Read on first use (each with its checks, module docstring):
+        ppc: :class:`scg.ppc.Ppc`; ports: parameter port -> width (from the PPC);
+        module: the template netlist's top module (Yosys JSON dict, ``template.json``);
+        tlut_entries: TLUT cell -> PPC output of each INIT bit (``ppc.json`` ``tluts``);
+        affine_records: ``ppc.json`` ``affine`` (cell -> record dict, ``{}`` if none);
+        framemap: ``tlut/framemap.json`` (dict); idcode: its IDCODE (int);
+        entries: frame-map entries ``(far, word, bit, ppc_output)``, sorted;
+        fars: touched FARs in FDRI order; runs: those FARs in runs of consecutive frames of one row
+        (:func:`scg.bitstream.frame_runs`);
+        template_dir: folder of the template configuration (:func:`template_folder`);
+        imported: True when that is an imported Vivado bitstream (``dcsflow import``);
+        template: the template configuration (:class:`scg.bitstream.FrameMemory`).
+    """
+
+    def __init__(self, path: Path, manifest: dict, ppc_manifest: dict, digests: dict[str, str]):
+        self.path = Path(path)
+        self.manifest = manifest
+        self.ppc_manifest = ppc_manifest
+        self._digests = digests
+
+    def __repr__(self) -> str:
+        return f"BuildFolder({str(self.path)!r})"
+
+    # ------------------------------------------------------------------ build.json
+    @property
+    def top(self) -> str:
+        """Top module name (``build.json`` ``top``; ``""`` when absent)."""
+        return str(self.manifest.get("top") or "")
+
+    @property
+    def design_hash(self) -> str:
+        """Design hash (hex) of ``build.json``."""
+        return str(self.manifest.get("design_hash") or "")
+
+    @property
+    def user_params(self) -> dict[str, int]:
+        """Parameter ports the user gives values for: the inputs of the design's parameter transform
+        (``build.json`` ``user_params``), else the circuit parameters."""
+        return dict(self.manifest.get("user_params") or self.manifest.get("params") or {})
+
+    @cached_property
+    def device(self) -> Device:
+        """Target device of ``build.json`` (default: the default device of ``scg/devices.json``)."""
+        try:
+            return get_device(str(self.manifest.get("device") or DEFAULT_PART))
+        except DeviceError as e:
+            raise BuildFolderError(f"{self.path}/build.json: {e}", "device") from None
+
+    def _listed(self, name: str, what: str) -> Path:
+        if name not in self._digests:
+            raise BuildFolderError(f"{self.path}: build.json lists no {name} ({what}); "
+                                   "rebuild with dcsflow build")
+        return self.path / name
+
+    # ------------------------------------------------------------------ PPC
+    @cached_property
+    def ppc(self):
+        """The PPC (:class:`scg.ppc.Ppc`) of ``ppc.aig``.
+
+        Raises:
+            BuildFolderError: unreadable AIGER (code ``blob``), latches, output count differs
+                from ``ppc.json``.
+        """
+        from dcsflow.aig import AigerError
+
+        from .ppc import Ppc
+
+        try:
+            ppc = Ppc.load(self.path / "ppc.aig")
+        except (AigerError, OSError, ValueError) as e:
+            raise BuildFolderError(f"{self.path}/ppc.aig: {e}", "blob") from None
+        if ppc.aig.num_latches:
+            raise BuildFolderError(f"{self.path}/ppc.aig: the PPC has latches", "blob")
+        n = self.ppc_manifest.get("outputs")
+        if n is not None and n != ppc.num_outputs:
+            raise BuildFolderError(f"{self.path}/ppc.json counts {n} PPC outputs, ppc.aig has {ppc.num_outputs}")
+        names = self.ppc_manifest.get("params")
+        if names is not None and list(names) != list(ppc.inputs):
+            raise BuildFolderError(f"{self.path}/ppc.json names other parameter bits than ppc.aig")
+        return ppc
+
+    @property
+    def ports(self) -> dict[str, int]:
+        """Parameter ports of the PPC and their widths (from its input names)."""
+        return self.ppc.ports
+
+    @cached_property
+    def tlut_entries(self) -> dict[str, list[int]]:
+        """TLUT cell -> PPC output of each of its INIT bits (``ppc.json`` ``tluts``).
+
+        Raises:
+            BuildFolderError: malformed, or an output out of range.
+        """
+        raw = self.ppc_manifest.get("tluts") or {}
+        n = self.ppc_manifest.get("outputs")
+        try:
+            out = {str(c): [int(j) for j in ent] for c, ent in raw.items()}
+        except (AttributeError, TypeError, ValueError) as e:
+            raise BuildFolderError(f"{self.path}/ppc.json: malformed tluts ({e})") from None
+        if isinstance(n, int) and any(not 0 <= j < n for ent in out.values() for j in ent):
+            raise BuildFolderError(f"{self.path}/ppc.json: a TLUT names a PPC output that does not exist")
+        return out
+
+    @property
+    def affine_records(self) -> dict:
+        """``ppc.json`` ``affine``: template cell -> affine TLUT record (:class:`dcsflow.affine.AffineTlut`
+        JSON form); ``{}`` when the build has none."""
+        return self.ppc_manifest.get("affine") or {}
+
+    # ------------------------------------------------------------------ template netlist
+    @cached_property
+    def module(self) -> dict:
+        """Top module of the template netlist (``template.json``, Yosys JSON).
+
+        Raises:
+            BuildFolderError: not listed, unreadable, no such top module, the PPC hash it records
+                (attribute ``dcs_ppc_sha256``) is not ppc.aig's, or a TLUT of ``ppc.json`` is not
+                a TLUT cell of it.
+        """
+        p = self._listed("template.json", "template netlist")
+        doc = _read_json(p, "template netlist")
+        try:
+            module = doc["modules"][self.top]
+            cells = module["cells"]
+        except (KeyError, TypeError):
+            raise BuildFolderError(f"{p}: no module {self.top!r} with cells (corrupted template netlist)") from None
+        if (module.get("attributes") or {}).get("dcs_ppc_sha256") != self._digests["ppc.aig"]:
+            raise BuildFolderError(f"{self.path}: PPC hash does not match the template netlist (mismatched build folder)")
+        for cell in self.tlut_entries:
+            if cell not in cells or "dcs_tlut" not in (cells[cell].get("attributes") or {}):
+                raise BuildFolderError(f"{self.path}: PPC manifest names TLUT {cell!r} absent from the netlist")
+        return module
+
+    # ------------------------------------------------------------------ frame map
+    @cached_property
+    def framemap(self) -> dict:
+        """``tlut/framemap.json``, checked against ``build.json`` and the PPC (module docstring).
+
+        Raises:
+            BuildFolderError: not listed (no back end), another format or version, another design
+                (hash), device or IDCODE (code ``device``), another PPC output count.
+        """
+        p = self._listed("tlut/framemap.json", "frame map; run the back end")
+        fm = _read_json(p, "frame map")
+        if fm.get("format") != FRAMEMAP_FORMAT or fm.get("version") != FRAMEMAP_VERSION:
+            raise BuildFolderError(f"{p}: not a {FRAMEMAP_FORMAT} version {FRAMEMAP_VERSION} file")
+        if fm.get("design_hash") != self.design_hash:
+            raise BuildFolderError("design hash of tlut/framemap.json differs from build.json: "
+                                   "the frame map belongs to another build")
+        dev = self.device
+        if fm.get("device", dev.name) != dev.name:
+            raise BuildFolderError(f"{p}: frame map of {fm.get('device')}, the build targets {dev.name}", "device")
+        try:
+            idcode = int(str(fm["idcode"]), 16) if isinstance(fm["idcode"], str) else int(fm["idcode"])
+            n_out = int(fm["ppc_outputs"])
+        except (KeyError, TypeError, ValueError) as e:
+            raise BuildFolderError(f"{p}: malformed ({e!r})") from None
+        if (idcode ^ dev.idcode) & 0x0FFFFFFF:
+            raise BuildFolderError(f"frame map IDCODE 0x{idcode:08X} is not {dev.name}'s", "device")
+        if n_out != self.ppc.num_outputs:
+            raise BuildFolderError(f"frame map names {n_out} PPC outputs, ppc.aig has {self.ppc.num_outputs}")
+        return fm
+
+    @property
+    def idcode(self) -> int:
+        """IDCODE recorded in the frame map (the device's, bits [27:0] checked)."""
+        v = self.framemap["idcode"]
+        return int(str(v), 16) if isinstance(v, str) else int(v)
+
+    @cached_property
+    def entries(self) -> list[tuple[int, int, int, int]]:
+        """Frame-map entries ``(far, word, bit, ppc_output)``, sorted.
+
+        Raises:
+            BuildFolderError: malformed or out of range (FAR not a frame of the device, word >= 101,
+                bit >= 32, no such PPC output).
+        """
+        fm = self.framemap
+        p = self.path / "tlut/framemap.json"
+        try:
+            entries = [tuple(int(x) for x in e) for e in fm["entries"]]
+        except (KeyError, TypeError, ValueError) as e:
+            raise BuildFolderError(f"{p}: malformed entries ({e!r})") from None
+        n_out, far_index = self.ppc.num_outputs, self.device.far_index
+        for e in entries:
+            if len(e) != 4 or e[0] not in far_index or not 0 <= e[1] < FRAME_WORDS \
+                    or not 0 <= e[2] < 32 or not 0 <= e[3] < n_out:
+                raise BuildFolderError(f"{p}: frame map entry {list(e)} out of range")
+        return sorted(entries)
+
+    @property
+    def framemap_tluts(self) -> list[dict]:
+        """``tlut/framemap.json`` ``tluts``: per TLUT its ``name``, ``site``, ``bel``, ``pins``."""
+        return list(self.framemap.get("tluts") or [])
+
+    @cached_property
+    def fars(self) -> list[int]:
+        """Touched FARs in FDRI order."""
+        return sorted({e[0] for e in self.entries}, key=self.device.far_index.__getitem__)
+
+    @cached_property
+    def runs(self) -> list[list[int]]:
+        """The touched FARs as runs of consecutive frames inside one configuration row."""
+        return frame_runs(self.device, self.fars)
+
+    # ------------------------------------------------------------------ template configuration
+    @cached_property
+    def template_dir(self) -> Path:
+        """Folder of the template configuration (:func:`template_folder`)."""
+        t = self.manifest.get("template")
+        if isinstance(t, dict) and isinstance(t.get("folder"), str):
+            return self.path / t["folder"]
+        return self.path / LOGIC_TEMPLATE
+
+    @property
+    def imported(self) -> bool:
+        """The template is a routed Vivado bitstream (``dcsflow import``), not the logic-only one."""
+        return self.template_dir != self.path / LOGIC_TEMPLATE
+
+    @cached_property
+    def template(self) -> FrameMemory:
+        """The template configuration (:func:`load_template` of :attr:`template_dir`); its file must
+        be listed in ``build.json``.
+
+        Raises:
+            BuildFolderError: not listed, unreadable, another part.
+        """
+        rel = self.template_dir.relative_to(self.path).as_posix()
+        frm, bit = f"{rel}/template.frm", f"{rel}/template.bit"
+        if (self.path / frm).exists():
+            self._listed(frm, "template configuration")
+        else:
+            self._listed(bit, "template configuration")
+        return load_template(self.template_dir, self.device)
+
+
+def _safe_name(name) -> bool:
+    p = PurePosixPath(str(name))
+    return isinstance(name, str) and bool(name) and not p.is_absolute() and ".." not in p.parts
+
+
+def load_build(path) -> BuildFolder:
+    """Open the build folder ``path`` after checking its integrity (module docstring, steps 1-3).
+
+    Returns:
+        :class:`BuildFolder` (the rest is read and checked on first use).
+    Raises:
+        BuildFolderError: not a finished build folder, another format or version, a listed file
+            missing or changed, ``ppc.json`` not the manifest of ``ppc.aig``.
+    """
+    root = Path(path)
+    bj = root / "build.json"
+    if not bj.is_file():
+        raise BuildFolderError(f"{root}: not a finished build folder (no build.json); run dcsflow build")
+    manifest = _read_json(bj, "build manifest")
+    if manifest.get("format") != BUILD_FORMAT:
+        raise BuildFolderError(f"{bj}: not a {BUILD_FORMAT} manifest")
+    if manifest.get("version") != BUILD_VERSION:
+        raise BuildFolderError(f"{root}: build folder of format version {manifest.get('version')}; this dcsflow "
+                               f"reads version {BUILD_VERSION}: rebuild it with dcsflow build")
+    files = manifest.get("files")
+    if not isinstance(files, dict) or not all(_safe_name(n) and isinstance(d, str) for n, d in files.items()):
+        raise BuildFolderError(f"{bj}: corrupted build manifest (files is not a map of relative names to SHA-256)")
+    digests = {}
+    for name, digest in files.items():
+        f = root / name
+        try:
+            digests[name] = sha256_file(f)
+        except FileNotFoundError:
+            raise BuildFolderError(f"{root}: {name} missing (listed in build.json); rebuild") from None
+        except OSError as e:
+            raise BuildFolderError(f"{root}: {name} unreadable ({e.strerror or e})") from None
+        if digests[name] != digest:
+            raise BuildFolderError(f"{root}: {name} does not match build.json (corrupted or replaced); rebuild")
+    for name in ("ppc.aig", "ppc.json"):
+        if name not in digests:
+            raise BuildFolderError(f"{root}: build.json lists no {name}; rebuild with dcsflow build")
+    pj = _read_json(root / "ppc.json", "PPC manifest")
+    if pj.get("format") != PPC_FORMAT or pj.get("version") != PPC_VERSION:
+        raise BuildFolderError(f"{root}: ppc.json is not a {PPC_FORMAT} version {PPC_VERSION} manifest")
+    if pj.get("sha256") != digests["ppc.aig"]:
+        raise BuildFolderError(f"{root}: PPC hash does not match ppc.json (ppc.aig of another build: "
+                               "mismatched build folder)")
+    return BuildFolder(root, manifest, pj, digests)

@@ -1,0 +1,330 @@
+"""The runtime's command line: ``python -m dcsflow.scg COMMAND ...`` (standard library only).
+
+Commands: ``rekey`` (host SCG to the emulator, a bitstream file, AXI HWICAP through ``/dev/mem``
+or the Linux FPGA manager), ``bit`` (inspect, query, compare bitstreams), ``import`` (a routed
+Vivado bitstream becomes the build's template) and ``codegen`` (C sources of the firmware SCG).
+The flow's ``dcsflow rekey|bit|import|codegen`` pass their arguments here unchanged, so every
+option is defined once.
+
+Exit status: 0 done; 1 a user error (any exception whose class has a true ``user_error``
+attribute, e.g. :class:`scg.errors.RekeyError`, :class:`scg.errors.BitstreamError`,
+:class:`dcsflow.aig.AigerError`, or an OS error on a named file), printed as one line
+``error: ...`` on stderr, never a traceback; 2 a usage error (argparse).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+PROG = "python -m dcsflow.scg"
+
+_REKEY_HELP = """Evaluate the PPC of BUILD for new parameter values and write each touched frame once.
+
+Refuses when the build folder fails its integrity check (build.json hashes, PPC hash) or when the
+design hash or the device IDCODE differs from the template's; on a write or read-back failure the
+previous frames are written back (exit 1)."""
+
+_TARGET_HELP = ("emulator | bitfile:PATH(.bit/.bin, mode 0600; full after `dcsflow import`) | "
+                "partial:PATH(.bit/.bin) | devmem:BASE[@/dev/uioN] | fpgamgr[:NAME.bin] (Linux FPGA manager, PCAP) "
+                "(default: emulator)")
+
+_IMPORT_HELP = """Check that every TLUT of BUILD sits in the routed bitstream at its planned site and BEL with
+its planned pin order and template INIT; then make that bitstream the template configuration
+(tlut/imported/). Any difference is an error naming the cell; the build folder is then unchanged."""
+
+_CODEGEN_HELP = """Generate the bit-sliced, constant-time PPC evaluation, the frame patch and the CRC-protected
+data blob of BUILD (scg_gen.h, scg_gen.c, scg_devtab.c). With --synthetic, of the synthetic build
+the firmware's own tests use (make -C firmware host-test without GEN=)."""
+
+
+# ------------------------------------------------------------------------------------ rekey
+def _cmd_rekey(a) -> int:
+    from .buildfolder import load_build
+    from .params import parse_param_args
+    from .rekey import rekey
+
+    b = load_build(a.build)
+    assignment = parse_param_args(a.params, b.ports)
+    res = rekey(b, assignment, a.target, verify=a.verify)
+    d = res.as_dict()
+    if a.as_json:
+        print(json.dumps(d))
+        return 0
+    print(f"rekey via {d['target']}: {d['frames']} frames in {d['runs']} runs, {d['icap_words']} ICAP words, "
+          f"{d['register_accesses']} register accesses, {d['seconds'] * 1e3:.1f} ms"
+          + (", read-back verified" if a.verify else ""))
+    return 0
+
+
+# ------------------------------------------------------------------------------------ bit
+def _load(path: str, strict: bool = True, need_frames: bool = True):
+    """Parse the bitstream file ``path`` (.bit or .bin); BitstreamError names the file."""
+    from .bitstream import parse
+    from .errors import BitstreamError
+
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise BitstreamError(f"cannot read {path}: {e.strerror or e}") from None
+    try:
+        bs = parse(data, strict=strict)
+    except BitstreamError as e:
+        raise BitstreamError(f"{path}: {e}") from None
+    if need_frames and bs.frames is None:
+        raise BitstreamError(f"{path}: no IDCODE and no part in the header: cannot place frames")
+    return bs
+
+
+def info_rows(s: dict) -> list[tuple[str, str]]:
+    """(field, value) rows of ``bit info`` for a bitstream summary ``s``
+    (:meth:`scg.bitstream.Bitstream.summary` plus ``nonzero_frames``/``ecc_mismatch_frames``)."""
+    rows = []
+    for key in ("part", "idcode", "stream_words", "fdri_frames", "frames_written",
+                "distinct_frames_written", "pad_frames", "device_frames", "partial",
+                "nonzero_frames", "ecc_mismatch_frames", "crc", "desync"):
+        if key in s:
+            rows.append((key, str(s[key])))
+    for c in s["crc_checks"]:
+        rows.append((f"CRC @word {c['word']}",
+                     f"{c['expected']} {'ok' if c['ok'] else 'MISMATCH, computed ' + c['computed']}"))
+    for k, name in (("a", "design"), ("b", "header part"), ("c", "date"), ("d", "time")):
+        if k in s["header"]:
+            rows.append((name, s["header"][k]))
+    rows.append(("commands", " ".join(s["commands"])))
+    return rows
+
+
+def _cmd_bit_info(a) -> int:
+    bs = _load(a.file, strict=False, need_frames=False)
+    s = bs.summary()
+    s["file"] = a.file
+    if a.ecc and bs.frames is not None:
+        s["nonzero_frames"] = len(bs.frames.nonzero_fars())
+        s["ecc_mismatch_frames"] = len(bs.frames.ecc_mismatches())
+    if a.as_json:
+        print(json.dumps(s, indent=1))
+        return 0
+    rows = info_rows(s)
+    width = max(len(k) for k, _ in rows)
+    print(f"bitstream {a.file}")
+    for k, v in rows:
+        print(f"  {k:<{width}}  {v}")
+    return 0
+
+
+def _cmd_bit_lut(a) -> int:
+    from .device import parse_site_bel
+
+    site, bel = parse_site_bel(a.site_bel)
+    bs = _load(a.file)
+    print(f"{bs.frames.get_lut(site, bel):016X}")
+    return 0
+
+
+def _cmd_bit_diff(a) -> int:
+    from .errors import BitstreamError
+
+    ba, bb = _load(a.a), _load(a.b)
+    if ba.device.name != bb.device.name:
+        raise BitstreamError(f"{a.a} is for {ba.device.name}, {a.b} for {bb.device.name}: not comparable")
+    partial = ba.is_partial or bb.is_partial
+    fars = ba.frames.diff(bb.frames, only_written=partial)
+    luts = ba.frames.lut_diff(bb.frames, only_written=partial)
+    if a.as_json:
+        print(json.dumps({"compared": "frames written by both" if partial else "all frames",
+                          "frames": [f"0x{f:08X}" for f in fars],
+                          "luts": [{"site": s, "bel": e, "a": f"{x:016X}", "b": f"{y:016X}"}
+                                   for s, e, x, y in luts]}, indent=1))
+        return 0
+    if partial:
+        print("partial bitstream: comparing only the frames written by both")
+    if not fars:
+        print("identical frames")
+        return 0
+    print(f"{len(fars)} frame(s) differ:")
+    for f in fars:
+        fa, fb = ba.frames.frame(f), bb.frames.frame(f)
+        words = [i for i in range(len(fa)) if fa[i] != fb[i]]
+        print(f"  FAR 0x{f:08X}  words {','.join(map(str, words))}")
+    print(f"{len(luts)} LUT(s) differ:")
+    for s, e, x, y in luts:
+        print(f"  {s}/{e}  {x:016X} -> {y:016X}")
+    return 0
+
+
+def _cmd_bit_frames(a) -> int:
+    from dcsflow.fileio import write_text_atomic
+
+    bs = _load(a.file)
+    fars = list(bs.device.frame_addresses) if a.all_frames else None
+    write_text_atomic(a.output, bs.frames.to_frm(fars))
+    print(f"wrote {a.output}")
+    return 0
+
+
+# ------------------------------------------------------------------------------------ import
+def _cmd_import(a) -> int:
+    from .vivado_import import IMPORT_DIR, import_vivado
+
+    res = import_vivado(a.build, a.bit, a.cells)
+    d = {"tluts": res.tluts, "frames": res.frames, "seconds": round(res.seconds, 3), "files": res.files}
+    if a.as_json:
+        print(json.dumps(d))
+    else:
+        print(f"imported: {res.tluts} TLUTs at their planned sites, {res.frames} frames "
+              f"({res.seconds:.2f} s); template configuration: {a.build}/{IMPORT_DIR}/template.bit")
+    return 0
+
+
+# ------------------------------------------------------------------------------------ codegen
+def _cmd_codegen(a, parser) -> int:
+    import tempfile
+
+    from .codegen import codegen, copy_firmware
+
+    if a.synthetic == (a.build is not None):
+        parser.error("give either BUILD or --synthetic")
+    if a.synthetic:
+        from ._synthetic import make_build
+
+        with tempfile.TemporaryDirectory() as d:
+            make_build(d)
+            r = codegen(d, a.out, style=a.style)
+    else:
+        r = codegen(a.build, a.out, style=a.style)
+    print(f"wrote {len(r.files)} files to {a.out} ({r.style} code): {r.live_ands} of {r.ands} AND nodes "
+          f"evaluated, {r.frames} frames, {r.entries} frame-map entries ({r.affine} affine TLUTs patched "
+          f"from their frontier), blob {r.blob_words * 4} bytes")
+    if a.fw_dir:
+        files = copy_firmware(a.fw_dir)
+        print(f"copied {len(files)} firmware files to {a.fw_dir}")
+    return 0
+
+
+# ------------------------------------------------------------------------------------ parser
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """Keeps the paragraphs of the descriptions as written."""
+
+
+def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
+    """The argparse parser of the runtime's command line (``prog``: the name its usage lines show)."""
+    p = argparse.ArgumentParser(
+        prog=prog, formatter_class=_Formatter,
+        description="dcsflow runtime (SCG): rekey a build folder, inspect bitstreams, import a Vivado result,\n"
+                    "generate the firmware SCG. Standard library only; COMMAND --help for its options.")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    r = sub.add_parser("rekey", help="evaluate the PPC for new parameter values and write the touched frames",
+                       description=_REKEY_HELP, formatter_class=_Formatter)
+    r.add_argument("build", metavar="BUILD", help="build folder written by dcsflow build")
+    r.add_argument("--param", dest="params", action="append", default=[], metavar="NAME=HEX",
+                   help="Parameter value in hex (all parameter ports of the build, each once).")
+    r.add_argument("--to", dest="target", default="emulator", metavar="TARGET", help=_TARGET_HELP)
+    r.add_argument("--verify", action="store_true", help="Read the frames back and compare (rollback on mismatch).")
+    r.add_argument("--json", dest="as_json", action="store_true", help="Print one JSON object.")
+    r.set_defaults(func=_cmd_rekey, parser=r)
+
+    b = sub.add_parser("bit", help="inspect and compare 7-series bitstreams (.bit or raw .bin)",
+                       description="Inspect and compare 7-series bitstreams (.bit with header, or raw .bin).\n"
+                                   "Every bad input is a one-line error (exit 1).", formatter_class=_Formatter)
+    bsub = b.add_subparsers(dest="bit_command", metavar="COMMAND", required=True)
+    bi = bsub.add_parser("info", help="part, IDCODE, frame counts, CRC status and header fields",
+                         description="Part, IDCODE, frame counts, CRC status and header fields of FILE.\n\n"
+                                     "A CRC mismatch is reported (crc: mismatch), not raised; structural damage "
+                                     "is an error.", formatter_class=_Formatter)
+    bi.add_argument("file", metavar="FILE")
+    bi.add_argument("--json", dest="as_json", action="store_true", help="Print one JSON object instead of a table.")
+    bi.add_argument("--ecc", dest="ecc", action="store_true", default=True,
+                    help="Count nonzero frames whose word-50 ECC differs from the computed one (default).")
+    bi.add_argument("--no-ecc", dest="ecc", action="store_false", help="Do not count them.")
+    bi.set_defaults(func=_cmd_bit_info, parser=bi)
+    bl = bsub.add_parser("lut", help="the INIT of the LUT at SITE/BEL",
+                         description="Print the INIT of the LUT at SITE/BEL (e.g. SLICE_X54Y10/A6LUT) as 16 hex digits.",
+                         formatter_class=_Formatter)
+    bl.add_argument("file", metavar="FILE")
+    bl.add_argument("site_bel", metavar="SITE/BEL")
+    bl.set_defaults(func=_cmd_bit_lut, parser=bl)
+    bd = bsub.add_parser("diff", help="frames and LUT INITs that differ between two bitstreams",
+                         description="Frames and LUT INITs that differ between bitstreams A and B (same part).\n\n"
+                                     "If either is a partial bitstream, only the frames written by both are compared.",
+                         formatter_class=_Formatter)
+    bd.add_argument("a", metavar="A")
+    bd.add_argument("b", metavar="B")
+    bd.add_argument("--json", dest="as_json", action="store_true", help="Print one JSON object.")
+    bd.set_defaults(func=_cmd_bit_diff, parser=bd)
+    bf = bsub.add_parser("frames", help="dump the frames as a text frame file",
+                         description="Dump the frames of FILE as a text frame file (Project X-Ray .frm compatible).",
+                         formatter_class=_Formatter)
+    bf.add_argument("file", metavar="FILE")
+    bf.add_argument("-o", "--output", required=True, metavar="OUT",
+                    help="Frame file to write (docs/formats.md, 'frame file').")
+    bf.add_argument("--all", dest="all_frames", action="store_true",
+                    help="Dump every frame, not only written/nonzero ones.")
+    bf.set_defaults(func=_cmd_bit_frames, parser=bf)
+
+    i = sub.add_parser("import", help="link a routed Vivado bitstream as the build's template configuration",
+                       description=_IMPORT_HELP, formatter_class=_Formatter)
+    i.add_argument("build", metavar="BUILD", help="build folder built with --backend vivado")
+    i.add_argument("--bit", required=True, metavar="FILE",
+                   help="Vivado's routed bitstream (.bit or .bin) of BUILD/vivado/build.tcl.")
+    i.add_argument("--cells", required=True, metavar="FILE",
+                   help="tlut_cells.json written by BUILD/vivado/dump_tluts.tcl.")
+    i.add_argument("--json", dest="as_json", action="store_true", help="Print one JSON object.")
+    i.set_defaults(func=_cmd_import, parser=i)
+
+    c = sub.add_parser("codegen", help="C99 sources of the firmware SCG for a build folder",
+                       description=_CODEGEN_HELP, formatter_class=_Formatter)
+    c.add_argument("build", metavar="BUILD", nargs="?", help="build folder written by dcsflow build")
+    c.add_argument("--synthetic", action="store_true",
+                   help="Generate for the synthetic build (scg._synthetic) instead of BUILD.")
+    c.add_argument("--out", required=True, metavar="DIR",
+                   help="Folder for scg_gen.h, scg_gen.c, scg_devtab.c (use as GEN= for make -C firmware).")
+    c.add_argument("--firmware", dest="fw_dir", metavar="DIR",
+                   help="Also copy the C firmware sources (Makefile, HWICAP driver, SCG runtime) into this folder, "
+                        "e.g. for a wheel install without the repository: make -C DIR host-test GEN=$PWD/OUT.")
+    c.add_argument("--style", choices=["auto", "straight", "table"], default="auto",
+                   help="straight: one C statement per PPC AND node and patched word (fastest); table: loops over "
+                        "constant tables (small code for large PPCs); auto: table above 100,000 AND nodes or "
+                        "entries (default: auto).")
+    c.set_defaults(func=lambda a: _cmd_codegen(a, c), parser=c)
+    return p
+
+
+def _is_user_error(exc: BaseException) -> bool:
+    return bool(getattr(type(exc), "user_error", False))
+
+
+def main(argv: list[str] | None = None, prog: str = PROG) -> int:
+    """Run the runtime's command line on ``argv`` (default ``sys.argv[1:]``); returns the exit status
+    (0 done, 1 user error printed as one line ``error: ...`` on stderr, 2 usage error). ``prog`` is
+    the command name shown in usage and help (``dcsflow`` when the flow passes its arguments here)."""
+    parser = build_parser(prog)
+    try:
+        args, extra = parser.parse_known_args(sys.argv[1:] if argv is None else list(argv))
+        if extra:   # reported by the (sub)command's own parser, with its usage line
+            args.parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        return int(args.func(args) or 0)
+    except SystemExit as e:       # argparse: --help (0) or a usage error (2)
+        return e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 1
+    except OSError as e:          # a named file or device that cannot be read or written
+        where = f" ({e.filename})" if e.filename else ""
+        print(f"error: {e.strerror or e}{where}", file=sys.stderr)
+        return 1
+    except Exception as e:  # noqa: BLE001 - user errors become one line; others re-raise
+        if _is_user_error(e):
+            print(f"error: {e}", file=sys.stderr)
+            return 1
+        raise
+
+
+def run() -> None:
+    """``python -m dcsflow.scg``: ``sys.exit(main())``."""
+    sys.exit(main())
