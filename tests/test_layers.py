@@ -55,7 +55,8 @@ def mirror(tmp_path_factory) -> Path:
 def test_import_contracts_are_kept(mirror):
     r = _lint(mirror)
     assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
-    assert "Contracts: 6 kept, 0 broken" in r.stdout or "6 kept, 0 broken" in r.stdout, r.stdout[-2000:]
+    n = (REPO / ".importlinter").read_text().count("[importlinter:contract:")
+    assert n >= 5 and f"Contracts: {n} kept, 0 broken" in r.stdout, r.stdout[-2000:]
 
 
 @pytest.mark.parametrize("module, line, contract", [

@@ -34,8 +34,8 @@ from dcsflow import __version__
 from dcsflow.flow.paths import REPO_ROOT
 
 #: package-data folders (relative to the repository) whose every file the wheel must contain
-DATA_DIRS = ["scg/xc7", "designs/vectors", "designs/picipher/rtl", "designs/picipher/tb",
-             "designs/picipher_cis/rtl", "designs/aes128/rtl", "designs/aes128/tb", "flow/yosys_lib",
+DATA_DIRS = ["scg/xc7", "designs/picipher/testvectors", "designs/picipher/rtl", "designs/picipher/tb",
+             "designs/picipher/rtl_cis", "designs/aes128/rtl", "designs/aes128/tb", "flow/yosys_lib",
              "flow/boards", "flow/templates"]
 _IGNORE = shutil.ignore_patterns(".git", ".venv", "build", "*.egg-info", "__pycache__", "tests", "benchmarks",
                                  "docs", ".ci")
@@ -59,7 +59,7 @@ def _data_files() -> set[str]:
 def test_package_data_is_a_byte_copy_of_the_shared_data(shared):
     """Copied, never retyped: every shipped device/vector file equals its source in ../shared."""
     pairs = [(REPO_ROOT / "scg" / "xc7", shared / "xc7"),
-             (REPO_ROOT / "designs" / "vectors", shared / "vectors")]
+             (REPO_ROOT / "designs" / "picipher" / "testvectors", shared / "vectors" / "picipher")]
     n = 0
     for pkg, src in pairs:
         for p in pkg.rglob("*"):
@@ -69,13 +69,14 @@ def test_package_data_is_a_byte_copy_of_the_shared_data(shared):
                 assert hashlib.sha256(p.read_bytes()).digest() == hashlib.sha256(s.read_bytes()).digest(), p
                 n += 1
     assert n >= 20
-    for folder in ("scg/xc7", "designs/vectors/picipher"):
+    for folder in ("scg/xc7", "designs/picipher/testvectors"):
         text = (REPO_ROOT / folder / "SOURCES.md").read_text()
         assert "commit" in text and "license" in text, folder
 
 
 def test_run_time_data_comes_from_the_package(monkeypatch, tmp_path):
-    """With no shared folder anywhere, device data and vectors are still found (in the packages)."""
+    """With no shared folder anywhere, device data and a design's vectors are still found (in the
+    runtime's package data and in the design's own folder)."""
     import dcsflow.scg as scg
     import dcsflow.scg.data
     from dcsflow.designs.picipher.vectors import official_file
@@ -84,7 +85,9 @@ def test_run_time_data_comes_from_the_package(monkeypatch, tmp_path):
     monkeypatch.setattr(scg.data, "shared_candidates", lambda: [tmp_path / "nowhere"])
     p = shared_file("xc7", "xc7z020", "part.json")
     assert p.is_relative_to(Path(scg.__file__).parent)
-    assert official_file(96).parent == Path(__import__("designs").__file__).parent / "vectors" / "picipher"
+    import dcsflow.designs.picipher as pi
+
+    assert official_file(96).parent == Path(pi.__file__).parent / "testvectors"
     # test-only data is not shipped: the error names the file and the searched places
     with pytest.raises(scg.data.DataMissing, match="pynq-z1_base.bit.*nowhere"):
         shared_file("bitstreams", "pynq-z1_base.bit")
@@ -156,7 +159,7 @@ def test_wheel_installs_and_runs_from_an_empty_directory(wheel, tmp_path):
     assert r.returncode != 0 and r.stderr.startswith("error: ") and "Traceback" not in r.stderr
     # build + check of the bundled π16-Cipher design on the first two official vectors: check compares
     # the specialized netlist's output with their CIPHER fields
-    text = (REPO_ROOT / "designs" / "vectors" / "picipher" / "pi16cipher096v2_4.test-vectors").read_text()
+    text = (REPO_ROOT / "designs" / "picipher" / "testvectors" / "pi16cipher096v2_4.test-vectors").read_text()
     head, *records = text.split("\n[vector ")
     usable = [r for r in records if "NSEC (0) =" in r and "\nAD (0) =" in r][:2]   # no SMN, no AD
     (work / "two.test-vectors").write_text("\n[vector ".join([head, *usable]))
