@@ -888,10 +888,13 @@ def _build(comb: Aig, params: list, param: bytearray, cover, K: int):
 
 
 def _leaf_name(l, lut_name, names_in):
+    """Netlist name of cut leaf ``l``: its LUT, else the AIG input."""
     return lut_name[l] if l in lut_name else names_in[l - 1]
 
 
 def _value(lit, val, param, get_ppc, mask, size):
+    """Value of ``lit`` in a cone: an int truth table (``mask``: all ones) or a list of ``size`` PPC
+    literals; a parameter-only literal is a constant table or the same PPC literal in every entry."""
     v = lit >> 1
     if param[v]:
         p = get_ppc(v) ^ (lit & 1)
