@@ -1,4 +1,5 @@
-"""The external-tool locator (dcsflow.tools): environment overrides, PATH look-up, one-line errors."""
+"""The external-tool locator (dcsflow.tools): environment overrides, PATH look-up, one-line errors,
+and the look-ups of the flow, tmap and the designs that go through it."""
 
 from __future__ import annotations
 
@@ -105,3 +106,64 @@ def test_locator_is_standard_library_only():
     mods = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
     mods |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
     assert mods <= {"__future__", "os", "shutil", "dataclasses"}
+
+
+# ---- the look-ups of the flow, tmap and the designs go through the locator
+
+def test_flow_and_tmap_lookups_use_the_locator(bare_env, monkeypatch, tmp_path):
+    from dcsflow.flow import vhdl, yosys
+    from dcsflow.tmap import abc
+
+    assert yosys.ToolMissing is ToolMissing
+    for fn, name in ((yosys.yosys_binary, "yosys"), (abc.abc_binary, "abc"), (vhdl._ghdl, "ghdl")):
+        with pytest.raises(ToolMissing, match=ENV[name]):
+            fn()
+        exe = _exe(tmp_path / "bin", f"x-{name}")
+        monkeypatch.setenv(ENV[name], str(exe))
+        assert fn() == str(exe)
+
+
+def test_yosys_datdir_honours_the_yosys_config_override(bare_env, monkeypatch, tmp_path):
+    from dcsflow.flow import yosys
+
+    monkeypatch.setenv("DCSFLOW_YOSYS_CONFIG", str(tmp_path / "no-yosys-config"))
+    with pytest.raises(ToolMissing, match="DCSFLOW_YOSYS_CONFIG="):
+        yosys.datdir()
+    share = tmp_path / "share" / "yosys"
+    share.mkdir(parents=True)
+    cfg = tmp_path / "bin" / "yosys-config"
+    cfg.parent.mkdir()
+    cfg.write_text(f"#!/bin/sh\necho {share}\n")
+    cfg.chmod(0o755)
+    monkeypatch.setenv("DCSFLOW_YOSYS_CONFIG", str(cfg))
+    assert yosys.datdir() == share
+
+
+@pytest.mark.parametrize("design", ["picipher", "aes128"])
+def test_design_simulators_raise_a_simulation_error_that_is_tool_missing(bare_env, design):
+    import importlib
+
+    sim = importlib.import_module(f"dcsflow.designs.{design}.sim")
+    errors = importlib.import_module(f"dcsflow.designs.{design}.errors")
+    with pytest.raises(errors.SimulationError) as ei:
+        sim._require("iverilog")
+    assert isinstance(ei.value, ToolMissing)
+    assert str(ei.value) == TOOLS["iverilog"].missing_message()
+
+
+def test_picipher_synth_counts_honours_dcsflow_yosys(bare_env, monkeypatch, tmp_path):
+    from dcsflow.designs.picipher.errors import SimulationError
+    from dcsflow.designs.picipher.synth import synth_counts
+
+    monkeypatch.setenv("DCSFLOW_YOSYS", str(tmp_path / "missing-yosys"))
+    with pytest.raises(SimulationError, match="DCSFLOW_YOSYS=") as ei:
+        synth_counts()
+    assert isinstance(ei.value, ToolMissing)
+
+
+def test_cli_prints_a_missing_tool_as_one_line(dcsflow, tmp_path):
+    env = {**os.environ, "DCSFLOW_IVERILOG": str(tmp_path / "no-iverilog")}
+    r = dcsflow("sim", "picipher", env=env)
+    assert r.returncode == 1
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:") and "DCSFLOW_IVERILOG=" in lines[0], r.stderr

@@ -482,7 +482,8 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
         :class:`MapResult`.
     Raises:
         ParamError: unknown parameter name. TmapError: K outside 2..6.
-        VerificationError: the ABC proof failed (``options.verify``). ToolError: ABC missing/failed.
+        VerificationError: the ABC proof failed (``options.verify``). ToolError: ABC failed.
+        ToolMissing (:mod:`dcsflow.tools`): ABC missing.
     """
     opt = (options or MapOptions()).resolved(aig.num_ands)
     if not 2 <= opt.K <= 6:
