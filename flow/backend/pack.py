@@ -22,16 +22,19 @@ Rules (UG474):
 Simplifications (documented in docs/formats.md): an FD from inside the slice reaches any of its 8
 FFs; DI of CARRY4 uses the bypass pins; the O5 of a LUT6_2 leaves through the xMUX output.
 
-Split by primitive, like nextpnr's ``pack_carry.cc``/``pack_dsp_xc7.cc``; :func:`pack` runs the steps
-in this order (each fills the slices the earlier ones left room in):
+Split by primitive, like nextpnr's ``pack_carry.cc``/``pack_dsp_xc7.cc``. :mod:`.pack_types` holds the
+constants, :class:`PackError`, :class:`LutCell`, :class:`LutSite`, :class:`PackedSlice` and
+:class:`Packing` (all importable from here too); :mod:`.pack_netlist` reads LUTs, FF control sets and
+cell kinds and holds :class:`~.pack_netlist.PackContext`, the state the steps share (including the
+route-through LUTs for CARRY4/MUXF7 inputs). :func:`pack` runs the steps in this order, later ones
+filling the room earlier ones left:
 
-- :mod:`.pack_types`: constants, :class:`PackError`, :class:`LutCell`, :class:`LutSite`,
-  :class:`PackedSlice`, :class:`Packing` (all importable from here too);
-- :mod:`.pack_netlist`: LUT/FF/cell parsing and :class:`~.pack_netlist.PackContext`, the state the
-  steps share (route-through LUTs for CARRY4/MUXF7 inputs);
-- :mod:`.pack_carry`: CARRY4 chains; :mod:`.pack_mux`: MUXF8/MUXF7;
-- :mod:`.pack_tlut`: TLUTs (and the opt-in TLUT pairs); :mod:`.pack_lut`: connectivity order, SRLs,
-  static LUTs with LUT6_2 pairing; :mod:`.pack_ff`: FFs by control set and bypass pins.
+1. CARRY4 chains (:mod:`.pack_carry`);
+2. MUXF8 with their MUXF7s, then the other MUXF7s (:mod:`.pack_mux`);
+3. the breadth-first connectivity order of the remaining LUTs (:mod:`.pack_lut`);
+4. TLUTs, four per TLUT slice, optionally in pairs (:mod:`.pack_tlut`);
+5. SRLs in SLICEMs, then static LUTs with LUT6_2 pairing and slice fill (:mod:`.pack_lut`);
+6. FFs by control set and bypass pins (:mod:`.pack_ff`).
 """
 
 from __future__ import annotations
