@@ -156,25 +156,6 @@ class Aig:
         return len(self.outputs) - 1
 
     # ----------------------------------------------------------------- queries
-    def input_lit(self, name: str) -> int:
-        """Literal of the input or latch output called ``name`` (KeyError if none)."""
-        try:
-            return 2 * (1 + self.input_names.index(name))
-        except ValueError:
-            return 2 * (1 + self.num_inputs + self.latch_names.index(name))
-
-    def fanouts(self) -> list[int]:
-        """Number of references of each variable (by AND nodes, outputs and latch next states)."""
-        cnt = [0] * (self.max_var + 1)
-        for a, b in self.ands:
-            cnt[a >> 1] += 1
-            cnt[b >> 1] += 1
-        for o in self.outputs:
-            cnt[o >> 1] += 1
-        for o in self.latch_next:
-            cnt[o >> 1] += 1
-        return cnt
-
     def simulate(self, input_values, width: int = 1, latch_values=None,
                  with_latches: bool = False) -> list[int]:
         """Evaluate the outputs bit-parallel.
@@ -232,23 +213,6 @@ class Aig:
                    outputs=list(self.outputs) + list(self.latch_next),
                    input_names=list(self.input_names) + list(self.latch_names),
                    output_names=list(self.output_names) + [f"{n}$next" for n in self.latch_names])
-
-    def cone_size(self) -> int:
-        """Number of AND nodes in the transitive fanin of the outputs and latch next states."""
-        seen = bytearray(self.max_var + 1)
-        stack = [o >> 1 for o in self.outputs + self.latch_next]
-        base, n = self.first_and, 0
-        while stack:
-            v = stack.pop()
-            if seen[v]:
-                continue
-            seen[v] = 1
-            if v >= base:
-                n += 1
-                a, b = self.ands[v - base]
-                stack.append(a >> 1)
-                stack.append(b >> 1)
-        return n
 
     # ----------------------------------------------------------------- output
     def to_bytes(self, binary: bool = True, symbols: bool = True) -> bytes:

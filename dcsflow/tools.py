@@ -1,19 +1,130 @@
-"""External tools (placeholder until the tool locator lands): ``find_tool(name)`` on PATH."""
+"""The one external-tool locator: Yosys, ABC, GHDL, Icarus Verilog, Verilator.
+
+Modelled on Amaranth's ``_toolchain.require_tool``: every tool has one environment variable that
+overrides where it is found (:data:`TOOLS`); without it the tool is looked up on ``PATH`` under its
+command names, in order (ABC: ``yosys-abc``, then ``abc``, ``berkeley-abc``). A tool that cannot
+be found raises :class:`ToolMissing`, one line naming the tool, its environment variable and the
+Debian package that installs it. An override naming a file that does not exist (or is not
+executable) is itself that error: it is never silently replaced by a tool on ``PATH``.
+
+The variable holds a path (``/opt/yosys/bin/yosys``) or a command name looked up on ``PATH``
+(``yosys-0.23``).
+
+| tool | variable | commands on PATH | Debian package |
+| --- | --- | --- | --- |
+| ``yosys`` | ``DCSFLOW_YOSYS`` | ``yosys`` | ``yosys`` |
+| ``yosys-config`` | ``DCSFLOW_YOSYS_CONFIG`` | ``yosys-config`` | ``yosys-dev`` |
+| ``abc`` | ``DCSFLOW_ABC`` | ``yosys-abc``, ``abc``, ``berkeley-abc`` | ``yosys`` or ``berkeley-abc`` |
+| ``ghdl`` | ``DCSFLOW_GHDL`` | ``ghdl`` | ``ghdl`` |
+| ``iverilog`` | ``DCSFLOW_IVERILOG`` | ``iverilog`` | ``iverilog`` |
+| ``vvp`` | ``DCSFLOW_VVP`` | ``vvp`` | ``iverilog`` |
+| ``verilator`` | ``DCSFLOW_VERILATOR`` | ``verilator`` | ``verilator`` |
+
+Standard library only (the core layer).
+"""
 
 from __future__ import annotations
 
+import os
 import shutil
+from dataclasses import dataclass
+
+__all__ = ["ToolMissing", "Tool", "TOOLS", "find_tool", "which_tool", "has_tool", "tool_env_var"]
 
 
 class ToolMissing(Exception):
-    """An external tool is not installed."""
+    """An external tool is not installed, or its environment override names no executable file.
+
+    The message is one line naming the tool, its environment variable and the Debian package;
+    ``user_error``: the ``dcsflow`` CLI prints it as ``error: ...`` (exit status 1).
+    """
 
     user_error = True
 
 
+@dataclass(frozen=True)
+class Tool:
+    """An external tool: ``name`` (the key of :data:`TOOLS`), ``env`` (the overriding environment
+    variable), ``commands`` (names looked up on PATH, in order), ``packages`` (Debian packages that
+    install it), ``what`` (a few words on what the flow uses it for)."""
+
+    name: str
+    env: str
+    commands: tuple
+    packages: tuple
+    what: str
+
+    def missing_message(self) -> str:
+        """One line: the tool is not on PATH; install its package or set its variable."""
+        looked = ", ".join(self.commands)
+        pkgs = " or ".join(f"'{p}'" for p in self.packages)
+        return (f"{self.name} ({self.what}) not found on PATH (looked for {looked}): install the Debian "
+                f"package {pkgs}, or set {self.env} to its path")
+
+
+#: tool name -> :class:`Tool`
+TOOLS = {t.name: t for t in (
+    Tool("yosys", "DCSFLOW_YOSYS", ("yosys",), ("yosys",), "synthesis"),
+    Tool("yosys-config", "DCSFLOW_YOSYS_CONFIG", ("yosys-config",), ("yosys-dev",), "Yosys data directory"),
+    Tool("abc", "DCSFLOW_ABC", ("yosys-abc", "abc", "berkeley-abc"), ("yosys", "berkeley-abc"),
+         "ABC, AIG optimization and equivalence proofs"),
+    Tool("ghdl", "DCSFLOW_GHDL", ("ghdl",), ("ghdl",), "VHDL front end"),
+    Tool("iverilog", "DCSFLOW_IVERILOG", ("iverilog",), ("iverilog",), "Icarus Verilog compiler"),
+    Tool("vvp", "DCSFLOW_VVP", ("vvp",), ("iverilog",), "Icarus Verilog simulator"),
+    Tool("verilator", "DCSFLOW_VERILATOR", ("verilator",), ("verilator",), "Verilator simulator"),
+)}
+
+
+def _tool(name: str) -> Tool:
+    try:
+        return TOOLS[name]
+    except KeyError:
+        raise ValueError(f"unknown tool {name!r}; known: {', '.join(TOOLS)}") from None
+
+
+def tool_env_var(name: str) -> str:
+    """The environment variable that overrides tool ``name`` (e.g. ``DCSFLOW_YOSYS``). Raises
+    ValueError for a tool not in :data:`TOOLS`."""
+    return _tool(name).env
+
+
+def which_tool(name: str) -> str | None:
+    """Path of tool ``name``, or None when it is neither overridden nor on PATH.
+
+    Raises:
+        ToolMissing: the tool's environment variable is set but names no executable file.
+        ValueError: ``name`` is not in :data:`TOOLS`.
+    """
+    tool = _tool(name)
+    override = os.environ.get(tool.env)
+    if override:
+        path = shutil.which(override)
+        if path is None:
+            raise ToolMissing(f"{tool.env}={override}: no such executable file (it overrides where "
+                              f"{tool.name} is found; fix or unset it)")
+        return path
+    for command in tool.commands:
+        path = shutil.which(command)
+        if path:
+            return path
+    return None
+
+
 def find_tool(name: str) -> str:
-    """Path of executable ``name``. Raises ToolMissing."""
-    p = shutil.which(name)
-    if not p:
-        raise ToolMissing(f"{name} not found on PATH")
-    return p
+    """Path of tool ``name`` (its environment variable, else the first of its commands on PATH).
+
+    Raises:
+        ToolMissing: not found, or the override names no executable file (one line naming the tool,
+            its environment variable and Debian package).
+        ValueError: ``name`` is not in :data:`TOOLS`.
+    """
+    path = which_tool(name)
+    if path is None:
+        raise ToolMissing(TOOLS[name].missing_message())
+    return path
+
+
+def has_tool(name: str) -> bool:
+    """True when :func:`find_tool` would find tool ``name`` (a broken override still raises
+    ToolMissing, so that it is not mistaken for an absent tool)."""
+    return which_tool(name) is not None

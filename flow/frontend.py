@@ -281,88 +281,131 @@ def extract_logic(pre: dict, top: str, extra_params: list[str], workdir: Path | 
     Raises FrontendError for an unknown parameter port.
     """
     module = json.loads(json.dumps(pre["modules"][top]))  # private copy
-    cells: dict = module["cells"]
     pports = param_ports_of(module, extra_params)
-    ports = module["ports"]
+    param_of_bit, carrier = _parameter_bits(module, pports)
+    folded: list[str] = []
+    if fold_param_registers and param_of_bit:
+        folded = _fold_registers(module, param_of_bit, carrier)
+    gates = {n: c for n, c in module["cells"].items() if c["type"] in GATE_TYPES}
+    gate_out = {c["connections"]["Y"][0]: n for n, c in gates.items()}
+    in_bits, param_out_bits, out_bits = _aig_boundary(gates, gate_out, _boundary_reads(module, pports),
+                                                      param_of_bit)
+    aig = Aig()
+    lit: dict = {"0": 0, "1": 1, "x": 0, "z": 0}
+    params, inputs = _add_aig_inputs(aig, lit, in_bits, param_out_bits, param_of_bit, pports)
+    outputs = _add_aig_outputs(aig, lit, gates, gate_out, out_bits, param_out_bits)
+    ext = Extraction(top=top, inputs=inputs, params=params, outputs=outputs, param_ports=pports,
+                     folded=folded, gates=len(gates), ands=aig.num_ands)
+    if workdir is not None:
+        workdir.mkdir(parents=True, exist_ok=True)
+        write_aiger(aig, workdir / "logic.aag", binary=False)
+        (workdir / "extract.json").write_text(ext.to_json())
+    return ext, module
 
-    # parameter bits: port bits, then through IBUF (or any single-input buffer of the port)
+
+def _parameter_bits(module: dict, pports: dict[str, int]) -> tuple[dict[int, str], dict[str, int]]:
+    """(net bit -> parameter bit name, parameter bit name -> the net that carries it into the logic).
+
+    A parameter bit's nets are its port bit and the output of an IBUF/IBUFG reading it (or a net
+    already known, in cell order); the carrier is the IBUF output if there is one, else the port bit."""
+    ports, cells = module["ports"], module["cells"]
     param_of_bit: dict[int, str] = {}
     for p, w in pports.items():
         for i, b in enumerate(ports[p]["bits"]):
             if isinstance(b, int):
                 param_of_bit[b] = _bitname(p, i, w)
-    for name, c in cells.items():
+    for c in cells.values():
         if c["type"] in ("IBUF", "IBUFG") and c["connections"]["I"][0] in param_of_bit:
             param_of_bit[c["connections"]["O"][0]] = param_of_bit[c["connections"]["I"][0]]
-    # which bit carries the parameter into the logic: the IBUF output if any, else the port bit
+    port_bits = set(x for p in pports for x in ports[p]["bits"])
     carrier: dict[str, int] = {}
     for b, n in param_of_bit.items():
-        if n not in carrier or b not in set(x for p in pports for x in ports[p]["bits"]):
+        if n not in carrier or b not in port_bits:
             carrier[n] = b
+    return param_of_bit, carrier
 
-    # fold parameter registers (iterate: chains of registers)
-    folded: list[str] = []
-    subst: dict = {}
-    port_bits_all = {b for p in ports.values() for b in p["bits"] if isinstance(b, int)}
-    if fold_param_registers and param_of_bit:
-        driver_gate = {}
-        for name, c in cells.items():
-            if c["type"] in GATE_TYPES:
-                driver_gate[c["connections"]["Y"][0]] = c
-        changed = True
-        while changed:
-            changed = False
-            memo: dict = {}
-            for name, c in list(cells.items()):
-                if not _FF_RE.match(c["type"]):
-                    continue
-                d, q = c["connections"]["D"][0], c["connections"]["Q"][0]
-                d = subst.get(d, d)
-                pname = None
-                if not _ff_reset_inactive(c):
-                    pass                          # only a parameter-only register (below) may fold
-                elif d in param_of_bit:
-                    pname = param_of_bit[d]
-                elif d in driver_gate and driver_gate[d]["type"] == "$_MUX_":
-                    mc = driver_gate[d]["connections"]
-                    a, b = subst.get(mc["A"][0], mc["A"][0]), subst.get(mc["B"][0], mc["B"][0])
-                    if a == q and b in param_of_bit:
-                        pname = param_of_bit[b]
-                    elif b == q and a in param_of_bit:
-                        pname = param_of_bit[a]
-                gate = None if pname is not None else _param_only_register(c, driver_gate, param_of_bit,
-                                                                             subst, memo)
-                if (pname is None and gate is None) or any(k.lower() == "keep" for k in c.get("attributes", {})):
-                    continue
-                if q in port_bits_all or _enable_stuck_off(c):
-                    continue                      # Q is a port, or the register never loads
-                if isinstance(gate, dict):        # a register of a parameter-only function: its gate
-                    cells[name] = driver_gate[q] = gate
-                    folded.append(name)
-                    changed = True
-                    continue
-                if gate is not None:              # ... or the D net itself
-                    subst[q] = gate
-                    del cells[name]
-                    folded.append(name)
-                    changed = True
-                    continue
+
+def _has_keep(cell: dict) -> bool:
+    """True when a cell carries a ``keep`` attribute (any value)."""
+    return any(k.lower() == "keep" for k in cell.get("attributes", {}))
+
+
+def _held_parameter(c: dict, driver_gate: dict, param_of_bit: dict, subst: dict) -> str | None:
+    """The parameter bit a **parameter register** holds, or None: an FF whose set/reset is tied
+    inactive and whose D (after ``subst``) is a parameter bit or ``mux(parameter, Q)`` (a load
+    enable)."""
+    if not _ff_reset_inactive(c):
+        return None                       # only a parameter-only register may fold
+    d, q = c["connections"]["D"][0], c["connections"]["Q"][0]
+    d = subst.get(d, d)
+    if d in param_of_bit:
+        return param_of_bit[d]
+    if d in driver_gate and driver_gate[d]["type"] == "$_MUX_":
+        mc = driver_gate[d]["connections"]
+        a, b = subst.get(mc["A"][0], mc["A"][0]), subst.get(mc["B"][0], mc["B"][0])
+        if a == q and b in param_of_bit:
+            return param_of_bit[b]
+        if b == q and a in param_of_bit:
+            return param_of_bit[a]
+    return None
+
+
+def _fold_round(cells: dict, driver_gate: dict, param_of_bit: dict, carrier: dict, subst: dict,
+                port_bits: set, folded: list) -> bool:
+    """One pass over the FFs in cell order: a parameter register is removed and its Q becomes the
+    parameter (``subst``, ``param_of_bit``); a parameter-only register is removed with Q substituted
+    by its D net, or replaced by the reset ``$_MUX_`` gate driving Q. Registers with a ``keep``
+    attribute, a Q on a port or an enable stuck off stay. Appends folded names to ``folded``;
+    returns True when anything was folded."""
+    memo: dict = {}
+    changed = False
+    for name, c in list(cells.items()):
+        if not _FF_RE.match(c["type"]):
+            continue
+        q = c["connections"]["Q"][0]
+        pname = _held_parameter(c, driver_gate, param_of_bit, subst)
+        gate = None if pname is not None else _param_only_register(c, driver_gate, param_of_bit, subst, memo)
+        if (pname is None and gate is None) or _has_keep(c):
+            continue
+        if q in port_bits or _enable_stuck_off(c):
+            continue                      # Q is a port, or the register never loads
+        if isinstance(gate, dict):        # a register of a parameter-only function: its gate
+            cells[name] = driver_gate[q] = gate
+        else:
+            if gate is not None:          # ... or the D net itself
+                subst[q] = gate
+            else:
                 subst[q] = carrier[pname]
                 param_of_bit[q] = pname
-                del cells[name]
-                folded.append(name)
-                changed = True
-        if subst:
-            _apply_subst(module, subst)
+            del cells[name]
+        folded.append(name)
+        changed = True
+    return changed
 
-    # drivers and readers
-    gates = {n: c for n, c in cells.items() if c["type"] in GATE_TYPES}
-    gate_out: dict[int, str] = {}
-    for n, c in gates.items():
-        gate_out[c["connections"]["Y"][0]] = n
+
+def _fold_registers(module: dict, param_of_bit: dict, carrier: dict) -> list[str]:
+    """Fold parameter registers and parameter-only registers of ``module`` (in place; rounds until
+    nothing changes, so chains of registers fold), then substitute the nets. Returns the names of
+    the folded registers."""
+    cells = module["cells"]
+    folded: list[str] = []
+    subst: dict = {}
+    port_bits = {b for p in module["ports"].values() for b in p["bits"] if isinstance(b, int)}
+    driver_gate = {c["connections"]["Y"][0]: c for c in cells.values() if c["type"] in GATE_TYPES}
+    while _fold_round(cells, driver_gate, param_of_bit, carrier, subst, port_bits, folded):
+        pass
+    if subst:
+        _apply_subst(module, subst)
+    return folded
+
+
+def _boundary_reads(module: dict, pports: dict[str, int]) -> set:
+    """Nets read outside the gate logic: inputs of non-gate cells (except the parameter ports' own
+    input buffers), output/inout port bits, and nets marked ``keep``."""
+    ports = module["ports"]
     boundary_read: set = set()
     port_pbits = {b for p in pports for b in ports[p]["bits"]}
-    for n, c in cells.items():
+    for c in module["cells"].values():
         if c["type"] in GATE_TYPES:
             continue
         if c["type"] in ("IBUF", "IBUFG") and c["connections"]["I"][0] in port_pbits:
@@ -377,23 +420,29 @@ def extract_logic(pre: dict, top: str, extra_params: list[str], workdir: Path | 
     for nn in module["netnames"].values():
         if any(k.lower() == "keep" and _is_true_attr(v) for k, v in nn.get("attributes", {}).items()):
             boundary_read.update(b for b in nn["bits"] if isinstance(b, int))
+    return boundary_read
 
-    # gate inputs that are not gate outputs are AIG inputs
+
+def _aig_boundary(gates: dict, gate_out: dict, boundary_read: set, param_of_bit: dict) -> tuple[list, list, list]:
+    """Sorted net bits of (AIG inputs: gate inputs no gate drives; parameter bits read outside the
+    gates, which need a tunable-constant output; gate outputs read outside the gates)."""
     gate_in: set = set()
     for c in gates.values():
         for port, bits in c["connections"].items():
             if port != "Y":
                 gate_in.update(b for b in bits if isinstance(b, int))
     in_bits = sorted(b for b in gate_in if b not in gate_out)
-    # parameter bits read by non-gate cells need a tunable-constant output
     param_out_bits = sorted(b for b in boundary_read if b in param_of_bit and b not in gate_out)
     out_bits = sorted(b for b in boundary_read if b in gate_out)
+    return in_bits, param_out_bits, out_bits
 
-    aig = Aig()
-    lit: dict = {"0": 0, "1": 1, "x": 0, "z": 0}
+
+def _add_aig_inputs(aig: Aig, lit: dict, in_bits: list, param_out_bits: list, param_of_bit: dict,
+                    pports: dict[str, int]) -> tuple[list, list]:
+    """Add the AIG inputs, parameters first (in port order, named ``port[i]``), then regular inputs
+    (``w<bit>``); records each net's literal in ``lit``. Returns (params, inputs) as (name, bit)."""
     params: list[tuple[str, int]] = []
     inputs: list[tuple[str, int]] = []
-    # parameters first (in port order), then regular inputs
     param_bits_used = sorted({b for b in in_bits + param_out_bits if b in param_of_bit},
                              key=lambda b: _param_sort_key(param_of_bit[b], pports))
     seen_names: dict[str, int] = {}
@@ -409,42 +458,44 @@ def extract_logic(pre: dict, top: str, extra_params: list[str], workdir: Path | 
             continue
         lit[b] = aig.add_input(f"w{b}")
         inputs.append((f"w{b}", b))
+    return params, inputs
 
-    # topological evaluation of gates (iterative DFS)
-    def gate_lit(root_bit: int) -> int:
-        stack = [root_bit]
-        while stack:
-            b = stack[-1]
-            if b in lit:
-                stack.pop()
-                continue
-            c = gates[gate_out[b]]
-            conns = c["connections"]
-            pend = [x for p, xs in conns.items() if p != "Y" for x in xs if x not in lit]
-            if pend:
-                stack.extend(pend)
-                continue
+
+def _gate_literal(aig: Aig, gates: dict, gate_out: dict, lit: dict, root_bit: int) -> int:
+    """AIG literal of net ``root_bit``, adding its gate cone in topological order (iterative DFS;
+    ``lit`` caches every net's literal)."""
+    stack = [root_bit]
+    while stack:
+        b = stack[-1]
+        if b in lit:
             stack.pop()
-            if c["type"] == "$lut":
-                lit[b] = _lut_function(aig, c["parameters"]["LUT"], [lit[x] for x in conns["A"]])
-            else:
-                lit[b] = _gate_function(aig, c["type"], {p: lit[x[0]] for p, x in conns.items() if p != "Y"})
-        return lit[root_bit]
+            continue
+        c = gates[gate_out[b]]
+        conns = c["connections"]
+        pend = [x for p, xs in conns.items() if p != "Y" for x in xs if x not in lit]
+        if pend:
+            stack.extend(pend)
+            continue
+        stack.pop()
+        if c["type"] == "$lut":
+            lit[b] = _lut_function(aig, c["parameters"]["LUT"], [lit[x] for x in conns["A"]])
+        else:
+            lit[b] = _gate_function(aig, c["type"], {p: lit[x[0]] for p, x in conns.items() if p != "Y"})
+    return lit[root_bit]
 
+
+def _add_aig_outputs(aig: Aig, lit: dict, gates: dict, gate_out: dict, out_bits: list,
+                     param_out_bits: list) -> list[tuple[str, int]]:
+    """Add the AIG outputs: gate outputs read outside (``o<bit>``), then parameter bits read outside
+    (``c<bit>``). Returns them as (name, bit)."""
     outputs: list[tuple[str, int]] = []
     for b in out_bits:
-        aig.add_output(gate_lit(b), f"o{b}")
+        aig.add_output(_gate_literal(aig, gates, gate_out, lit, b), f"o{b}")
         outputs.append((f"o{b}", b))
     for b in param_out_bits:
         aig.add_output(lit[b], f"c{b}")
         outputs.append((f"c{b}", b))
-    ext = Extraction(top=top, inputs=inputs, params=params, outputs=outputs, param_ports=pports,
-                     folded=folded, gates=len(gates), ands=aig.num_ands)
-    if workdir is not None:
-        workdir.mkdir(parents=True, exist_ok=True)
-        write_aiger(aig, workdir / "logic.aag", binary=False)
-        (workdir / "extract.json").write_text(ext.to_json())
-    return ext, module
+    return outputs
 
 
 def _param_sort_key(name: str, pports: dict[str, int]):

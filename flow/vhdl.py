@@ -4,7 +4,8 @@
 with 2.0.0 mcode): every file is analysed in the order given (``ghdl -a --std=08 -fsynopsys``) into a
 work library in the build folder, then ``ghdl --synth --out=verilog T`` writes the synthesized top
 as a flat Verilog netlist (``frontend/ghdl/top.v``), which the Yosys front end (:mod:`flow.frontend`)
-reads like any Verilog design.
+reads like any Verilog design. ``ghdl`` is found by :mod:`dcsflow.tools` (``$DCSFLOW_GHDL``
+overrides where).
 
 GHDL's Verilog carries no attributes, so the parameter inputs are found here, in the VHDL source, by
 a small scanner of the top entity's port clause (VHDL is case-insensitive; names are kept as
@@ -37,9 +38,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .design import VHDL_SUFFIXES, is_vhdl  # noqa: F401 (re-exported)
-from .errors import FlowError
 from dcsflow.fileio import write_text_atomic
+from dcsflow.tools import find_tool
+
+from .errors import FlowError
 
 #: GHDL options of every analysis and synthesis run (VHDL-2008, Synopsys packages available)
 GHDL_OPTIONS = ["--std=08", "-fsynopsys"]
@@ -49,7 +51,8 @@ _TRUE_VALUES = {"true", '"true"', '"yes"', '"1"', "'1'", '"TRUE"'}
 
 class VhdlError(FlowError):
     """Bad VHDL input: GHDL's first error (``file:line:col: message``), an unknown top entity,
-    a ``--param`` naming no input port, a misplaced PARAM mark, an empty file, GHDL missing."""
+    a ``--param`` naming no input port, a misplaced PARAM mark, an empty file (GHDL missing:
+    :class:`dcsflow.tools.ToolMissing`)."""
 
 
 # ------------------------------------------------------------------------------------ scanner
@@ -299,10 +302,8 @@ def prepare(sources: list[Path], top: str | None, params: list[str]) -> VhdlTop:
 
 
 def _ghdl() -> str:
-    exe = shutil.which("ghdl")
-    if not exe:
-        raise VhdlError("ghdl not found on PATH (install the Debian package 'ghdl', see scripts/setup.sh)")
-    return exe
+    """Path of ``ghdl`` (``$DCSFLOW_GHDL``, else PATH). Raises :class:`dcsflow.tools.ToolMissing`."""
+    return find_tool("ghdl")
 
 
 def ghdl_version() -> str:
@@ -353,7 +354,8 @@ def translate(sources: list[Path], vt: VhdlTop, workdir: Path, generics: dict[st
     generics: top-level generic overrides (``ghdl -gNAME=VALUE``). Returns the path of ``top.v``.
 
     Raises:
-        VhdlError: GHDL missing or failing (its first error as ``file:line:col: message``).
+        VhdlError: GHDL failing (its first error as ``file:line:col: message``).
+        ToolMissing: GHDL missing (:mod:`dcsflow.tools`).
     """
     exe = _ghdl()
     if workdir.exists():

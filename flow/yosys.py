@@ -3,40 +3,40 @@
 Yosys (tested with 0.23) is run as a subprocess on a script file; its log goes to a file beside the
 outputs. An ``ERROR:`` line becomes a one-line :class:`YosysError` that keeps Yosys's own message
 (for HDL syntax errors it names the file and line, e.g. ``kx.v:3: ERROR: syntax error ...``).
+The executables come from the one tool locator :mod:`dcsflow.tools` (``$DCSFLOW_YOSYS``,
+``$DCSFLOW_YOSYS_CONFIG``); :class:`ToolMissing` here is :class:`dcsflow.tools.ToolMissing`.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import subprocess
 import time
 from pathlib import Path
 from typing import Callable
 
+from dcsflow.tools import ToolMissing, find_tool, tool_env_var, which_tool
+
 from .errors import FlowError
+
+__all__ = ["YosysError", "ToolMissing", "yosys_binary", "datdir", "cells_sim", "run_script"]
 
 
 class YosysError(FlowError):
     """Yosys failed; the message is Yosys's ERROR line (with file:line when Yosys gives one)."""
 
 
-class ToolMissing(FlowError):
-    """An external tool (yosys, iverilog, vvp) is not installed."""
-
-
 def yosys_binary() -> str:
-    """Path of the ``yosys`` executable ($DCSFLOW_YOSYS overrides). Raises ToolMissing."""
-    exe = os.environ.get("DCSFLOW_YOSYS") or shutil.which("yosys")
-    if not exe:
-        raise ToolMissing("yosys not found on PATH (install the Debian package 'yosys')")
-    return exe
+    """Path of the ``yosys`` executable (``$DCSFLOW_YOSYS``, else PATH: :func:`dcsflow.tools.find_tool`).
+    Raises ToolMissing."""
+    return find_tool("yosys")
 
 
 def datdir() -> Path:
-    """Yosys's data directory (``yosys-config --datdir``; else ``<prefix>/share/yosys``)."""
-    cfg = shutil.which("yosys-config")
+    """Yosys's data directory (``yosys-config --datdir``, ``$DCSFLOW_YOSYS_CONFIG`` overriding where
+    yosys-config is; without yosys-config ``<prefix>/share/yosys`` beside the yosys executable).
+    Raises ToolMissing when neither gives a directory."""
+    cfg = which_tool("yosys-config")
     if cfg:
         try:
             out = subprocess.run([cfg, "--datdir"], capture_output=True, text=True, check=True).stdout.strip()
@@ -47,7 +47,8 @@ def datdir() -> Path:
     exe = Path(yosys_binary()).resolve()
     cand = exe.parent.parent / "share" / "yosys"
     if not cand.is_dir():
-        raise ToolMissing(f"Yosys data directory not found (looked at {cand})")
+        raise ToolMissing(f"Yosys data directory not found (looked at {cand}): install the Debian package "
+                          f"'yosys-dev' or set {tool_env_var('yosys-config')} to yosys-config")
     return cand
 
 

@@ -4,12 +4,12 @@ official vectors and the golden model."""
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 
 import pytest
 
 from dcsflow.designs.picipher import model, sim
+from dcsflow.tools import find_tool, has_tool
 from dcsflow.designs.picipher.vectors import load_official
 
 RANDOM_PER_KEY = 200
@@ -70,18 +70,18 @@ def test_tag_and_cycles_of_a_long_message():
     assert r.framing_ok
 
 
-@pytest.mark.skipif(shutil.which("verilator") is None, reason="verilator not installed")
+@pytest.mark.skipif(not has_tool("verilator"), reason="verilator not installed ($DCSFLOW_VERILATOR)")
 def test_official_vectors_verilator():
     rep = sim.check_vectors(load_official(128), 128, simulator="verilator")
     assert rep.total == 75 and rep.ok
 
 
-@pytest.mark.skipif(shutil.which("verilator") is None, reason="verilator not installed")
+@pytest.mark.skipif(not has_tool("verilator"), reason="verilator not installed ($DCSFLOW_VERILATOR)")
 @pytest.mark.parametrize("top,params", [("picipher_mp", ["-GKEY_BITS=96", "-GBUFFER_KEY=0"]),
                                         ("picipher_mp", ["-GKEY_BITS=128", "-GBUFFER_KEY=1"]),
                                         ("picipher_cis_mp", [])])
 def test_verilator_lint_clean(top, params):
-    r = subprocess.run(["verilator", "--lint-only", "-Wall", "--top-module", top, *params,
+    r = subprocess.run([find_tool("verilator"), "--lint-only", "-Wall", "--top-module", top, *params,
                         *map(str, sim.rtl_files(cis=True))], capture_output=True, text=True)
     assert r.returncode == 0 and "%Warning" not in r.stderr, r.stderr
 
@@ -91,7 +91,7 @@ def test_rtl_is_clean_in_yosys_and_key_mn_is_a_parameter_input(tmp_path):
     for top, kb in (("picipher_mp", 96), ("picipher_mp", 128), ("picipher_cis_mp", None)):
         chp = f" -chparam KEY_BITS {kb}" if kb else ""
         out = tmp_path / f"{top}{kb}.json"
-        r = subprocess.run(["yosys", "-q", "-p", f"read_verilog {' '.join(files)}; hierarchy -check -top "
+        r = subprocess.run([find_tool("yosys"), "-q", "-p", f"read_verilog {' '.join(files)}; hierarchy -check -top "
                             f"{top}{chp}; proc; check -assert; write_json {out}"], capture_output=True, text=True)
         assert r.returncode == 0, r.stderr
         mods = json.loads(out.read_text())["modules"]
@@ -109,7 +109,7 @@ def test_key_mn_feeds_logic_directly_unless_buffered(tmp_path, buffer_key):
     # BUFFER_KEY=1: exactly the 160 bits of Key||PMN are registered.
     out = tmp_path / "n.json"
     files = " ".join(str(f) for f in sim.rtl_files())
-    r = subprocess.run(["yosys", "-q", "-p", f"read_verilog {files}; hierarchy -top picipher_mp -chparam "
+    r = subprocess.run([find_tool("yosys"), "-q", "-p", f"read_verilog {files}; hierarchy -top picipher_mp -chparam "
                         f"KEY_BITS 128 -chparam BUFFER_KEY {buffer_key}; proc; flatten; opt; "
                         f"write_json {out}"], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr

@@ -1,20 +1,22 @@
 """Running ABC (``yosys-abc``) as a subprocess: PPC optimization, equivalence proof, baseline mapping.
 
 ABC: Berkeley Logic Synthesis and Verification Group, "ABC: A System for Sequential Synthesis and
-Verification", https://github.com/berkeley-abc/abc (Yosys ships it as ``yosys-abc``).
+Verification", https://github.com/berkeley-abc/abc (Yosys ships it as ``yosys-abc``). Found by the one
+tool locator (:mod:`dcsflow.tools`, ``$DCSFLOW_ABC``).
 """
 
 from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import tempfile
 import time
 from dataclasses import dataclass
 
 from dcsflow.aig import Aig, read_aiger, write_aiger
+from dcsflow.tools import find_tool
+
 from .errors import ToolError, ToolTimeout
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -29,19 +31,17 @@ BASELINE_DEPTH_SCRIPT = "&st; &if -K {K}; &ps"
 
 
 def abc_binary() -> str:
-    """Path of ``yosys-abc`` (or ``abc``); raises :class:`ToolError` when neither is installed."""
-    for name in ("yosys-abc", "abc", "berkeley-abc"):
-        p = shutil.which(name)
-        if p:
-            return p
-    raise ToolError("yosys-abc not found on PATH (install the Debian package yosys or berkeley-abc)")
+    """Path of ABC: ``$DCSFLOW_ABC``, else ``yosys-abc``, ``abc`` or ``berkeley-abc`` on PATH
+    (:func:`dcsflow.tools.find_tool`). Raises :class:`dcsflow.tools.ToolMissing` when none is there."""
+    return find_tool("abc")
 
 
 def run_abc(script: str, timeout: float = 600.0) -> str:
     """Run an ABC command string; returns stdout without colour codes.
 
     Raises:
-        ToolError: ABC missing, or exited non-zero / reported an error.
+        ToolMissing: ABC missing (:mod:`dcsflow.tools`).
+        ToolError: ABC exited non-zero / reported an error.
         ToolTimeout: ABC ran longer than ``timeout`` seconds (a ToolError).
     """
     try:
@@ -60,7 +60,7 @@ def optimize_aig(aig: Aig, script: str = "strash; dc2; dc2", timeout: float = 60
     inputs and outputs and the names. Returns the smaller of input and result.
 
     Raises:
-        ToolError: ABC missing or failed; ToolTimeout after ``timeout`` seconds.
+        ToolMissing: ABC missing; ToolError: ABC failed; ToolTimeout after ``timeout`` seconds.
     """
     if aig.num_ands == 0:
         return aig

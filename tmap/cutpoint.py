@@ -49,7 +49,7 @@ def cutpoint_proof(netlist, ppc: Aig, aig: Aig, claims: dict, seconds: float = 6
         (proved, verdict): verdict is one line; when not proved it names the first failing LUT or
         output, or gives ABC's verdict.
     Raises:
-        ToolError: ABC missing or failed.
+        ToolError: ABC failed. ToolMissing (:mod:`dcsflow.tools`): ABC missing.
     """
     try:
         ref, imp, n_pairs = _obligations(netlist, ppc, aig, claims)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 
 class TmapError(Exception):
-    """Base class of user-facing TMAP errors (bad input, failed proof, missing tool)."""
+    """Base class of user-facing TMAP errors (bad input, failed proof, failed tool)."""
 
     user_error = True
 
@@ -23,7 +23,8 @@ class VerificationError(TmapError):
 
 
 class ToolError(TmapError):
-    """An external tool (``yosys-abc``) is missing or failed; the message carries its output tail."""
+    """An external tool (``yosys-abc``) failed; the message carries its output tail. (A missing tool
+    is :class:`dcsflow.tools.ToolMissing`.)"""
 
 
 class ToolTimeout(ToolError):

@@ -482,7 +482,8 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
         :class:`MapResult`.
     Raises:
         ParamError: unknown parameter name. TmapError: K outside 2..6.
-        VerificationError: the ABC proof failed (``options.verify``). ToolError: ABC missing/failed.
+        VerificationError: the ABC proof failed (``options.verify``). ToolError: ABC failed.
+        ToolMissing (:mod:`dcsflow.tools`): ABC missing.
     """
     opt = (options or MapOptions()).resolved(aig.num_ands)
     if not 2 <= opt.K <= 6:
@@ -645,22 +646,24 @@ def _unique_namer(taken: set):
     return name
 
 
-def _build(comb: Aig, params: list, param: bytearray, cover, K: int):
-    """Turn the chosen cuts into LUTs/TLUTs and the PPC AIG (before ABC)."""
-    base = comb.first_and
-    ands = comb.ands
-    best = cover.best
-    refs = cover.refs
-    n = comb.max_var + 1
-    names_in = comb.input_names
-    ppc = Aig()
-    ppc_lit = {0: 0}
-    pos = {nm: j for j, nm in enumerate(names_in)}
-    for p in params:
-        ppc_lit[1 + pos[p]] = ppc.add_input(p)
+class _Ppc:
+    """The PPC AIG under construction: its inputs are the parameters, :meth:`literal` gives the PPC
+    literal of a parameter-only variable of the mapped AIG (building its cone once), :meth:`output`
+    the PPC output of a literal (one output per distinct literal, named ``e<i>``)."""
 
-    def get_ppc(v):
-        """PPC literal (positive) of parameter-only variable v."""
+    def __init__(self, comb: Aig, params: list):
+        self.ands = comb.ands
+        self.base = comb.first_and
+        self.aig = Aig()
+        self.lit = {0: 0}          # variable of comb -> PPC literal (positive)
+        self.out_index = {}        # PPC literal -> output index
+        pos = {nm: j for j, nm in enumerate(comb.input_names)}
+        for p in params:
+            self.lit[1 + pos[p]] = self.aig.add_input(p)
+
+    def literal(self, v: int) -> int:
+        """PPC literal (positive) of parameter-only variable ``v`` (iterative, topological)."""
+        ppc_lit, ands, base = self.lit, self.ands, self.base
         if v in ppc_lit:
             return ppc_lit[v]
         stack = [v]
@@ -677,151 +680,222 @@ def _build(comb: Aig, params: list, param: bytearray, cover, K: int):
             if pb is None:
                 stack.append(b >> 1)
                 continue
-            ppc_lit[x] = ppc.add_and(pa ^ (a & 1), pb ^ (b & 1))
+            ppc_lit[x] = self.aig.add_and(pa ^ (a & 1), pb ^ (b & 1))
             stack.pop()
         return ppc_lit[v]
 
-    taken = set(names_in) | set(comb.output_names)  # LUT names differ from input and output names
-    namer = _unique_namer(taken)
-    regular_inputs = [nm for j, nm in enumerate(names_in) if not param[1 + j]]
-    out_lits = comb.outputs
-    # which LUT nodes are needed, in which polarity at the outputs
+    def output(self, lit: int) -> int:
+        """Index of the PPC output driven by ``lit`` (added on first use)."""
+        j = self.out_index.get(lit)
+        if j is None:
+            j = self.aig.add_output(lit, f"e{len(self.aig.outputs)}")
+            self.out_index[lit] = j
+        return j
+
+
+def _mapped_nodes(comb: Aig, param: bytearray, cover) -> list[int]:
+    """AND variables that get a LUT: referenced by the cover, not parameter-only, with a cut."""
+    return [v for v in range(comb.first_and, comb.max_var + 1)
+            if cover.refs[v] and not param[v] and cover.best[v] is not None]
+
+
+def _leaf_vars(mapped: list[int], best, n: int) -> bytearray:
+    """Flag per variable: a leaf of some mapped node's cut (its LUT must exist in positive form)."""
     used_as_leaf = bytearray(n)
-    mapped = [v for v in range(base, n) if refs[v] and not param[v] and best[v] is not None]
     for v in mapped:
         for l in best[v]:
             used_as_leaf[l] = 1
+    return used_as_leaf
+
+
+def _output_polarities(comb: Aig, param: bytearray) -> tuple[bytearray, bytearray]:
+    """Flags per variable: an output reads the AND node positive / complemented (parameter-only
+    nodes excluded)."""
+    n, base = comb.max_var + 1, comb.first_and
     pos_out = bytearray(n)
     neg_out = bytearray(n)
-    for o in out_lits:
+    for o in comb.outputs:
         if o >> 1 >= base and not param[o >> 1]:
             if o & 1:
                 neg_out[o >> 1] = 1
             else:
                 pos_out[o >> 1] = 1
-    ppc_out_index = {}  # PPC literal -> output index
+    return pos_out, neg_out
 
-    def ppc_index(lit):
-        j = ppc_out_index.get(lit)
-        if j is None:
-            j = ppc.add_output(lit, f"e{len(ppc.outputs)}")
-            ppc_out_index[lit] = j
-        return j
 
-    luts = []
-    affine = {}    # TLUT name -> AffineTlut
-    claims = {}    # LUT name -> literal of comb it computes
-    lut_name = {}  # var -> name of its positive LUT
-    neg_name = {}  # var -> name of LUT computing its complement
-    for v in mapped:
-        leaves = best[v]
+def _cone(v: int, leaves, ands, base: int, param: bytearray) -> tuple[list[int], list[int]]:
+    """(AND variables between the cut ``leaves`` and ``v`` in topological order, the parameter-only
+    variables the cone reads (its frontier, constant 0 excluded))."""
+    cone = []
+    frontier = []
+    stack = [v]
+    seen = set(leaves)
+    while stack:
+        x = stack.pop()
+        if x in seen:
+            continue
+        seen.add(x)
+        if param[x]:
+            if x:
+                frontier.append(x)
+            continue
+        cone.append(x)
+        a, b = ands[x - base]
+        stack.append(a >> 1)
+        stack.append(b >> 1)
+    cone.sort()
+    return cone, frontier
+
+
+def _cone_function(v: int, cone: list[int], leaves, ands, base: int, param: bytearray, ppc: _Ppc):
+    """The function of ``v`` over its cut ``leaves``: an int truth table (no parameter in the cone:
+    static) or a list of PPC literals, one per truth-table entry (tunable)."""
+    k = len(leaves)
+    size = 1 << k
+    mask = (1 << size) - 1
+    val = {}
+    for j, l in enumerate(leaves):
+        val[l] = truth_vars(k)[j]
+    for x in cone:
+        a, b = ands[x - base]
+        va = _value(a, val, param, ppc.literal, mask, size)
+        vb = _value(b, val, param, ppc.literal, mask, size)
+        if isinstance(va, int) and isinstance(vb, int):
+            val[x] = va & vb
+        else:
+            if isinstance(va, int):
+                va = [(va >> i) & 1 for i in range(size)]
+            if isinstance(vb, int):
+                vb = [(vb >> i) & 1 for i in range(size)]
+            val[x] = [ppc.aig.add_and(p, q) for p, q in zip(va, vb)]
+    return val[v]
+
+
+def _affine_shape(comb: Aig, v: int, f, cone: list[int], leaves, frontier: list[int], param: bytearray):
+    """(sorted frontier, cols, neg, table at frontier 0) when the tunable function ``f`` of ``v`` is an
+    affine TLUT (:mod:`tmap.affine`), else None. Only cones with 1..MAX_FRONTIER frontier nodes and
+    no parameter-only leaf are tested."""
+    if isinstance(f, int) or not 1 <= len(frontier) <= MAX_FRONTIER or any(param[l] for l in leaves):
+        return None
+    frontier.sort()
+    tabs = cone_tables(comb.ands, comb.first_and, cone, list(leaves), frontier, v)
+    found = detect(tabs, len(leaves), len(frontier))
+    if found is None:
+        return None
+    return (frontier, found[0], found[1], tabs[0])
+
+
+class _LutBuilder:
+    """The LUTs of a cover: one per mapped node and output polarity, plus tunable constants and
+    inverters the outputs need. ``luts`` in creation order; ``lut_name``/``neg_name``: variable (or
+    a ``("tc", lit)`` / ``("inv", v)`` key) -> name of the LUT computing it / its complement;
+    ``claims``: LUT name -> literal of the mapped AIG it computes; ``affine``: TLUT name ->
+    AffineTlut."""
+
+    def __init__(self, comb: Aig, param: bytearray, ppc: _Ppc):
+        self.comb = comb
+        self.param = param
+        self.ppc = ppc
+        # LUT names differ from input and output names
+        self.namer = _unique_namer(set(comb.input_names) | set(comb.output_names))
+        self.luts = []
+        self.affine = {}
+        self.claims = {}
+        self.lut_name = {}
+        self.neg_name = {}
+
+    def _lut(self, nm: str, ins: list, f, c: int, mask: int) -> Lut:
+        """LUT ``nm`` of function ``f`` complemented if ``c``: static when ``f`` is a truth table or
+        all its PPC literals are constant, else a TLUT on the PPC outputs of its entries."""
+        if isinstance(f, int):
+            return Lut(nm, ins, init=(f ^ mask) if c else f)
+        if all(p <= 1 for p in f):
+            t = 0
+            for i, p in enumerate(f):
+                t |= (p ^ c) << i
+            return Lut(nm, ins, init=t)
+        return Lut(nm, ins, ppc=[self.ppc.output(p ^ c) for p in f])
+
+    def add_node(self, v: int, leaves, polarities: list[int]) -> None:
+        """The LUTs of mapped node ``v`` with cut ``leaves`` in the ``polarities`` asked for (0:
+        positive, 1: complement)."""
+        comb, param, ppc = self.comb, self.param, self.ppc
         k = len(leaves)
-        size = 1 << k
-        mask = (1 << size) - 1
-        # cone between leaves and v, in topological (variable) order
-        val = {}
-        for j, l in enumerate(leaves):
-            val[l] = truth_vars(k)[j]
-        cone = []
-        frontier = []  # parameter-only variables the cone reads (affine TLUT detection)
-        stack = [v]
-        seen = set(leaves)
-        while stack:
-            x = stack.pop()
-            if x in seen:
-                continue
-            seen.add(x)
-            if param[x]:
-                if x:
-                    frontier.append(x)
-                continue
-            cone.append(x)
-            a, b = ands[x - base]
-            stack.append(a >> 1)
-            stack.append(b >> 1)
-        cone.sort()
-        # values: int truth table (static) or list of PPC literals per entry (tunable)
-        for x in cone:
-            a, b = ands[x - base]
-            va = _value(a, val, param, get_ppc, mask, size)
-            vb = _value(b, val, param, get_ppc, mask, size)
-            if isinstance(va, int) and isinstance(vb, int):
-                val[x] = va & vb
-            else:
-                if isinstance(va, int):
-                    va = [(va >> i) & 1 for i in range(size)]
-                if isinstance(vb, int):
-                    vb = [(vb >> i) & 1 for i in range(size)]
-                val[x] = [ppc.add_and(p, q) for p, q in zip(va, vb)]
-        f = val[v]
-        want_pos = pos_out[v] or used_as_leaf[v] or not neg_out[v]
-        want_neg = neg_out[v]
-        polarities = ([0] if want_pos else []) + ([1] if want_neg else [])
-        ins = [_leaf_name(l, lut_name, names_in) for l in leaves]
-        aff = None
-        if not isinstance(f, int) and 1 <= len(frontier) <= MAX_FRONTIER \
-                and not any(param[l] for l in leaves):
-            frontier.sort()
-            tabs = cone_tables(ands, base, cone, list(leaves), frontier, v)
-            found = detect(tabs, k, len(frontier))
-            if found is not None:
-                aff = (frontier, found[0], found[1], tabs[0])
+        mask = (1 << (1 << k)) - 1
+        cone, frontier = _cone(v, leaves, comb.ands, comb.first_and, param)
+        f = _cone_function(v, cone, leaves, comb.ands, comb.first_and, param, ppc)
+        ins = [_leaf_name(l, self.lut_name, comb.input_names) for l in leaves]
+        aff = _affine_shape(comb, v, f, cone, leaves, frontier, param)
         for c in polarities:
-            nm = namer(f"n{v}" if c == 0 else f"n{v}_inv")
-            if isinstance(f, int):
-                luts.append(Lut(nm, ins, init=(f ^ mask) if c else f))
-            elif all(p <= 1 for p in f):
-                t = 0
-                for i, p in enumerate(f):
-                    t |= (p ^ c) << i
-                luts.append(Lut(nm, ins, init=t))
-            else:
-                luts.append(Lut(nm, ins, ppc=[ppc_index(p ^ c) for p in f]))
-                if aff is not None:
-                    fr, cols, neg, b0 = aff
-                    affine[nm] = AffineTlut(k, tuple(ppc_index(get_ppc(x)) for x in fr), cols, neg,
-                                            b0 ^ (mask if c else 0))
-            (neg_name if c else lut_name)[v] = nm
-            claims[nm] = 2 * v + c
-    outputs = []
-    for oname, o in zip(comb.output_names, out_lits):
+            nm = self.namer(f"n{v}" if c == 0 else f"n{v}_inv")
+            lut = self._lut(nm, ins, f, c, mask)
+            self.luts.append(lut)
+            if lut.is_tlut and aff is not None:
+                fr, cols, neg, b0 = aff
+                self.affine[nm] = AffineTlut(k, tuple(ppc.output(ppc.literal(x)) for x in fr), cols, neg,
+                                             b0 ^ (mask if c else 0))
+            (self.neg_name if c else self.lut_name)[v] = nm
+            self.claims[nm] = 2 * v + c
+
+    def _shared_lut(self, key, nm_base: str, ins: list, o: int, **function) -> str:
+        """Name of the LUT for ``key`` (a tunable constant or an inverter an output needs), made on
+        first use with ``function`` (``init=`` or ``ppc=``; a ``ppc`` output is already there when
+        the LUT is)."""
+        if key not in self.lut_name:
+            nm = self.namer(nm_base)
+            self.luts.append(Lut(nm, ins, **function))
+            self.lut_name[key] = nm
+            self.claims[nm] = o
+        return self.lut_name[key]
+
+    def output_driver(self, o: int) -> str:
+        """The netlist name driving an output of literal ``o``: a constant "0"/"1", a regular input,
+        a tunable constant (TLUT without inputs), an inverter LUT of an input, or a node's LUT."""
         v, c = o >> 1, o & 1
         if v == 0:
-            outputs.append((oname, str(c)))
-        elif param[v]:
-            lit = get_ppc(v) ^ c
+            return str(c)
+        if self.param[v]:
+            lit = self.ppc.literal(v) ^ c
             if lit <= 1:
-                outputs.append((oname, str(lit)))
-            else:
-                key = ("tc", lit)
-                if key not in lut_name:
-                    nm = namer(f"n{v}" if not c else f"n{v}_inv")
-                    luts.append(Lut(nm, [], ppc=[ppc_index(lit)]))
-                    lut_name[key] = nm
-                    claims[nm] = o
-                outputs.append((oname, lut_name[key]))
-        elif v < base:
+                return str(lit)
+            return self._shared_lut(("tc", lit), f"n{v}" if not c else f"n{v}_inv", [], o,
+                                    ppc=[self.ppc.output(lit)])
+        if v < self.comb.first_and:
+            name = self.comb.input_names[v - 1]
             if not c:
-                outputs.append((oname, names_in[v - 1]))
-            else:
-                key = ("inv", v)
-                if key not in lut_name:
-                    nm = namer(f"n{v}_inv")
-                    luts.append(Lut(nm, [names_in[v - 1]], init=1))
-                    lut_name[key] = nm
-                    claims[nm] = o
-                outputs.append((oname, lut_name[key]))
-        else:
-            outputs.append((oname, neg_name[v] if c else lut_name[v]))
-    netlist = TlutNetlist(K=K, inputs=regular_inputs, params=list(params), luts=luts, outputs=outputs)
-    return netlist, ppc, claims, affine
+                return name
+            return self._shared_lut(("inv", v), f"n{v}_inv", [name], o, init=1)
+        return self.neg_name[v] if c else self.lut_name[v]
+
+
+def _build(comb: Aig, params: list, param: bytearray, cover, K: int):
+    """Turn the chosen cuts into LUTs/TLUTs and the PPC AIG (before ABC).
+
+    Returns (netlist, PPC AIG, claims: LUT name -> literal of ``comb`` it computes, affine: TLUT name
+    -> AffineTlut)."""
+    ppc = _Ppc(comb, params)
+    mapped = _mapped_nodes(comb, param, cover)
+    used_as_leaf = _leaf_vars(mapped, cover.best, comb.max_var + 1)
+    pos_out, neg_out = _output_polarities(comb, param)
+    lb = _LutBuilder(comb, param, ppc)
+    for v in mapped:
+        want_pos = pos_out[v] or used_as_leaf[v] or not neg_out[v]
+        want_neg = neg_out[v]
+        lb.add_node(v, cover.best[v], ([0] if want_pos else []) + ([1] if want_neg else []))
+    outputs = [(oname, lb.output_driver(o)) for oname, o in zip(comb.output_names, comb.outputs)]
+    regular_inputs = [nm for j, nm in enumerate(comb.input_names) if not param[1 + j]]
+    netlist = TlutNetlist(K=K, inputs=regular_inputs, params=list(params), luts=lb.luts, outputs=outputs)
+    return netlist, ppc.aig, lb.claims, lb.affine
 
 
 def _leaf_name(l, lut_name, names_in):
+    """Netlist name of cut leaf ``l``: its LUT, else the AIG input."""
     return lut_name[l] if l in lut_name else names_in[l - 1]
 
 
 def _value(lit, val, param, get_ppc, mask, size):
+    """Value of ``lit`` in a cone: an int truth table (``mask``: all ones) or a list of ``size`` PPC
+    literals; a parameter-only literal is a constant table or the same PPC literal in every entry."""
     v = lit >> 1
     if param[v]:
         p = get_ppc(v) ^ (lit & 1)

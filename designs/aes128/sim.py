@@ -15,13 +15,14 @@ fly).
 from __future__ import annotations
 
 import random
-import shutil
 import subprocess
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import InputError, SimulationError
+from dcsflow.tools import ToolMissing, find_tool
+
+from .errors import InputError, SimulationError, SimulatorMissing
 from .model import encrypt
 
 HERE = Path(__file__).resolve().parent
@@ -42,10 +43,12 @@ def rtl_files() -> list[Path]:
 
 
 def _require(tool: str) -> str:
-    p = shutil.which(tool)
-    if not p:
-        raise SimulationError(f"{tool} not found on PATH (install the Debian package 'iverilog')")
-    return p
+    """Path of ``tool`` (:func:`dcsflow.tools.find_tool`: ``$DCSFLOW_<TOOL>``, else PATH). Raises
+    SimulatorMissing (a SimulationError and a ToolMissing) with the locator's message."""
+    try:
+        return find_tool(tool)
+    except ToolMissing as e:
+        raise SimulatorMissing(str(e)) from None
 
 
 @dataclass

@@ -1,5 +1,7 @@
 """Error classes of the π16-Cipher design package (all are user errors: one line in the CLI)."""
 
+from dcsflow.tools import ToolMissing
+
 
 class PicipherError(Exception):
     """Base class; ``user_error = True`` makes the dcsflow CLI print it as one line, exit status 1."""
@@ -25,3 +27,9 @@ class ChecksumError(PicipherError):
 
 class SimulationError(PicipherError):
     """The HDL simulator is missing, failed to compile the design, or produced unreadable output."""
+
+
+class SimulatorMissing(SimulationError, ToolMissing):
+    """A simulator (Icarus, Verilator) or Yosys is not installed, or its environment override names no
+    executable: both a :class:`SimulationError` and a :class:`dcsflow.tools.ToolMissing`, with the
+    locator's one-line message (tool, environment variable, Debian package)."""

@@ -16,8 +16,10 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from dcsflow.tools import ToolMissing, find_tool
+
 from . import model
-from .errors import InputError, SimulationError
+from .errors import InputError, SimulationError, SimulatorMissing
 
 HERE = Path(__file__).resolve().parent
 RTL_DIR = HERE / "rtl"
@@ -88,15 +90,13 @@ def _param(msg: SimMessage, cis: bool) -> int:
     return int.from_bytes(msg.key + msg.pmn, "big")
 
 
-_DEBIAN_PACKAGE = {"iverilog": "iverilog", "vvp": "iverilog", "verilator": "verilator", "yosys": "yosys"}
-
-
 def _require(tool: str) -> str:
-    p = shutil.which(tool)
-    if not p:
-        raise SimulationError(f"{tool} not found on PATH (install the Debian package "
-                              f"'{_DEBIAN_PACKAGE.get(tool, tool)}')")
-    return p
+    """Path of ``tool`` (:func:`dcsflow.tools.find_tool`: ``$DCSFLOW_<TOOL>``, else PATH). Raises
+    SimulatorMissing (a SimulationError and a ToolMissing) with the locator's message."""
+    try:
+        return find_tool(tool)
+    except ToolMissing as e:
+        raise SimulatorMissing(str(e)) from None
 
 
 def compile_tb(out: Path, key_bits: int = 96, buffer_key: int = 0, cis: bool = False) -> Path:

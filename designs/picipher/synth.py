@@ -7,13 +7,14 @@ TLUT flow.
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import SimulationError
+from dcsflow.tools import ToolMissing, find_tool
+
+from .errors import SimulationError, SimulatorMissing
 from .sim import rtl_files
 
 
@@ -40,11 +41,13 @@ def synth_counts(key_bits: int | None = 96, buffer_key: int = 0, cis: bool = Fal
     """Run ``yosys synth_xilinx -flatten`` on picipher_mp (or picipher_cis_mp) and count cells.
 
     Raises:
-        SimulationError: yosys missing or failed.
+        SimulationError: yosys failed; SimulatorMissing (a SimulationError and a ToolMissing): yosys
+            missing (``$DCSFLOW_YOSYS`` overrides where it is found).
     """
-    exe = shutil.which("yosys")
-    if not exe:
-        raise SimulationError("yosys not found on PATH (install the Debian package 'yosys')")
+    try:
+        exe = find_tool("yosys")
+    except ToolMissing as e:
+        raise SimulatorMissing(str(e)) from None
     top = "picipher_cis_mp" if cis else "picipher_mp"
     chp = "" if cis else f"chparam -set KEY_BITS {key_bits} -set BUFFER_KEY {buffer_key} picipher_mp; "
     with tempfile.TemporaryDirectory(prefix="picipher-synth-") as td:

@@ -26,9 +26,17 @@ from dataclasses import dataclass, field
 from dcsflow.scg.device import Device
 
 from ..errors import FlowError
-from .pack import Packing
+from .pack_types import Packing
 
+#: slice rows of a clock region (one LUT frame set spans them)
 ROWS_PER_REGION = 50
+#: nets of more slices than this are not followed by the initial placement's breadth-first order
+BFS_MAX_NET = 32
+#: the initial placement's region holds this many sites per slice to place (plus 8)
+REGION_SLACK = 1.15
+#: annealing move budget per movable slice at effort 1.0, and its cap at effort 1.0
+MOVES_PER_SLICE = 300
+MAX_MOVES = 400_000
 
 
 class PlaceError(FlowError):
@@ -80,16 +88,296 @@ def slice_nets(packing: Packing, module: dict) -> list[list[int]]:
     return [sorted(v) for k, v in sorted(net_slices.items()) if len(v) > 1]
 
 
-def _hpwl(pins, xs, ys) -> int:
-    x = [xs[p] for p in pins]
-    y = [ys[p] for p in pins]
-    return max(x) - min(x) + max(y) - min(y)
-
-
 def _bbox(pins, xs, ys) -> tuple:
+    """Bounding box (x0, x1, y0, y1) of the slices ``pins`` at coordinates ``xs``/``ys``."""
     x = [xs[p] for p in pins]
     y = [ys[p] for p in pins]
     return (min(x), max(x), min(y), max(y))
+
+
+def _half_perimeter(bb: tuple) -> int:
+    """Half perimeter of a bounding box (x0, x1, y0, y1)."""
+    return bb[1] - bb[0] + bb[3] - bb[2]
+
+
+@dataclass
+class _Grid:
+    """The device's CLB sites by slice coordinates: ``names`` (x, y) -> site name, ``kinds`` (x, y)
+    -> ``SLICEL``/``SLICEM``; ``anchor`` (x, y) around which the design is placed."""
+
+    names: dict
+    kinds: dict
+    anchor: tuple
+
+    @classmethod
+    def of(cls, device: Device, anchor: tuple[int, int] | None) -> "_Grid":
+        """The grid of ``device``; ``anchor`` None: middle of the bottom clock-region row."""
+        sites = device.sites
+        names = {(s.x, s.y): name for name, s in sites.items()}
+        kinds = {(s.x, s.y): s.kind for s in sites.values()}
+        if anchor is None:
+            anchor = (max(s.x for s in sites.values()) // 2, ROWS_PER_REGION // 2)
+        return cls(names, kinds, anchor)
+
+    def dist(self, p) -> int:
+        """Manhattan distance of site ``p`` from the anchor."""
+        return abs(p[0] - self.anchor[0]) + abs(p[1] - self.anchor[1])
+
+    def is_slicem(self, p) -> bool:
+        """True when site ``p`` is a SLICEM."""
+        return self.kinds[p] == "SLICEM"
+
+
+def _frame_set_sites(fsets: list) -> list:
+    """The sites of frame sets (x, clock region), column by column, bottom to top."""
+    return [(x, cr * ROWS_PER_REGION + row) for x, cr in fsets for row in range(ROWS_PER_REGION)]
+
+
+def _nearest_frame_sets(grid: _Grid, n_tlut_slices: int) -> list[tuple[int, int]]:
+    """The ⌈n / 50⌉ complete frame sets (slice column x, clock region) whose middle is nearest the
+    anchor. Raises PlaceError when the device has fewer."""
+    ax, ay = grid.anchor
+    need = math.ceil(n_tlut_slices / ROWS_PER_REGION)
+    cand = []
+    for (x, y) in grid.names:
+        if y % ROWS_PER_REGION == 0:
+            cr = y // ROWS_PER_REGION
+            ys = range(cr * ROWS_PER_REGION, (cr + 1) * ROWS_PER_REGION)
+            if all((x, yy) in grid.names for yy in ys):
+                cand.append((abs(x - ax) + abs(cr * ROWS_PER_REGION + ROWS_PER_REGION // 2 - ay), x, cr))
+    cand.sort()
+    if len(cand) < need:
+        raise PlaceError(f"{n_tlut_slices} TLUT slices need {need} free slice columns of a clock region")
+    return [(x, cr) for _, x, cr in cand[:need]]
+
+
+def _place_tlut_slices(slices: list, grid: _Grid, loc: list, occ: dict) -> list[tuple[int, int]]:
+    """Put the TLUT slices into the sites nearest the anchor of the frame sets nearest it; returns
+    the frame sets used (x, clock region)."""
+    tl = [i for i, s in enumerate(slices) if s.tlut]
+    if not tl:
+        return []
+    fsets = _nearest_frame_sets(grid, len(tl))
+    tsites = _frame_set_sites(fsets)
+    tsites.sort(key=grid.dist)
+    for i, p in zip(tl, tsites):
+        loc[i] = p
+        occ[p] = i
+    return fsets
+
+
+def _run_fits(grid: _Grid, x: int, y: int, needs_m: list, occ: dict, reserved: set) -> bool:
+    """True when sites (x, y), (x, y+1), ... are free, outside ``reserved``, and SLICEMs where
+    ``needs_m`` says so."""
+    for j, m in enumerate(needs_m):
+        q = (x, y + j)
+        if q not in grid.names or q in occ or q in reserved or (m and not grid.is_slicem(q)):
+            return False
+    return True
+
+
+def _place_carry_chains(packing: Packing, grid: _Grid, free_sorted: list, loc: list, occ: dict,
+                        reserved: set) -> None:
+    """Put each carry chain (longest first) on the first vertical run of ``free_sorted`` (sites by
+    distance from the anchor) that fits. Raises PlaceError when none does."""
+    for chain in sorted(packing.chains, key=len, reverse=True):
+        needs_m = [packing.slices[i].slicem for i in chain]
+        at = next(((x, y) for (x, y) in free_sorted if _run_fits(grid, x, y, needs_m, occ, reserved)), None)
+        if at is None:
+            raise PlaceError(f"no free vertical run of {len(chain)} slices for a carry chain")
+        for j, i in enumerate(chain):
+            loc[i] = (at[0], at[1] + j)
+            occ[(at[0], at[1] + j)] = i
+
+
+def _nets_of_slices(nets: list, n: int) -> list[list[int]]:
+    """For each of ``n`` slices, the indices of the nets in ``nets`` that touch it."""
+    out: list[list[int]] = [[] for _ in range(n)]
+    for k, pins in enumerate(nets):
+        for p in pins:
+            out[p].append(k)
+    return out
+
+
+def _connectivity_order(rest: list, loc: list, nets: list, slice_nets_idx: list) -> list[int]:
+    """The unplaced slices ``rest`` in breadth-first order over the nets of at most 32 slices."""
+    order, seen = [], set()
+    for st in rest:
+        if st in seen:
+            continue
+        seen.add(st)
+        q = deque([st])
+        while q:
+            a = q.popleft()
+            order.append(a)
+            for k in slice_nets_idx[a]:
+                if len(nets[k]) > BFS_MAX_NET:
+                    continue
+                for b in nets[k]:
+                    if b not in seen and loc[b] is None:
+                        seen.add(b)
+                        q.append(b)
+    return order
+
+
+def _placement_region(slices: list, rest: list, free: list, grid: _Grid) -> list:
+    """The free sites (nearest the anchor first) the rest is placed into, with 15 % + 8 slack, or all
+    free sites when that many hold too few SLICEMs; in serpentine order (column by column, up and
+    down) so that connected slices stay close. Raises PlaceError when the device is too small."""
+    n_m = sum(1 for i in rest if slices[i].slicem)
+    region = free[:int(len(rest) * REGION_SLACK) + 8]
+    if sum(1 for p in region if grid.is_slicem(p)) < n_m:
+        region = free
+        if sum(1 for p in free if grid.is_slicem(p)) < n_m:
+            raise PlaceError(f"design needs {n_m} SLICEM-only slices; not enough free SLICEM sites")
+    if len(region) < len(rest):
+        raise PlaceError(f"design needs {len(slices)} slices; not enough free sites")
+    region.sort(key=lambda p: (p[0], p[1] if p[0] % 2 == 0 else -p[1]))
+    return region
+
+
+def _place_in_order(slices: list, order: list, region: list, grid: _Grid, loc: list, occ: dict) -> None:
+    """Put the slices of ``order`` into the next free site of ``region`` (SLICEM-only slices into the
+    next free SLICEM site of it)."""
+    ms = [p for p in region if grid.is_slicem(p)]
+    mi = 0
+    ri = 0
+    for i in order:
+        if slices[i].slicem:
+            while ms[mi] in occ:
+                mi += 1
+            p = ms[mi]
+        else:
+            while region[ri] in occ:
+                ri += 1
+            p = region[ri]
+        loc[i] = p
+        occ[p] = i
+
+
+@dataclass
+class _Anneal:
+    """State of the annealer: ``loc``/``occ`` (slice -> site, site -> slice), ``xs``/``ys`` (slice
+    coordinates), ``bbs`` (bounding box per net), what may move where (``movable``, ``fixed``,
+    ``tl_region`` for TLUT slices, ``area_set`` for the others), and the temperature ``temp`` and
+    window ``win``."""
+
+    slices: list
+    grid: _Grid
+    nets: list
+    slice_nets_idx: list
+    loc: list
+    occ: dict
+    xs: list
+    ys: list
+    bbs: list
+    movable: list
+    fixed: set
+    tl_region: set
+    area_set: set
+    temp: float = 0.0
+    win: float = 0.0
+
+
+def _move_delta(st: _Anneal, a: int, pa: tuple, b, pb: tuple) -> tuple[int, dict]:
+    """Wirelength change of moving slice ``a`` from ``pa`` to ``pb`` (and slice ``b``, if any, back
+    to ``pa``), with ``xs``/``ys`` already updated; returns (delta, net -> new bounding box).
+
+    A net of more than 6 slices that only the mover touches, whose box strictly contains the old
+    site, grows its box by the new site instead of recomputing it."""
+    xs, ys, bbs, nets = st.xs, st.ys, st.bbs, st.nets
+    na = st.slice_nets_idx[a]
+    nb_ = st.slice_nets_idx[b] if b is not None else ()
+    both = set(na).intersection(nb_) if nb_ else ()
+    newb = {}
+    delta = 0
+    for mover, frm, nl_ in ((a, pa, na), (b, pb, nb_)):
+        for k in nl_:
+            if k in newb:
+                continue
+            pins = nets[k]
+            x0, x1, y0, y1 = bb = bbs[k]
+            ox, oy = frm
+            if len(pins) > 6 and k not in both and x0 < ox < x1 and y0 < oy < y1:
+                nx_, ny_ = xs[mover], ys[mover]
+                nbb = (min(x0, nx_), max(x1, nx_), min(y0, ny_), max(y1, ny_))
+            else:
+                nbb = _bbox(pins, xs, ys)
+            newb[k] = nbb
+            delta += nbb[1] - nbb[0] + nbb[3] - nbb[2] - (bb[1] - bb[0] + bb[3] - bb[2])
+    return delta, newb
+
+
+def _sweep(st: _Anneal, rng: random.Random, count: int, limit: int) -> tuple[int, int]:
+    """Up to ``count`` moves at the current temperature and window, at most ``limit`` in all; each
+    move draws a slice, then an x and a y offset within the window, and (only for a move that
+    lengthens the wires) an acceptance number. Returns (moves made, moves accepted)."""
+    slices, kinds, loc, occ, xs, ys = st.slices, st.grid.kinds, st.loc, st.occ, st.xs, st.ys
+    movable, fixed, tl_region, area_set, bbs = st.movable, st.fixed, st.tl_region, st.area_set, st.bbs
+    temp = st.temp
+    w = max(1, int(st.win))
+    moves = accepted = 0
+    for _ in range(count):
+        moves += 1
+        a = movable[rng.randrange(len(movable))]
+        pa = loc[a]
+        pool = tl_region if slices[a].tlut else area_set
+        pb = (pa[0] + rng.randint(-w, w), pa[1] + rng.randint(-w, w))
+        if pb == pa or pb not in pool:
+            continue
+        b = occ.get(pb)
+        if b is not None:
+            if b in fixed or slices[b].tlut != slices[a].tlut:
+                continue
+            if slices[b].slicem and kinds[pa] != "SLICEM":
+                continue
+        if slices[a].slicem and kinds[pb] != "SLICEM":
+            continue
+        xs[a], ys[a] = pb
+        if b is not None:
+            xs[b], ys[b] = pa
+        delta, newb = _move_delta(st, a, pa, b, pb)
+        if delta <= 0 or rng.random() < math.exp(-delta / temp):
+            accepted += 1
+            for k, v in newb.items():
+                bbs[k] = v
+            loc[a] = pb
+            occ[pb] = a
+            if b is not None:
+                loc[b] = pa
+                occ[pa] = b
+            else:
+                del occ[pa]
+        else:
+            xs[a], ys[a] = pa
+            if b is not None:
+                xs[b], ys[b] = pb
+        if moves >= limit:
+            break
+    return moves, accepted
+
+
+def _anneal(st: _Anneal, rng: random.Random, effort: float, area_sites: list) -> tuple[int, int]:
+    """Simulated annealing with a fixed move budget (``effort`` x 300 per movable slice, at most
+    ``effort`` x 400k) and a VPR-style schedule; returns (moves, accepted)."""
+    per_temp = max(50, int(40 * effort * len(st.movable) ** 0.5 * 4))
+    span_x = max(p[0] for p in area_sites) - min(p[0] for p in area_sites) + 1
+    span_y = max(p[1] for p in area_sites) - min(p[1] for p in area_sites) + 1
+    st.win = max(span_x, span_y)
+    # initial temperature from the average net length
+    st.temp = max(1.0, 2.0 * sum(_half_perimeter(b) for b in st.bbs) / max(1, len(st.nets)))
+    budget = int(effort * MOVES_PER_SLICE * len(st.movable))
+    budget = min(budget, int(effort * MAX_MOVES))
+    moves = accepted = 0
+    while moves < budget and st.temp > 0.01:
+        done, acc_here = _sweep(st, rng, per_temp, budget - moves)
+        moves += done
+        accepted += acc_here
+        rate = acc_here / per_temp
+        # VPR-style schedule: cool slowly while many moves are accepted
+        st.temp *= 0.5 if rate > 0.96 else 0.9 if rate > 0.8 else 0.95 if rate > 0.15 else 0.8
+        st.win = max(1.0, st.win * (1.0 - 0.44 + rate))
+    return moves, accepted
 
 
 def place(packing: Packing, module: dict, device: Device, seed: int = 1, effort: float = 1.0,
@@ -107,200 +395,35 @@ def place(packing: Packing, module: dict, device: Device, seed: int = 1, effort:
     rng = random.Random(seed)
     slices = packing.slices
     n = len(slices)
-    sites = device.sites
-    grid = {(s.x, s.y): name for name, s in sites.items()}
-    kind = {(s.x, s.y): s.kind for s in sites.values()}
-    max_x = max(s.x for s in sites.values())
-    if anchor is None:
-        anchor = (max_x // 2, ROWS_PER_REGION // 2)
-    ax, ay = anchor
-
-    def dist(p):
-        return abs(p[0] - ax) + abs(p[1] - ay)
-
-    if n > len(grid):
-        raise PlaceError(f"design needs {n} slices, {device.name} has {len(grid)}")
+    grid = _Grid.of(device, anchor)
+    if n > len(grid.names):
+        raise PlaceError(f"design needs {n} slices, {device.name} has {len(grid.names)}")
     nets = slice_nets(packing, module)
-    slice_nets_idx: list[list[int]] = [[] for _ in range(n)]
-    for k, pins in enumerate(nets):
-        for p in pins:
-            slice_nets_idx[p].append(k)
+    slice_nets_idx = _nets_of_slices(nets, n)
     loc: list = [None] * n
     occ: dict = {}
 
-    # ---- TLUT slices: whole frame sets (slice column x clock region) nearest the anchor
-    tl = [i for i, s in enumerate(slices) if s.tlut]
-    fsets = []
-    if tl:
-        need = math.ceil(len(tl) / ROWS_PER_REGION)
-        cand = []
-        for (x, y) in grid:
-            if y % ROWS_PER_REGION == 0:
-                cr = y // ROWS_PER_REGION
-                ys = range(cr * ROWS_PER_REGION, (cr + 1) * ROWS_PER_REGION)
-                if all((x, yy) in grid for yy in ys):
-                    cand.append((abs(x - ax) + abs(cr * ROWS_PER_REGION + 25 - ay), x, cr))
-        cand.sort()
-        if len(cand) < need:
-            raise PlaceError(f"{len(tl)} TLUT slices need {need} free slice columns of a clock region")
-        fsets = [(x, cr) for _, x, cr in cand[:need]]
-        tsites = [(x, cr * ROWS_PER_REGION + l) for x, cr in fsets for l in range(ROWS_PER_REGION)]
-        tsites.sort(key=dist)
-        for i, p in zip(tl, tsites):
-            loc[i] = p
-            occ[p] = i
-    tl_region = {(x, cr * ROWS_PER_REGION + l) for x, cr in fsets for l in range(ROWS_PER_REGION)}
-
-    # ---- carry chains: vertical runs nearest the anchor
-    free_sorted = sorted((p for p in grid if p not in tl_region), key=lambda p: (dist(p), p))
-    for chain in sorted(packing.chains, key=len, reverse=True):
-        L = len(chain)
-        m_needed = [slices[i].slicem for i in chain]
-        placed = False
-        for (x, y) in free_sorted:
-            ok = True
-            for j in range(L):
-                q = (x, y + j)
-                if q not in grid or q in occ or q in tl_region or (m_needed[j] and kind[q] != "SLICEM"):
-                    ok = False
-                    break
-            if ok:
-                for j, i in enumerate(chain):
-                    loc[i] = (x, y + j)
-                    occ[(x, y + j)] = i
-                placed = True
-                break
-        if not placed:
-            raise PlaceError(f"no free vertical run of {L} slices for a carry chain")
+    fsets = _place_tlut_slices(slices, grid, loc, occ)
+    tl_region = set(_frame_set_sites(fsets))
+    free_sorted = sorted((p for p in grid.names if p not in tl_region), key=lambda p: (grid.dist(p), p))
+    _place_carry_chains(packing, grid, free_sorted, loc, occ, tl_region)
     fixed = {i for c in packing.chains for i in c}
-
-    # ---- the rest in connectivity (BFS) order, into the free sites nearest the anchor
     rest = [i for i in range(n) if loc[i] is None]
-    order, seen = [], set()
-    for st in rest:
-        if st in seen:
-            continue
-        seen.add(st)
-        q = deque([st])
-        while q:
-            a = q.popleft()
-            order.append(a)
-            for k in slice_nets_idx[a]:
-                if len(nets[k]) > 32:
-                    continue
-                for b in nets[k]:
-                    if b not in seen and loc[b] is None:
-                        seen.add(b)
-                        q.append(b)
-    free = [p for p in free_sorted if p not in occ]
-    n_m = sum(1 for i in rest if slices[i].slicem)
-    region = free[:int(len(rest) * 1.15) + 8]
-    if sum(1 for p in region if kind[p] == "SLICEM") < n_m:
-        region = free
-        if sum(1 for p in free if kind[p] == "SLICEM") < n_m:
-            raise PlaceError(f"design needs {n_m} SLICEM-only slices; not enough free SLICEM sites")
-    if len(region) < len(rest):
-        raise PlaceError(f"design needs {n} slices; not enough free sites")
-    # serpentine order of the region (column by column) keeps BFS neighbours close
-    region.sort(key=lambda p: (p[0], p[1] if p[0] % 2 == 0 else -p[1]))
-    ms = [p for p in region if kind[p] == "SLICEM"]
-    mi = 0
-    ri = 0
-    for i in order:
-        if slices[i].slicem:
-            while ms[mi] in occ:
-                mi += 1
-            p = ms[mi]
-        else:
-            while region[ri] in occ:
-                ri += 1
-            p = region[ri]
-        loc[i] = p
-        occ[p] = i
+    order = _connectivity_order(rest, loc, nets, slice_nets_idx)
+    region = _placement_region(slices, rest, [p for p in free_sorted if p not in occ], grid)
+    _place_in_order(slices, order, region, grid, loc, occ)
 
     xs = [p[0] for p in loc]
     ys = [p[1] for p in loc]
     bbs = [_bbox(pins, xs, ys) for pins in nets]
-    cost = [b[1] - b[0] + b[3] - b[2] for b in bbs]
-    h0 = sum(cost)
-
-    # ---- simulated annealing (fixed move budget)
+    h0 = sum(_half_perimeter(b) for b in bbs)
     movable = [i for i in range(n) if i not in fixed]
     area_sites = [p for p in region if p not in occ or occ[p] not in fixed]
-    area_set = set(area_sites)
+    st = _Anneal(slices, grid, nets, slice_nets_idx, loc, occ, xs, ys, bbs, movable, fixed, tl_region,
+                 set(area_sites))
     moves = accepted = 0
     if movable and nets:
-        per_temp = max(50, int(40 * effort * len(movable) ** 0.5 * 4))
-        span_x = max(p[0] for p in area_sites) - min(p[0] for p in area_sites) + 1
-        span_y = max(p[1] for p in area_sites) - min(p[1] for p in area_sites) + 1
-        win = max(span_x, span_y)
-        # initial temperature from the spread of random move costs
-        temp = max(1.0, 2.0 * sum(cost) / max(1, len(nets)))
-        budget = int(effort * 300 * len(movable))
-        budget = min(budget, int(effort * 400_000))
-        while moves < budget and temp > 0.01:
-            acc_here = 0
-            for _ in range(per_temp):
-                moves += 1
-                a = movable[rng.randrange(len(movable))]
-                pa = loc[a]
-                pool = tl_region if slices[a].tlut else area_set
-                w = max(1, int(win))
-                pb = (pa[0] + rng.randint(-w, w), pa[1] + rng.randint(-w, w))
-                if pb == pa or pb not in pool:
-                    continue
-                b = occ.get(pb)
-                if b is not None:
-                    if b in fixed or slices[b].tlut != slices[a].tlut:
-                        continue
-                    if slices[b].slicem and kind[pa] != "SLICEM":
-                        continue
-                if slices[a].slicem and kind[pb] != "SLICEM":
-                    continue
-                na = slice_nets_idx[a]
-                nb_ = slice_nets_idx[b] if b is not None else ()
-                both = set(na).intersection(nb_) if nb_ else ()
-                xs[a], ys[a] = pb
-                if b is not None:
-                    xs[b], ys[b] = pa
-                newb = {}
-                delta = 0
-                for mover, frm, nl_ in ((a, pa, na), (b, pb, nb_)):
-                    for k in nl_:
-                        if k in newb:
-                            continue
-                        pins = nets[k]
-                        x0, x1, y0, y1 = bb = bbs[k]
-                        ox, oy = frm
-                        if len(pins) > 6 and k not in both and x0 < ox < x1 and y0 < oy < y1:
-                            nx_, ny_ = xs[mover], ys[mover]
-                            nbb = (min(x0, nx_), max(x1, nx_), min(y0, ny_), max(y1, ny_))
-                        else:
-                            nbb = _bbox(pins, xs, ys)
-                        newb[k] = nbb
-                        delta += nbb[1] - nbb[0] + nbb[3] - nbb[2] - (bb[1] - bb[0] + bb[3] - bb[2])
-                if delta <= 0 or rng.random() < math.exp(-delta / temp):
-                    accepted += 1
-                    acc_here += 1
-                    for k, v in newb.items():
-                        bbs[k] = v
-                    loc[a] = pb
-                    occ[pb] = a
-                    if b is not None:
-                        loc[b] = pa
-                        occ[pa] = b
-                    else:
-                        del occ[pa]
-                else:
-                    xs[a], ys[a] = pa
-                    if b is not None:
-                        xs[b], ys[b] = pb
-                if moves >= budget:
-                    break
-            rate = acc_here / per_temp
-            # VPR-style schedule: cool slowly while many moves are accepted
-            temp *= 0.5 if rate > 0.96 else 0.9 if rate > 0.8 else 0.95 if rate > 0.15 else 0.8
-            win = max(1.0, win * (1.0 - 0.44 + rate))
-    names = [grid[p] for p in loc]
-    return Placement(names, h0, sum(b[1] - b[0] + b[3] - b[2] for b in bbs), moves, accepted, time.perf_counter() - t0, seed,
-                     [{"x": x, "clock_region": cr} for x, cr in fsets])
+        moves, accepted = _anneal(st, rng, effort, area_sites)
+    names = [grid.names[p] for p in loc]
+    return Placement(names, h0, sum(_half_perimeter(b) for b in bbs), moves, accepted, time.perf_counter() - t0,
+                     seed, [{"x": x, "clock_region": cr} for x, cr in fsets])
