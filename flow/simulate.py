@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from dcsflow.tools import find_tool
+from dcsflow.tools import ToolMissing, find_tool
 
 from .errors import FlowError
 
@@ -28,7 +28,8 @@ def _tail(text: str, n: int = 500) -> str:
 def icarus(sources: Sequence[Path | str], workdir: Path, *, top: str = "tb",
            parameters: Mapping[str, int | str] | None = None, defines: Mapping[str, object] | None = None,
            plusargs: Sequence[str] = (), name: str = "tb", generation: str = "2005",
-           timeout: float | None = None) -> subprocess.CompletedProcess:
+           timeout: float | None = None, error: type[Exception] = SimulatorError,
+           missing: type[Exception] | None = None) -> subprocess.CompletedProcess:
     """Compile ``sources`` (top module ``top``) and run the simulation; returns vvp's completed process
     (text mode; its stdout holds ``$display`` output).
 
@@ -38,25 +39,34 @@ def icarus(sources: Sequence[Path | str], workdir: Path, *, top: str = "tb",
         defines: macros (``-D<name>=<value>``; value None: ``-D<name>``).
         plusargs: arguments for vvp (``+in=...``). generation: Verilog standard (``-g``).
         timeout: seconds for the simulation run (None: no limit).
+        error: exception class raised for a failed compile or run (a design's own error type);
+        missing: exception class raised (with the locator's message) when iverilog/vvp is missing
+            (default: :class:`dcsflow.tools.ToolMissing` itself).
     Raises:
-        SimulatorError: the compile failed or vvp exited non-zero (message: the tool's output tail),
-            or ran past ``timeout``. ToolMissing: iverilog/vvp not installed.
+        ``error`` (default SimulatorError): the compile failed or vvp exited non-zero (message: the
+            tool's output tail), or ran past ``timeout``. ``missing`` / ToolMissing: iverilog/vvp
+            not installed.
     """
+    try:
+        iverilog, vvp = find_tool("iverilog"), find_tool("vvp")
+    except ToolMissing as e:
+        if missing is None:
+            raise
+        raise missing(str(e)) from None
     workdir = Path(workdir)
     workdir.mkdir(parents=True, exist_ok=True)
     vvp_file = workdir / f"{name}.vvp"
-    cmd = [find_tool("iverilog"), f"-g{generation}", "-o", str(vvp_file), "-s", top]
+    cmd = [iverilog, f"-g{generation}", "-o", str(vvp_file), "-s", top]
     cmd += [f"-P{top}.{k}={v}" for k, v in (parameters or {}).items()]
     cmd += [f"-D{k}" if v is None else f"-D{k}={v}" for k, v in (defines or {}).items()]
     cmd += [str(s) for s in sources]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
-        raise SimulatorError("iverilog failed: " + _tail(r.stderr or r.stdout))
+        raise error("iverilog failed: " + _tail(r.stderr or r.stdout))
     try:
-        r = subprocess.run([find_tool("vvp"), "-n", str(vvp_file), *plusargs], capture_output=True, text=True,
-                           timeout=timeout)
+        r = subprocess.run([vvp, "-n", str(vvp_file), *plusargs], capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
-        raise SimulatorError(f"vvp ran past {timeout:.0f} s") from None
+        raise error(f"vvp ran past {timeout:.0f} s") from None
     if r.returncode != 0:
-        raise SimulatorError("vvp failed: " + _tail(r.stderr or r.stdout))
+        raise error("vvp failed: " + _tail(r.stderr or r.stdout))
     return r

@@ -15,12 +15,12 @@ fly).
 from __future__ import annotations
 
 import random
-import subprocess
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dcsflow.tools import ToolMissing, find_tool
+
+from dcsflow.flow.simulate import icarus
 
 from .errors import InputError, SimulationError, SimulatorMissing
 from .model import encrypt
@@ -40,15 +40,6 @@ STIM_MAGIC, RESULTS_MAGIC, FORMAT_VERSION = "aes-stim", "aes-results", 1
 def rtl_files() -> list[Path]:
     """Verilog sources of both cores (S-box, building blocks, aes128_pipe, aes128_iter)."""
     return sorted(RTL_DIR.glob("*.v"))
-
-
-def _require(tool: str) -> str:
-    """Path of ``tool`` (:func:`dcsflow.tools.find_tool`: ``$DCSFLOW_<TOOL>``, else PATH). Raises
-    SimulatorMissing (a SimulationError and a ToolMissing) with the locator's message."""
-    try:
-        return find_tool(tool)
-    except ToolMissing as e:
-        raise SimulatorMissing(str(e)) from None
 
 
 @dataclass
@@ -136,21 +127,14 @@ def simulate_groups(groups: list[tuple[bytes, list[bytes]]], sources: list[Path]
     try:
         wd = Path(workdir)
         wd.mkdir(parents=True, exist_ok=True)
-        cmd = [_require("iverilog"), "-g2005", "-o", str(wd / "tb.vvp"), "-s", "tb", f"-DTOP={top}"]
-        if key_table is not None:
-            cmd.append(f"-DKEY_TABLE={int(key_table)}")
-        cmd += [str(s) for s in sources] + [str(TB_FILE)]
-        r = subprocess.run(cmd, capture_output=True, text=True)
-        if r.returncode != 0:
-            raise SimulationError("iverilog failed: " + (r.stderr or r.stdout).strip().replace("\n", " | ")[-500:])
         stim, res = wd / "stim.txt", wd / "res.txt"
         stim.write_text(stim_text)
-        cmd = [_require("vvp"), "-n", str(wd / "tb.vvp"), f"+in={stim}", f"+out={res}"]
-        if stall_seed is not None:
-            cmd.append(f"+stall={int(stall_seed)}")
-        r = subprocess.run(cmd, capture_output=True, text=True)
-        if r.returncode != 0 or not res.exists():
-            raise SimulationError("vvp failed: " + (r.stderr or r.stdout).strip()[-500:])
+        defines = {"TOP": top, **({"KEY_TABLE": int(key_table)} if key_table is not None else {})}
+        icarus([*sources, TB_FILE], wd, defines=defines,
+               plusargs=[f"+in={stim}", f"+out={res}"] + ([f"+stall={int(stall_seed)}"] if stall_seed is not None else []),
+               error=SimulationError, missing=SimulatorMissing)
+        if not res.exists():
+            raise SimulationError("vvp wrote no result file")
         return parse_results(res.read_text(), groups)
     finally:
         if tmp is not None:

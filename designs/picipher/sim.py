@@ -19,6 +19,8 @@ from pathlib import Path
 from dcsflow.tools import ToolMissing, find_tool
 
 from . import model
+from dcsflow.flow.simulate import icarus
+
 from .errors import InputError, SimulationError, SimulatorMissing
 
 HERE = Path(__file__).resolve().parent
@@ -97,23 +99,6 @@ def _require(tool: str) -> str:
         return find_tool(tool)
     except ToolMissing as e:
         raise SimulatorMissing(str(e)) from None
-
-
-def compile_tb(out: Path, key_bits: int = 96, buffer_key: int = 0, cis: bool = False) -> Path:
-    """Compile the test bench with Icarus (``iverilog -g2005``) into ``out`` (a .vvp file).
-
-    Raises:
-        SimulationError: iverilog missing or the compile failed (its message is included).
-    """
-    cmd = [_require("iverilog"), "-g2005", "-o", str(out), "-s", "tb",
-           f"-Ptb.KEY_BITS={key_bits}", f"-Ptb.BUFFER_KEY={buffer_key}"]
-    if cis:
-        cmd.append("-DCIS")
-    cmd += [str(f) for f in rtl_files(cis)] + [str(TB_FILE)]
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != 0:
-        raise SimulationError("iverilog failed: " + (r.stderr or r.stdout).strip().replace("\n", " | "))
-    return out
 
 
 #: Stimulus / result file headers and their format version (docs/formats.md).
@@ -218,20 +203,20 @@ def simulate(messages: list[SimMessage], key_bits: int = 96, buffer_key: int = 0
         wd = Path(workdir)
         wd.mkdir(parents=True, exist_ok=True)
         kb = key_bits if not cis else 96
-        if simulator == "icarus":
-            cmd = [_require("vvp"), "-n", str(compile_tb(wd / "tb.vvp", kb, buffer_key, cis))]
-        else:
-            cmd = [str(build_verilator(kb, buffer_key, cis))]
         stim, res = wd / "stimulus.txt", wd / "results.txt"
         stim.write_text("\n".join(lines) + "\n")
-        cmd += [f"+in={stim}", f"+out={res}"]
-        if stall_seed is not None:
-            cmd.append(f"+stall={int(stall_seed)}")
-        if scramble_key:
-            cmd.append("+scramble")
-        r = subprocess.run(cmd, capture_output=True, text=True)
-        if r.returncode != 0 or not res.exists():
-            raise SimulationError(f"{simulator} run failed: " + (r.stderr or r.stdout).strip()[-500:])
+        plusargs = [f"+in={stim}", f"+out={res}"] + ([f"+stall={int(stall_seed)}"] if stall_seed is not None else []) \
+            + (["+scramble"] if scramble_key else [])
+        if simulator == "icarus":
+            icarus(rtl_files(cis) + [TB_FILE], wd, parameters={"KEY_BITS": kb, "BUFFER_KEY": buffer_key},
+                   defines={"CIS": None} if cis else None, plusargs=plusargs, error=SimulationError,
+                   missing=SimulatorMissing)
+        else:
+            r = subprocess.run([str(build_verilator(kb, buffer_key, cis)), *plusargs], capture_output=True, text=True)
+            if r.returncode != 0:
+                raise SimulationError("verilator run failed: " + (r.stderr or r.stdout).strip()[-500:])
+        if not res.exists():
+            raise SimulationError(f"{simulator} run wrote no result file")
         return _parse_results(res.read_text(), meta)
     finally:
         if tmp is not None:
