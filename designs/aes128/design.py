@@ -25,7 +25,7 @@ AES128_PIPE = Design(
     demo=Demo(order=40, vectors=lambda: kat_dir() / "ECBGFSbox128.rsp", default=False,
               note="~20 more minutes on 2 cores (mostly its conventional build)"),
     sims={"aes128_pipe": sim_command("aes128_pipe")},
-    description="AES-128 encryption, 10 unrolled rounds, one block per clock; parameter key")
+    description="AES-128, 10 unrolled rounds; key as parameter")
 
 AES128_ITER = Design(
     name="aes128_iter", top="aes128_iter", sources=tuple(rtl_files()),
@@ -34,4 +34,4 @@ AES128_ITER = Design(
     # checked on one CAVP KAT file in the main job (the tests run all 284 vectors)
     demo=Demo(order=30, vectors=lambda: kat_dir() / "ECBKeySbox128.rsp"),
     sims={"aes128_iter": sim_command("aes128_iter"), "aes128_iter_onthefly": sim_command("aes128_iter_onthefly")},
-    description="AES-128 encryption, one round per clock (round keys from the key, KEY_TABLE=1); parameter key")
+    description="AES-128, one round per clock; key as parameter")

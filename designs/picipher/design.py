@@ -40,7 +40,7 @@ PICIPHER = Design(
     demo=Demo(order=10, cycles=16, cycles_label="16 B", rtl_sim=rtl_sim, note="checked on the 25 official no-AD/no-SMN vectors"),
     board_ports=BOARD_PORTS, commands=(golden_model,),
     sims={"picipher": sim_command("picipher", 96, False)},
-    description="π16-Cipher v2 message processor, 96-bit key; parameter key_mn = Key||PMN")
+    description="π16-Cipher message processor, 96-bit key; key_mn")
 
 PICIPHER128 = Design(
     name="picipher128", top="picipher_mp", sources=tuple(rtl_files()),
@@ -48,7 +48,7 @@ PICIPHER128 = Design(
     check=partial(pi16_check, key_bits=128, cis=False),
     board_ports=BOARD_PORTS,
     sims={"picipher128": sim_command("picipher128", 128, False)},
-    description="π16-Cipher v2 message processor, 128-bit key; parameter key_mn = Key||PMN")
+    description="π16-Cipher message processor, 128-bit key; key_mn")
 
 PICIPHER_CIS = Design(
     name="picipher_cis", top="picipher_cis_mp", sources=tuple(rtl_files(cis=True)),
@@ -58,4 +58,4 @@ PICIPHER_CIS = Design(
     board_ports=BOARD_PORTS,
     sims={"picipher_cis": sim_command("picipher_cis", 96, True),
           "picipher128_cis": sim_command("picipher128_cis", 128, True)},
-    description="π16-Cipher message processor without initialization; parameter cis_param from key_mn")
+    description="π16-Cipher, no init path; cis_param from key_mn")

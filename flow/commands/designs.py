@@ -10,7 +10,8 @@ import click
 @click.command("designs")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def COMMAND(as_json):
-    """List the installed designs: name, top, what the check and the demo do, where it comes from.
+    """List the installed designs: name, top, whether `dcsflow demo` builds it (yes, or only with
+    --also NAME), and a description (--json adds sources, parameters, sims and origin).
 
     A design package registers its designs under the entry-point group dcsflow.designs; a design
     of your own without a package: dcsflow build -p dcsflow.toml.
@@ -31,10 +32,10 @@ def COMMAND(as_json):
         return
     tab = Table(title=f"installed designs ({len(designs)})")
     tab.add_column("design", no_wrap=True)
-    tab.add_column("top")
-    tab.add_column("check / demo", no_wrap=True)
+    tab.add_column("top", no_wrap=True)
+    tab.add_column("demo", no_wrap=True)
     tab.add_column("description")
     for n, d in designs.items():
-        demo = "-" if d.demo is None else ("demo" if d.demo.default else "demo --also")
-        tab.add_row(n, d.top or "-", f"{'check' if d.check else '-'} / {demo}", d.description)
+        demo = "-" if d.demo is None else ("yes" if d.demo.default else "--also")
+        tab.add_row(n, d.top or "-", demo, d.description + ("" if d.check else " (no check)"))
     table_console().print(tab)
