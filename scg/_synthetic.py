@@ -22,7 +22,7 @@ from dcsflow.fileio import write_text_atomic
 
 from .bitstream import FrameMemory
 from .buildfolder import BUILD_FORMAT, BUILD_VERSION, FRAMEMAP_FORMAT, PPC_FORMAT, PPC_VERSION, sha256_file
-from .device import ECC_MASK, ECC_WORD, get_device
+from .device import DEFAULT_PART, ECC_MASK, ECC_WORD, get_device
 
 #: (site, bel) of the synthetic TLUTs.
 SITES = [("SLICE_X56Y34", "A6LUT"), ("SLICE_X56Y34", "C6LUT"), ("SLICE_X57Y34", "B6LUT"),
@@ -92,7 +92,7 @@ def make_ppc(key_bits: int = 16, seed: int = 1) -> Aig:
     return a
 
 
-def make_build(root, seed: int = 1, device: str = "xc7z020", key_bits: int = 16, affine: bool = True) -> Path:
+def make_build(root, seed: int = 1, device: str = DEFAULT_PART, key_bits: int = 16, affine: bool = True) -> Path:
     """Write the synthetic build into ``root``; returns ``root`` as a Path."""
     root = Path(root)
     (root / "tlut").mkdir(parents=True, exist_ok=True)

@@ -28,8 +28,8 @@ import struct
 import sys
 from dataclasses import dataclass, field
 
-from .device import (DEVICE_FACTS, ECC_MASK, ECC_WORD, FRAME_WORDS, Device, decode_far, device_for_idcode,
-                     finish_ecc, frame_ecc, get_device, normalize_part, word_ecc)
+from .device import (DEFAULT_PART, DEVICE_FACTS, ECC_MASK, ECC_WORD, FRAME_WORDS, Device, decode_far,
+                     device_for_idcode, finish_ecc, frame_ecc, get_device, normalize_part, word_ecc)
 from .errors import BitstreamError, DeviceError
 
 # ---- UG470 constants ---------------------------------------------------------------------------
@@ -293,7 +293,7 @@ class FrameMemory:
     """
 
     def __init__(self, device: Device | str | None = None, words: array.array | None = None):
-        self.device = device if isinstance(device, Device) else get_device(device or "xc7z020")
+        self.device = device if isinstance(device, Device) else get_device(device or DEFAULT_PART)
         n = self.device.n_frames * FRAME_WORDS
         if words is not None and len(words) != n:
             raise ValueError(f"frame memory of {self.device.name} needs {n} words, got {len(words)}")
@@ -510,7 +510,7 @@ class FrameMemory:
             pm = re.search(r"part=(\S+)", m.group(2))
             part = pm.group(1) if pm else None
         try:
-            mem = cls(device if device is not None else (part or "xc7z020"))
+            mem = cls(device if device is not None else (part or DEFAULT_PART))
         except DeviceError as e:
             raise BitstreamError(f"frame file: {e}") from None
         for n, line in enumerate(lines, 1):
@@ -1053,9 +1053,12 @@ def write_partial(mem: FrameMemory, fars, **kw) -> bytes:
     return words_to_bytes(partial_stream_words(mem, fars, **kw))
 
 
-def to_bit(stream: bytes, *, design: str = "dcsflow", part: str = "7z020clg400", date: str = "",
+def to_bit(stream: bytes, *, design: str = "dcsflow", part: str | None = None, date: str = "",
            time: str = "") -> bytes:
-    """Wrap a raw configuration stream in a ``.bit`` header (fields a, b, c, d, e; FACTS.md)."""
+    """Wrap a raw configuration stream in a ``.bit`` header (fields a, b, c, d, e; FACTS.md);
+    ``part`` (field b) defaults to the default device's header part (:func:`header_part`)."""
+    if part is None:
+        part = header_part(get_device(DEFAULT_PART))
     out = bytearray(BIT_MAGIC)
     for key, val in (("a", design), ("b", part), ("c", date), ("d", time)):
         v = val.encode("latin-1") + b"\0"

@@ -49,7 +49,7 @@ from collections import deque
 from .bitstream import (CMD_DESYNC, CMD_RCRC, OP_READ, OP_WRITE, R_CMD, R_CRC, R_CTL0, R_FAR, R_FDRI,
                         R_FDRO, R_IDCODE, R_MASK, R_STAT, SYNC_WORD, FrameMemory, _new_words,
                         crc_update, crc_words)
-from .device import FRAME_WORDS, Device, get_device
+from .device import DEFAULT_PART, FRAME_WORDS, Device, get_device
 
 #: STAT register bits modelled (UG470 Table 5-31, "Status Register").
 STAT_CRC_ERROR = 1 << 0
@@ -62,7 +62,7 @@ class ConfigEmulator:
     """Configuration logic of one device over a :class:`~scg.bitstream.FrameMemory`.
 
     Args:
-        device: part name or :class:`Device` (default xc7z020).
+        device: part name or :class:`Device` (default: the default device of ``devices.json``).
         frames: initial frame memory (default: all zero; kept by reference and modified).
     Attributes:
         frames: the frame memory.
@@ -76,7 +76,7 @@ class ConfigEmulator:
     """
 
     def __init__(self, device: Device | str | None = None, frames: FrameMemory | None = None):
-        self.device = device if isinstance(device, Device) else get_device(device or "xc7z020")
+        self.device = device if isinstance(device, Device) else get_device(device or DEFAULT_PART)
         self.frames = frames if frames is not None else FrameMemory(self.device)
         if self.frames.device.name != self.device.name:
             raise ValueError("frame memory belongs to another part")
