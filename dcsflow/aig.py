@@ -18,6 +18,8 @@ import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from .fileio import write_bytes_atomic
+
 __all__ = ["Aig", "AigerError", "read_aiger", "parse_aiger", "write_aiger", "truth_vars"]
 
 
@@ -290,22 +292,9 @@ def truth_vars(k: int) -> tuple[int, ...]:
 
 
 def write_aiger(aig: Aig, path, binary: bool = True) -> None:
-    """Write ``aig`` to ``path`` atomically (temporary file, then rename) as binary or ASCII AIGER."""
-    data = aig.to_bytes(binary=binary)
-    path = os.fspath(path)
-    d = os.path.dirname(os.path.abspath(path))
-    os.makedirs(d, exist_ok=True)
-    tmp = os.path.join(d, f".{os.path.basename(path)}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+    """Write ``aig`` to ``path`` atomically (:func:`dcsflow.fileio.write_bytes_atomic`) as binary or
+    ASCII AIGER."""
+    write_bytes_atomic(path, aig.to_bytes(binary=binary))
 
 
 def read_aiger(path) -> Aig:
