@@ -8,7 +8,7 @@ Stages (DESIGN.md, "Pipeline" 1-2; Yosys 0.23 ``help synth_xilinx``):
    ``$_XOR_``, ``$_MUX_`` ... gates is exactly what ``abc -luts`` would map.
    The synth_xilinx run is split at ``map_dsp`` (``-run :map_dsp``, then ``-run map_dsp:map_luts`` in
    the same Yosys session); in between, every ``$mul`` with exactly one parameter operand is
-   decomposed into chunk products (:mod:`flow.param_arith`, ``flow/yosys_lib/param_mul.v``), whose
+   decomposed into chunk products (:mod:`dcsflow.flow.param_arith`, ``flow/yosys_lib/param_mul.v``), whose
    bits each depend on at most ``DesignSpec.mul_chunk`` regular inputs (one TLUT each). Such a
    multiplier therefore never becomes a DSP48E1: it is built from LUTs (and CARRY4 for the sum of
    the chunk products). The conventional build then gets its own front-end result
@@ -149,7 +149,7 @@ def synthesize_pre(spec: DesignSpec, workdir: Path, status: Callable[[str], None
 
 def _param_mul_probe(read_lines: list[str], top: str | None, psel: str, workdir: Path,
                      status: Callable[[str], None] | None) -> tuple[bool, float]:
-    """Quick Yosys probe (elaboration only, see :func:`flow.param_arith.probe_commands`): may the
+    """Quick Yosys probe (elaboration only, see :func:`dcsflow.flow.param_arith.probe_commands`): may the
     design contain a ``$mul`` fed by a parameter wire? Returns (answer, seconds); writes
     ``probe.ys``/``probe.log``/``probe_count.txt`` in ``workdir``."""
     hier = f"hierarchy -top {top}" if top else "hierarchy -auto-top"

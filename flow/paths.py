@@ -4,7 +4,7 @@ Run-time data (device data ``xc7/<part>/...``, official vectors ``vectors/piciph
 package data and is found through :mod:`importlib.resources`; the shared folder (``shared/``: the
 PYNQ bitstream, the EPFL circuits, used by tests and benchmarks) lives beside the repository checkout
 (``<repo>/../shared``); ``$DCSFLOW_SHARED`` overrides the location. The search itself is
-:mod:`scg.data`'s (the runtime package cannot import ``flow``); this module re-exports it for the flow.
+:mod:`dcsflow.scg.data`'s (the runtime package cannot import ``flow``); this module re-exports it for the flow.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ __all__ = ["REPO_ROOT", "SharedDataMissing", "shared_candidates", "shared_dir", 
 
 
 def shared_file(*parts: str) -> Path:
-    """Return the path of a data file: package data first, then the shared data folder (:func:`scg.data.data_file`).
+    """Return the path of a data file: package data first, then the shared data folder (:func:`dcsflow.scg.data.data_file`).
 
     Raises:
         SharedDataMissing: the file was found in none of the searched folders (the message lists them).

@@ -3,7 +3,7 @@
 ``dcsflow build a.vhd [b.vhd ...] --top T`` reads VHDL through GHDL (Debian package ``ghdl``, tested
 with 2.0.0 mcode): every file is analysed in the order given (``ghdl -a --std=08 -fsynopsys``) into a
 work library in the build folder, then ``ghdl --synth --out=verilog T`` writes the synthesized top
-as a flat Verilog netlist (``frontend/ghdl/top.v``), which the Yosys front end (:mod:`flow.frontend`)
+as a flat Verilog netlist (``frontend/ghdl/top.v``), which the Yosys front end (:mod:`dcsflow.flow.frontend`)
 reads like any Verilog design. ``ghdl`` is found by :mod:`dcsflow.tools` (``$DCSFLOW_GHDL``
 overrides where).
 

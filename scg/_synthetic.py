@@ -2,7 +2,7 @@
 
 ``make_build(dir)`` writes ``ppc.aig`` (a PPC over a ``key_bits``-bit parameter ``key`` (default 16)), ``ppc.json``,
 ``tlut/framemap.json`` + ``tlut/template.frm`` and ``build.json`` (with every file's SHA-256, so that
-:func:`scg.buildfolder.load_build` accepts it; no template netlist) with TLUTs on real xc7z020 LUT
+:func:`dcsflow.scg.buildfolder.load_build` accepts it; no template netlist) with TLUTs on real xc7z020 LUT
 sites (several frame columns, both site kinds, two clock-region rows), so that the touched frames
 form several runs. The template holds random non-TLUT bits (kept by every rekey) and the TLUT bits
 for an all-zero key, with a consistent frame ECC. With ``affine=True`` (default) it adds

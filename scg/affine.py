@@ -12,7 +12,7 @@ carries the records
   over GF(2) (checked per TLUT), so an index XOR in INIT space is an index XOR ``D`` in v space:
   the 64-bit value ``V`` (half-word m in bits 16m..16m+15) at ``f`` is ``V0`` with its index XORed
   by ``D(f) = XOR_j f_j * dcol_j`` and complemented when ``n(f)`` = bit 6 of ``D`` is set;
-- the frame ECC (Hamming code over bit positions, :func:`scg.device.word_ecc`) of a half-word ``h``
+- the frame ECC (Hamming code over bit positions, :func:`dcsflow.scg.device.word_ecc`) of a half-word ``h``
   at word bits ``o..o+15`` is ``parity(h) * code(word, o) ^ X(h)``, ``X`` = XOR of the positions of
   its set bits. Permuting ``h`` by an XOR ``d`` keeps the parity and turns ``X`` into
   ``X ^ parity * d``; complementing 16 bits keeps both. So each row carries ``(parity, X)`` of
@@ -49,7 +49,7 @@ class AffineRow:
         v0: the 64-bit frame-order value V at f = 0; hidx: for m = 0..3 the 16-bit word index
             ``2 * (frame_index * 101 + word) + half`` of half-word m in the shadow frames;
         fidx: frame index (into the blob's FARs) of half-word m; q: byte m = X | parity << 4 of
-            V0's half-word m; code: ECC code of the half-word's bit 0 (:func:`scg.device.bit_code`).
+            V0's half-word m; code: ECC code of the half-word's bit 0 (:func:`dcsflow.scg.device.bit_code`).
     """
 
     name: str

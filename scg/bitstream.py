@@ -3,10 +3,10 @@
 Reading: :func:`parse` takes the bytes of a ``.bit`` file (header + configuration stream) or a raw
 ``.bin`` stream and returns a :class:`Bitstream`: header fields, the register writes, the CRC checks
 and a :class:`FrameMemory` holding every frame the FDRI bursts wrote. Every problem with the input
-raises :class:`scg.errors.BitstreamError` (one line, ``user_error = True``) — no other exception
+raises :class:`dcsflow.scg.errors.BitstreamError` (one line, ``user_error = True``) — no other exception
 type escapes :func:`parse` for any input bytes (fuzz-tested).
 
-Frame write semantics (shared with :mod:`scg.emulator`; UG470 "frame data input", Project X-Ray's
+Frame write semantics (shared with :mod:`dcsflow.scg.emulator`; UG470 "frame data input", Project X-Ray's
 ``Configuration::InitWithPackets``): FDRI words are cut into 101-word frames. A completed frame is
 held in the frame buffer and written to the FAR only when the *next* frame completes, so the last
 frame of a burst is a pad frame that is never written. After a write the FAR auto-increments in
@@ -375,7 +375,7 @@ class FrameMemory:
         Args:
             init: 0 <= init < 2**64, bit i = INIT[i].
             update_ecc: also update the frame ECC (word 50 bits [12:0]) of every changed frame by
-                the ECC of the change (linear code, :func:`scg.device.frame_ecc`), as Vivado and
+                the ECC of the change (linear code, :func:`dcsflow.scg.device.frame_ecc`), as Vivado and
                 Project X-Ray keep it. With False only the 64 INIT bits change.
         Raises:
             DeviceError: unknown site/BEL; ValueError: init out of range.
@@ -1069,7 +1069,7 @@ def to_bit(stream: bytes, *, design: str = "dcsflow", part: str | None = None, d
 
 def header_part(dev: Device) -> str:
     """Part name for a ``.bit`` header (Vivado style, e.g. ``7z020clg400``): ``bit_part`` of the
-    part's entry in ``devices.json`` (:data:`scg.device.DEVICE_FACTS`), else the device name."""
+    part's entry in ``devices.json`` (:data:`dcsflow.scg.device.DEVICE_FACTS`), else the device name."""
     facts = DEVICE_FACTS.get(dev.name)
     return facts.bit_part if facts else dev.name
 

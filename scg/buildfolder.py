@@ -117,19 +117,19 @@ class BuildFolder:
     Attributes (cheap, from ``build.json`` and ``ppc.json``):
         path: the folder; manifest: ``build.json`` (dict); ppc_manifest: ``ppc.json`` (dict);
         top: top module name; design_hash: hex SHA-256 of the design's sources and options;
-        device: :class:`scg.device.Device` of ``build.json`` ``device``.
+        device: :class:`dcsflow.scg.device.Device` of ``build.json`` ``device``.
     Read on first use (each with its checks, module docstring):
-        ppc: :class:`scg.ppc.Ppc`; ports: parameter port -> width (from the PPC);
+        ppc: :class:`dcsflow.scg.ppc.Ppc`; ports: parameter port -> width (from the PPC);
         module: the template netlist's top module (Yosys JSON dict, ``template.json``);
         tlut_entries: TLUT cell -> PPC output of each INIT bit (``ppc.json`` ``tluts``);
         affine_records: ``ppc.json`` ``affine`` (cell -> record dict, ``{}`` if none);
         framemap: ``tlut/framemap.json`` (dict); idcode: its IDCODE (int);
         entries: frame-map entries ``(far, word, bit, ppc_output)``, sorted;
         fars: touched FARs in FDRI order; runs: those FARs in runs of consecutive frames of one row
-        (:func:`scg.bitstream.frame_runs`);
+        (:func:`dcsflow.scg.bitstream.frame_runs`);
         template_dir: folder of the template configuration (:func:`template_folder`);
         imported: True when that is an imported Vivado bitstream (``dcsflow import``);
-        template: the template configuration (:class:`scg.bitstream.FrameMemory`).
+        template: the template configuration (:class:`dcsflow.scg.bitstream.FrameMemory`).
     """
 
     def __init__(self, path: Path, manifest: dict, ppc_manifest: dict, digests: dict[str, str]):
@@ -175,7 +175,7 @@ class BuildFolder:
     # ------------------------------------------------------------------ PPC
     @cached_property
     def ppc(self):
-        """The PPC (:class:`scg.ppc.Ppc`) of ``ppc.aig``.
+        """The PPC (:class:`dcsflow.scg.ppc.Ppc`) of ``ppc.aig``.
 
         Raises:
             BuildFolderError: unreadable AIGER (code ``blob``), latches, output count differs

@@ -7,7 +7,7 @@ The flow's ``dcsflow rekey|bit|import|codegen`` pass their arguments here unchan
 option is defined once.
 
 Exit status: 0 done; 1 a user error (any exception whose class has a true ``user_error``
-attribute, e.g. :class:`scg.errors.RekeyError`, :class:`scg.errors.BitstreamError`,
+attribute, e.g. :class:`dcsflow.scg.errors.RekeyError`, :class:`dcsflow.scg.errors.BitstreamError`,
 :class:`dcsflow.aig.AigerError`, or an OS error on a named file), printed as one line
 ``error: ...`` on stderr, never a traceback; 2 a usage error (argparse).
 """
@@ -80,7 +80,7 @@ def _load(path: str, strict: bool = True, need_frames: bool = True):
 
 def info_rows(s: dict) -> list[tuple[str, str]]:
     """(field, value) rows of ``bit info`` for a bitstream summary ``s``
-    (:meth:`scg.bitstream.Bitstream.summary` plus ``nonzero_frames``/``ecc_mismatch_frames``)."""
+    (:meth:`dcsflow.scg.bitstream.Bitstream.summary` plus ``nonzero_frames``/``ecc_mismatch_frames``)."""
     rows = []
     for key in ("part", "idcode", "stream_words", "fdri_frames", "frames_written",
                 "distinct_frames_written", "pad_frames", "device_frames", "partial",

@@ -13,7 +13,7 @@ Writes three files into DIR:
     sets (``x[i]`` = input ``i`` of the PPC for the 32 sets, ``y[k]`` = the k-th of the PPC outputs
     the patch reads, in output order: :func:`slots`).
     ``scg_gen_patch(y, f)``: the frame patch (entry bits and frame ECC) of the shadow frames; the
-    affine TLUTs (:mod:`scg.affine`) as one loop over the ``scg_ag``/``scg_ar``/``scg_ae`` tables,
+    affine TLUTs (:mod:`dcsflow.scg.affine`) as one loop over the ``scg_ag``/``scg_ar``/``scg_ae`` tables,
     from their frontier outputs (:func:`affine_source`).
     With ``style="table"`` (large PPCs) both are loops over constant tables instead of straight-line
     code: the same results and still constant time (loop counts and addresses from the tables only;
@@ -59,7 +59,7 @@ HEADER_WORDS = 18
 class CodegenResult:
     """What :func:`codegen` wrote: ``files`` (paths) and the blob size in words, AND nodes, frames,
     frame-map entries, the code style ("straight" or "table"), the number of affine TLUTs (patched
-    from their frontier, :mod:`scg.affine`) and the AND nodes the generated evaluation computes."""
+    from their frontier, :mod:`dcsflow.scg.affine`) and the AND nodes the generated evaluation computes."""
 
     files: list
     blob_words: int
@@ -210,7 +210,7 @@ def patch_plan(build: BuildFolder, skip=frozenset()):
     """The frame patch of a build as data (shared by both code styles).
 
     ``skip``: frame bits ``(far, word, bit)`` written by the affine TLUT loop
-    (:func:`scg.affine.affine_rows`) instead: left out of the words, their template bits taken out of
+    (:func:`dcsflow.scg.affine.affine_rows`) instead: left out of the words, their template bits taken out of
     the ECC constant, and their frames always get an ECC row (the loop adds its syndromes).
 
     Returns ``(words, eccs)``: ``words`` = list of ``(index, base, terms)`` with ``index`` = word
@@ -278,9 +278,9 @@ def patch_source(build: BuildFolder, name: str = "scg_gen_patch", rows=None, slo
     outputs that are constant folded into the template constant), and every touched frame's ECC as
     ``A_f ^ finish(XOR_j y[j] & code_j)`` with ``code_j`` the XOR of the ECC codes of output j's bits
     in that frame and ``A_f`` = template ECC ^ finish(codes of the template's set entry bits): the
-    frame ECC is linear (:func:`scg.device.frame_ecc`), so this equals the ECC update of
+    frame ECC is linear (:func:`dcsflow.scg.device.frame_ecc`), so this equals the ECC update of
     ``FrameMemory.set_lut(update_ecc=True)``. No branches, no data-dependent addresses.
-    Affine TLUTs (``rows`` = ``(rows, covered)`` of :func:`scg.affine.affine_rows`, computed when
+    Affine TLUTs (``rows`` = ``(rows, covered)`` of :func:`dcsflow.scg.affine.affine_rows`, computed when
     None) are written by the loop of :func:`affine_source` instead, which adds their ECC syndromes.
     ``slot``: PPC output -> index into ``y`` (:func:`slots` of :func:`needed_outputs` when None).
     """
@@ -454,7 +454,7 @@ _EACC_WIPE = """    {
 def affine_source(rows: list[AffineRow], frames: int, slot: dict | None = None) -> tuple[str, str]:
     """C99 for the affine TLUTs: ``(declarations, loop)``; empty strings when there are no rows.
 
-    Tables of :func:`scg.affine.group_tables`: ``scg_ag`` (groups), ``scg_ar`` (rows), ``scg_ae``
+    Tables of :func:`dcsflow.scg.affine.group_tables`: ``scg_ag`` (groups), ``scg_ar`` (rows), ``scg_ae``
     (pre-summed ECC per group and frame). The loop (inside ``scg_gen_patch``, after the generic
     words and before the ECC rows) computes per group the mask ``D`` from its frontier outputs and
     the 7 stage masks; per row it permutes V0 with 6 butterfly stages (the masks, never a branch),
@@ -522,7 +522,7 @@ def affine_source(rows: list[AffineRow], frames: int, slot: dict | None = None) 
 
 def patch_model(build: BuildFolder, ybits: list[int], rows=None) -> dict:
     """Python mirror of the generated ``scg_gen_patch`` (both styles): the touched frames (FAR -> 101
-    words) for PPC output bits ``ybits`` (0/1). For tests: it must equal :func:`scg.plan.plan`."""
+    words) for PPC output bits ``ybits`` (0/1). For tests: it must equal :func:`dcsflow.scg.plan.plan`."""
     from .affine import apply_tables
 
     rows, covered = affine_rows(build) if rows is None else rows
@@ -589,7 +589,7 @@ CODE_STYLES = ("auto", "straight", "table")
 def code_style(build: BuildFolder, style: str = "auto", rows=None, size=None) -> str:
     """Resolve ``style`` ("auto", "straight" or "table") for ``build``: "auto" is "table" when the
     AND nodes the patch needs or the entries it writes bit by bit (those of affine TLUTs, ``rows``
-    of :func:`scg.affine.affine_rows`, left out) exceed :data:`TABLE_STYLE_ABOVE`. ``size``: that
+    of :func:`dcsflow.scg.affine.affine_rows`, left out) exceed :data:`TABLE_STYLE_ABOVE`. ``size``: that
     pair if already known (:func:`work_size`).
 
     Raises:
@@ -623,7 +623,7 @@ def codegen(build_dir, out_dir, style: str = "auto") -> CodegenResult:
     constant time and give the same frames.
 
     Raises:
-        BuildFolderError: the build folder is refused (:func:`scg.buildfolder.load_build`), or
+        BuildFolderError: the build folder is refused (:func:`dcsflow.scg.buildfolder.load_build`), or
             its affine records disagree with its PPC.
         ValueError: unknown style.
     """

@@ -4,7 +4,7 @@ Supported parts and their facts (default part, Vivado part, ``.bit`` header part
 sites come from) are listed in the package's ``devices.json`` (format ``dcsflow-devices`` v1,
 docs/formats.md; :data:`DEVICE_FACTS`): ``xc7z020`` (default) and ``xc7a35t``. Everything else is
 loaded at run time from the Project X-Ray extracts in ``<shared>/xc7/<part>/`` (located by
-:mod:`scg.data`); the formulas are the
+:mod:`dcsflow.scg.data`); the formulas are the
 ones of ``shared/xc7/FACTS.md`` and are checked in the tests against every LUT INIT entry of the
 ``segbits_clb*.db`` files and every ``baseaddr``/``offset`` of the partial tile grids.
 

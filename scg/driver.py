@@ -3,8 +3,8 @@ C driver ``firmware/hwicap.c``): vacancy polling with timeouts, dummy frame on r
 write, status check before DESYNC, abort/reset recovery.
 
 :class:`HwicapSession` works over any *bus*: an object with ``read(offset) -> int`` and
-``write(offset, value)`` on 32-bit registers — the :class:`scg.hwicap.AxiHwicap` model (target
-``emulator``) or ``/dev/mem``/UIO (:class:`scg.transports.DevMemBus`). Packets are UG470 type-1/type-2
+``write(offset, value)`` on 32-bit registers — the :class:`dcsflow.scg.hwicap.AxiHwicap` model (target
+``emulator``) or ``/dev/mem``/UIO (:class:`dcsflow.scg.transports.DevMemBus`). Packets are UG470 type-1/type-2
 configuration packets (FACTS.md "Write frame(s)").
 """
 
@@ -17,8 +17,8 @@ from .transports import clear_pcap_pr
 
 class DriverError(Exception):
     """A hardware-level failure inside :class:`HwicapSession` (timeout, IDCODE, configuration error,
-    lost sync, read-back mismatch); ``code`` is a key of :data:`scg.rekey.ERROR_CODES`.
-    :func:`scg.rekey.rekey` turns it into :class:`scg.errors.RekeyError` (after rolling back)."""
+    lost sync, read-back mismatch); ``code`` is a key of :data:`dcsflow.scg.rekey.ERROR_CODES`.
+    :func:`dcsflow.scg.rekey.rekey` turns it into :class:`dcsflow.scg.errors.RekeyError` (after rolling back)."""
 
     def __init__(self, code: str, msg: str):
         super().__init__(msg)
@@ -57,7 +57,7 @@ class HwicapSession:
         icap_words_in / icap_words_out / reg_accesses: counters.
     Raises:
         DriverError: (every method) timeout, IDCODE mismatch, configuration error, lost sync;
-            :func:`scg.rekey.rekey` turns it into :class:`scg.errors.RekeyError`.
+            :func:`dcsflow.scg.rekey.rekey` turns it into :class:`dcsflow.scg.errors.RekeyError`.
     """
 
     def __init__(self, bus, idcode: int, timeout: int = 1000):
@@ -183,8 +183,8 @@ def frame_write_sequence(idcode: int, far: int, count: int) -> tuple[list[int], 
 
 
 def rekey_icap_words(runs: list[list[int]], idcode: int = 0) -> int:
-    """ICAP words written per rekey (no read-back) by :func:`scg.rekey.apply_hwicap` for the frame ``runs``
-    (lists of consecutive FARs, :func:`scg.bitstream.frame_runs`): per run the
+    """ICAP words written per rekey (no read-back) by :func:`dcsflow.scg.rekey.apply_hwicap` for the frame ``runs``
+    (lists of consecutive FARs, :func:`dcsflow.scg.bitstream.frame_runs`): per run the
     :func:`frame_write_sequence` plus the frames and one pad frame."""
     total = 0
     for run in runs:

@@ -12,7 +12,7 @@ Packets
     count ``[10:0]``. Type-2 (``[31:29]=2``): count ``[26:0]``, register of the last type-1.
     Any other header while synchronised is ignored and counted in ``stats["bad_headers"]``.
 Register writes
-    Every write (except to CRC) enters the CRC (:func:`scg.bitstream.crc_update`). CRC: compared
+    Every write (except to CRC) enters the CRC (:func:`dcsflow.scg.bitstream.crc_update`). CRC: compared
     with the running CRC; a mismatch sets ``crc_error`` (STAT bit 0; sticky until :meth:`reset`);
     the running CRC then resets. CMD RCRC resets the CRC. FAR sets the frame address. CTL0 is written
     through MASK (``CTL0 = CTL0 & ~MASK | value & MASK``). COR0, COR1, MASK, CTL1, WBSTAR, TIMER and
@@ -59,7 +59,7 @@ STAT_ID_ERROR = 1 << 15
 
 
 class ConfigEmulator:
-    """Configuration logic of one device over a :class:`~scg.bitstream.FrameMemory`.
+    """Configuration logic of one device over a :class:`~dcsflow.scg.bitstream.FrameMemory`.
 
     Args:
         device: part name or :class:`Device` (default: the default device of ``devices.json``).

@@ -24,7 +24,7 @@ class DeviceError(ScgError):
 class BitstreamError(ScgError):
     """Malformed, truncated or corrupted bitstream (bad header, bad packet, CRC mismatch, ...).
 
-    This is the only exception type that :func:`scg.bitstream.parse` raises for bad input bytes.
+    This is the only exception type that :func:`dcsflow.scg.bitstream.parse` raises for bad input bytes.
     """
 
 
@@ -35,7 +35,7 @@ class HwicapError(ScgError):
 class BuildFolderError(ScgError):
     """A build folder is missing, incomplete, changed since the build or inconsistent (refused).
 
-    ``code``: the firmware error name it corresponds to (a key of :data:`scg.rekey.ERROR_CODES`):
+    ``code``: the firmware error name it corresponds to (a key of :data:`dcsflow.scg.rekey.ERROR_CODES`):
     ``design`` (files of another build, a hash or count mismatch), ``device`` (another part) or
     ``blob`` (an unreadable PPC).
     """
@@ -48,7 +48,7 @@ class BuildFolderError(ScgError):
 class RekeyError(ScgError):
     """A rekey could not be done.
 
-    ``code``: a key of :data:`scg.rekey.ERROR_CODES` (the firmware's ``SCG_ERR_*`` names);
+    ``code``: a key of :data:`dcsflow.scg.rekey.ERROR_CODES` (the firmware's ``SCG_ERR_*`` names);
     ``rolled_back``: whether the previous frames were written back after a failed write or read-back.
     """
 

@@ -1,4 +1,4 @@
-"""AXI HWICAP register model (Xilinx PG134) on top of :class:`scg.emulator.ConfigEmulator`, and a
+"""AXI HWICAP register model (Xilinx PG134) on top of :class:`dcsflow.scg.emulator.ConfigEmulator`, and a
 small driver that uses it the way the vendor driver does.
 
 Register map (byte offsets, 32-bit accesses only; FACTS.md / PG134):
@@ -34,7 +34,7 @@ offset   name    model semantics
 
 Timing is not modelled: every operation completes within the register access that starts it, except
 a Read, which completes as the read FIFO is drained. Any other offset, or one not a multiple of 4,
-raises :class:`scg.errors.HwicapError`. Writes to read-only registers are ignored (counted).
+raises :class:`dcsflow.scg.errors.HwicapError`. Writes to read-only registers are ignored (counted).
 
 For the cost model every access is counted: :attr:`AxiHwicap.stats` holds ``reg_reads``,
 ``reg_writes`` (totals), ``reads_by_reg``/``writes_by_reg`` (per register name), ``icap_words_in``

@@ -1,9 +1,9 @@
 """Frame patches of a rekey: parameter values -> new contents of the touched frames.
 
-For every parameter assignment (several at once, bit-parallel :mod:`scg.ppc` evaluation) the
+For every parameter assignment (several at once, bit-parallel :mod:`dcsflow.scg.ppc` evaluation) the
 template's touched frames are copied, every frame-map entry's bit set to its PPC output, and each
 touched frame's ECC (word 50 bits [12:0]) updated by the ECC of the change (the code is linear,
-:func:`scg.device.frame_ecc`; same result as ``FrameMemory.set_lut(update_ecc=True)``).
+:func:`dcsflow.scg.device.frame_ecc`; same result as ``FrameMemory.set_lut(update_ecc=True)``).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ class RekeyPlan:
 
 
 def plan_many(build, assignments: list[dict]) -> list[RekeyPlan]:
-    """Evaluate the PPC of ``build`` (:class:`scg.buildfolder.BuildFolder`) for several parameter
+    """Evaluate the PPC of ``build`` (:class:`dcsflow.scg.buildfolder.BuildFolder`) for several parameter
     assignments at once (bit-parallel) and patch the template's touched frames for each.
 
     Args:
@@ -77,7 +77,7 @@ def frames_hash(frames: dict, device: Device) -> str:
 
 def param_layout(ppc) -> list[tuple[str, int, int]]:
     """Parameter vector layout of the firmware: ``(port, offset, width)`` per port of ``ppc``
-    (:class:`scg.ppc.Ppc`) in order of first appearance among the PPC inputs; the vector is the
+    (:class:`dcsflow.scg.ppc.Ppc`) in order of first appearance among the PPC inputs; the vector is the
     ports concatenated, port 0 at bit 0 (``rekey <hex>`` of the firmware takes it as one number)."""
     out, off = [], 0
     seen = []

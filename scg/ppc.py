@@ -18,7 +18,7 @@ from dcsflow.aig import Aig, read_aiger
 
 class PpcError(ValueError):
     """Bad parameter assignment for a PPC (a port without a value, a value wider than its port).
-    Command-line values are parsed by :mod:`scg.params`."""
+    Command-line values are parsed by :mod:`dcsflow.scg.params`."""
 
     user_error = True
 

@@ -1,15 +1,15 @@
 """Host SCG: new parameter values -> frame patches -> one write per touched frame, with rollback.
 
-Input is a build folder (:mod:`scg.buildfolder`, docs/formats.md "Build folder"): the PPC
+Input is a build folder (:mod:`dcsflow.scg.buildfolder`, docs/formats.md "Build folder"): the PPC
 (``ppc.aig``), the frame map (``tlut/framemap.json``) and the template configuration
 (``tlut/template.frm``, or the imported Vivado bitstream), all checked against ``build.json``.
 
 Steps of :func:`rekey`:
 
-1. evaluate the PPC and patch the touched frames of the template (:mod:`scg.plan`);
-2. hand the frames to a transport (:mod:`scg.transports`): runs of consecutive frames inside one
+1. evaluate the PPC and patch the touched frames of the template (:mod:`dcsflow.scg.plan`);
+2. hand the frames to a transport (:mod:`dcsflow.scg.transports`): runs of consecutive frames inside one
    configuration row, each touched frame written exactly once, through the register-level driver
-   :class:`scg.driver.HwicapSession` (targets ``emulator`` and ``devmem:BASE``), as a partial or
+   :class:`dcsflow.scg.driver.HwicapSession` (targets ``emulator`` and ``devmem:BASE``), as a partial or
    full bitstream file (``bitfile:PATH``, ``partial:PATH``; owner-only permissions: it holds key
    material) or through the Linux FPGA manager (``fpgamgr``).
 
@@ -107,8 +107,8 @@ def apply_hwicap(session: HwicapSession, build, new: dict, previous: dict, verif
 
 def rekey(build, assignment: dict, target: str = "emulator", *, verify: bool = False,
           hwicap=None, previous: dict | None = None, timeout: int = 1000, fpga_manager=None) -> RekeyResult:
-    """Rekey ``build`` (:class:`scg.buildfolder.BuildFolder`) for ``assignment`` (parameter port ->
-    value, e.g. from :func:`scg.params.parse_param_args`) through ``target``.
+    """Rekey ``build`` (:class:`dcsflow.scg.buildfolder.BuildFolder`) for ``assignment`` (parameter port ->
+    value, e.g. from :func:`dcsflow.scg.params.parse_param_args`) through ``target``.
 
     Args:
         target: ``emulator`` (``hwicap`` or a new model holding the template), ``bitfile:PATH``

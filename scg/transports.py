@@ -1,7 +1,7 @@
 """Transports of the host SCG: where the specialized frames go.
 
 - :class:`DevMemBus`: the AXI HWICAP registers through ``/dev/mem`` or a UIO device (mmap), for the
-  register-level driver :class:`scg.driver.HwicapSession` (target ``devmem:BASE[@/dev/uioN]``);
+  register-level driver :class:`dcsflow.scg.driver.HwicapSession` (target ``devmem:BASE[@/dev/uioN]``);
 - :func:`make_emulator`: the AXI HWICAP model over the configuration-memory emulator holding the
   template (target ``emulator``);
 - :func:`specialized_stream`: the configuration words of a partial or full specialized bitstream
@@ -65,13 +65,13 @@ class DevMemBus:
 
 
 def specialized_stream(build, p, full: bool = False):
-    """Configuration words (UG470) of the specialized configuration ``p`` (:class:`scg.plan.RekeyPlan`)
-    of ``build`` (:class:`scg.buildfolder.BuildFolder`).
+    """Configuration words (UG470) of the specialized configuration ``p`` (:class:`dcsflow.scg.plan.RekeyPlan`)
+    of ``build`` (:class:`dcsflow.scg.buildfolder.BuildFolder`).
 
-    ``full=False``: partial bitstream of the touched frames only (:func:`scg.bitstream.partial_stream_words`:
+    ``full=False``: partial bitstream of the touched frames only (:func:`dcsflow.scg.bitstream.partial_stream_words`:
     sync, RCRC, IDCODE, per run FAR + WCFG + FDRI with the frames and one pad frame, CRC, DESYNC).
     ``full=True``: the whole template with the touched frames replaced
-    (:func:`scg.bitstream.full_stream_words`, Vivado's packet order).
+    (:func:`dcsflow.scg.bitstream.full_stream_words`, Vivado's packet order).
     """
     if full:
         mem = build.template.copy()
@@ -154,7 +154,7 @@ class FpgaManager:
 
 
 def make_emulator(build, device: str | None = None):
-    """An :class:`scg.hwicap.AxiHwicap` whose configuration memory holds ``build``'s template (a copy);
+    """An :class:`dcsflow.scg.hwicap.AxiHwicap` whose configuration memory holds ``build``'s template (a copy);
     with ``device`` another part's model holding an empty configuration (tests of the IDCODE check)."""
     from .emulator import ConfigEmulator
     from .hwicap import AxiHwicap

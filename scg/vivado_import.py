@@ -2,8 +2,8 @@
 (``python -m dcsflow.scg import BUILD --bit routed.bit --cells tlut_cells.json``, also ``dcsflow import``).
 
 Inputs: the build folder (built with ``--backend vivado``: ``vivado/tluts.json`` is the plan; the
-folder must pass :func:`scg.buildfolder.load_build`), the
-routed bitstream (``.bit`` or ``.bin``, read with :func:`scg.bitstream.read_file`, UG470) and the
+folder must pass :func:`dcsflow.scg.buildfolder.load_build`), the
+routed bitstream (``.bit`` or ``.bin``, read with :func:`dcsflow.scg.bitstream.read_file`, UG470) and the
 dump written by ``vivado/dump_tluts.tcl`` (``tlut_cells.json``, format ``dcsflow-vivado-tluts`` v1).
 
 Checks, each failure a :class:`VivadoImportError` naming the cell and what differs:
@@ -11,9 +11,9 @@ Checks, each failure a :class:`VivadoImportError` naming the cell and what diffe
 1. the dump: every planned cell present, no cell the build does not have, LOC and BEL as planned,
    LOCK_PINS and the ``get_bel_pins`` map equal to the planned pin order, INIT = template INIT;
 2. the bitstream: a full configuration, its IDCODE the build device's (bits [27:0]);
-3. every TLUT site decoded from the frames (:meth:`scg.bitstream.FrameMemory.get_lut`) holds the
+3. every TLUT site decoded from the frames (:meth:`dcsflow.scg.bitstream.FrameMemory.get_lut`) holds the
    template INIT permuted by the planned pin order. The template INIT is asymmetric in every pair of
-   inputs (:func:`scg.lut.template_table`), so a pin swap is seen in the bitstream alone.
+   inputs (:func:`dcsflow.scg.lut.template_table`), so a pin swap is seen in the bitstream alone.
 
 On success, and only then, the folder gets ``tlut/imported/`` (``template.bit`` = the routed
 bitstream, ``import.json``) and ``build.json`` records it (key ``template``) and
@@ -178,7 +178,7 @@ def check_dump(plan: dict, dump: dict, dump_path: Path, device) -> list[str]:
 
 def check_frames(plan: dict, frames) -> list[str]:
     """Differences between the planned TLUT INITs and the INITs decoded from ``frames``
-    (:class:`scg.bitstream.FrameMemory`) at the planned sites."""
+    (:class:`dcsflow.scg.bitstream.FrameMemory`) at the planned sites."""
     errs = []
     for p in plan["cells"]:
         got = frames.get_lut(p["site"], p["bel"])
@@ -198,7 +198,7 @@ def import_vivado(build_dir, bit_path, cells_path) -> ImportResult:
     """Check a routed bitstream and its TLUT dump against the build and link it as the template.
 
     Raises:
-        BuildFolderError: the build folder is refused (:func:`scg.buildfolder.load_build`).
+        BuildFolderError: the build folder is refused (:func:`dcsflow.scg.buildfolder.load_build`).
         VivadoImportError: plan/dump/bitstream missing or malformed, another part, any difference
             (module docstring); scg BitstreamError for a corrupted or truncated bitstream.
     """
@@ -274,7 +274,7 @@ def import_vivado(build_dir, bit_path, cells_path) -> ImportResult:
 def synthetic_vivado_result(build_dir, base_bit, out_dir, mutate_frames=None, mutate_dump=None) -> tuple[Path, Path]:
     """Stand-in for a Vivado run (tests, benchmarks; no Vivado here): ``base_bit`` (e.g.
     ``pynq-z1_base.bit``) with every planned TLUT's template INIT written at its planned site by the
-    project's writer (:func:`scg.bitstream.write_full`), and the dump ``dump_tluts.tcl`` would write.
+    project's writer (:func:`dcsflow.scg.bitstream.write_full`), and the dump ``dump_tluts.tcl`` would write.
 
     ``mutate_frames(mem, plan)`` / ``mutate_dump(dump)`` may alter either before writing.
     Returns ``(routed.bit, tlut_cells.json)`` in ``out_dir``.

@@ -1,4 +1,4 @@
-"""tmap.aig: AIGER reading/writing (ASCII and binary, latches, symbols) and malformed input."""
+"""dcsflow.aig (the core AIG): AIGER reading/writing (ASCII and binary, latches, symbols) and malformed input."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""DES tables and a reference DES (used by the DES-style benchmark circuit, :func:`tmap.generators.triple_des`).
+"""DES tables and a reference DES (used by the DES-style benchmark circuit, :func:`dcsflow.tmap.generators.triple_des`).
 
 Source of the tables: FIPS PUB 46-3, "Data Encryption Standard", NIST 1999 (IP, IP^-1, E, P, the
 eight S-boxes S1..S8, PC-1, PC-2 and the left-shift schedule). Bits are numbered as in the

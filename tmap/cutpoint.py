@@ -39,7 +39,7 @@ def cutpoint_proof(netlist, ppc: Aig, aig: Aig, claims: dict, seconds: float = 6
     """Prove ``netlist`` ∘ ``ppc`` ≡ ``aig`` (combinational) with the LUT claims as cut points.
 
     Args:
-        netlist: the :class:`tmap.mapper.TlutNetlist` (outputs in the order of ``aig``'s outputs).
+        netlist: the :class:`dcsflow.tmap.mapper.TlutNetlist` (outputs in the order of ``aig``'s outputs).
         ppc: the PPC AIG, inputs = ``netlist.params`` in order.
         aig: the combinational AIG the netlist was mapped from; its inputs are the regular inputs and
             the parameters (by name).

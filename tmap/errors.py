@@ -1,7 +1,7 @@
 """Error types of the TMAP package.
 
 Every class here has ``user_error = True``: the ``dcsflow`` CLI prints such an error as one line
-``error: ...`` and exits with status 1 (see :mod:`flow.cli`). Stdlib only. (AIGER errors are
+``error: ...`` and exits with status 1 (see :mod:`dcsflow.flow.cli`). Stdlib only. (AIGER errors are
 :class:`dcsflow.aig.AigerError`.)
 """
 

@@ -201,7 +201,7 @@ def triple_des() -> tuple[Aig, list[str]]:
     and clears the counter; 16 clocks later every unit has done its 16 rounds, so after three starts
     ``dout`` = FP(R16‖L16) of unit 3 = 3DES-EDE(K1, K2, K3) of the first block. The round is the real
     DES round: expansion E, XOR with the subkey, S1..S8, permutation P, Feistel XOR (tables from FIPS
-    46-3, :mod:`tmap._des`).
+    46-3, :mod:`dcsflow.tmap._des`).
 
     Inputs: ``din[0..63]`` (bit i = block bit i+1 of FIPS 46-3, i.e. din[0] is the MSB), ``start``,
     ``key_load``, ``key1_in[i]``, ``key2_in[i]``, ``key3_in[i]`` for the 56 non-parity bits

@@ -3,7 +3,7 @@
 Pipeline of :func:`map_tluts`:
 1. combinational view of the AIG (latch outputs are inputs, latch next states are outputs);
 2. mark parameter-only nodes (constant, parameter inputs, ANDs whose fanins are all parameter-only);
-3. reduced-cut selection (:mod:`tmap.cuts`): depth-optimal priority cuts, then area flow and exact
+3. reduced-cut selection (:mod:`dcsflow.tmap.cuts`): depth-optimal priority cuts, then area flow and exact
    area without increasing the depth (``area=True``: area only);
 4. per chosen cut, the LUT function: a truth table when the cone holds no parameter (static LUT,
    INIT), else one PPC literal per truth-table entry, built by evaluating the cone for each
@@ -265,7 +265,7 @@ class MapResult:
     claims: dict | None = None
     #: the ABC-optimized AIG variant the cover was taken from (None: the input AIG itself)
     variant: Aig | None = None
-    #: TLUT name -> :class:`tmap.affine.AffineTlut` (TLUTs found affine in their frontier)
+    #: TLUT name -> :class:`dcsflow.tmap.affine.AffineTlut` (TLUTs found affine in their frontier)
     affine: dict = field(default_factory=dict)
 
     def manifest(self) -> dict:
@@ -605,7 +605,7 @@ def verify(res: MapResult, comb: Aig, seconds: float = 600.0, method: str = "aut
     parameter values; sets ``res.stats.verified``/``proof``.
 
     Methods: ``"global"``: ABC ``cec`` of the composed netlist (every TLUT a multiplexer of its PPC
-    outputs) against ``comb``. ``"cutpoint"``: :func:`tmap.cutpoint.cutpoint_proof` with the mapper's
+    outputs) against ``comb``. ``"cutpoint"``: :func:`dcsflow.tmap.cutpoint.cutpoint_proof` with the mapper's
     LUT claims as cut points (scales to arithmetic, where the global miter does not), plus ABC
     ``cec`` of ``comb`` against the ABC-optimized variant the cover came from, if any. ``"auto"``:
     cut points when ``res.claims`` is known, and the global proof if that does not succeed (a netlist
@@ -773,7 +773,7 @@ def _cone_function(v: int, cone: list[int], leaves, ands, base: int, param: byte
 
 def _affine_shape(comb: Aig, v: int, f, cone: list[int], leaves, frontier: list[int], param: bytearray):
     """(sorted frontier, cols, neg, table at frontier 0) when the tunable function ``f`` of ``v`` is an
-    affine TLUT (:mod:`tmap.affine`), else None. Only cones with 1..MAX_FRONTIER frontier nodes and
+    affine TLUT (:mod:`dcsflow.tmap.affine`), else None. Only cones with 1..MAX_FRONTIER frontier nodes and
     no parameter-only leaf are tested."""
     if isinstance(f, int) or not 1 <= len(frontier) <= MAX_FRONTIER or any(param[l] for l in leaves):
         return None

@@ -1,8 +1,8 @@
 """AES-128 (FIPS-197): golden model, NIST CAVP known-answer vectors, RTL and simulation driver.
 
-Golden model (:mod:`designs.aes128.model`): encrypt, decrypt (library ``cryptography``), and the
+Golden model (:mod:`dcsflow.designs.aes128.model`): encrypt, decrypt (library ``cryptography``), and the
 FIPS-197 pieces the RTL is built from (sbox_table, key_expansion, encrypt_rounds).
-Vectors: :mod:`designs.aes128.vectors`; simulation: :mod:`designs.aes128.sim`;
+Vectors: :mod:`dcsflow.designs.aes128.vectors`; simulation: :mod:`dcsflow.designs.aes128.sim`;
 RTL: ``designs/aes128/rtl/*.v`` (tops ``aes128_pipe``, ``aes128_iter``).
 """
 

@@ -1,7 +1,7 @@
 """Generate ``rtl/aes128_sbox.v`` (the AES S-box as a 256-entry case table) from the golden model.
 
 Usage: ``python -m dcsflow.designs.aes128.gen_sbox [--check]``. The table comes from
-:func:`designs.aes128.model.sbox_table` (GF(2^8) inverse + affine map, FIPS-197 §5.1.1). A case
+:func:`dcsflow.designs.aes128.model.sbox_table` (GF(2^8) inverse + affine map, FIPS-197 §5.1.1). A case
 table is the form Yosys handles fastest (``proc_rom`` -> ROM -> ``memory_map`` -> LUT logic; a
 ROM without write port is never mapped to distributed RAM): 0.5 s per instance against 2.5 s for
 eight 256-bit constants indexed by the byte. ``--check`` exits 1 when the committed file differs.

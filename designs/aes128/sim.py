@@ -5,7 +5,7 @@ it writes a stimulus file for the test bench ``designs/aes128/tb/tb_aes128.v`` a
 result file (both formats: the test bench's header and docs/formats.md). The key changes only
 between groups, after the core has emptied — as a parameter does at a rekey. The same driver
 simulates the RTL (``dcsflow sim``) and the specialized netlists of a build (``dcsflow check``,
-through :mod:`designs.aes128.flowdesign`).
+through :mod:`dcsflow.designs.aes128.check`).
 
 Designs: ``aes128_pipe`` (10 unrolled rounds, one block per clock) and ``aes128_iter`` (one round
 per clock, 11 cycles per block; ``KEY_TABLE`` 1 = round keys as a parameter-only cone, 0 = on the

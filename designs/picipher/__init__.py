@@ -1,9 +1,9 @@
 """π16-Cipher v2 message processor: golden model, official-vector reader, RTL and simulation driver.
 
-Public API (golden model, :mod:`designs.picipher.model`):
+Public API (golden model, :mod:`dcsflow.designs.picipher.model`):
     star, pi, initialize, empty_ad_step, process_ad, cis_parameters, CisParameters,
     encrypt, decrypt, parse_hex; errors InputError, AuthenticationError (both ``user_error``).
-Vectors: :mod:`designs.picipher.vectors`; simulation: :mod:`designs.picipher.sim`;
+Vectors: :mod:`dcsflow.designs.picipher.vectors`; simulation: :mod:`dcsflow.designs.picipher.sim`;
 RTL: ``designs/picipher/rtl/*.v`` (top ``picipher_mp``).
 """
 

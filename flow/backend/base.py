@@ -27,7 +27,7 @@ class BackendRequest:
     """Input of :meth:`Backend.implement`.
 
     module: flat Yosys JSON module of Xilinx primitives (TLUTs marked ``dcs_tlut``/``dcs_ppc``);
-    device: target :class:`scg.device.Device`; seed: placer seed (results are deterministic per seed);
+    device: target :class:`dcsflow.scg.device.Device`; seed: placer seed (results are deterministic per seed);
     ppc_zero: PPC output bits for the all-zero parameter (None for a design without TLUTs);
     net_name: net id -> printable name; effort: placer effort (1.0 default); tlut_pairs: let two
     small TLUTs share a LUT6_2 site (opt-in; default one TLUT per LUT6 site as the issue asks).
@@ -60,7 +60,7 @@ class ExportJob:
     """Input of :meth:`Backend.export`: what a back end may write beside the built-in artifacts.
 
     out: build folder; module: the TLUT netlist module (Yosys JSON); top: top module; tluts: the
-    configuration's TLUT list (name, site, bel, pins); device: :class:`scg.device.Device`;
+    configuration's TLUT list (name, site, bel, pins); device: :class:`dcsflow.scg.device.Device`;
     design_hash: the build's; board: the back end's board object (:meth:`Backend.load_board`) or
     None; params: parameter port names; board_ports: ports a board wrapper drives (from the design
     description; empty: no board wrapper).

@@ -9,7 +9,7 @@ A TLUT's INIT bit i is PPC output ``dcs_ppc[i mod 2^k]``; the template holds the
 all-zero parameter. With the opt-in TLUT pairs, two TLUTs share a LUT6_2 like static LUTs do and
 INIT[31:0] / INIT[63:32] name the O5 / O6 TLUT's PPC outputs through the pin map. Route-through LUTs hold O6 = A1, constant LUTs all-zero/all-one.
 
-The configuration is written into a :class:`scg.bitstream.FrameMemory` with :meth:`set_lut` (frame
+The configuration is written into a :class:`dcsflow.scg.bitstream.FrameMemory` with :meth:`set_lut` (frame
 ECC kept consistent); routing, CARRY4 and FF configuration bits are not generated (logic-only).
 """
 

@@ -5,7 +5,7 @@ ICAP word counts (FACTS.md "Frame read and write sequences", UG470):
     (command words + dummy frame + 4 frames) and write them back (sync, RCRC, IDCODE, FAR, WCFG,
     FDRI with 4 frames + 1 pad frame, RCRC, parked FAR, DESYNC);
 (b) frame-batched: the SCG patches shadow frames and writes each touched frame once, one
-    write sequence per run of consecutive frames (:func:`scg.rekey.rekey_icap_words`, the words the
+    write sequence per run of consecutive frames (:func:`dcsflow.scg.rekey.rekey_icap_words`, the words the
     host driver and the firmware actually send; ``dcsflow rekey --json`` counts the same).
 Time: AXI HWICAP cost per word = 230 µs (published per-TLUT figure) / words of (a) for one TLUT;
 raw ICAP = 4 bytes per word at 400 MB/s (ICAPE2, 32 bit × 100 MHz).

@@ -3,7 +3,7 @@
 For each vector: the template frames (``tlut/template.frm``) are specialized with the SCG's rule
 (evaluate the PPC, set/clear every frame-map entry, recompute the ECC of the touched frames); every
 LUT INIT is then decoded back from those frames through the device model
-(:meth:`scg.bitstream.FrameMemory.get_lut`) and the netlist is rebuilt from the decoded INITs and the
+(:meth:`dcsflow.scg.bitstream.FrameMemory.get_lut`) and the netlist is rebuilt from the decoded INITs and the
 placement's connectivity (physical pins A1..A6 -> nets, LUT6_2 = LUT6 with A6 = 1 plus LUT5 on
 INIT[31:0], route-through and constant LUTs inserted); FFs, CARRY4, MUXF7/F8 and I/O cells keep the
 template netlist's connections. The rebuilt netlist is simulated exactly like ``dcsflow check``

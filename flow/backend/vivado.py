@@ -24,7 +24,7 @@ The XDC and Tcl files and the block-design files are Jinja2 templates rendered f
 (:func:`template_context`): ``flow/templates/vivado/*.j2`` and the templates a board file names in
 ``flow/boards/``; a variable a template needs and the data lack is an error (:func:`render`).
 
-Open back ends (nextpnr-xilinx, RapidWright) would implement :class:`flow.backend.Backend` the same
+Open back ends (nextpnr-xilinx, RapidWright) would implement :class:`dcsflow.flow.backend.Backend` the same
 way; they are not built (see the issue): nextpnr-xilinx needs prjxray-db's full tile files,
 RapidWright downloads device files at run time.
 """
@@ -339,7 +339,7 @@ def export_vivado(out: Path, module: dict, top: str, tluts: list, device, design
 
     Args:
         module: TLUT netlist module (Yosys JSON); tluts: the configuration's TLUT list
-            (name, site, bel, pins); device: :class:`scg.device.Device`; board: optional board;
+            (name, site, bel, pins); device: :class:`dcsflow.scg.device.Device`; board: optional board;
             params: the parameter input ports.
         board_ports: the ports the board's block-design wrapper drives (empty: no block design).
             ``block_design.tcl`` and the wrapper are written when the board has a block design,

@@ -1,1 +1,1 @@
-"""Subcommands of ``dcsflow``: one module each, defining ``COMMAND`` (see :mod:`flow.cli`)."""
+"""Subcommands of ``dcsflow``: one module each, defining ``COMMAND`` (see :mod:`dcsflow.flow.cli`)."""
