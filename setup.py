@@ -2,8 +2,7 @@
 
 The repository keeps one top-level folder per part of the pipeline; ``package_dir`` maps them into
 the namespace (:data:`ROOTS`). ``pip install dcsflow`` without extras installs the runtime (the core
-``dcsflow.aig``/``dcsflow.fileio`` and ``dcsflow.scg``: ``python -m dcsflow.scg``) and no third-party
-package; the extra ``flow`` adds what the flow, the ``dcsflow`` command and the bundled designs need;
+``dcsflow.*`` modules and ``dcsflow.scg``: ``python -m dcsflow.scg``) and no third-party package; the extra ``flow`` adds what the flow, the ``dcsflow`` command and the bundled designs need;
 ``test`` what the test suite needs.
 """
 
@@ -17,7 +16,7 @@ version = re.search(r'__version__ = "([^"]+)"', (here / "dcsflow" / "__init__.py
 
 #: installed package -> repository folder
 ROOTS = {
-    "dcsflow": "dcsflow",            # the core: AIG, atomic file output
+    "dcsflow": "dcsflow",            # the core: AIG, affine records, atomic file output, tool locator
     "dcsflow.tmap": "tmap",          # TLUT mapper, PPC construction
     "dcsflow.scg": "scg",            # the runtime
     "dcsflow.scg.firmware": "firmware",  # C firmware, shipped so that `codegen --firmware DIR` works
