@@ -5,15 +5,22 @@ Labelled stages (like Yosys ``-run from:to``; :data:`STAGES`), one module each u
 and the conventional ABC mapping), ``verify`` (netlist ∘ PPC against the AIG), ``backend`` (pack,
 place, template configuration, frame map) and ``outputs`` (template, PPC, report, build manifest).
 Each stage takes and returns frozen dataclasses; their records are stored as versioned JSON in
-``stages/`` of the build folder, and ``--from`` reloads them (version and design-hash checked).
-Running a stage first removes its record and every later one, and the build's manifest and report,
-so an interrupted or failed run never leaves a folder that looks complete.
+``stages/`` of the build folder with the hashes of the files they wrote and read, and ``--from``
+reloads them. A record that is missing or stale (another version or design hash, its files or the
+files it read changed) makes ``--from`` start at that stage instead, with one note on stderr.
+``build.json`` is removed first and written last, and running a stage first removes its record and
+every later one, so an interrupted or failed run never leaves a folder that looks complete.
+
+The build folder must be a build folder (``stages/`` or ``build.json``), empty or new; any other
+folder is refused unless ``force`` is given, and then only the build's own files are written (a
+name the build needs that is already taken by the user's file or folder is refused).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import sys
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -23,12 +30,17 @@ from dcsflow.scg.device import DEFAULT_PART
 
 from .design import Design
 from .registry import resolve
-from .stages import STAGES, BuildError, Context, load_record, record_path, save_record
+from .stages import STAGES, BuildError, Context, StaleStage, load_record, record_path, save_record
 
 __all__ = ["STAGES", "BuildError", "BuildOptions", "BuildResult", "build", "design_hash"]
 
 #: the build's manifest and report: removed before any stage runs (a failed run must not look complete)
 FINISHED_FILES = ("build.json", "report.json")
+
+#: what a build writes at the top of its folder (besides FINISHED_FILES): with ``force`` into a
+#: folder that is not a build folder, none of these may exist already
+BUILD_ENTRIES = ("stages", "frontend", "tmap", "tlut", "conventional", "conv", "backend", "vivado", "template.json",
+                 "template.v", "conventional.v", "ppc.aig", "ppc.json")
 
 @dataclass(frozen=True)
 class BuildOptions:
@@ -42,7 +54,8 @@ class BuildOptions:
     regular-operand bits per chunk product of a multiplier with a parameter operand
     (:mod:`dcsflow.flow.param_arith`; 0 = leave it to synth_xilinx); more: further VHDL files after
     ``design``; backend: ``builtin`` or ``vivado``; board: board name (Vivado back end); project: a
-    ``dcsflow.toml`` (:mod:`dcsflow.flow.project`) instead of ``design``.
+    ``dcsflow.toml`` (:mod:`dcsflow.flow.project`) instead of ``design``; force: build into a folder
+    that is not empty and not a build folder (only the build's own files are written).
     """
 
     design: str | None
@@ -61,6 +74,7 @@ class BuildOptions:
     backend: str = "builtin"
     board: str | None = None
     project: Path | str | None = None
+    force: bool = False
 
 
 @dataclass
@@ -156,6 +170,59 @@ def _context(opts: BuildOptions, design: Design, step) -> Context:
     return Context(opts, design, top, tuple(params), vhdl, design_hash(design, top, params), out, step)
 
 
+def _check_out(out: Path, force: bool) -> None:
+    """Refuse an ``out`` that is a file, or a non-empty folder that is not a build folder (module
+    docstring); with ``force``, refuse only names the build needs that are already taken.
+
+    Raises:
+        BuildError: one line naming the path.
+    """
+    if out.exists() and not out.is_dir():
+        raise BuildError(f"--out {out}: a file, not a folder")
+    if not out.is_dir() or (out / "stages").is_dir() or _is_manifest(out / "build.json"):
+        return
+    try:
+        entries = sorted(p.name for p in out.iterdir())
+    except OSError as e:
+        raise BuildError(f"--out {out}: cannot read the folder ({e.strerror or e})") from None
+    if not entries:
+        return
+    if not force:
+        raise BuildError(f"--out {out}: not empty and not a dcsflow build folder ({', '.join(entries[:3])}"
+                         f"{', ...' if len(entries) > 3 else ''}); choose another folder, or --force to write the "
+                         "build's own files into it")
+    taken = [n for n in (*BUILD_ENTRIES, *FINISHED_FILES) if (out / n).exists()]
+    if taken:
+        raise BuildError(f"--out {out}: {', '.join(taken)} already there and not from a dcsflow build; the build "
+                         "would replace it: move it away or choose another folder")
+
+
+def _is_manifest(path: Path) -> bool:
+    """True when ``path`` is a dcsflow build manifest (any version)."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8")).get("format") == "dcsflow-build"
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def _note(text: str) -> None:
+    print(f"note: {text}", file=sys.stderr)
+
+
+def _load_earlier(out: Path, upto: int, design_hash: str) -> tuple[int, dict, dict]:
+    """Records of the stages before ``STAGES[upto]``: (first stage index to run, records, their outputs).
+    The first missing or stale record (:class:`~dcsflow.flow.stages.StaleStage`) moves the start back
+    to its stage, with a note on stderr."""
+    records, outputs_of = {}, {}
+    for k, name in enumerate(STAGES[:upto]):
+        try:
+            records[name], outputs_of[name] = load_record(out, name, design_hash, outputs_of)
+        except StaleStage as e:
+            _note(f"{e}: running from the '{name}' stage")
+            return k, records, outputs_of
+    return upto, records, outputs_of
+
+
 def _run_stage(name: str, ctx: Context, records: dict):
     from .stages import backend, frontend, mapping, outputs, verify
 
@@ -171,11 +238,11 @@ def _run_stage(name: str, ctx: Context, records: dict):
 
 
 def build(opts: BuildOptions) -> BuildResult:
-    """Run stages ``opts.start``..``opts.stop`` of the build of the design into ``opts.out``.
+    """Run stages ``opts.start``..``opts.stop`` of the build of the design into ``opts.out`` (an
+    earlier start when an earlier stage's record is missing or stale, module docstring).
 
     Raises:
-        BuildError: unknown stage name, records of earlier stages missing or stale (another design
-            hash or format version), verification failure.
+        BuildError: unknown stage name, an ``--out`` that cannot be used, verification failure.
         DesignError, ProjectError: the design cannot be found or read.
         FlowError subclasses from the front end (Yosys errors, unknown --param), the mapper, the back end.
     """
@@ -188,22 +255,36 @@ def build(opts: BuildOptions) -> BuildResult:
     _check_device(opts.device)
     design = resolve(opts.design, opts.top, list(opts.more), opts.project)
     out = Path(opts.out)
-    for stale in FINISHED_FILES:           # before anything else can fail
-        (out / stale).unlink(missing_ok=True)
-    for name in STAGES[i0:]:
-        record_path(out, name).unlink(missing_ok=True)
+    _check_out(out, opts.force)
+    for stale in [*(out / n for n in FINISHED_FILES), *(record_path(out, n) for n in STAGES[i0:])]:
+        _remove(stale)                     # before anything else can fail
     prog = _Progress(opts.progress, f"build {design.name}")
     ctx = _context(opts, design, prog.step)
-    records = {name: load_record(out, name, ctx.design_hash) for name in STAGES[:i0]}
-    out.mkdir(parents=True, exist_ok=True)
+    start, records, outputs_of = _load_earlier(out, i0, ctx.design_hash)
+    for name in STAGES[start:]:
+        _remove(record_path(out, name))
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise BuildError(f"--out {out}: cannot create the folder ({e.strerror or e})") from None
     report: dict = {}
     with prog.running():
-        for name in STAGES[i0:i1 + 1]:
+        for name in STAGES[start:i1 + 1]:
             prog.stage(name)
             rec = _run_stage(name, ctx, records)
             if name == "outputs":
                 report = rec
             else:
-                save_record(out, rec, ctx.design_hash)
+                outputs_of[name] = save_record(out, rec, ctx.design_hash, outputs_of)
                 records[name] = rec
     return BuildResult(out, report)
+
+
+def _remove(path: Path) -> None:
+    """Remove a file of an earlier run. Raises BuildError (one line) when it cannot be removed."""
+    try:
+        path.unlink(missing_ok=True)
+    except IsADirectoryError:
+        raise BuildError(f"{path}: a folder where the build keeps a file; move it away") from None
+    except OSError as e:
+        raise BuildError(f"{path}: cannot remove ({e.strerror or e}); check the folder's permissions") from None

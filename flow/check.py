@@ -8,7 +8,8 @@ rest for every design alike: the PPC is evaluated for all groups at once (bit-pa
 netlist is specialized (TLUT INITs filled in) and handed to the runner, in parallel, with progress.
 
 Key hygiene: the specialized netlists (which hold the key in LUT contents) are written only below a
-private temporary folder (mode 0700) that is deleted afterwards.
+private temporary folder (mode 0700) that is deleted afterwards, also on SIGTERM (the CLI turns it
+into an interrupt); one left by a run killed with SIGKILL is removed by the next check.
 """
 
 from __future__ import annotations
@@ -104,7 +105,8 @@ def simulate_vectors(setup: CheckSetup, netlist_for: Callable[[int], str], label
     """
     b, dc = setup.build, setup.check
     result = CheckResult(0, len(dc.vectors), each_line=dc.each_line)
-    with tempfile.TemporaryDirectory(prefix="dcsflow-check-") as tmp:
+    remove_stale_work_folders()
+    with tempfile.TemporaryDirectory(prefix=f"{WORK_PREFIX}{os.getpid()}-") as tmp:
         work = Path(tmp)
         os.chmod(work, 0o700)
 
@@ -135,6 +137,28 @@ def simulate_vectors(setup: CheckSetup, netlist_for: Callable[[int], str], label
         else:
             result.failures.append((dc.label(v), why))
     return result
+
+
+#: private work folders of check runs: ``<tmp>/dcsflow-check-<pid>-<random>/`` (mode 0700)
+WORK_PREFIX = "dcsflow-check-"
+
+
+def remove_stale_work_folders(tmp: str | None = None) -> list[Path]:
+    """Remove the work folders of check runs of this user whose process is gone (killed with SIGKILL,
+    which leaves no chance to clean up; they may hold specialized netlists). Returns the removed ones."""
+    removed = []
+    for d in Path(tmp or tempfile.gettempdir()).glob(f"{WORK_PREFIX}*-*"):
+        pid = d.name[len(WORK_PREFIX):].split("-", 1)[0]
+        try:
+            if not pid.isdigit() or d.stat().st_uid != os.getuid() or int(pid) == os.getpid():
+                continue
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(d, ignore_errors=True)
+            removed.append(d)
+        except OSError:
+            continue
+    return removed
 
 
 def _progress(futs: list, label: str, n_cases: int) -> None:

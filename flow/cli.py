@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import signal
 import sys
+import threading
 
 import click
 
@@ -65,20 +67,28 @@ def _is_user_error(exc: BaseException) -> bool:
     return bool(getattr(type(exc), "user_error", False))
 
 
+def _terminate(signum, frame):
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``dcsflow`` console script; returns the exit status."""
+    """Entry point of the ``dcsflow`` console script; returns the exit status. SIGTERM is handled as
+    an interrupt, so that temporary folders (which may hold key material) are removed on the way out."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _terminate)
     try:
         rv = cli.main(args=argv, prog_name="dcsflow", standalone_mode=False)
         return rv if isinstance(rv, int) else 0
     except click.exceptions.Exit as e:
         return e.exit_code
+    except click.UsageError as e:          # one line, like every other bad input
+        where = e.ctx.command_path if e.ctx is not None else "dcsflow"
+        click.echo(f"error: {e.format_message()} (see {where} --help)", err=True)
+        return e.exit_code
     except click.ClickException as e:
         e.show()
         return e.exit_code
-    except click.exceptions.Abort:
-        click.echo("aborted", err=True)
-        return 1
-    except KeyboardInterrupt:
+    except (click.exceptions.Abort, KeyboardInterrupt):    # click turns Ctrl-C (and SIGTERM, above) into Abort
         click.echo("interrupted", err=True)
         return 130
     except BrokenPipeError:

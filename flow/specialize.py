@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from dcsflow.fileio import write_text_atomic
-from dcsflow.scg.buildfolder import BuildFolder, BuildFolderError, load_build
+from dcsflow.scg.buildfolder import BuildFolder, BuildFolderError, build_folder_of, load_build
 from dcsflow.scg.params import ParamValueError, parse_param_args
 from dcsflow.scg.ppc import tlut_inits
 
@@ -55,15 +55,22 @@ def specialize_to_file(build_dir: str | Path, args: list[str], out: str | Path |
     (mode 0600) or return the text.
 
     Raises:
-        BuildFolderError, ParamValueError, DesignError (the build's design is no longer installed).
+        BuildFolderError (also: ``out`` inside a build folder, or not writable), ParamValueError,
+        DesignError (the build's design is no longer installed).
     """
     from .registry import design_of
 
     b = load_build(build_dir)
+    if out is not None and build_folder_of(out) is not None:
+        raise BuildFolderError(f"--out {out}: inside the build folder {build_folder_of(out)}; a specialized "
+                               "netlist holds key material: write it elsewhere")
     design = design_of(b.manifest, b.path)
     vals = parse_param_args(args, b.user_params)
     text = specialized_verilog(b, vals, design=design)
     if out is None:
         return text
-    write_text_atomic(out, text, private=True)
+    try:
+        write_text_atomic(out, text, private=True)
+    except OSError as e:
+        raise BuildFolderError(f"--out {out}: cannot write ({e.strerror or e})") from None
     return None

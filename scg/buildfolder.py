@@ -402,3 +402,19 @@ def load_build(path) -> BuildFolder:
         raise BuildFolderError(f"{root}: PPC hash does not match ppc.json (ppc.aig of another build: "
                                "mismatched build folder)")
     return BuildFolder(root, manifest, pj, digests)
+
+
+def build_folder_of(path) -> Path | None:
+    """The build folder that holds ``path`` (the path itself or any folder above it that has a
+    ``build.json`` manifest of dcsflow or a ``stages/`` folder), or None. Key-bearing outputs
+    (specialized netlists and bitstreams) must never be written there."""
+    p = Path(path).resolve()
+    for d in (p, *p.parents):
+        if (d / "stages").is_dir():
+            return d
+        try:
+            if json.loads((d / "build.json").read_text(encoding="utf-8")).get("format") == BUILD_FORMAT:
+                return d
+        except (OSError, ValueError, AttributeError):
+            continue
+    return None

@@ -39,9 +39,12 @@ from ..report import print_table
 @click.option("--board", type=click.Choice(board_names()), default=None,
               help="Board file for --backend vivado (flow/boards/<name>.json: device, part, clock, reset pins, "
                    "block design).")
+@click.option("--force", is_flag=True,
+              help="Build into an --out folder that is not empty and not a build folder (only the build's own "
+                   "files are written; names it needs that are taken are still refused).")
 @click.option("--quiet", is_flag=True, help="No progress display.")
 def COMMAND(design, project, top, params, device, out, start, stop, area, seed, tlut_pairs, mul_chunk, backend,
-            board, quiet):
+            board, force, quiet):
     """Build DESIGN twice: with TLUTs (TMAP, parameters in the PPC) and conventionally.
 
     DESIGN is an installed design (`dcsflow designs` lists them), a Verilog file or folder, or VHDL
@@ -72,7 +75,7 @@ def COMMAND(design, project, top, params, device, out, start, stop, area, seed, 
     res = build(BuildOptions(design=first, more=more, out=out, top=top, params=tuple(params), device=device,
                              start=start, stop=stop, progress=not quiet, area=area, seed=seed,
                              tlut_pairs=tlut_pairs, mul_chunk=mul_chunk, backend=backend, board=board,
-                             project=project))
+                             project=project, force=force))
     if res.report:
         print_table(res.report)
         click.echo(f"report: {out / 'report.json'}")

@@ -6,18 +6,22 @@ Stages, in order (:data:`STAGES`), like Yosys's ``-run from:to`` labels; each is
 :mod:`.backend` and :mod:`.outputs`. Each takes the :class:`Context` and the records of the
 stages it needs and returns its own record (a frozen dataclass below). The pipeline
 (:mod:`dcsflow.flow.build`) stores every record as versioned JSON in ``stages/<stage>.json`` of
-the build folder (format ``dcsflow-stage``, docs/formats.md), so that ``--from`` can reload them;
-a record of another format version or another design hash is refused.
+the build folder (format ``dcsflow-stage``, docs/formats.md) with the SHA-256 of the files it
+wrote and a digest of the files of the stages it read, so that ``--from`` can reload them; a record
+that is missing, of another format version or design hash, or whose files (or the files of the
+stages it read) changed since it ran is stale, and the pipeline runs that stage again.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Callable, ClassVar
 
 from dcsflow.fileio import write_text_atomic
+from dcsflow.scg.buildfolder import sha256_file
 
 from ..errors import FlowError
 
@@ -26,7 +30,7 @@ STAGES = ("frontend", "tmap", "verify", "backend", "outputs")
 
 #: format name and version of the stage records ``stages/<stage>.json``
 RECORD_FORMAT = "dcsflow-stage"
-RECORD_VERSION = 1
+RECORD_VERSION = 2
 RECORD_DIR = "stages"
 
 
@@ -58,7 +62,8 @@ class FrontendResult:
     design: design name; top: top module; params: parameter ports -> width (in AIG input order);
     folded: parameter registers folded into the parameters; aig_ands: AND nodes of the extracted
     logic; gates: gate cells extracted; seconds_yosys / seconds_extract: wall time; vhdl: GHDL run
-    (``ghdl`` version, ``top``, ``params`` with how each was marked, ``verilog`` file) or None.
+    (``ghdl`` version, ``top``, ``params`` with how each was marked, ``verilog`` file) or None;
+    files: the files the stage wrote that later stages read (relative to the build folder).
     """
 
     STAGE: ClassVar[str] = "frontend"
@@ -71,6 +76,7 @@ class FrontendResult:
     seconds_yosys: float
     seconds_extract: float
     vhdl: dict | None = None
+    files: list = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -81,7 +87,7 @@ class MapResult:
     logic; tmap_no_param_luts: the same mapping with the parameters as ordinary inputs (None without
     parameters); notes: TMAP's notes (e.g. a skipped PPC optimization); abc_cec: verdict of TMAP's
     own ABC equivalence proof (None: not run); seconds_tmap / seconds_tlut_yosys /
-    seconds_conventional_yosys: wall times.
+    seconds_conventional_yosys: wall times; files: the files later stages read.
     """
 
     STAGE: ClassVar[str] = "tmap"
@@ -93,18 +99,20 @@ class MapResult:
     seconds_tmap: float = 0.0
     seconds_tlut_yosys: float = 0.0
     seconds_conventional_yosys: float = 0.0
+    files: list = field(default_factory=list)
 
 
 @dataclass(frozen=True)
 class VerifyResult:
     """Record of the ``verify`` stage: random patterns simulated, whether TLUT netlist ∘ PPC equalled
-    the input AIG on all of them, TMAP's ABC proof verdict, seconds."""
+    the input AIG on all of them, TMAP's ABC proof verdict, seconds; files: none (it writes none)."""
 
     STAGE: ClassVar[str] = "verify"
     random_patterns: int
     equal: bool
     abc_cec: bool | None
     seconds: float
+    files: list = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -120,44 +128,71 @@ class BackendResult:
 
 RECORD_TYPES = {t.STAGE: t for t in (FrontendResult, MapResult, VerifyResult, BackendResult)}
 
+#: the stages whose records (and files) each stage reads
+DEPENDS = {"frontend": (), "tmap": ("frontend",), "verify": ("frontend", "tmap"), "backend": ("frontend", "tmap"),
+           "outputs": ("frontend", "tmap", "verify", "backend")}
+
+
+class StaleStage(BuildError):
+    """A stage's record cannot be used: missing, of another format version or design hash, its files
+    changed since it ran, or an earlier stage it read from ran again since (the pipeline then runs
+    that stage again)."""
+
 
 def record_path(out: Path, stage: str) -> Path:
     """``<out>/stages/<stage>.json``."""
     return Path(out) / RECORD_DIR / f"{stage}.json"
 
 
-def save_record(out: Path, record, design_hash: str) -> None:
-    """Write ``record`` atomically as ``stages/<stage>.json`` (format :data:`RECORD_FORMAT`)."""
+def _digest(outputs: dict) -> str:
+    return hashlib.sha256(json.dumps(outputs, sort_keys=True).encode()).hexdigest()
+
+
+def save_record(out: Path, record, design_hash: str, outputs_of: dict[str, dict]) -> dict:
+    """Write ``record`` atomically as ``stages/<stage>.json`` (format :data:`RECORD_FORMAT`) with the
+    SHA-256 of every file it lists (``outputs``) and a digest of the outputs of every stage it read
+    (``inputs``, :data:`DEPENDS`; ``outputs_of`` maps those stages to their outputs). Returns its
+    outputs map."""
+    outputs = {f: sha256_file(Path(out) / f) for f in record.files}
     doc = {"format": RECORD_FORMAT, "version": RECORD_VERSION, "stage": record.STAGE, "design_hash": design_hash,
+           "inputs": {s: _digest(outputs_of[s]) for s in DEPENDS[record.STAGE]}, "outputs": outputs,
            "data": asdict(record)}
     write_text_atomic(record_path(out, record.STAGE), json.dumps(doc, indent=1) + "\n")
+    return outputs
 
 
-def load_record(out: Path, stage: str, design_hash: str):
-    """The record of ``stage`` in build folder ``out``.
+def load_record(out: Path, stage: str, design_hash: str, outputs_of: dict[str, dict]):
+    """The record of ``stage`` in build folder ``out`` and its outputs map, checked: format, version,
+    design hash, every output file unchanged, and every stage it read unchanged since (``outputs_of``
+    holds the outputs of the earlier stages, already loaded).
 
     Raises:
-        BuildError: missing (run that stage first), unreadable, another format version, or written
-            for another design hash (the design or its options changed: run from ``frontend``).
+        StaleStage: the reason, in a few words (the caller reruns from ``stage``).
     """
     p = record_path(out, stage)
     if not p.is_file():
-        raise BuildError(f"{out}: no result of the '{stage}' stage: run it first (--from {stage})")
+        raise StaleStage(f"no result of the '{stage}' stage")
     try:
-        doc = json.loads(p.read_text())
+        doc = json.loads(p.read_text(encoding="utf-8"))
     except (OSError, ValueError) as e:
-        raise BuildError(f"{p}: unreadable ({e}); run from the '{stage}' stage") from None
+        raise StaleStage(f"{p} unreadable ({e})") from None
     if not isinstance(doc, dict) or doc.get("format") != RECORD_FORMAT or doc.get("stage") != stage:
-        raise BuildError(f"{p}: not a {RECORD_FORMAT} record of the '{stage}' stage; run from '{stage}'")
+        raise StaleStage(f"{p} is not a {RECORD_FORMAT} record of the '{stage}' stage")
     if doc.get("version") != RECORD_VERSION:
-        raise BuildError(f"{p}: stage record of format version {doc.get('version')}; this dcsflow reads version "
-                         f"{RECORD_VERSION}: run from the '{stage}' stage")
+        raise StaleStage(f"{p} has format version {doc.get('version')}; this dcsflow reads version {RECORD_VERSION}")
     if doc.get("design_hash") != design_hash:
-        raise BuildError(f"{out}: the design, its sources or its --param list changed since the {stage} stage; "
-                         "run from 'frontend'")
+        raise StaleStage(f"the design, its sources or its --param list changed since the {stage} stage")
     cls = RECORD_TYPES[stage]
-    data = doc.get("data")
+    data, outputs, inputs = doc.get("data"), doc.get("outputs"), doc.get("inputs")
     names = {f.name for f in fields(cls)}
-    if not isinstance(data, dict) or set(data) != names:
-        raise BuildError(f"{p}: malformed record of the '{stage}' stage; run from '{stage}'")
-    return cls(**data)
+    if not isinstance(data, dict) or set(data) != names or not isinstance(outputs, dict) \
+            or not isinstance(inputs, dict) or set(outputs) != set(data.get("files") or []):
+        raise StaleStage(f"{p} is a malformed record of the '{stage}' stage")
+    for f, digest in outputs.items():
+        path = Path(out) / f
+        if not path.is_file() or sha256_file(path) != digest:
+            raise StaleStage(f"{f} {'is missing' if not path.is_file() else 'changed'} since the {stage} stage")
+    for s in DEPENDS[stage]:
+        if inputs.get(s) != _digest(outputs_of[s]):
+            raise StaleStage(f"the {s} stage ran again after the {stage} stage")
+    return cls(**data), outputs

@@ -53,6 +53,8 @@ def run(ctx: Context) -> FrontendResult:
     ctx.step("extracting gate logic")
     t0 = time.perf_counter()
     ext, _ = fe.extract_logic(pre, top, list(ctx.params), fdir)
+    files = [f"frontend/{n}" for n in ("pre.json", fe.CONVENTIONAL_PRE, "logic.aag", "extract.json")
+             if (fdir / n).is_file()]
     return FrontendResult(design=d.name, top=top, params=dict(ext.param_ports), folded=len(ext.folded),
                           aig_ands=ext.ands, gates=ext.gates, seconds_yosys=t_pre,
-                          seconds_extract=time.perf_counter() - t0, vhdl=vhdl)
+                          seconds_extract=time.perf_counter() - t0, vhdl=vhdl, files=files)

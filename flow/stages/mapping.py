@@ -88,4 +88,9 @@ def run(ctx: Context, front: FrontendResult) -> MapResult:
     return MapResult(ppc_file=str(mo.ppc_path.relative_to(ctx.out)), tmap_luts=st.get("luts"),
                      tmap_no_param_luts=st.get("no_param_luts"), notes=list(st.get("notes") or []),
                      abc_cec=st.get("verified"), seconds_tmap=st.get("seconds", mo.seconds),
-                     seconds_tlut_yosys=t_y, seconds_conventional_yosys=t_conv)
+                     seconds_tlut_yosys=t_y, seconds_conventional_yosys=t_conv,
+                     files=[str(f.relative_to(ctx.out)) for f in (mo.ppc_path, mo.ppc_path.with_name("ppc.json"),
+                                                                   ctx.out / "tmap" / "netlist.json",
+                                                                   ctx.out / "tlut" / "netlist.json",
+                                                                   ctx.out / "conventional" / "netlist.json")
+                            if f.is_file()])
