@@ -17,13 +17,18 @@ Stages (DESIGN.md, "Pipeline" 1-2; Yosys 0.23 ``help synth_xilinx``):
    operand, or with two, is left to synth_xilinx (DSP48E1).
    A quick elaboration-only Yosys probe runs first; without a candidate ``$mul`` the unsplit script
    runs, so such designs (e.g. π16-Cipher) get a byte-identical ``pre.json``.
+   Without a top module, an elaboration-only probe (:func:`top_candidates`) first makes sure there is
+   exactly one candidate (Yosys's ``hierarchy -auto-top`` would pick one of several silently).
+   Non-ASCII text in an attribute or string parameter is refused (:func:`check_json_text`).
 2. :func:`extract_logic` finds the parameter inputs (``(* PARAM *)`` ports and/or names given by the
    user), follows them through their IBUFs, folds **parameter registers** (FFs whose D is a parameter
    or ``mux(parameter, Q)`` and whose reset is tied inactive) into the parameter, replaces
    **parameter-only registers** (D and any synchronous reset parameter-only) by gates, and writes the gate
    logic as an AIGER whose inputs are the boundary nets (parameter inputs marked by name) and whose
    outputs are the gate-driven nets read by other cells or ports. Parameter bits read directly by a
-   non-gate cell become outputs too (the mapper gives them a "tunable constant" TLUT).
+   non-gate cell become outputs too (the mapper gives them a "tunable constant" TLUT). A
+   combinational loop among the gates is an error naming a net on it (both walks over the gates
+   check for one). Only input ports can be parameter inputs (``(* PARAM *)`` on an output: error).
 3. :func:`reimport` puts the mapper's TLUT netlist (format "dcsflow-tlut-netlist" v1) back: static
    LUTs as ``$lut`` cells (exactly what ABC's result becomes), TLUTs as opaque black-box cells
    ``DCS_TLUT<k>`` so that no Yosys pass (``lut_map``, ``xilinx_dffopt``, ``opt_lut_ins``) can rewrite
@@ -72,7 +77,9 @@ CONVENTIONAL_PRE = "pre_conventional.json"
 class DesignSpec:
     """What to synthesize.
 
-    sources: Verilog files; top: top module (None: Yosys picks it); chparams: Verilog parameters
+    sources: Verilog files (any path: :func:`dcsflow.flow.yosys.script_path`); top: top module (None:
+    the one module no other module instantiates, :func:`top_candidates`; several are an error);
+    chparams: Verilog parameters
     of the top (name -> value); params: parameter port names given by the user in addition to
     ``(* PARAM *)`` ports; defines: ``-D`` macros; mul_chunk: regular-operand bits per chunk product
     when a ``$mul`` with a parameter operand is decomposed (use the TLUT size K; 0 = no decomposition,
