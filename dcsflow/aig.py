@@ -20,7 +20,11 @@ from functools import lru_cache
 
 from .fileio import write_bytes_atomic
 
-__all__ = ["Aig", "AigerError", "read_aiger", "parse_aiger", "write_aiger", "truth_vars"]
+__all__ = ["Aig", "AigerError", "read_aiger", "parse_aiger", "write_aiger", "truth_vars", "MAX_INPUTS"]
+
+#: Most primary inputs a read AIGER may declare (binary AIGER lists no input lines, so the header
+#: alone decides how many there are; a hostile header must not make the reader allocate without end).
+MAX_INPUTS = 1 << 22
 
 
 class AigerError(Exception):
@@ -301,8 +305,9 @@ def read_aiger(path) -> Aig:
     """Read an AIGER file (ASCII ``aag`` or binary ``aig``, chosen by its header).
 
     Raises:
-        AigerError: unreadable or malformed file; the message gives the file name and the line
-            (or, inside the binary AND section, the byte offset) of the problem.
+        AigerError: unreadable or malformed file (also: more than :data:`MAX_INPUTS` inputs, a
+            combinational cycle among the AND nodes of an ASCII file); the message gives the file
+            name and the line (or, inside the binary AND section, the byte offset) of the problem.
     """
     path = os.fspath(path)
     try:
@@ -374,6 +379,9 @@ def parse_aiger(data: bytes, name: str = "<aiger>") -> Aig:
         raise r.err(f"bad header: M={M} is smaller than I+L+A={I + L + A}", 1)
     if binary and M != I + L + A:
         raise r.err(f"bad header: binary AIGER needs M = I+L+A, got M={M}, I+L+A={I + L + A}", 1)
+    if I > MAX_INPUTS:
+        # binary AIGER lists no input, so a short file could otherwise claim 10^11 of them
+        raise r.err(f"bad header: {I} inputs; at most {MAX_INPUTS} are supported", 1)
     maxlit = 2 * M + 1
 
     def chk(lit, ln, what):

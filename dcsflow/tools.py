@@ -10,6 +10,10 @@ executable) is itself that error: it is never silently replaced by a tool on ``P
 The variable holds a path (``/opt/yosys/bin/yosys``) or a command name looked up on ``PATH``
 (``yosys-0.23``).
 
+A tool that fails without a message of its own (a crash, a signal) is reported with
+:func:`failure_message`: one line naming the tool, its exit status or signal and the last line it
+printed (the Yosys, ABC and GHDL runners of the flow and of ``tmap`` all use it).
+
 | tool | variable | commands on PATH | Debian package |
 | --- | --- | --- | --- |
 | ``yosys`` | ``DCSFLOW_YOSYS`` | ``yosys`` | ``yosys`` |
@@ -29,7 +33,8 @@ import os
 import shutil
 from dataclasses import dataclass
 
-__all__ = ["ToolMissing", "Tool", "TOOLS", "find_tool", "which_tool", "has_tool", "tool_env_var"]
+__all__ = ["ToolMissing", "Tool", "TOOLS", "find_tool", "which_tool", "has_tool", "tool_env_var",
+           "exit_description", "last_line", "failure_message"]
 
 
 class ToolMissing(Exception):
@@ -128,3 +133,39 @@ def has_tool(name: str) -> bool:
     """True when :func:`find_tool` would find tool ``name`` (a broken override still raises
     ToolMissing, so that it is not mistaken for an absent tool)."""
     return which_tool(name) is not None
+
+
+#: Names of the signals whose numbers are the same on Linux (every architecture) and the BSDs
+_SIGNALS = {1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 8: "SIGFPE",
+            9: "SIGKILL", 11: "SIGSEGV", 13: "SIGPIPE", 14: "SIGALRM", 15: "SIGTERM"}
+
+
+def exit_description(returncode: int) -> str:
+    """How a process ended, in words: ``exited with status 3``, or for a negative ``returncode`` (as
+    :mod:`subprocess` reports a process killed by a signal) ``was killed by signal 11 (SIGSEGV)``
+    (the name for the common signals)."""
+    if returncode < 0:
+        name = _SIGNALS.get(-returncode)
+        return f"was killed by signal {-returncode}" + (f" ({name})" if name else "")
+    return f"exited with status {returncode}"
+
+
+def last_line(output: str, limit: int = 200) -> str:
+    """The last non-blank line of ``output``, stripped and cut to ``limit`` characters ("" when
+    there is none)."""
+    for ln in reversed(output.splitlines()):
+        s = ln.strip()
+        if s:
+            return s if len(s) <= limit else s[:limit - 3] + "..."
+    return ""
+
+
+def failure_message(tool: str, returncode: int, output: str, doing: str = "") -> str:
+    """One line saying that external tool ``tool`` failed: how it ended (:func:`exit_description`),
+    what it was doing (``doing``, optional) and the last line it printed (:func:`last_line` of
+    ``output``), e.g. ``yosys-abc was killed by signal 11 (SIGSEGV) running '&r in.aig; &if -K 6';
+    last output line: 'Segmentation fault'``."""
+    what = f" {doing}" if doing else ""
+    tail = last_line(output)
+    said = f"last output line: {tail!r}" if tail else "it printed nothing"
+    return f"{tool} {exit_description(returncode)}{what}; {said}"

@@ -17,13 +17,18 @@ Stages (DESIGN.md, "Pipeline" 1-2; Yosys 0.23 ``help synth_xilinx``):
    operand, or with two, is left to synth_xilinx (DSP48E1).
    A quick elaboration-only Yosys probe runs first; without a candidate ``$mul`` the unsplit script
    runs, so such designs (e.g. π16-Cipher) get a byte-identical ``pre.json``.
+   Without a top module, an elaboration-only probe (:func:`top_candidates`) first makes sure there is
+   exactly one candidate (Yosys's ``hierarchy -auto-top`` would pick one of several silently).
+   Non-ASCII text in an attribute or string parameter is refused (:func:`check_json_text`).
 2. :func:`extract_logic` finds the parameter inputs (``(* PARAM *)`` ports and/or names given by the
    user), follows them through their IBUFs, folds **parameter registers** (FFs whose D is a parameter
    or ``mux(parameter, Q)`` and whose reset is tied inactive) into the parameter, replaces
    **parameter-only registers** (D and any synchronous reset parameter-only) by gates, and writes the gate
    logic as an AIGER whose inputs are the boundary nets (parameter inputs marked by name) and whose
    outputs are the gate-driven nets read by other cells or ports. Parameter bits read directly by a
-   non-gate cell become outputs too (the mapper gives them a "tunable constant" TLUT).
+   non-gate cell become outputs too (the mapper gives them a "tunable constant" TLUT). A
+   combinational loop among the gates is an error naming a net on it (both walks over the gates
+   check for one). Only input ports can be parameter inputs (``(* PARAM *)`` on an output: error).
 3. :func:`reimport` puts the mapper's TLUT netlist (format "dcsflow-tlut-netlist" v1) back: static
    LUTs as ``$lut`` cells (exactly what ABC's result becomes), TLUTs as opaque black-box cells
    ``DCS_TLUT<k>`` so that no Yosys pass (``lut_map``, ``xilinx_dffopt``, ``opt_lut_ins``) can rewrite
@@ -42,11 +47,12 @@ from pathlib import Path
 from typing import Callable
 
 from dcsflow.aig import Aig, write_aiger
+from dcsflow.fileio import write_text_atomic
 
 from .errors import FlowError
 from .param_arith import (DEFAULT_CHUNK, is_identifier, param_mul_commands, param_wire_selection, parse_count,
                           probe_commands, soft_mul_commands)
-from .yosys import run_script
+from .yosys import YosysError, quotable, quote, run_script, script_path
 
 
 class FrontendError(FlowError):
@@ -71,7 +77,9 @@ CONVENTIONAL_PRE = "pre_conventional.json"
 class DesignSpec:
     """What to synthesize.
 
-    sources: Verilog files; top: top module (None: Yosys picks it); chparams: Verilog parameters
+    sources: Verilog files (any path: :func:`dcsflow.flow.yosys.script_path`); top: top module (None:
+    the one module no other module instantiates, :func:`top_candidates`; several are an error);
+    chparams: Verilog parameters
     of the top (name -> value); params: parameter port names given by the user in addition to
     ``(* PARAM *)`` ports; defines: ``-D`` macros; mul_chunk: regular-operand bits per chunk product
     when a ``$mul`` with a parameter operand is decomposed (use the TLUT size K; 0 = no decomposition,
@@ -93,29 +101,107 @@ def _vlog_value(v: int | str) -> str:
     return str(v) if isinstance(v, int) else f'"{v}"'
 
 
+#: what a module name, Verilog parameter or macro name may look like in a Yosys script: a Verilog
+#: identifier, or an escaped identifier (``\\name``) without white space, quotes or ``;``
+_SCRIPT_NAME = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_$]*|\\[!-~]+)$")
+
+
+def _check_script_words(spec: DesignSpec) -> None:
+    """Refuse names and values that cannot be written into a Yosys script line as one word (a
+    line break in ``--top`` would even start a new command). Raises FrontendError."""
+    def bad_name(what: str, name) -> None:
+        if not isinstance(name, str) or not _SCRIPT_NAME.match(name) or any(c in name for c in '";'):
+            raise FrontendError(f"{what} {name!r} is not a Verilog identifier")
+
+    if spec.top is not None:
+        bad_name("top module", spec.top)
+    for k, v in [*spec.chparams.items(), *spec.conventional_chparams.items()]:
+        bad_name("Verilog parameter", k)
+        if not isinstance(v, int) and (not str(v).isascii() or any(c in str(v) for c in '"\\\n\r')):
+            raise FrontendError(f"Verilog parameter {k}: value {v!r} must be an integer or an ASCII "
+                                "string without quotes, backslashes or line breaks")
+    for k, v in spec.defines.items():
+        bad_name("macro", k)
+        if not _BARE_VALUE.match(str(v)):
+            raise FrontendError(f"macro {k}: value {v!r} must be one word of letters, digits and _.+-")
+
+
+_BARE_VALUE = re.compile(r"^[A-Za-z0-9_.+-]*$")
+
+
+def _source_words(spec: DesignSpec, workdir: Path) -> tuple[list[str], dict[str, str]]:
+    """The ``read_verilog`` arguments naming the sources (absolute, quoted when needed; a path Yosys
+    cannot take is reached through a link in ``workdir``, :func:`dcsflow.flow.yosys.script_path`)
+    with an ``-I`` for the folder of a source whose own name needed a link, and the map
+    script name -> the user's path (for error messages)."""
+    words: list[str] = []
+    incs: list[str] = []
+    names: dict[str, str] = {}
+    for p in spec.sources:
+        r = p.resolve()
+        name = script_path(r, workdir)
+        if name != str(r):
+            names[name] = str(p)
+            if not quotable(r.name):
+                d = script_path(r.parent, workdir)
+                if f"-I {quote(d)}" not in incs:
+                    incs.append(f"-I {quote(d)}")
+                names[d] = str(p.parent)
+        words.append(f'"{name}"')
+    return incs + words, names
+
+
+def _run(script: str, workdir: Path, name: str, status, names: dict[str, str]) -> float:
+    """:func:`run_script`, with the links of :func:`_source_words` named as the user's paths in an
+    error message."""
+    try:
+        return run_script(script, workdir, name, status)
+    except YosysError as e:
+        msg = str(e)
+        for link, user in sorted(names.items(), key=lambda kv: -len(kv[0])):
+            msg = msg.replace(link, user)
+        if msg == str(e):
+            raise
+        raise YosysError(msg) from None
+
+
 def synthesize_pre(spec: DesignSpec, workdir: Path, status: Callable[[str], None] | None = None) -> tuple[Path, str, float]:
     """Run Yosys up to LUT mapping; returns (pre.json path, top module name, seconds).
 
+    Without ``spec.top`` a quick elaboration-only Yosys probe (:func:`top_candidates`) first finds the
+    modules no other module instantiates: more than one is an error (Yosys would pick one silently).
+
     Raises:
-        YosysError: Yosys failed (syntax errors carry Yosys's file:line message).
-        FrontendError: chparams given without a top module.
+        YosysError: Yosys failed (syntax errors carry Yosys's file:line message; a crash its exit
+            status or signal and last output line).
+        FrontendError: chparams given without a top module; several top-module candidates and no
+            top; a top, parameter or macro that is not one word of a Yosys script; non-ASCII text
+            in an attribute or string parameter (Yosys 0.23 cannot carry it through its JSON).
         ParamArithError: mul_chunk < 0.
     """
     workdir.mkdir(parents=True, exist_ok=True)
+    _check_script_words(spec)
     defs = " ".join(f"-D{k}={v}" for k, v in spec.defines.items())
-    lines = [f"read_verilog -sv {defs} " + " ".join(f'"{p.resolve()}"' for p in spec.sources)]
+    words, names = _source_words(spec, workdir)
+    lines = [f"read_verilog -sv {defs} " + " ".join(words)]
     if spec.chparams:
         if not spec.top:
             raise FrontendError("Verilog parameters need --top")
         sets = " ".join(f"-set {k} {_vlog_value(v)}" for k, v in spec.chparams.items())
         lines.append(f"chparam {sets} {spec.top}")
+    probe_secs = 0.0
+    if not spec.top:
+        cands, probe_secs = _top_probe(lines, workdir, status, names)
+        if len(cands) > 1:
+            raise FrontendError("several top-module candidates (modules no other module instantiates): "
+                                + ", ".join(cands) + "; give --top")
     top_opt = f"-top {spec.top}" if spec.top else ""
     # a name that is no identifier cannot be a port: extract_logic reports it with the port list
     psel = param_wire_selection([n for n in spec.params if is_identifier(n)])
-    probe_secs = 0.0
     candidates = False
     if spec.mul_chunk:
-        candidates, probe_secs = _param_mul_probe(lines, spec.top, psel, workdir, status)
+        candidates, secs = _param_mul_probe(lines, spec.top, psel, workdir, status, names)
+        probe_secs += secs
     tail = ["opt_expr -mux_undef -noclkinv",
             "delete =A:blackbox =A:whitebox"]   # library cells are read again by the continuation
     conv = workdir / CONVENTIONAL_PRE
@@ -128,34 +214,155 @@ def synthesize_pre(spec: DesignSpec, workdir: Path, status: Callable[[str], None
         # the builds differ only in the LUT mapping of the same multiplier, not in its architecture.
         split = lambda cmds: ([f"synth_xilinx -flatten {top_opt} -run :map_dsp"] + cmds  # noqa: E731
                               + [f"synth_xilinx -flatten {top_opt} -run map_dsp:map_luts"])
-        secs += run_script("\n".join(lines + split(soft_mul_commands(psel)) + tail
-                                     + [f"write_json {CONVENTIONAL_PRE}"]) + "\n",
-                           workdir, "frontend_conventional", status)
-        lines += split(param_mul_commands(psel, spec.mul_chunk))
+        secs += _run("\n".join(lines + split(soft_mul_commands(psel)) + tail
+                                + [f"write_json {CONVENTIONAL_PRE}"]) + "\n",
+                     workdir, "frontend_conventional", status, names)
+        lines += split(param_mul_commands(psel, spec.mul_chunk, map_file=_param_mul_file(workdir)))
     else:
         if spec.conventional_chparams:
             sets = " ".join(f"-set {k} {_vlog_value(v)}" for k, v in spec.conventional_chparams.items())
-            secs += run_script("\n".join(lines + [f"chparam {sets} {spec.top}",
-                                                   f"synth_xilinx -flatten {top_opt} -run :map_luts"]
-                                         + tail + [f"write_json {CONVENTIONAL_PRE}"]) + "\n",
-                               workdir, "frontend_conventional", status)
+            secs += _run("\n".join(lines + [f"chparam {sets} {spec.top}",
+                                              f"synth_xilinx -flatten {top_opt} -run :map_luts"]
+                                    + tail + [f"write_json {CONVENTIONAL_PRE}"]) + "\n",
+                         workdir, "frontend_conventional", status, names)
         lines.append(f"synth_xilinx -flatten {top_opt} -run :map_luts")
     lines += tail + ["write_json pre.json"]
-    secs += run_script("\n".join(lines) + "\n", workdir, "frontend", status)
+    secs += _run("\n".join(lines) + "\n", workdir, "frontend", status, names)
     pre = workdir / "pre.json"
-    top = spec.top or _find_top(json.loads(pre.read_text()))
+    for path in (pre, conv):
+        raw = path.read_bytes() if path.exists() else b""
+        if b"\\uFFFF" in raw:                    # cheap test first: pre.json can be large
+            try:
+                check_json_text(json.loads(raw))
+            except FrontendError:
+                pre.unlink(missing_ok=True)      # not left behind looking valid
+                conv.unlink(missing_ok=True)
+                raise
+    top = spec.top or _find_top(json.loads(pre.read_bytes()))
     return pre, top, secs
 
 
+def _param_mul_file(workdir: Path) -> Path:
+    """The techmap file of :func:`dcsflow.flow.param_arith.param_mul_commands` as a path a Yosys
+    script in ``workdir`` can name (a link when the installation's path cannot be written)."""
+    from .param_arith import param_mul_map
+
+    return Path(script_path(param_mul_map(), workdir))
+
+
+def _top_probe(read_lines: list[str], workdir: Path, status, names: dict[str, str]) -> tuple[list[str], float]:
+    """Elaboration-only Yosys run (``read_verilog``, ``proc``, ``write_json``, no ``hierarchy``):
+    returns (:func:`top_candidates` of the design, seconds); writes ``top_probe.{ys,log,json}``."""
+    script = read_lines + ["proc", "write_json top_probe.json"]
+    secs = _run("\n".join(script) + "\n", workdir, "top_probe", status, names)
+    return top_candidates(json.loads((workdir / "top_probe.json").read_bytes())), secs
+
+
+def top_candidates(doc: dict) -> list[str]:
+    """Modules of a Yosys JSON document (read before ``hierarchy``) that could be the top: the one
+    module carrying a true ``top`` attribute if there is exactly one, else every module that is no
+    black or white box and that no cell of another module instantiates, in document order."""
+    mods = {n: m for n, m in doc.get("modules", {}).items()
+            if not any(_is_true_attr(m.get("attributes", {}).get(a, "0")) for a in ("blackbox", "whitebox"))}
+    marked = [n for n, m in mods.items() if _is_true_attr(m.get("attributes", {}).get("top", "0"))]
+    if len(marked) == 1:
+        return marked
+    used = {c.get("type") for n, m in mods.items() for c in m.get("cells", {}).values()
+            if c.get("type") != n}
+    return [n for n in mods if n not in used]
+
+
+#: Yosys 0.23's JSON writer turns every non-ASCII byte into ``\uFFFFFFxx`` (a sign-extended char);
+#: decoded, that is U+FFFF followed by ``FFxx``, and Yosys's own JSON reader rejects it.
+_MANGLED = "\uffff"
+
+
+def check_json_text(doc: dict) -> None:
+    """Refuse a Yosys JSON document that holds non-ASCII text: a name, attribute or string
+    parameter with bytes that Yosys 0.23 mangled on writing (:data:`_MANGLED`), which its own JSON
+    reader then rejects.
+
+    Raises:
+        FrontendError: one line naming the object (module, wire, cell, port), the attribute or
+            parameter, and its source location when known.
+    """
+    hit = _find_mangled(doc, ())
+    if hit is None:
+        return
+    path = hit
+    kinds = {"netnames": "wire", "cells": "cell", "ports": "port"}
+    what, obj = "the netlist", doc
+    if len(path) >= 2 and path[0] == "modules":
+        m = doc["modules"][path[1]]
+        what, obj = f"module {_demangle(path[1])}", m
+        if len(path) >= 4 and path[2] in kinds:
+            obj = m[path[2]][path[3]]
+            what = f"{kinds[path[2]]} {_demangle(path[3])}"
+            rest = path[4:]
+        else:
+            rest = path[2:]
+        if rest and rest[0] in ("attributes", "parameters") and len(rest) >= 2:
+            label = "attribute" if rest[0] == "attributes" else "parameter"
+            what = f"{label} {_demangle(rest[1])} of {what}"
+    src = obj.get("attributes", {}).get("src", "") if isinstance(obj, dict) else ""
+    src = str(src)
+    where = f"{_short_src(src)}: " if src and _MANGLED not in src else ""
+    if path and path[-1] == "src":
+        what += " (a source file name)"
+    raise FrontendError(f"{where}non-ASCII text in {what}: Yosys 0.23 cannot carry it through its JSON "
+                        "netlists; use ASCII")
+
+
+def _find_mangled(x, path: tuple):
+    """Path (keys) to the first key or string in ``x`` holding :data:`_MANGLED`, or None."""
+    if isinstance(x, str):
+        return path if _MANGLED in x else None
+    if isinstance(x, dict):
+        for k, v in x.items():
+            if _MANGLED in k:
+                return path + (k,)
+            hit = _find_mangled(v, path + (k,))
+            if hit is not None:
+                return hit
+    elif isinstance(x, list):
+        for i, v in enumerate(x):
+            hit = _find_mangled(v, path + (i,))
+            if hit is not None:
+                return hit
+    return None
+
+
+def _short_src(src: str) -> str:
+    """``file:line`` of a Yosys ``src`` attribute (``file:l1.c1-l2.c2``, several joined by ``|``)."""
+    first = src.split("|")[0]
+    m = re.match(r"^(.*):(\d+)(?:\.\d+)?(?:-\d+(?:\.\d+)?)?$", first)
+    return f"{m.group(1)}:{m.group(2)}" if m else first
+
+
+def _demangle(text: str) -> str:
+    """Undo Yosys 0.23's non-ASCII escapes for a message (bytes decoded as UTF-8, else shown as \\xNN)."""
+    raw = bytearray()
+    i = 0
+    while i < len(text):
+        if text.startswith(_MANGLED, i) and re.match(r"^FF[0-9A-Fa-f]{2}$", text[i + 1:i + 5]):
+            raw.append(int(text[i + 3:i + 5], 16))
+            i += 5
+        else:
+            raw += text[i].encode("utf-8", "replace")
+            i += 1
+    return bytes(raw).decode("utf-8", "backslashreplace")
+
+
 def _param_mul_probe(read_lines: list[str], top: str | None, psel: str, workdir: Path,
-                     status: Callable[[str], None] | None) -> tuple[bool, float]:
+                     status: Callable[[str], None] | None, names: dict[str, str] | None = None
+                     ) -> tuple[bool, float]:
     """Quick Yosys probe (elaboration only, see :func:`dcsflow.flow.param_arith.probe_commands`): may the
     design contain a ``$mul`` fed by a parameter wire? Returns (answer, seconds); writes
     ``probe.ys``/``probe.log``/``probe_count.txt`` in ``workdir``."""
     hier = f"hierarchy -top {top}" if top else "hierarchy -auto-top"
     script = read_lines + [hier, "proc", "flatten"] + probe_commands(psel, "probe_count.txt")
-    secs = run_script("\n".join(script) + "\n", workdir, "probe", status)
-    return parse_count((workdir / "probe_count.txt").read_text()) > 0, secs
+    secs = _run("\n".join(script) + "\n", workdir, "probe", status, names or {})
+    return parse_count((workdir / "probe_count.txt").read_text(encoding="utf-8", errors="replace")) > 0, secs
 
 
 def _find_top(doc: dict) -> str:
@@ -213,21 +420,47 @@ def param_ports_of(module: dict, extra: list[str]) -> dict[str, int]:
     """Parameter ports of a Yosys JSON module: ``(* PARAM *)`` input ports plus ``extra`` names.
 
     Returns port name -> width. Raises FrontendError when a name in ``extra`` is not an input
-    port (the message lists the input ports).
+    port (the message lists the input ports), or when an output or inout port carries a true
+    ``PARAM`` attribute (only input ports can be parameter inputs; the message names the port and
+    its source line).
     """
     ports = module["ports"]
     inputs = [n for n, p in ports.items() if p["direction"] == "input"]
     out: dict[str, int] = {}
-    for name in inputs:
+    for name, port in ports.items():
         attrs = module["netnames"].get(name, {}).get("attributes", {})
-        if any(k.upper() == "PARAM" and _is_true_attr(v) for k, v in attrs.items()):
-            out[name] = len(ports[name]["bits"])
+        if not any(k.upper() == "PARAM" and _is_true_attr(v) for k, v in attrs.items()):
+            continue
+        if port["direction"] != "input":
+            src = str(attrs.get("src", ""))
+            where = f"{_short_src(src)}: " if src else ""
+            raise FrontendError(f"{where}(* PARAM *) marks {port['direction']} port {name}; "
+                                "only input ports can be parameter inputs")
+        out[name] = len(port["bits"])
     for name in extra:
         if name not in inputs:
             raise FrontendError(f"--param {name}: no input port of that name; input ports: "
                                 + ", ".join(inputs))
         out[name] = len(ports[name]["bits"])
     return out
+
+
+def check_param_names(names, option: str = "--param") -> list[str]:
+    """The parameter port names given on the command line, checked: each at most once.
+
+    A port that is both named here and marked ``(* PARAM *)`` / ``--PARAM`` in the HDL is fine; a
+    name repeated here is a mistake (a typo for another port, most likely). Returns the names as a
+    list, in order.
+
+    Raises:
+        FrontendError: ``--param key given twice`` (the first repeated name).
+    """
+    seen: set = set()
+    for n in names:
+        if n in seen:
+            raise FrontendError(f"{option} {n} given twice")
+        seen.add(n)
+    return list(names)
 
 
 def _bitname(port: str, i: int, width: int) -> str:
@@ -278,28 +511,36 @@ def extract_logic(pre: dict, top: str, extra_params: list[str], workdir: Path | 
     ``workdir`` None: write nothing. Returns the :class:`Extraction` and the module dict with
     parameter registers folded away and their Q nets replaced by the parameter nets (the input of
     :func:`reimport`).
-    Raises FrontendError for an unknown parameter port.
+    Raises FrontendError for an unknown parameter port, a ``(* PARAM *)`` output, or a
+    combinational loop among the gates (``combinational loop through a in module T (nets on the
+    loop: a, b)``, named by the netlist's wire names).
     """
     module = json.loads(json.dumps(pre["modules"][top]))  # private copy
     pports = param_ports_of(module, extra_params)
     param_of_bit, carrier = _parameter_bits(module, pports)
     folded: list[str] = []
-    if fold_param_registers and param_of_bit:
-        folded = _fold_registers(module, param_of_bit, carrier)
-    gates = {n: c for n, c in module["cells"].items() if c["type"] in GATE_TYPES}
-    gate_out = {c["connections"]["Y"][0]: n for n, c in gates.items()}
-    in_bits, param_out_bits, out_bits = _aig_boundary(gates, gate_out, _boundary_reads(module, pports),
-                                                      param_of_bit)
-    aig = Aig()
-    lit: dict = {"0": 0, "1": 1, "x": 0, "z": 0}
-    params, inputs = _add_aig_inputs(aig, lit, in_bits, param_out_bits, param_of_bit, pports)
-    outputs = _add_aig_outputs(aig, lit, gates, gate_out, out_bits, param_out_bits)
+    try:
+        if fold_param_registers and param_of_bit:
+            folded = _fold_registers(module, param_of_bit, carrier)
+        gates = {n: c for n, c in module["cells"].items() if c["type"] in GATE_TYPES}
+        gate_out = {c["connections"]["Y"][0]: n for n, c in gates.items()}
+        in_bits, param_out_bits, out_bits = _aig_boundary(gates, gate_out, _boundary_reads(module, pports),
+                                                          param_of_bit)
+        aig = Aig()
+        lit: dict = {"0": 0, "1": 1, "x": 0, "z": 0}
+        params, inputs = _add_aig_inputs(aig, lit, in_bits, param_out_bits, param_of_bit, pports)
+        outputs = _add_aig_outputs(aig, lit, gates, gate_out, out_bits, param_out_bits)
+    except _Loop as loop:
+        if workdir is not None:           # no AIG of an earlier run left looking like this one's
+            for name in ("logic.aag", "extract.json"):
+                (workdir / name).unlink(missing_ok=True)
+        raise _loop_error(module, top, loop.bits) from None
     ext = Extraction(top=top, inputs=inputs, params=params, outputs=outputs, param_ports=pports,
                      folded=folded, gates=len(gates), ands=aig.num_ands)
     if workdir is not None:
         workdir.mkdir(parents=True, exist_ok=True)
         write_aiger(aig, workdir / "logic.aag", binary=False)
-        (workdir / "extract.json").write_text(ext.to_json())
+        write_text_atomic(workdir / "extract.json", ext.to_json())
     return ext, module
 
 
@@ -461,10 +702,21 @@ def _add_aig_inputs(aig: Aig, lit: dict, in_bits: list, param_out_bits: list, pa
     return params, inputs
 
 
+class _Loop(Exception):
+    """A combinational loop among the gates: ``bits`` are the nets on it, in order (each net is
+    read by the gate driving the previous one)."""
+
+    def __init__(self, bits: list):
+        super().__init__(bits)
+        self.bits = bits
+
+
 def _gate_literal(aig: Aig, gates: dict, gate_out: dict, lit: dict, root_bit: int) -> int:
     """AIG literal of net ``root_bit``, adding its gate cone in topological order (iterative DFS;
-    ``lit`` caches every net's literal)."""
+    ``lit`` caches every net's literal). Raises :class:`_Loop` on a combinational loop."""
     stack = [root_bit]
+    path: list = []                       # nets being expanded (each reads the next), as a stack
+    on_path: set = set()
     while stack:
         b = stack[-1]
         if b in lit:
@@ -474,14 +726,51 @@ def _gate_literal(aig: Aig, gates: dict, gate_out: dict, lit: dict, root_bit: in
         conns = c["connections"]
         pend = [x for p, xs in conns.items() if p != "Y" for x in xs if x not in lit]
         if pend:
+            if b in on_path:              # met again before its inputs were done: on a loop
+                raise _Loop(path[path.index(b):])
+            loop = next((x for x in pend if x in on_path), None)
+            if loop is not None:
+                raise _Loop(path[path.index(loop):] + [b])
+            path.append(b)
+            on_path.add(b)
             stack.extend(pend)
             continue
         stack.pop()
+        if b in on_path:
+            on_path.discard(b)
+            path.pop()
         if c["type"] == "$lut":
             lit[b] = _lut_function(aig, c["parameters"]["LUT"], [lit[x] for x in conns["A"]])
         else:
             lit[b] = _gate_function(aig, c["type"], {p: lit[x[0]] for p, x in conns.items() if p != "Y"})
     return lit[root_bit]
+
+
+def net_names(module: dict) -> dict:
+    """Net bit -> name of a Yosys JSON module (``name`` or ``name[i]`` with the wire's offset and
+    direction), the first public name (``hide_name`` 0) of the bit, else its first hidden one."""
+    public: dict = {}
+    hidden: dict = {}
+    for n, nn in module.get("netnames", {}).items():
+        bits = nn.get("bits", [])
+        off, upto = int(nn.get("offset", 0) or 0), bool(int(nn.get("upto", 0) or 0))
+        target = hidden if nn.get("hide_name") else public
+        for i, b in enumerate(bits):
+            if isinstance(b, int) and b not in target:
+                idx = off + (len(bits) - 1 - i if upto else i)
+                target[b] = f"{n}[{idx}]" if len(bits) > 1 or off else n
+    return {**hidden, **public}
+
+
+def _loop_error(module: dict, top: str, bits: list) -> FrontendError:
+    """The one-line error for a combinational loop through ``bits`` (see :class:`_Loop`)."""
+    names = net_names(module)
+    pub = {b for b, n in names.items() if not n.startswith("$")}
+    first = next((b for b in bits if b in pub), bits[0])
+    shown = [names.get(b, f"net {b}") for b in bits]
+    more = f", ... ({len(shown)} nets)" if len(shown) > 8 else ""
+    return FrontendError(f"combinational loop through {names.get(first, f'net {first}')} in module {top} "
+                         f"(nets on the loop: {', '.join(shown[:8])}{more})")
 
 
 def _add_aig_outputs(aig: Aig, lit: dict, gates: dict, gate_out: dict, out_bits: list,
@@ -568,8 +857,10 @@ def _resolve(b, subst: dict):
 def _param_only(bit, driver_gate: dict, param_of_bit: dict, subst: dict, memo: dict) -> bool:
     """True when net ``bit`` is a parameter bit, a constant, or a gate output whose inputs are all
     parameter-only, or ``mux(S, x, x)`` with x parameter-only (iterative; ``memo`` caches verdicts
-    for one folding round)."""
+    for one folding round). Raises :class:`_Loop` on a combinational loop among the gates."""
     stack = [_resolve(bit, subst)]
+    path: list = []
+    on_path: set = set()
     while stack:
         b = stack[-1]
         if b in memo:
@@ -591,10 +882,20 @@ def _param_only(bit, driver_gate: dict, param_of_bit: dict, subst: dict, memo: d
                 ins = [a]             # mux(S, x, x) = x (Yosys's enable mux of a merged ROM address)
         pend = [x for x in ins if x not in memo]
         if pend:
+            if b in on_path:
+                raise _Loop(path[path.index(b):])
+            loop = next((x for x in pend if x in on_path), None)
+            if loop is not None:
+                raise _Loop(path[path.index(loop):] + [b])
+            path.append(b)
+            on_path.add(b)
             stack.extend(pend)
             continue
         memo[b] = all(memo[x] for x in ins)
         stack.pop()
+        if b in on_path:
+            on_path.discard(b)
+            path.pop()
     return memo[_resolve(bit, subst)]
 
 
@@ -782,11 +1083,13 @@ def reimport(pre: dict, module: dict, ext: Extraction, netlist: dict, tlut_mode:
 def continuation_script(json_in: str, top: str, mapping: str, json_out: str) -> str:
     """The remaining synth_xilinx commands after the LUT mapping (DESIGN.md hint, Yosys 0.23).
 
-    ``mapping`` is the LUT-mapping command (e.g. :data:`ABC_LUTS_DEFAULT`) or "" when the LUTs are
-    already in the netlist (TMAP result).
+    ``json_in``/``json_out``: file names as the script's folder sees them (written with
+    :func:`dcsflow.flow.yosys.quote`; raises YosysError for one that cannot be written, see
+    :func:`dcsflow.flow.yosys.script_path`). ``mapping`` is the LUT-mapping command (e.g.
+    :data:`ABC_LUTS_DEFAULT`) or "" when the LUTs are already in the netlist (TMAP result).
     """
     return "\n".join([
-        f"read_json {json_in}",
+        f"read_json {quote(json_in)}",
         "read_verilog -lib -overwrite -specify +/xilinx/cells_sim.v",
         "read_verilog -lib -overwrite +/xilinx/cells_xtra.v",
         f"hierarchy -top {top}",
@@ -798,16 +1101,25 @@ def continuation_script(json_in: str, top: str, mapping: str, json_out: str) -> 
         "xilinx_dffopt",
         "opt_lut_ins -tech xilinx",
         f"synth_xilinx -top {top} -run finalize:",
-        f"write_json {json_out}",
+        f"write_json {quote(json_out)}",
         "",
     ])
 
 
 def continue_synthesis(json_in: Path, top: str, mapping: str, json_out: Path, workdir: Path, name: str,
                        status: Callable[[str], None] | None = None) -> float:
-    """Run :func:`continuation_script` in Yosys; returns seconds."""
-    return run_script(continuation_script(json_in.name if json_in.parent == workdir else str(json_in.resolve()),
-                                          top, mapping, json_out.name), workdir, name, status)
+    """Run :func:`continuation_script` in Yosys; returns seconds. ``json_in`` and ``json_out`` may
+    be anywhere (any characters in their paths: :func:`dcsflow.flow.yosys.script_path`)."""
+    workdir = Path(workdir)
+    workdir.mkdir(parents=True, exist_ok=True)
+
+    def name_of(p: Path) -> str:
+        if p.parent.resolve() == workdir.resolve() and quotable(p.name):
+            return p.name if not p.name.startswith(("~", "+")) else f"./{p.name}"
+        return script_path(p.resolve(), workdir)
+
+    return run_script(continuation_script(name_of(json_in), top, mapping, name_of(json_out)), workdir, name,
+                      status)
 
 
 def finalize_tluts(doc: dict, top: str) -> dict:

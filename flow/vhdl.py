@@ -34,12 +34,13 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from dcsflow.fileio import write_text_atomic
-from dcsflow.tools import find_tool
+from dcsflow.fileio import write_bytes_atomic, write_text_atomic
+from dcsflow.tools import failure_message, find_tool
 
 from .errors import FlowError
 
@@ -275,7 +276,7 @@ def prepare(sources: list[Path], top: str | None, params: list[str]) -> VhdlTop:
     """
     ents: list[Entity] = []
     for p in sources:
-        text = p.read_text(errors="replace")
+        text = read_source(p)
         if not text.strip():
             raise VhdlError(f"{p}: empty VHDL file")
         ents += scan(p, text)
@@ -301,6 +302,46 @@ def prepare(sources: list[Path], top: str | None, params: list[str]) -> VhdlTop:
     return VhdlTop(ent.name, order, {n: marked[n] for n in order}, ents)
 
 
+def read_source(path: Path) -> str:
+    """The text of VHDL file ``path``, decoded as ISO 8859-1 (VHDL's own character set), so that
+    every byte maps to one character and back: a Latin-1 or UTF-8 file (comments, strings) is
+    scanned the same and copied for GHDL byte for byte.
+
+    Raises:
+        VhdlError: the file cannot be read (one line with the reason).
+    """
+    try:
+        return Path(path).read_bytes().decode("latin-1")
+    except OSError as e:
+        raise VhdlError(f"{path}: cannot read: {e.strerror or e}") from None
+
+
+def _run_ghdl(args: list[str], cwd: Path, doing: str) -> subprocess.CompletedProcess:
+    """Run GHDL (``args`` without the program), output as bytes. Raises VhdlError when GHDL cannot
+    be started."""
+    exe = _ghdl()
+    try:
+        return subprocess.run([exe, *args], cwd=cwd, capture_output=True)
+    except OSError as e:
+        raise VhdlError(f"ghdl ({exe}) could not be started {doing}: {e.strerror or e}") from None
+
+
+def _text(data: bytes) -> str:
+    """GHDL's output as text (UTF-8, undecodable bytes replaced)."""
+    return data.decode("utf-8", errors="replace")
+
+
+def _failure(r: subprocess.CompletedProcess, names: dict[str, str], log: Path, doing: str) -> VhdlError:
+    """The one-line error of a GHDL run that failed: its first error message (:func:`ghdl_error`),
+    or, when it was killed by a signal or said nothing useful, its exit status or signal and the
+    last line it printed (:func:`dcsflow.tools.failure_message`)."""
+    out = _text(r.stderr) + _text(r.stdout)
+    msg = ghdl_error(out, names, log)
+    if r.returncode < 0 or msg == _NO_MESSAGE:
+        return VhdlError(f"{failure_message('ghdl', r.returncode, out, doing)} (log: {log})")
+    return VhdlError(msg)
+
+
 def _ghdl() -> str:
     """Path of ``ghdl`` (``$DCSFLOW_GHDL``, else PATH). Raises :class:`dcsflow.tools.ToolMissing`."""
     return find_tool("ghdl")
@@ -308,8 +349,11 @@ def _ghdl() -> str:
 
 def ghdl_version() -> str:
     """First line of ``ghdl --version`` (e.g. ``GHDL 2.0.0 (Debian 2.0.0+dfsg-6.2+b2) [Dunoon edition]``)."""
-    r = subprocess.run([_ghdl(), "--version"], capture_output=True, text=True)
-    return (r.stdout.splitlines() or ["GHDL (unknown version)"])[0].strip()
+    try:
+        r = subprocess.run([_ghdl(), "--version"], capture_output=True)
+    except OSError:
+        return "GHDL (unknown version)"
+    return (_text(r.stdout).splitlines() or ["GHDL (unknown version)"])[0].strip()
 
 
 _MSG_RE = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+):\s*(?P<msg>.*)$")
@@ -333,7 +377,18 @@ def ghdl_error(output: str, names: dict[str, str], log: Path | None = None) -> s
             ln = re.sub(r"^\S*ghdl\S*:\s*", "", ln)
         if ln and "warning" not in ln.lower():
             return ln.strip()
-    return "GHDL failed without a message"
+    return _NO_MESSAGE
+
+
+_NO_MESSAGE = "GHDL failed without a message"
+
+
+_PLAIN_NAME = re.compile(r"^[A-Za-z0-9_.+-]+$")
+
+
+def _plain_suffix(p: Path) -> str:
+    """The file's suffix when it is plain (``.vhd``, ``.vhdl``), else ``.vhd``."""
+    return p.suffix if _PLAIN_NAME.match(p.suffix or "-") and p.suffix else ".vhd"
 
 
 def _blank(text: str, spans: list[tuple[int, int]]) -> str:
@@ -349,26 +404,63 @@ def translate(sources: list[Path], vt: VhdlTop, workdir: Path, generics: dict[st
               status: Callable[[str], None] | None = None) -> Path:
     """VHDL → Verilog with GHDL: analyse ``sources`` in order, synthesize ``vt.top``.
 
-    Writes into ``workdir``: ``src/<i>/<file>`` (GHDL's input copies, PARAM attributes blanked),
+    Writes into ``workdir``: ``src/<i>/<file>`` (GHDL's input copies, PARAM attributes blanked;
+    ``source.vhd`` for a file name with other characters than letters, digits and ``_.+-``),
     ``work/`` (library), ``analyse.log``, ``synth.log`` and ``top.v`` (atomically, only on success).
     generics: top-level generic overrides (``ghdl -gNAME=VALUE``). Returns the path of ``top.v``.
 
     Raises:
-        VhdlError: GHDL failing (its first error as ``file:line:col: message``).
+        VhdlError: GHDL failing (its first error as ``file:line:col: message``; a GHDL killed by a
+            signal or failing without a message: its exit status or signal and last output line),
+            a source that cannot be read.
         ToolMissing: GHDL missing (:mod:`dcsflow.tools`).
     """
-    exe = _ghdl()
+    _ghdl()                                  # ToolMissing before anything is removed
     if workdir.exists():
         shutil.rmtree(workdir)
-    (workdir / "work").mkdir(parents=True)
+    workdir.mkdir(parents=True)
+    run_dir, tmp = workdir, None
+    if not _ghdl_safe(str(workdir.resolve())):
+        # GHDL writes its working folder unescaped into the library file (``file "<folder>" ...``),
+        # so a folder with a double quote breaks it: work in a temporary folder, then copy over
+        tmp = Path(tempfile.mkdtemp(prefix="dcsflow-ghdl-"))
+        run_dir = tmp
+        if not _ghdl_safe(str(tmp.resolve())):
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise VhdlError(f"GHDL cannot work in {workdir} nor in the temporary folder {tmp} (a double "
+                            "quote, backslash or line break in the path): set TMPDIR to a plain folder")
+    try:
+        verilog = _analyse_and_synthesize(sources, vt, run_dir, workdir, generics, status)
+    finally:
+        if tmp is not None:
+            shutil.copytree(tmp, workdir, dirs_exist_ok=True, symlinks=True)
+            shutil.rmtree(tmp, ignore_errors=True)
+    out = workdir / "top.v"
+    write_bytes_atomic(out, verilog)            # byte for byte (names GHDL copied from the source)
+    return out
+
+
+def _ghdl_safe(folder: str) -> bool:
+    """True when GHDL can record ``folder`` in its library file (no ``"``, ``\\`` or line break)."""
+    return not any(c in folder for c in '"\\\n\r')
+
+
+def _analyse_and_synthesize(sources: list[Path], vt: VhdlTop, run_dir: Path, log_dir: Path,
+                            generics: dict[str, int | str] | None,
+                            status: Callable[[str], None] | None) -> bytes:
+    """GHDL's runs of :func:`translate` in ``run_dir`` (copies, library, logs); returns the Verilog.
+    Error messages name the logs in ``log_dir`` (where :func:`translate` leaves them)."""
+    (run_dir / "work").mkdir(parents=True, exist_ok=True)
     spans = {(e.path, a, b) for e in vt.entities for a, b in e.spans}
     names: dict[str, str] = {}
     copies = []
     for i, p in enumerate(sources):
-        rel = f"src/{i}/{p.name}"
+        # GHDL records its sources in its library file, which a name with quotes breaks
+        # ("work-obj08.cf: bad library format"): such a copy is called source.vhd (messages name p)
+        rel = f"src/{i}/{p.name if _PLAIN_NAME.match(p.name) else 'source' + _plain_suffix(p)}"
         own = sorted((a, b) for q, a, b in spans if q == p)
-        (workdir / "src" / str(i)).mkdir(parents=True)
-        (workdir / rel).write_text(_blank(p.read_text(errors="replace"), own))
+        (run_dir / "src" / str(i)).mkdir(parents=True)
+        (run_dir / rel).write_bytes(_blank(read_source(p), own).encode("latin-1"))
         names[rel] = str(p)
         copies.append(rel)
     opts = GHDL_OPTIONS + ["--workdir=work"]
@@ -376,20 +468,17 @@ def translate(sources: list[Path], vt: VhdlTop, workdir: Path, generics: dict[st
     for rel in copies:
         if status:
             status(f"ghdl -a {Path(names[rel]).name}")
-        r = subprocess.run([exe, "-a", *opts, rel], cwd=workdir, capture_output=True, text=True)
-        log.append(f"$ ghdl -a {' '.join(opts)} {rel}\n{r.stdout}{r.stderr}")
+        r = _run_ghdl(["-a", *opts, rel], run_dir, f"analysing {names[rel]}")
+        log.append(f"$ ghdl -a {' '.join(opts)} {rel}\n{_text(r.stdout)}{_text(r.stderr)}")
         if r.returncode != 0:
-            (workdir / "analyse.log").write_text("".join(log))
-            raise VhdlError(ghdl_error(r.stderr + r.stdout, names, workdir / "analyse.log"))
-    (workdir / "analyse.log").write_text("".join(log))
+            write_text_atomic(run_dir / "analyse.log", "".join(log))
+            raise _failure(r, names, log_dir / "analyse.log", f"analysing {names[rel]}")
+    write_text_atomic(run_dir / "analyse.log", "".join(log))
     gen = [f"-g{k}={v}" for k, v in (generics or {}).items()]
     if status:
         status(f"ghdl --synth {vt.top}")
-    r = subprocess.run([exe, "--synth", *opts, *gen, "--out=verilog", vt.top], cwd=workdir,
-                       capture_output=True, text=True)
-    (workdir / "synth.log").write_text(r.stderr)
+    r = _run_ghdl(["--synth", *opts, *gen, "--out=verilog", vt.top], run_dir, f"synthesizing {vt.top}")
+    write_text_atomic(run_dir / "synth.log", _text(r.stderr))
     if r.returncode != 0 or not r.stdout.strip():
-        raise VhdlError(ghdl_error(r.stderr + r.stdout, names, workdir / "synth.log"))
-    out = workdir / "top.v"
-    write_text_atomic(out, r.stdout)
-    return out
+        raise _failure(r, names, log_dir / "synth.log", f"synthesizing {vt.top}")
+    return r.stdout

@@ -3,23 +3,38 @@
 Yosys (tested with 0.23) is run as a subprocess on a script file; its log goes to a file beside the
 outputs. An ``ERROR:`` line becomes a one-line :class:`YosysError` that keeps Yosys's own message
 (for HDL syntax errors it names the file and line, e.g. ``kx.v:3: ERROR: syntax error ...``).
+A Yosys that crashes or is killed (no ERROR line) is the one line of
+:func:`dcsflow.tools.failure_message`: its exit status or signal and the last line it printed.
+Yosys's output is read as UTF-8 with undecodable bytes replaced (a non-UTF-8 identifier in an error
+message never stops the flow with a decoding error).
 The executables come from the one tool locator :mod:`dcsflow.tools` (``$DCSFLOW_YOSYS``,
 ``$DCSFLOW_YOSYS_CONFIG``); :class:`ToolMissing` here is :class:`dcsflow.tools.ToolMissing`.
+
+File names in Yosys scripts (Yosys 0.23, checked): a command's arguments are split at white space;
+an argument that starts with ``"`` runs to the next ``"`` that is followed by white space (or the
+end of the line), and file-name arguments of ``read_verilog``, ``read_json``, ``write_json`` and
+``techmap -map`` lose those quotes again. There is no escape character. :func:`quote` writes a
+file name as such an argument; a name that cannot be written so (a ``"`` followed by white space,
+a line break) is reached through a relative path or a symbolic link in the script's folder
+(:func:`script_path`). ``tee -o`` keeps the quotes: give it plain names relative to the folder.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
 import subprocess
 import time
 from pathlib import Path
 from typing import Callable
 
-from dcsflow.tools import ToolMissing, find_tool, tool_env_var, which_tool
+from dcsflow.tools import ToolMissing, failure_message, find_tool, tool_env_var, which_tool
 
 from .errors import FlowError
 
-__all__ = ["YosysError", "ToolMissing", "yosys_binary", "datdir", "cells_sim", "run_script"]
+__all__ = ["YosysError", "ToolMissing", "yosys_binary", "datdir", "cells_sim", "run_script", "quote",
+           "quotable", "script_path"]
 
 
 class YosysError(FlowError):
@@ -73,17 +88,24 @@ def run_script(script: str, workdir: Path, name: str,
         name: base name of the script and log.
         status: optional callback receiving the name of each pass as Yosys starts it (progress).
     Raises:
-        YosysError: Yosys exited non-zero; the message is its first ERROR line.
+        YosysError: Yosys exited non-zero: the message is its first ERROR line, or when there is
+            none (a crash, a signal) its exit status or signal and the last line it printed; or
+            Yosys could not be started.
     """
     workdir = Path(workdir).resolve()      # Yosys runs in workdir: paths given to it must be absolute
     workdir.mkdir(parents=True, exist_ok=True)
     ys = workdir / f"{name}.ys"
     log = workdir / f"{name}.log"
-    ys.write_text(script)
+    # surrogateescape: a file name that is not UTF-8 reaches Yosys as the bytes it has on disk
+    ys.write_text(script, encoding="utf-8", errors="surrogateescape")
     t0 = time.perf_counter()
-    proc = subprocess.Popen([yosys_binary(), "-Q", "-T", "-l", str(log), "-s", str(ys)],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            cwd=workdir, bufsize=1)
+    exe = yosys_binary()
+    try:
+        proc = subprocess.Popen([exe, "-Q", "-T", "-l", str(log), "-s", str(ys)],
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                encoding="utf-8", errors="replace", cwd=workdir, bufsize=1)
+    except OSError as e:
+        raise YosysError(f"yosys ({exe}) could not be started: {e.strerror or e}") from None
     tail: list[str] = []
     assert proc.stdout is not None
     for line in proc.stdout:
@@ -97,6 +119,85 @@ def run_script(script: str, workdir: Path, name: str,
     rc = proc.wait()
     if rc != 0:
         errs = [ln.strip() for ln in tail if "ERROR" in ln]
-        msg = errs[0] if errs else (tail[-1].strip() if tail else f"exit status {rc}")
-        raise YosysError(f"yosys: {msg} (log: {log})")
+        if rc > 0 and errs:
+            raise YosysError(f"yosys: {errs[0]} (log: {log})")
+        raise YosysError(f"{failure_message('yosys', rc, chr(10).join(tail), f'running {ys.name}')} "
+                         f"(log: {log})")
     return time.perf_counter() - t0
+
+
+_BARE = re.compile(r"^[A-Za-z0-9_./+=,:@%-]+$")
+_SEPARATORS = " \t\r\n"
+
+
+def quotable(name: str) -> bool:
+    """True when ``name`` can be written as one argument of a Yosys script line (:func:`quote`):
+    ASCII only, no line break or NUL, and no ``"`` followed by white space or by ``;`` and white
+    space. (ASCII: Yosys 0.23 writes every non-ASCII byte of a file name that ends up in a ``src``
+    attribute as a ``\\uFFFFFFxx`` escape that its own JSON reader then rejects.)"""
+    if not name.isascii() or any(ch in name for ch in "\n\r\0"):
+        return False
+    for i, ch in enumerate(name):
+        if ch != '"':
+            continue
+        nxt, after = name[i + 1:i + 2], name[i + 2:i + 3]
+        if (nxt and nxt in _SEPARATORS) or (nxt == ";" and after and after in _SEPARATORS):
+            return False
+    return True
+
+
+def quote(name: str) -> str:
+    """``name`` as one argument of a Yosys script line: unchanged when it is plain (letters, digits,
+    ``_./+=,:@%-``), else in double quotes (Yosys removes them again for file names). Yosys still
+    expands a file name starting with ``+/`` (its data folder) or ``~/`` (the home folder), quoted
+    or not; :func:`script_path` never returns such a name.
+
+    Raises:
+        YosysError: the name cannot be written in a Yosys script (see :func:`quotable`); use
+            :func:`script_path` for file names.
+    """
+    name = str(name)
+    if _BARE.match(name) and not name.startswith(("~", "+/")):
+        return name
+    if not quotable(name):
+        raise YosysError(f"{name!r} cannot be written in a Yosys script (a line break, or a double "
+                         "quote followed by a space)")
+    return f'"{name}"'
+
+
+def script_path(path: str | os.PathLike, workdir: Path) -> str:
+    """A name for file or folder ``path`` that a Yosys script run in ``workdir`` can use (pass it
+    through :func:`quote`): ``path`` itself when :func:`quotable`, else its path relative to
+    ``workdir`` when that is, else a symbolic link ``workdir/_paths/<hash>`` to it (created here;
+    to the folder holding it when the file name itself is quotable, so that Verilog ``include``
+    files beside it are still found)."""
+    path = Path(path)
+    s = str(path)
+    if s.startswith(("~/", "+/")):
+        s = f"./{s}"
+    if quotable(s):
+        return s
+    workdir = Path(workdir).resolve()
+    target = path.resolve() if path.is_absolute() else (workdir / path).resolve()
+    rel = os.path.relpath(target, workdir)
+    if quotable(rel):
+        return rel if rel.startswith(("/", ".")) else f"./{rel}"
+    links = workdir / "_paths"
+    links.mkdir(parents=True, exist_ok=True)
+    if quotable(target.name):
+        link, tail = _link(links, target.parent), target.name
+    else:
+        link, tail = _link(links, target, target.suffix if quotable(target.suffix) else ""), ""
+    return os.path.join("_paths", link.name, tail) if tail else os.path.join("_paths", link.name)
+
+
+def _link(links: Path, target: Path, suffix: str = "") -> Path:
+    """Symbolic link ``links/<hash of target><suffix>`` -> ``target`` (replaced if it points elsewhere)."""
+    raw = os.fsencode(str(target))
+    link = links / (hashlib.sha256(raw).hexdigest()[:16] + suffix)
+    if link.is_symlink() and os.readlink(link) == str(target):
+        return link
+    if link.is_symlink() or link.exists():
+        link.unlink()
+    os.symlink(target, link)
+    return link

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 
 from dcsflow.aig import Aig, read_aiger, write_aiger
-from dcsflow.tools import find_tool
+from dcsflow.tools import failure_message, find_tool
 
 from .errors import ToolError, ToolTimeout
 
@@ -36,22 +36,34 @@ def abc_binary() -> str:
     return find_tool("abc")
 
 
-def run_abc(script: str, timeout: float = 600.0) -> str:
-    """Run an ABC command string; returns stdout without colour codes.
+def run_abc(script: str, timeout: float = 600.0, cwd: str | None = None) -> str:
+    """Run an ABC command string (in folder ``cwd``, default the current one); returns stdout
+    without colour codes. File names in ``script`` are best relative to ``cwd`` (ABC splits its
+    commands at white space).
 
     Raises:
         ToolMissing: ABC missing (:mod:`dcsflow.tools`).
-        ToolError: ABC exited non-zero / reported an error.
+        ToolError: ABC could not be started, exited non-zero, was killed by a signal (one line naming
+            the program, its exit status or signal and the last line it printed:
+            :func:`dcsflow.tools.failure_message`) or reported an error.
         ToolTimeout: ABC ran longer than ``timeout`` seconds (a ToolError).
     """
+    exe = abc_binary()
+    name = os.path.basename(exe)
+    doing = f"running {script[:60]!r}"
     try:
-        p = subprocess.run([abc_binary(), "-q", script], capture_output=True, text=True, timeout=timeout)
+        p = subprocess.run([exe, "-q", script], capture_output=True, text=True, encoding="utf-8",
+                           errors="replace", timeout=timeout, cwd=cwd)
     except subprocess.TimeoutExpired:
-        raise ToolTimeout(f"yosys-abc timed out after {timeout:.0f} s running {script[:60]!r}") from None
+        raise ToolTimeout(f"{name} timed out after {timeout:.0f} s {doing}") from None
+    except OSError as e:
+        raise ToolError(f"{name} ({exe}) could not be started: {e.strerror or e}") from None
     out = _ANSI.sub("", p.stdout + p.stderr)
-    if p.returncode != 0 or "Error:" in out or "Cannot " in out:
+    if p.returncode != 0:
+        raise ToolError(failure_message(name, p.returncode, out, doing))
+    if "Error:" in out or "Cannot " in out:
         tail = " | ".join(out.strip().splitlines()[-3:])
-        raise ToolError(f"yosys-abc failed on {script[:60]!r}: {tail}")
+        raise ToolError(f"{name} failed {doing}: {tail}")
     return out
 
 
@@ -67,7 +79,7 @@ def optimize_aig(aig: Aig, script: str = "strash; dc2; dc2", timeout: float = 60
     with tempfile.TemporaryDirectory(prefix="tmap-abc-") as d:
         src, dst = os.path.join(d, "in.aig"), os.path.join(d, "out.aig")
         write_aiger(aig, src)
-        out = run_abc(f"read {src}; {script}; write_aiger {dst}", timeout=timeout)
+        out = run_abc(f"read in.aig; {script}; write_aiger out.aig", timeout=timeout, cwd=d)
         if not os.path.exists(dst):
             raise ToolError(f"yosys-abc wrote no result for {script!r}: {out.strip()[-200:]}")
         res = read_aiger(dst)
@@ -92,7 +104,7 @@ def cec(a: Aig, b: Aig, seconds: float = 600.0) -> tuple[bool, str]:
         fa, fb = os.path.join(d, "a.aig"), os.path.join(d, "b.aig")
         write_aiger(a, fa)
         write_aiger(b, fb)
-        out = run_abc(f"cec -n -T {int(seconds)} -C 1000000 {fa} {fb}", timeout=seconds + 60)
+        out = run_abc(f"cec -n -T {int(seconds)} -C 1000000 a.aig b.aig", timeout=seconds + 60, cwd=d)
     lines = [ln for ln in out.splitlines() if "equivalent" in ln.lower() or "UNDECIDED" in ln.upper()]
     verdict = lines[-1].strip() if lines else out.strip()[-200:]
     ok = any("Networks are equivalent" in ln for ln in lines) and not any("NOT" in ln for ln in lines)
@@ -117,7 +129,7 @@ def baseline(aig: Aig, K: int = 6, script: str = BASELINE_AREA_SCRIPT) -> Baseli
         write_aiger(aig.combinational() if aig.num_latches else aig, f)
         s = script.format(K=K)
         t = time.perf_counter()
-        out = run_abc(f"&r {f}; {s}")
+        out = run_abc(f"&r in.aig; {s}", cwd=d)
         sec = time.perf_counter() - t
     m = re.findall(r"lut\s*=\s*(\d+).*?lev\s*=\s*(\d+)", out)
     if not m:

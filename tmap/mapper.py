@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .affine import MAX_FRONTIER, AffineTlut, cone_tables, detect
-from dcsflow.aig import Aig, truth_vars, write_aiger
+from dcsflow.aig import Aig, truth_vars
 
 from .cones import parameter_only
 from .cuts import _cover_size, select_cover
@@ -279,16 +279,33 @@ class MapResult:
 
     def write(self, out_dir) -> list[Path]:
         """Write ``netlist.json``, ``netlist.blif``, ``ppc.aig`` and ``ppc.json`` into ``out_dir``
-        (created if needed; each file written atomically). Returns the paths."""
-        from dcsflow.fileio import write_text_atomic  # flow is installed with tmap
+        (created if needed; each file written atomically). All four or none: when one cannot be
+        written, the others of the set are removed too (no new netlist beside an old PPC).
+        Returns the paths.
+
+        Raises:
+            OSError: the folder or a file cannot be written (``filename`` names it).
+        """
+        from dcsflow.fileio import write_bytes_atomic, write_text_atomic  # flow is installed with tmap
 
         d = Path(out_dir)
-        d.mkdir(parents=True, exist_ok=True)
         paths = [d / "netlist.json", d / "netlist.blif", d / "ppc.aig", d / "ppc.json"]
-        write_text_atomic(paths[0], json.dumps(self.netlist.to_json_obj()) + "\n")
-        write_text_atomic(paths[1], self.netlist.to_blif())
-        write_aiger(self.ppc, paths[2])
-        write_text_atomic(paths[3], json.dumps(self.manifest(), indent=1) + "\n")
+        texts = [json.dumps(self.netlist.to_json_obj()) + "\n", self.netlist.to_blif(), self.ppc.to_bytes(),
+                 json.dumps(self.manifest(), indent=1) + "\n"]
+        try:
+            d.mkdir(parents=True, exist_ok=True)
+            for path, data in zip(paths, texts):
+                if isinstance(data, bytes):
+                    write_bytes_atomic(path, data)
+                else:
+                    write_text_atomic(path, data)
+        except BaseException:
+            for path in paths:
+                try:
+                    path.unlink()
+                except OSError:
+                    pass
+            raise
         return paths
 
 
@@ -297,12 +314,19 @@ def read_param_file(path) -> list[str]:
     """Read parameter input names, one per line (blank lines and ``#`` comments ignored).
 
     Raises:
-        ParamError: the file cannot be read.
+        ParamError: the file cannot be read, or is not UTF-8 text (the message names the line and
+            the byte).
     """
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        data = Path(path).read_bytes()
     except OSError as e:
         raise ParamError(f"{path}: cannot read parameter file: {e.strerror or e}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise ParamError(f"{path}: line {line}: not UTF-8 text (byte 0x{data[e.start]:02x}); a parameter "
+                         "file holds AIGER input names, one per line") from None
     names = []
     for line in text.splitlines():
         s = line.strip()

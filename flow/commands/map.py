@@ -3,12 +3,32 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 import click
 
 from dcsflow.tmap.mapper import FULL_MODE_ANDS
+
+from ..errors import FlowError
+
+
+def _check_out_dir(out_dir: str) -> Path:
+    """Create the ``--out`` folder if needed and make sure files can be written into it, before any
+    mapping time is spent. Raises FlowError (one line naming the folder)."""
+    d = Path(out_dir)
+    if d.exists() and not d.is_dir():
+        raise FlowError(f"--out {out_dir}: is a file, not a folder")
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=".dcsflow-probe-", dir=d)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as e:
+        raise FlowError(f"--out {out_dir}: cannot write there: {e.strerror or e}") from None
+    return d
 
 
 @click.command("map", context_settings={"help_option_names": ["-h", "--help"]})
@@ -21,7 +41,7 @@ from dcsflow.tmap.mapper import FULL_MODE_ANDS
               help="LUT size: maximum regular inputs per LUT/TLUT.")
 @click.option("-C", "cuts", type=click.IntRange(1, 64), default=None,
               help=f"Priority cuts kept per AIG node [default: 16, or 8 above {FULL_MODE_ANDS} AND nodes].")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False),
+@click.option("--out", "out_dir", type=click.Path(),
               help="Write netlist.json, netlist.blif, ppc.aig, ppc.json into this folder.")
 @click.option("--area", is_flag=True, help="Trade depth for area (no depth constraint).")
 @click.option("--param-latches", is_flag=True,
@@ -52,6 +72,7 @@ def COMMAND(aiger, params_file, strict, K, cuts, out_dir, area, param_latches, a
     from rich.table import Table
 
     from dcsflow.tmap.abc import BASELINE_AREA_SCRIPT, baseline
+    from dcsflow.tmap.errors import ToolError
 
     from ..termout import stage, table_console
     from dcsflow.aig import read_aiger
@@ -60,6 +81,8 @@ def COMMAND(aiger, params_file, strict, K, cuts, out_dir, area, param_latches, a
     err = Console(stderr=True)
     aig = read_aiger(aiger)
     sel = resolve_params(aig, read_param_file(params_file), strict) if params_file else None
+    if out_dir:
+        _check_out_dir(out_dir)
     params = sel.used if sel else []
     if sel and sel.missing:
         err.print(f"warning: {sel.warning()}", markup=False, highlight=False, soft_wrap=True)
@@ -70,15 +93,23 @@ def COMMAND(aiger, params_file, strict, K, cuts, out_dir, area, param_latches, a
     with err.status("mapping") as st:
         with stage(err, title, "TMAP"):
             res = map_tluts(aig, params, opts, progress=lambda s: st.update(s))
+        if out_dir:                # before the baseline: a failing ABC does not lose TMAP's result
+            st.update("writing outputs")
+            with stage(err, title, "outputs"):
+                try:
+                    res.write(out_dir)
+                except OSError as e:
+                    raise FlowError(f"--out {out_dir}: cannot write {e.filename or out_dir}: "
+                                    f"{e.strerror or e} (no output written)") from None
         base = None
         if not no_baseline:
             st.update("ABC baseline")
             with stage(err, title, "ABC baseline"):
-                base = baseline(aig, K, BASELINE_AREA_SCRIPT)
-        if out_dir:
-            st.update("writing outputs")
-            with stage(err, title, "outputs"):
-                res.write(out_dir)
+                try:
+                    base = baseline(aig, K, BASELINE_AREA_SCRIPT)
+                except ToolError as e:
+                    kept = f"; TMAP's result is in {out_dir}" if out_dir else ""
+                    raise ToolError(f"ABC baseline: {e}{kept} (--no-baseline skips it)") from None
     for note in res.notes:
         err.print(f"note: {note}")
     s = res.stats
