@@ -29,6 +29,7 @@ from pathlib import Path
 from dcsflow.scg.device import DEFAULT_PART
 
 from .design import Design
+from .frontend import check_param_names
 from .registry import resolve
 from .stages import STAGES, BuildError, Context, StaleStage, load_record, record_path, save_record
 
@@ -159,7 +160,7 @@ def _check_device(device: str) -> None:
 def _context(opts: BuildOptions, design: Design, step) -> Context:
     """The design's top and parameter ports (a VHDL design's as declared, after scanning the sources)
     and the design hash. Raises VhdlError for a VHDL design whose ports or marks are wrong."""
-    params = list(dict.fromkeys([*design.params, *opts.params]))
+    params = list(dict.fromkeys([*design.params, *check_param_names(opts.params)]))
     top, vhdl = design.top, None
     if design.language == "vhdl":
         from .vhdl import prepare

@@ -227,9 +227,6 @@ def test_a_parameter_named_twice_is_an_error():
         fe.check_param_names(["key", "iv", "key"])
 
 
-@pytest.mark.xfail(strict=True, reason="the pipeline (flow/build.py _context, not the front end's files) "
-                                       "must call frontend.check_param_names(opts.params) before merging the "
-                                       "names; strict: this turns red once it does, then drop the mark")
 def test_cli_parameter_named_twice_is_an_error(dcsflow, tmp_path):
     src = _write(tmp_path / "kx.v", KX_V.replace('`include "inc.vh"\n', "").replace("`CONST", "4'h5")
                  .replace("(* PARAM *) ", ""))

@@ -14,6 +14,8 @@ from pathlib import Path
 
 from dcsflow.tools import ToolMissing, find_tool
 
+from dcsflow.flow.yosys import quote, script_path
+
 from .errors import SimulationError, SimulatorMissing
 from .sim import rtl_files
 
@@ -52,9 +54,9 @@ def synth_counts(key_bits: int | None = 96, buffer_key: int = 0, cis: bool = Fal
     chp = "" if cis else f"chparam -set KEY_BITS {key_bits} -set BUFFER_KEY {buffer_key} picipher_mp; "
     with tempfile.TemporaryDirectory(prefix="picipher-synth-") as td:
         out = Path(td) / "stat.json"
-        script = (f"read_verilog {' '.join(str(f) for f in rtl_files(cis))}; {chp}"
-                  f"synth_xilinx -flatten -top {top}; tee -q -o {out} stat -json")
-        r = subprocess.run([exe, "-q", "-p", script], capture_output=True, text=True)
+        script = (f"read_verilog {' '.join(quote(script_path(f, Path(td))) for f in rtl_files(cis))}; {chp}"
+                  f"synth_xilinx -flatten -top {top}; tee -q -o stat.json stat -json")
+        r = subprocess.run([exe, "-q", "-p", script], capture_output=True, text=True, cwd=td)
         if r.returncode != 0 or not out.exists():
             raise SimulationError("yosys failed: " + (r.stderr or r.stdout).strip()[-500:])
         mods = json.loads(out.read_text())["modules"]

@@ -374,7 +374,7 @@ def export_vivado(out: Path, module: dict, top: str, tluts: list, device, design
     with tempfile.TemporaryDirectory(prefix="dcsflow-vivado-") as tmp:
         t = Path(tmp)
         (t / "in.json").write_text(json.dumps({"creator": "dcsflow", "modules": {top: mod}}))
-        run_script(f"read_json {t / 'in.json'}\nwrite_verilog -noexpr {t / 'netlist.v'}\n", t, "export")
+        run_script("read_json in.json\nwrite_verilog -noexpr netlist.v\n", t, "export")   # runs in t
         text = (t / "netlist.v").read_text()
     write_text_atomic(vdir / "netlist.v", f"// dcsflow {__version__}: {top} for Vivado, design_hash={design_hash}\n"
                       + text)
