@@ -40,10 +40,10 @@ from pathlib import Path
 
 from dcsflow.fileio import write_text_atomic
 
-from .bitstream import read_file
+from .bitstream import parse, read_file
 from .buildfolder import IMPORTED_TEMPLATE, load_build, sha256_file
 from .device import get_device, normalize_part
-from .errors import ScgError
+from .errors import BitstreamError, ScgError
 from .lut import expand, template_table
 
 #: the Vivado back end's plan (``vivado/tluts.json``) and the dump of ``vivado/dump_tluts.tcl``
@@ -230,7 +230,14 @@ def import_vivado(build_dir, bit_path, cells_path) -> ImportResult:
     dump = _read_json(Path(cells_path), "TLUT dump")
     t0 = time.perf_counter()
     _fail(check_dump(plan, dump, Path(cells_path), device))
-    bs = read_file(bit_path)
+    try:                 # read once: the bytes checked here are the bytes linked below
+        bit_data = Path(bit_path).read_bytes()
+    except OSError as e:
+        raise BitstreamError(f"cannot read {bit_path}: {e.strerror or e}") from None
+    try:
+        bs = parse(bit_data)
+    except BitstreamError as e:
+        raise BitstreamError(f"{bit_path}: {e}") from None
     if bs.idcode is None:
         raise VivadoImportError(f"{bit_path}: no IDCODE write: not a Vivado configuration bitstream")
     if (bs.idcode ^ device.idcode) & 0x0FFFFFFF:
@@ -254,7 +261,7 @@ def import_vivado(build_dir, bit_path, cells_path) -> ImportResult:
     old = None
     try:
         os.chmod(tmp, 0o755)
-        shutil.copyfile(bit_path, tmp / "template.bit")
+        (tmp / "template.bit").write_bytes(bit_data)
         doc = {"format": IMPORT_FORMAT, "version": 1, "device": device.name, "idcode": f"0x{device.idcode:08X}",
                "design_hash": build.design_hash, "bitstream": str(bit_path),
                "bitstream_sha256": sha256_file(tmp / "template.bit"), "dump_sha256": sha256_file(Path(cells_path)),
