@@ -6,17 +6,26 @@ Prints, each the best of ``--repeat`` runs:
 - configuration-memory emulator throughput with the bulk API (target >= 2 M words/s), against the
   one-word-at-a-time API on a slice of the stream;
 - AXI HWICAP model throughput driven register access by register access (WF writes + CR);
-- full bitstream write time.
+- full bitstream write time;
+- hostile input (issue 19): ``python -m dcsflow.scg bit info`` as a separate process on 64 MB floods
+  (``--flood-mb``) of sync + DESYNC pairs (target <= 5 s and <= 300 MB peak memory; the parser's
+  limits, ``scg.bitstream.MAX_SYNCS`` ..., end it with one error line), of NOOPs (parsed, linear) and
+  of CMD packets after an IDCODE (stopped by the packet limit), each against the same command on
+  the real 4 MB bitstream measured in the same run (time and peak RSS from ``os.wait4``, the
+  figures ``/usr/bin/time -v`` prints).
 Last line: one JSON object with all figures.
 
-Usage: ``python benchmarks/bitstream_bench.py [--repeat N] [--bit FILE]``
+Usage: ``python benchmarks/bitstream_bench.py [--repeat N] [--bit FILE] [--flood-mb N]``
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -38,10 +47,52 @@ def best(fn, repeat):
     return min(times), out
 
 
+#: measures one child process from a small launcher process: the peak RSS a child reports includes
+#: the image it was forked from, so the benchmark (hundreds of MB) must not be that parent
+_LAUNCHER = """
+import json, os, subprocess, sys, time
+t = time.perf_counter()
+p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+err = p.stderr.read()
+_, status, ru = os.wait4(p.pid, 0)
+print(json.dumps({"seconds": time.perf_counter() - t, "max_rss_kb": ru.ru_maxrss,
+                  "exit": os.waitstatus_to_exitcode(status), "stderr": err.decode(errors="replace")}))
+"""
+
+
+def run_measured(args: list[str]) -> dict:
+    """Run ``python -m dcsflow.scg ARGS`` as a separate process: wall seconds, peak RSS (MB, the
+    maximum resident set size ``/usr/bin/time -v`` reports, from ``os.wait4``), exit status and the
+    first line of stderr."""
+    r = subprocess.run([sys.executable, "-c", _LAUNCHER, sys.executable, "-m", "dcsflow.scg", *args],
+                       capture_output=True, text=True, check=True)
+    d = json.loads(r.stdout)
+    return {"seconds": round(d["seconds"], 3), "max_rss_mb": round(d["max_rss_kb"] / 1024, 1), "exit": d["exit"],
+            "stderr": d["stderr"].splitlines()[:1]}
+
+
+def flood_files(folder: Path, mb: int) -> dict[str, Path]:
+    """Hostile streams of ``mb`` MB: sync + CMD DESYNC pairs, NOOPs after one sync, CMD NULL
+    packets after a sync and an IDCODE write (UG470 words)."""
+    n = mb << 18                     # words
+    pats = {"sync_desync": ([], [B.SYNC_WORD, B.type1(B.OP_WRITE, B.R_CMD, 1), B.CMD_DESYNC]),
+            "noop": ([B.DUMMY, B.SYNC_WORD], [B.NOOP]),
+            "cmd_null": ([B.DUMMY, B.SYNC_WORD, B.type1(B.OP_WRITE, B.R_IDCODE, 1), 0x03727093],
+                         [B.type1(B.OP_WRITE, B.R_CMD, 1), 0])}
+    out = {}
+    for name, (head, unit) in pats.items():
+        body = B.words_to_bytes(unit) * ((n - len(head)) // len(unit))
+        f = folder / f"{name}.bin"
+        f.write_bytes(B.words_to_bytes(head) + body)
+        out[name] = f
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--bit", default=None, help="bitstream (default: shared/bitstreams/pynq-z1_base.bit)")
+    ap.add_argument("--flood-mb", type=int, default=64, help="size of the hostile streams (0: skip them)")
     a = ap.parse_args()
     path = Path(a.bit) if a.bit else data_file("bitstreams", "pynq-z1_base.bit")
     raw = path.read_bytes()
@@ -104,6 +155,28 @@ def main() -> int:
     t_write, out = best(lambda: B.write_full(bs.frames), a.repeat)
     print(f"full bitstream write: {t_write:.3f} s ({len(out)} bytes)")
 
+    floods = {}
+    if a.flood_mb:
+        base = run_measured(["bit", "info", str(path)])
+        assert base["exit"] == 0, base
+        print(f"bit info {path.name} ({len(raw) / 2**20:.1f} MB, baseline): {base['seconds']:.2f} s, "
+              f"{base['max_rss_mb']:.0f} MB")
+        floods["baseline"] = dict(base, mb=round(len(raw) / 2**20, 2))
+        with tempfile.TemporaryDirectory() as d:
+            for name, f in flood_files(Path(d), a.flood_mb).items():
+                r = run_measured(["bit", "info", str(f)])
+                r["mb"] = a.flood_mb
+                r["time_ratio"] = round(r["seconds"] / base["seconds"], 2)
+                r["rss_ratio"] = round(r["max_rss_mb"] / base["max_rss_mb"], 2)
+                floods[name] = r
+                print(f"bit info on {a.flood_mb} MB of {name}: {r['seconds']:.2f} s, {r['max_rss_mb']:.0f} MB "
+                      f"(x{r['time_ratio']} / x{r['rss_ratio']} the baseline), exit {r['exit']}: "
+                      f"{(r['stderr'] or [''])[0][:110]}")
+        sd = floods["sync_desync"]
+        floods["sync_desync_target"] = {"seconds": 5.0, "max_rss_mb": 300.0}
+        floods["sync_desync_ok"] = sd["seconds"] <= 5.0 and sd["max_rss_mb"] <= 300.0 and \
+            sd["exit"] == 1 and len(sd["stderr"]) == 1
+
     res = {
         "bitstream": path.name, "words": n,
         "parse_crc_s": round(t_parse, 4), "parse_target_s": 2.0, "parse_ok": t_parse <= 2.0,
@@ -113,6 +186,7 @@ def main() -> int:
         "emulator_ok": wps >= 2e6, "emulator_one_word_words_per_s": round(wps_one),
         "emulator_bulk_speedup": round(wps / wps_one, 2),
         "hwicap_words_per_s": round(k / t_hw), "write_full_s": round(t_write, 4),
+        "hostile_bit_info": floods,
     }
     print(json.dumps(res))
     return 0

@@ -141,6 +141,7 @@ def make_build(root, seed: int = 1, device: str = DEFAULT_PART, key_bits: int = 
          "params": ppc.input_names, "outputs": ppc.num_outputs, "ands": ppc.num_ands, "affine": records}))
     files = {n: sha256_file(root / n) for n in ("ppc.aig", "ppc.json", "tlut/template.frm", "tlut/framemap.json")}
     write_text_atomic(root / "build.json", json.dumps(
-        {"format": BUILD_FORMAT, "version": BUILD_VERSION, "design": "synthetic", "top": "synthetic",
-         "device": dev.name, "design_hash": design_hash, "params": {"key": key_bits}, "files": files}, indent=1))
+        {"format": BUILD_FORMAT, "version": BUILD_VERSION, "design": "synthetic", "design_source": {"kind": "files"},
+         "top": "synthetic", "device": dev.name, "design_hash": design_hash, "params": {"key": key_bits},
+         "user_params": None, "files": files}, indent=1) + "\n")
     return root

@@ -534,6 +534,26 @@ class FrameMemory:
 
 
 # ---- parsed bitstream --------------------------------------------------------------------------
+#: Limits of :func:`parse`. A UG470 configuration stream synchronizes once (Vivado's, and dcsflow's
+#: partial streams) and carries a few packets per frame (compressed and per-frame-CRC bitstreams
+#: included); beyond these limits a stream is refused, so that any input is parsed in time and memory
+#: linear in its size with a small constant (a flood of sync words or packets stops at the limit).
+MAX_SYNCS = 1024
+PACKETS_BEFORE_PART = 4096
+PACKETS_PER_FRAME = 16
+#: longest stream :func:`parse` reads (2**30 words = 4 GiB; a 7-series full bitstream is <= 60 MB)
+MAX_STREAM_WORDS = 1 << 30
+#: CMD codes kept in :attr:`Bitstream.commands` (more are counted in ``commands_omitted``)
+COMMAND_RECORD_LIMIT = 65536
+#: entries of the ``commands`` and ``crc_checks`` lists in :meth:`Bitstream.summary` (more are counted)
+SUMMARY_LIST_LIMIT = 64
+#: words a raw stream may hold before its sync word: padding, the bus-width pattern, NOOPs
+#: (FACTS.md "Stream"); anything else is not a raw stream (e.g. a .bit file with a damaged header)
+PADDING_WORDS = frozenset({DUMMY, BUS_WIDTH_SYNC, BUS_WIDTH_DETECT, 0, NOOP})
+_NOOP_RUN = array.array(_new_words().typecode, [NOOP] * 64)
+CMD_START = COMMANDS["START"]
+
+
 @dataclass
 class Packet:
     """One packet of the configuration stream.
@@ -569,6 +589,11 @@ class CrcCheck:
         return self.expected == self.computed
 
 
+def _packet_record(index: int, op: int, reg: int, count: int) -> int:
+    # index < 2**30 (MAX_STREAM_WORDS), op < 4, count < 2**27, reg < 32: one 64-bit word
+    return index << 34 | op << 32 | count << 5 | reg
+
+
 @dataclass
 class Bitstream:
     """A parsed bitstream.
@@ -577,20 +602,26 @@ class Bitstream:
         header: ``.bit`` header fields ``{"a": design, "b": part, "c": date, "d": time}`` (str), or
             {} for a raw stream.
         words: the configuration stream as 32-bit words.
-        packets: every non-NOP packet in order (:class:`Packet`).
+        packet_records: every non-NOP packet in order, one 64-bit word each (:attr:`packets` gives
+            them as :class:`Packet`).
         device: the part (from the IDCODE write, else the header's part).
         idcode: the IDCODE written in the stream (None if none).
         frames: the :class:`FrameMemory` after the stream (unwritten frames are zero).
         crc_checks: every CRC register write with its verdict.
         fdri_words: total FDRI words; ``frames_written``: number of frame writes (incl. rewrites).
         pad_frames: FDRI frames that were not written (pad frames and the final held frame).
-        desynced: the stream ended with a DESYNC command.
-        commands: CMD codes in order.
+        desynced: the stream ended desynchronized (a DESYNC command and no sync word after it).
+        commands: CMD codes in order (the first :data:`COMMAND_RECORD_LIMIT`; ``commands_omitted``
+            counts the rest).
+        syncs: sync words the stream synchronized on.
+        started: a CMD START was written (the startup sequence of a full configuration).
+        unchecked_fdri: frame data (FDRI) not covered by a CRC check: the CRC was reset (CMD RCRC)
+            or the stream ended after the data without a check.
     """
 
     header: dict = field(default_factory=dict)
     words: array.array = field(default_factory=_new_words)
-    packets: list = field(default_factory=list)
+    packet_records: array.array = field(default_factory=lambda: array.array("Q"))
     device: Device | None = None
     idcode: int | None = None
     frames: FrameMemory | None = None
@@ -601,7 +632,17 @@ class Bitstream:
     dropped_frames: int = 0
     desynced: bool = False
     commands: list = field(default_factory=list)
+    commands_omitted: int = 0
     registers: dict = field(default_factory=dict)
+    syncs: int = 0
+    started: bool = False
+    unchecked_fdri: bool = False
+
+    @property
+    def packets(self) -> list[Packet]:
+        """Every non-NOP packet in order (:class:`Packet`, made from :attr:`packet_records`)."""
+        return [Packet(r >> 34, (r >> 32) & 3, r & 31, (r >> 34) + 1, (r >> 5) & 0x7FFFFFF)
+                for r in self.packet_records]
 
     @property
     def crc_ok(self) -> bool | None:
@@ -620,9 +661,55 @@ class Bitstream:
         """True if the stream wrote fewer frames than the device has."""
         return self.frames is None or sum(self.frames.written) < self.device.n_frames
 
+    @property
+    def unchecked_reasons(self) -> list[str]:
+        """Why the stream is not a complete, checked configuration stream ([] if it is).
+
+        The rule (docs/formats.md "Checked streams"; UG470 "Bitstream composition", UG909
+        "Downloading a Partial BIT File"): frame data, every frame-data write covered by a passing
+        CRC check (no CMD RCRC and no end of stream between the data and its check), a CMD START
+        if the stream writes every frame of the device (a full configuration's startup sequence;
+        a partial stream has none), and DESYNC at the end. Reasons: ``no frame data``, ``no CRC
+        check``, ``CRC mismatch``, ``frame data not covered by a CRC check``, ``no START command``,
+        ``no DESYNC at the end``.
+        """
+        r = []
+        if not self.fdri_words:
+            r.append("no frame data")
+        if not self.crc_checks:
+            r.append("no CRC check")
+        elif not self.crc_ok:
+            r.append("CRC mismatch")
+        elif self.unchecked_fdri:
+            r.append("frame data not covered by a CRC check")
+        if self.fdri_words and not self.is_partial and not self.started:
+            r.append("no START command")
+        if not self.desynced:
+            r.append("no DESYNC at the end")
+        return r
+
+    @property
+    def checked(self) -> bool:
+        """True if the stream is complete and checked (:attr:`unchecked_reasons` is empty)."""
+        return not self.unchecked_reasons
+
+    def require_checked(self, what: str = "bitstream") -> None:
+        """Raise BitstreamError naming :attr:`unchecked_reasons` unless the stream is checked."""
+        r = self.unchecked_reasons
+        if r:
+            raise BitstreamError(f"unchecked {what}: {', '.join(r)} (a complete stream has a CRC check over "
+                                 "its frame data, START if full, and DESYNC: UG470)")
+
     def summary(self) -> dict:
-        """JSON-able summary: part, IDCODE, frame counts, CRC status, header fields."""
-        return {
+        """JSON-able summary: part, IDCODE, frame counts, CRC status, checked status, header fields.
+
+        ``commands`` and ``crc_checks`` list at most :data:`SUMMARY_LIST_LIMIT` entries; then
+        ``commands_total`` / ``crc_checks_total`` give the counts.
+        """
+        lim = SUMMARY_LIST_LIMIT
+        n_cmd = len(self.commands) + self.commands_omitted
+        reasons = self.unchecked_reasons
+        s = {
             "part": self.device.name if self.device else None,
             "idcode": f"0x{self.idcode:08X}" if self.idcode is not None else None,
             "header": dict(self.header),
@@ -635,10 +722,17 @@ class Bitstream:
             "partial": self.is_partial,
             "crc": ("none" if self.crc_ok is None else "ok" if self.crc_ok else "mismatch"),
             "crc_checks": [{"word": c.index, "expected": f"0x{c.expected:08X}",
-                            "computed": f"0x{c.computed:08X}", "ok": c.ok} for c in self.crc_checks],
-            "commands": [CMD_NAMES.get(c, str(c)) for c in self.commands],
+                            "computed": f"0x{c.computed:08X}", "ok": c.ok} for c in self.crc_checks[:lim]],
+            "checked": not reasons,
+            "unchecked": reasons,
+            "commands": [CMD_NAMES.get(c, str(c)) for c in self.commands[:lim]],
             "desync": self.desynced,
         }
+        if len(self.crc_checks) > lim:
+            s["crc_checks_total"] = len(self.crc_checks)
+        if n_cmd > lim:
+            s["commands_total"] = n_cmd
+        return s
 
 
 def parse_bit_header(data: bytes) -> tuple[dict, int, int]:
@@ -678,22 +772,33 @@ def parse_bit_header(data: bytes) -> tuple[dict, int, int]:
         i += n
 
 
+def _looks_like_damaged_bit_header(data) -> bool:
+    """True if ``data`` starts almost like a ``.bit`` header (its first 2 bytes, or >= 9 of its
+    13 magic bytes): a damaged header, never to be read as a raw stream."""
+    head = data[:len(BIT_MAGIC)]
+    return head[:2] == BIT_MAGIC[:2] or sum(x == y for x, y in zip(head, BIT_MAGIC)) >= 9
+
+
 def parse(data: bytes, *, strict: bool = True, device: Device | str | None = None) -> Bitstream:
     """Parse a ``.bit`` file or raw ``.bin`` stream (UG470 chapter 5).
 
     Args:
-        data: file contents. A ``.bit`` header is recognised by its magic; otherwise the bytes are
-            a raw big-endian word stream.
+        data: file contents (bytes or any buffer). A ``.bit`` header is recognised by its magic; a
+            damaged magic is an error, not a raw stream. Otherwise the bytes are a raw big-endian
+            word stream, which may hold only padding words (:data:`PADDING_WORDS`) before its sync.
         strict: raise on a CRC mismatch and on FDRI data that is not a whole number of frames
             (otherwise record them: :attr:`Bitstream.crc_checks`).
         device: the part, if not given by an IDCODE write or the header.
     Returns:
-        :class:`Bitstream`.
+        :class:`Bitstream` (whether it is a complete, checked stream: :attr:`Bitstream.checked`).
     Raises:
-        BitstreamError: any malformed, truncated or corrupted input (the only exception raised).
+        BitstreamError: any malformed, truncated or corrupted input, and streams beyond the limits
+            (:data:`MAX_SYNCS` sync words, :data:`PACKETS_BEFORE_PART` packets before the part is
+            known plus :data:`PACKETS_PER_FRAME` per frame of the device, :data:`MAX_STREAM_WORDS`
+            words) — the only exception raised. Time and memory are linear in ``len(data)``.
     """
     try:
-        return _parse(bytes(data), strict, device)
+        return _parse(data, strict, device)
     except BitstreamError:
         raise
     except DeviceError as e:
@@ -702,19 +807,29 @@ def parse(data: bytes, *, strict: bool = True, device: Device | str | None = Non
         raise BitstreamError("bitstream too deeply nested") from None
 
 
-def _parse(data: bytes, strict: bool, device) -> Bitstream:
+def _parse(data, strict: bool, device) -> Bitstream:
     bs = Bitstream()
-    if data.startswith(BIT_MAGIC[:4]):
+    if not isinstance(data, bytes):
+        data = bytes(data)
+    raw = not data.startswith(BIT_MAGIC)
+    if not raw:
         bs.header, off, n = parse_bit_header(data)
-        stream = data[off:off + n]
+        stream = memoryview(data)[off:off + n]      # no copy of a 4 MB (or hostile 64 MB) stream
         if off + n != len(data):
             raise BitstreamError(f".bit file has {len(data) - off - n} bytes after the configuration data")
     else:
+        if _looks_like_damaged_bit_header(data):
+            raise BitstreamError("damaged .bit header: the magic bytes are not 00 09 0F F0 0F F0 0F F0 0F F0 "
+                                 "00 00 01 (not read as a raw stream)")
         stream = data
     if len(stream) % 4:
         raise BitstreamError(f"configuration stream of {len(stream)} bytes is not a whole number of "
                              "32-bit words (truncated?)")
+    if len(stream) // 4 > MAX_STREAM_WORDS:
+        raise BitstreamError(f"configuration stream of {len(stream)} bytes: longer than {4 * MAX_STREAM_WORDS} "
+                             "bytes (a 7-series bitstream has at most about 60 MB)")
     words = words_from_bytes(stream)
+    del stream
     bs.words = words
     if device is not None:
         bs.device = device if isinstance(device, Device) else get_device(device)
@@ -728,20 +843,52 @@ def _parse(data: bytes, strict: bool, device) -> Bitstream:
         j = words.index(SYNC_WORD)
     except ValueError:
         raise BitstreamError("no sync word 0xAA995566: not a 7-series configuration stream") from None
+    if raw and j and not set(words[:j]) <= PADDING_WORDS:
+        bad = next(k for k in range(j) if words[k] not in PADDING_WORDS)
+        raise BitstreamError(f"word {bad} before the sync word is 0x{words[bad]:08X}, not padding (FFFFFFFF, "
+                             "000000BB, 11220044): not a raw configuration stream (a .bit file with a "
+                             "damaged header?)")
     j += 1
+    bs.syncs = 1
     st = _ParseState(bs, strict)
     last_reg = None
     last_op = None
+    packets = 0
+    limit = PACKETS_BEFORE_PART + (PACKETS_PER_FRAME * bs.device.n_frames if bs.device else 0)
+    limit_dev = bs.device
+    records = bs.packet_records
+    index = words.index
     while j < n:
         if not st.synced:
             try:
-                j = words.index(SYNC_WORD, j) + 1
+                j = index(SYNC_WORD, j) + 1
             except ValueError:
                 break
+            bs.syncs += 1
+            if bs.syncs > MAX_SYNCS:
+                raise BitstreamError(f"more than {MAX_SYNCS} sync words (the last at word {j - 1}): not a "
+                                     "7-series configuration stream (UG470 streams synchronize once)")
             st.synced = True
+            bs.desynced = False
             last_reg = None
             continue
         h = words[j]
+        if h == NOOP:
+            j += 1
+            while words[j:j + 64] == _NOOP_RUN:
+                j += 64
+            continue
+        packets += 1
+        if packets > limit:
+            if bs.device is not limit_dev:
+                limit_dev = bs.device
+                limit = PACKETS_BEFORE_PART + (PACKETS_PER_FRAME * limit_dev.n_frames if limit_dev else 0)
+            if packets > limit:
+                raise BitstreamError(
+                    f"more than {limit} packets (at word {j}): not a 7-series configuration stream (UG470 "
+                    + (f"streams carry at most a few packets per frame; {bs.device.name} has "
+                       f"{bs.device.n_frames} frames)" if bs.device else "streams name the part by an IDCODE "
+                       "write within their first packets)"))
         typ = h >> 29
         if typ == 1:
             op = (h >> 27) & 3
@@ -766,15 +913,15 @@ def _parse(data: bytes, strict: bool, device) -> Bitstream:
         if reg > 31:
             raise BitstreamError(f"packet at word {j - 1} addresses unknown register {reg}")
         if op == OP_READ:
-            bs.packets.append(Packet(j - 1, op, reg, j, cnt))
+            records.append(_packet_record(j - 1, op, reg, cnt))
             continue
         if j + cnt > n:
             raise BitstreamError(f"truncated stream: packet at word {j - 1} ({REG_NAMES.get(reg, reg)}) "
                                  f"announces {cnt} words, {n - j} remain")
-        bs.packets.append(Packet(j - 1, op, reg, j, cnt))
+        records.append(_packet_record(j - 1, op, reg, cnt))
         st.write(reg, words, j, cnt)
         j += cnt
-    st.flush()
+    st.finish()
     if bs.frames is None and bs.device is not None:
         bs.frames = FrameMemory(bs.device)
     return bs
@@ -791,6 +938,14 @@ class _ParseState:
         self.far = 0
         self.chunks: list[tuple[int, int]] = []  # FDRI (start, count) of the current write session
         self.session_far = 0
+        self.pending = False   # FDRI data since the last CRC reset, not yet covered by a passing check
+
+    def reset_crc(self) -> None:
+        """CMD RCRC: the CRC restarts at 0; frame data not yet checked stays unchecked."""
+        self.crc = 0
+        if self.pending:
+            self.bs.unchecked_fdri = True
+            self.pending = False
 
     def write(self, reg: int, words, start: int, cnt: int) -> None:
         bs = self.bs
@@ -798,7 +953,9 @@ class _ParseState:
             if cnt != 1:
                 raise BitstreamError(f"CRC write at word {start - 1} carries {cnt} words, expected 1")
             bs.crc_checks.append(CrcCheck(start, words[start], self.crc))
-            if self.strict and words[start] != self.crc:
+            if words[start] == self.crc:
+                self.pending = False
+            elif self.strict:
                 raise BitstreamError(f"CRC mismatch at word {start}: stream has 0x{words[start]:08X}, "
                                      f"data gives 0x{self.crc:08X} (corrupted bitstream)")
             self.crc = 0
@@ -813,25 +970,37 @@ class _ParseState:
                     self.session_far = self.far
                 self.chunks.append((start, cnt))
                 bs.fdri_words += cnt
+                self.pending = True
                 self.crc = crc_words(self.crc, R_FDRI, words[start:start + cnt])
             return
-        data = words[start:start + cnt]
-        self.crc = crc_words(self.crc, reg, data)
-        if reg == R_CMD or reg == R_FAR:
+        if cnt == 1:                      # the common case: one register word
+            v = words[start]
+            x = self.crc ^ v
+            self.crc = _CRC_LO[x & 0xFFFF] ^ _CRC_HI[x >> 16] ^ _CRC_G[reg]
+            data = (v,)
+        else:
+            data = words[start:start + cnt]
+            self.crc = crc_words(self.crc, reg, data)
+        if (reg == R_CMD or reg == R_FAR) and self.chunks:
             self.flush()
         if cnt == 0:
             return
         v = data[-1]
         bs.registers[REG_NAMES.get(reg, f"R{reg}")] = v
         if reg == R_CMD:
-            for c in data:
-                bs.commands.append(c)
-                if c == CMD_RCRC:
-                    self.crc = 0
-                elif c == CMD_DESYNC:
-                    self.synced = False
-                    bs.desynced = True
-            if not self.synced:
+            if len(bs.commands) < COMMAND_RECORD_LIMIT:
+                room = COMMAND_RECORD_LIMIT - len(bs.commands)
+                bs.commands.extend(data if cnt <= room else data[:room])
+                bs.commands_omitted += max(0, cnt - room)
+            else:
+                bs.commands_omitted += cnt
+            if CMD_RCRC in data:
+                self.reset_crc()
+            if CMD_START in data:
+                bs.started = True
+            if CMD_DESYNC in data:
+                self.synced = False
+                bs.desynced = True
                 return
             bs.desynced = False
         elif reg == R_FAR:
@@ -844,6 +1013,12 @@ class _ParseState:
             if bs.device is not None and bs.device.name != dev.name:
                 raise BitstreamError(f"IDCODE 0x{v:08X} ({dev.name}) does not match the part {bs.device.name}")
             bs.device, bs.idcode = dev, v
+
+    def finish(self) -> None:
+        """End of the stream: write the last FDRI session; frame data never checked stays unchecked."""
+        self.flush()
+        if self.pending:
+            self.bs.unchecked_fdri = True
 
     def flush(self) -> None:
         """Write the FDRI frames of the finished session into the frame memory (pipeline rules)."""

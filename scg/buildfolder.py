@@ -6,7 +6,12 @@
    and version :data:`BUILD_VERSION`;
 2. every file listed in its ``files`` is present and has the recorded SHA-256 (a file changed or
    replaced since the build refuses the folder); ``ppc.aig`` and ``ppc.json`` must be listed;
-3. ``ppc.json`` is a :data:`PPC_FORMAT` v1 manifest whose ``sha256`` is the SHA-256 of ``ppc.aig``.
+3. ``ppc.json`` is a :data:`PPC_FORMAT` v1 manifest whose ``sha256`` is the SHA-256 of ``ppc.aig``;
+4. every key of :data:`MANIFEST_KEYS` is present and well-formed (names, a lower-case SHA-256
+   design hash, port widths, the design source, the imported template's record), and the keys
+   ``report.json`` records too (:data:`REPORT_KEYS`) agree with it: ``build.json`` is the one file
+   no hash protects, so a change to any of its fields is seen here or, for ``design_hash``, by
+   the frame map's check.
 
 Everything else is read on first use (each reader needs a different part: ``rekey`` never parses
 ``template.json``, ``specialize`` never reads the template frames), with its own checks:
@@ -27,6 +32,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from functools import cached_property
 from pathlib import Path, PurePosixPath
 
@@ -45,6 +51,14 @@ FRAMEMAP_FORMAT = "dcsflow-frame-map"
 FRAMEMAP_VERSION = 1
 #: folder of the logic-only template configuration written by the built-in back end
 LOGIC_TEMPLATE = "tlut"
+#: folder of the imported Vivado template (``dcsflow import``; ``build.json`` key ``template``)
+IMPORTED_TEMPLATE = "tlut/imported"
+#: keys every ``build.json`` of version :data:`BUILD_VERSION` has (docs/formats.md "Build folder")
+MANIFEST_KEYS = ("format", "version", "design", "design_source", "top", "device", "design_hash", "params",
+                 "user_params", "files")
+#: ``build.json`` keys that ``report.json`` (listed, hashed) records too: they must agree
+REPORT_KEYS = ("design", "top", "device", "params")
+_HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
 def sha256_file(path) -> str:
@@ -88,14 +102,14 @@ def load_template(folder, device: Device) -> FrameMemory:
     bitstream; parsing it is ~5x faster than a frame file of all 9996 frames).
 
     Raises:
-        BuildFolderError: neither file readable or valid (code ``design``), a bitstream of another
-            part (code ``device``).
+        BuildFolderError: neither file readable or valid (not UTF-8, malformed; a bitstream that is
+            not complete and checked) (code ``design``), a bitstream of another part (code ``device``).
     """
     folder = Path(folder)
     frm = folder / "template.frm"
     if frm.exists():
         try:
-            return FrameMemory.from_frm(frm.read_text(), device)
+            return FrameMemory.from_frm(frm.read_text(encoding="utf-8"), device)
         except OSError as e:
             raise BuildFolderError(f"{frm}: {e.strerror or e}") from None
         except (BitstreamError, DeviceError, ValueError) as e:
@@ -104,6 +118,7 @@ def load_template(folder, device: Device) -> FrameMemory:
 
     try:
         bs = read_file(folder / "template.bit")
+        bs.require_checked("template")
     except BitstreamError as e:
         raise BuildFolderError(f"{folder}/template.bit: {e}") from None
     if bs.device is None or bs.device.name != device.name:
@@ -165,6 +180,11 @@ class BuildFolder:
             return get_device(str(self.manifest.get("device") or DEFAULT_PART))
         except DeviceError as e:
             raise BuildFolderError(f"{self.path}/build.json: {e}", "device") from None
+
+    def input_files(self) -> list[Path]:
+        """The files a reader of this folder reads: ``build.json`` and every file it lists (an
+        output of ``rekey``/``codegen`` may not be one of them)."""
+        return [self.path / "build.json", *(self.path / n for n in self._digests)]
 
     def _listed(self, name: str, what: str) -> Path:
         if name not in self._digests:
@@ -354,6 +374,46 @@ class BuildFolder:
         return load_template(self.template_dir, self.device)
 
 
+def _widths(v) -> bool:
+    return isinstance(v, dict) and all(isinstance(k, str) and type(w) is int and w > 0 for k, w in v.items())
+
+
+def _check_manifest(root: Path, bj: Path, manifest: dict, digests: dict[str, str]) -> None:
+    """Every field of ``build.json`` that a reader may use is well-formed and agrees with the hashed
+    files that record it too (module docstring, step 4). Raises BuildFolderError."""
+    def bad(what: str):
+        return BuildFolderError(f"{bj}: corrupted build manifest ({what}); rebuild")
+
+    missing = [k for k in MANIFEST_KEYS if k not in manifest]
+    if missing:
+        raise bad(f"no {', '.join(missing)}")
+    for k in ("design", "top", "device"):
+        if not isinstance(manifest[k], str) or not manifest[k]:
+            raise bad(f"{k} is not a name")
+    if not isinstance(manifest["design_hash"], str) or not _HEX64.fullmatch(manifest["design_hash"]):
+        raise bad("design_hash is not a SHA-256 in lower-case hex")
+    if not _widths(manifest["params"]):
+        raise bad("params is not a map of port names to widths")
+    if manifest["user_params"] is not None and not _widths(manifest["user_params"]):
+        raise bad("user_params is neither null nor a map of port names to widths")
+    src = manifest["design_source"]
+    need = {"installed": "name", "project": "path", "files": None}
+    kind = src.get("kind") if isinstance(src, dict) else None
+    if kind not in need or (need[kind] and not isinstance(src.get(need[kind]), str)):
+        raise bad("design_source is not {kind: installed|project|files, name|path}")
+    t = manifest.get("template")
+    if t is not None:
+        if not isinstance(t, dict) or t.get("folder") != IMPORTED_TEMPLATE or t.get("source") != "vivado" \
+                or t.get("bitstream_sha256") != digests.get(f"{IMPORTED_TEMPLATE}/template.bit"):
+            raise bad(f"template is not the imported Vivado template {IMPORTED_TEMPLATE}/template.bit it lists")
+    if "report.json" in digests:
+        rep = _read_json(root / "report.json", "build report")
+        for k in REPORT_KEYS:
+            if rep.get(k) != manifest[k]:
+                raise BuildFolderError(f"{root}: build.json and report.json name another {k} "
+                                       f"({manifest[k]!r}, {rep.get(k)!r}): changed since the build; rebuild")
+
+
 def _safe_name(name) -> bool:
     p = PurePosixPath(str(name))
     return isinstance(name, str) and bool(name) and not p.is_absolute() and ".." not in p.parts
@@ -366,7 +426,8 @@ def load_build(path) -> BuildFolder:
         :class:`BuildFolder` (the rest is read and checked on first use).
     Raises:
         BuildFolderError: not a finished build folder, another format or version, a listed file
-            missing or changed, ``ppc.json`` not the manifest of ``ppc.aig``.
+            missing or changed, a manifest field missing, malformed or disagreeing with
+            ``report.json``, ``ppc.json`` not the manifest of ``ppc.aig``.
     """
     root = Path(path)
     bj = root / "build.json"
@@ -395,6 +456,7 @@ def load_build(path) -> BuildFolder:
     for name in ("ppc.aig", "ppc.json"):
         if name not in digests:
             raise BuildFolderError(f"{root}: build.json lists no {name}; rebuild with dcsflow build")
+    _check_manifest(root, bj, manifest, digests)
     pj = _read_json(root / "ppc.json", "PPC manifest")
     if pj.get("format") != PPC_FORMAT or pj.get("version") != PPC_VERSION:
         raise BuildFolderError(f"{root}: ppc.json is not a {PPC_FORMAT} version {PPC_VERSION} manifest")

@@ -8,17 +8,31 @@ option is defined once.
 
 Exit status: 0 done; 1 a user error (any exception whose class has a true ``user_error``
 attribute, e.g. :class:`dcsflow.scg.errors.RekeyError`, :class:`dcsflow.scg.errors.BitstreamError`,
-:class:`dcsflow.aig.AigerError`, or an OS error on a named file), printed as one line
-``error: ...`` on stderr, never a traceback; 2 a usage error (argparse).
+:class:`dcsflow.aig.AigerError`, :class:`dcsflow.fileio.OutputError`, or an OS error on a named
+file), printed as one line ``error: ...`` on stderr, never a traceback; 2 a usage error (argparse);
+130 interrupted (Ctrl-C); 143 terminated (SIGTERM).
+
+SIGTERM: while :func:`main` runs in the main thread of a process that has no SIGTERM handler of its
+own, SIGTERM raises :class:`Terminated` (a ``BaseException``), so every ``finally`` and cleanup block
+runs — temporary files of the atomic writer and the FPGA manager's firmware file (key material) are
+removed — and the command exits with status 143 after one line ``terminated`` on stderr.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import signal
 import sys
+import threading
 
 PROG = "python -m dcsflow.scg"
+
+
+class Terminated(BaseException):
+    """Raised by the SIGTERM handler :func:`main` installs: unwinds the command so that its cleanup
+    runs (a ``BaseException``, so ``except Exception`` blocks do not swallow it)."""
 
 _REKEY_HELP = """Evaluate the PPC of BUILD for new parameter values and write each touched frame once.
 
@@ -48,7 +62,7 @@ def _cmd_rekey(a) -> int:
     b = load_build(a.build)
     assignment = parse_param_args(a.params, b.ports)
     res = rekey(b, assignment, a.target, verify=a.verify)
-    d = res.as_dict()
+    d = res.as_dict(frames_hash=a.frames_hash)
     if a.as_json:
         print(json.dumps(d))
         return 0
@@ -59,8 +73,13 @@ def _cmd_rekey(a) -> int:
 
 
 # ------------------------------------------------------------------------------------ bit
-def _load(path: str, strict: bool = True, need_frames: bool = True):
-    """Parse the bitstream file ``path`` (.bit or .bin); BitstreamError names the file."""
+def _load(path: str, strict: bool = True, need_frames: bool = True, allow_unchecked: bool = True):
+    """Parse the bitstream file ``path`` (.bit or .bin); BitstreamError names the file.
+
+    ``allow_unchecked=False`` refuses a stream that is not complete and checked
+    (:attr:`dcsflow.scg.bitstream.Bitstream.unchecked_reasons`: no CRC check over the frame data,
+    no START in a full stream, no DESYNC).
+    """
     from .bitstream import parse
     from .errors import BitstreamError
 
@@ -73,6 +92,12 @@ def _load(path: str, strict: bool = True, need_frames: bool = True):
         bs = parse(data, strict=strict)
     except BitstreamError as e:
         raise BitstreamError(f"{path}: {e}") from None
+    del data
+    if not allow_unchecked:
+        try:
+            bs.require_checked("stream")
+        except BitstreamError as e:
+            raise BitstreamError(f"{path}: {e}; --allow-unchecked reads it anyway") from None
     if need_frames and bs.frames is None:
         raise BitstreamError(f"{path}: no IDCODE and no part in the header: cannot place frames")
     return bs
@@ -84,16 +109,21 @@ def info_rows(s: dict) -> list[tuple[str, str]]:
     rows = []
     for key in ("part", "idcode", "stream_words", "fdri_frames", "frames_written",
                 "distinct_frames_written", "pad_frames", "device_frames", "partial",
-                "nonzero_frames", "ecc_mismatch_frames", "crc", "desync"):
-        if key in s:
+                "nonzero_frames", "ecc_mismatch_frames", "crc", "checked", "desync"):
+        if key == "checked" and key in s:
+            rows.append((key, "yes" if s["checked"] else f"no ({', '.join(s.get('unchecked') or [])})"))
+        elif key in s:
             rows.append((key, str(s[key])))
     for c in s["crc_checks"]:
         rows.append((f"CRC @word {c['word']}",
                      f"{c['expected']} {'ok' if c['ok'] else 'MISMATCH, computed ' + c['computed']}"))
+    if "crc_checks_total" in s:
+        rows.append(("CRC checks", f"{s['crc_checks_total']} (the first {len(s['crc_checks'])} listed)"))
     for k, name in (("a", "design"), ("b", "header part"), ("c", "date"), ("d", "time")):
         if k in s["header"]:
             rows.append((name, s["header"][k]))
-    rows.append(("commands", " ".join(s["commands"])))
+    more = s.get("commands_total", 0) - len(s["commands"])
+    rows.append(("commands", " ".join(s["commands"]) + (f" ... ({more} more)" if more > 0 else "")))
     return rows
 
 
@@ -119,7 +149,7 @@ def _cmd_bit_lut(a) -> int:
     from .device import parse_site_bel
 
     site, bel = parse_site_bel(a.site_bel)
-    bs = _load(a.file)
+    bs = _load(a.file, allow_unchecked=a.allow_unchecked)
     print(f"{bs.frames.get_lut(site, bel):016X}")
     return 0
 
@@ -127,7 +157,7 @@ def _cmd_bit_lut(a) -> int:
 def _cmd_bit_diff(a) -> int:
     from .errors import BitstreamError
 
-    ba, bb = _load(a.a), _load(a.b)
+    ba, bb = _load(a.a, allow_unchecked=a.allow_unchecked), _load(a.b, allow_unchecked=a.allow_unchecked)
     if ba.device.name != bb.device.name:
         raise BitstreamError(f"{a.a} is for {ba.device.name}, {a.b} for {bb.device.name}: not comparable")
     partial = ba.is_partial or bb.is_partial
@@ -156,11 +186,16 @@ def _cmd_bit_diff(a) -> int:
 
 
 def _cmd_bit_frames(a) -> int:
-    from dcsflow.fileio import write_text_atomic
+    from dcsflow.fileio import check_output_file, write_text_atomic
 
-    bs = _load(a.file)
+    check_output_file(a.output, inputs=[a.file])        # before the (slow) parse: never the input
+    bs = _load(a.file, allow_unchecked=a.allow_unchecked)
     fars = list(bs.device.frame_addresses) if a.all_frames else None
-    write_text_atomic(a.output, bs.frames.to_frm(fars))
+    try:                 # the frames of a specialized bitstream hold key material: keep them private
+        private = not os.stat(a.file).st_mode & 0o044
+    except OSError:
+        private = True
+    write_text_atomic(a.output, bs.frames.to_frm(fars), private=private, inputs=[a.file])
     print(f"wrote {a.output}")
     return 0
 
@@ -183,10 +218,16 @@ def _cmd_import(a) -> int:
 def _cmd_codegen(a, parser) -> int:
     import tempfile
 
-    from .codegen import codegen, copy_firmware
+    from dcsflow.fileio import check_output_dir
+
+    from .codegen import codegen, copy_firmware, firmware_dir
 
     if a.synthetic == (a.build is not None):
         parser.error("give either BUILD or --synthetic")
+    # both output folders are checked before anything is written
+    check_output_dir(a.out)
+    if a.fw_dir:
+        check_output_dir(a.fw_dir, inputs=[firmware_dir()])
     if a.synthetic:
         from ._synthetic import make_build
 
@@ -205,6 +246,10 @@ def _cmd_codegen(a, parser) -> int:
 
 
 # ------------------------------------------------------------------------------------ parser
+_UNCHECKED_HELP = ("Read the bitstream even if it is not a complete, checked stream (no CRC check over its frame "
+                   "data, no START in a full stream, or no DESYNC; see bit info).")
+
+
 class _Formatter(argparse.RawDescriptionHelpFormatter):
     """Keeps the paragraphs of the descriptions as written."""
 
@@ -225,6 +270,9 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     r.add_argument("--to", dest="target", default="emulator", metavar="TARGET", help=_TARGET_HELP)
     r.add_argument("--verify", action="store_true", help="Read the frames back and compare (rollback on mismatch).")
     r.add_argument("--json", dest="as_json", action="store_true", help="Print one JSON object.")
+    r.add_argument("--frames-hash", dest="frames_hash", action="store_true",
+                   help="Add frames_hash (FNV-1a 64 of the new frames, as the firmware prints it) to --json. "
+                        "It depends on the key: for a short key it identifies the key (off by default).")
     r.set_defaults(func=_cmd_rekey, parser=r)
 
     b = sub.add_parser("bit", help="inspect and compare 7-series bitstreams (.bit or raw .bin)",
@@ -234,7 +282,9 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     bi = bsub.add_parser("info", help="part, IDCODE, frame counts, CRC status and header fields",
                          description="Part, IDCODE, frame counts, CRC status and header fields of FILE.\n\n"
                                      "A CRC mismatch is reported (crc: mismatch), not raised; structural damage "
-                                     "is an error.", formatter_class=_Formatter)
+                                     "is an error.\nchecked: yes for a complete stream (a CRC check over its "
+                                     "frame data, START if full, DESYNC),\nelse no (the reasons).",
+                         formatter_class=_Formatter)
     bi.add_argument("file", metavar="FILE")
     bi.add_argument("--json", dest="as_json", action="store_true", help="Print one JSON object instead of a table.")
     bi.add_argument("--ecc", dest="ecc", action="store_true", default=True,
@@ -246,6 +296,7 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                          formatter_class=_Formatter)
     bl.add_argument("file", metavar="FILE")
     bl.add_argument("site_bel", metavar="SITE/BEL")
+    bl.add_argument("--allow-unchecked", action="store_true", help=_UNCHECKED_HELP)
     bl.set_defaults(func=_cmd_bit_lut, parser=bl)
     bd = bsub.add_parser("diff", help="frames and LUT INITs that differ between two bitstreams",
                          description="Frames and LUT INITs that differ between bitstreams A and B (same part).\n\n"
@@ -254,15 +305,19 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     bd.add_argument("a", metavar="A")
     bd.add_argument("b", metavar="B")
     bd.add_argument("--json", dest="as_json", action="store_true", help="Print one JSON object.")
+    bd.add_argument("--allow-unchecked", action="store_true", help=_UNCHECKED_HELP)
     bd.set_defaults(func=_cmd_bit_diff, parser=bd)
     bf = bsub.add_parser("frames", help="dump the frames as a text frame file",
-                         description="Dump the frames of FILE as a text frame file (Project X-Ray .frm compatible).",
+                         description="Dump the frames of FILE as a text frame file (Project X-Ray .frm compatible).\n\n"
+                                     "OUT may not be FILE; it is written with mode 0600 when FILE is not readable "
+                                     "by others\n(a specialized bitstream holds key material).",
                          formatter_class=_Formatter)
     bf.add_argument("file", metavar="FILE")
     bf.add_argument("-o", "--output", required=True, metavar="OUT",
                     help="Frame file to write (docs/formats.md, 'frame file').")
     bf.add_argument("--all", dest="all_frames", action="store_true",
                     help="Dump every frame, not only written/nonzero ones.")
+    bf.add_argument("--allow-unchecked", action="store_true", help=_UNCHECKED_HELP)
     bf.set_defaults(func=_cmd_bit_frames, parser=bf)
 
     i = sub.add_parser("import", help="link a routed Vivado bitstream as the build's template configuration",
@@ -297,10 +352,47 @@ def _is_user_error(exc: BaseException) -> bool:
     return bool(getattr(type(exc), "user_error", False))
 
 
+def _on_sigterm(signum, frame):
+    raise Terminated()
+
+
+def _install_sigterm():
+    """Install the SIGTERM handler if this is the main thread and SIGTERM has its default action;
+    returns the previous handler to restore, or None when nothing was installed."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    try:
+        if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+            return None          # the embedding program (e.g. the flow's CLI) handles SIGTERM itself
+        return signal.signal(signal.SIGTERM, _on_sigterm)
+    except (ValueError, OSError):
+        return None
+
+
+def _lenient_stdout() -> None:
+    """Paths that are not valid UTF-8 (surrogate escapes) are printed escaped, not a traceback."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="backslashreplace")
+        except (AttributeError, ValueError, OSError):
+            pass
+
+
 def main(argv: list[str] | None = None, prog: str = PROG) -> int:
     """Run the runtime's command line on ``argv`` (default ``sys.argv[1:]``); returns the exit status
-    (0 done, 1 user error printed as one line ``error: ...`` on stderr, 2 usage error). ``prog`` is
-    the command name shown in usage and help (``dcsflow`` when the flow passes its arguments here)."""
+    (0 done, 1 user error printed as one line ``error: ...`` on stderr, 2 usage error, 130
+    interrupted, 143 terminated by SIGTERM after the cleanup ran). ``prog`` is the command name shown
+    in usage and help (``dcsflow`` when the flow passes its arguments here)."""
+    previous = _install_sigterm()
+    try:
+        _lenient_stdout()
+        return _main(argv, prog)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _main(argv, prog) -> int:
     parser = build_parser(prog)
     try:
         args, extra = parser.parse_known_args(sys.argv[1:] if argv is None else list(argv))
@@ -309,12 +401,18 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
         return int(args.func(args) or 0)
     except SystemExit as e:       # argparse: --help (0) or a usage error (2)
         return e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
+    except Terminated:
+        print("terminated", file=sys.stderr)
+        return 143
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 1
     except OSError as e:          # a named file or device that cannot be read or written
+        if _is_user_error(e):     # e.g. dcsflow.fileio.OutputError: its message names path and reason
+            print(f"error: {e}", file=sys.stderr)
+            return 1
         where = f" ({e.filename})" if e.filename else ""
         print(f"error: {e.strerror or e}{where}", file=sys.stderr)
         return 1

@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dcsflow.fileio import write_bytes_atomic
+from dcsflow.fileio import OutputError, check_output_file, write_bytes_atomic
 
 from .bitstream import header_part, to_bit, words_to_bytes
 from .driver import DriverError, HwicapSession
@@ -47,7 +47,8 @@ TARGETS = ("emulator | bitfile:PATH(.bit/.bin, mode 0600; full after `dcsflow im
 
 @dataclass
 class RekeyResult:
-    """Outcome of :func:`rekey`: counts for the report (``--json``)."""
+    """Outcome of :func:`rekey`: counts for the report (``--json``); ``frames_hash`` (FNV-1a 64 of the
+    new frames, :func:`dcsflow.scg.plan.frames_hash`) is key-dependent and printed only on request."""
 
     target: str
     frames: int
@@ -60,12 +61,18 @@ class RekeyResult:
     verified: bool
     extra: dict = field(default_factory=dict)
 
-    def as_dict(self) -> dict:
-        """JSON-ready dict."""
-        return {"target": self.target, "frames": self.frames, "runs": self.runs, "icap_words": self.icap_words,
-                "register_accesses": self.reg_accesses, "readback_words": self.readback_words,
-                "seconds": round(self.seconds, 6), "frames_hash": self.frames_hash, "verified": self.verified,
-                **self.extra}
+    def as_dict(self, frames_hash: bool = False) -> dict:
+        """JSON-ready dict (docs/formats.md "Rekey results").
+
+        ``frames_hash``: include :attr:`frames_hash`. Off by default: the hash of the specialized
+        frames depends on the key only, so for a short key it identifies the key by brute force.
+        """
+        d = {"target": self.target, "frames": self.frames, "runs": self.runs, "icap_words": self.icap_words,
+             "register_accesses": self.reg_accesses, "readback_words": self.readback_words,
+             "seconds": round(self.seconds, 6), "verified": self.verified, **self.extra}
+        if frames_hash:
+            d["frames_hash"] = self.frames_hash
+        return d
 
 
 def apply_hwicap(session: HwicapSession, build, new: dict, previous: dict, verify: bool = False) -> None:
@@ -123,18 +130,25 @@ def rekey(build, assignment: dict, target: str = "emulator", *, verify: bool = F
         :class:`RekeyResult`.
     Raises:
         RekeyError: bad target, IDCODE mismatch (``idcode``), write/verify failure (rolled back),
-            a file target that cannot be written (``write``).
+            a file target that cannot be written or is a file of the build folder (``write``,
+            checked before the PPC is evaluated; nothing is written).
         BuildFolderError: the frame map or template is refused (read on first use).
     """
     t0 = time.perf_counter()
-    p = plan(build, assignment)
-    prev = previous if previous is not None else {f: build.template.frame(f) for f in build.fars}
-    h = frames_hash(p.frames, build.device)
-    if target.startswith(("bitfile:", "partial:")):
+    path = None
+    if target.startswith(("bitfile:", "partial:")):     # the output is checked before any work
         kind, _, name = target.partition(":")
         path = Path(name)
         if path.suffix not in (".bit", ".bin"):
             raise RekeyError(f"{kind} target {path}: use a .bit or .bin file name", "arg")
+        try:
+            check_output_file(path, inputs=build.input_files())
+        except OutputError as e:
+            raise RekeyError(f"{kind} target {path}: cannot write ({e.strerror})", "write") from None
+    p = plan(build, assignment)
+    prev = previous if previous is not None else {f: build.template.frame(f) for f in build.fars}
+    h = frames_hash(p.frames, build.device)
+    if path is not None:
         full = kind == "bitfile" and build.imported
         words = specialized_stream(build, p, full=full)
         data = words_to_bytes(words)
@@ -142,7 +156,7 @@ def rekey(build, assignment: dict, target: str = "emulator", *, verify: bool = F
             data = to_bit(data, design=f"dcsflow;hash={build.design_hash[:16]};{'full' if full else 'partial'}",
                           part=header_part(build.device))
         try:
-            write_bytes_atomic(path, data, private=True)
+            write_bytes_atomic(path, data, private=True, inputs=build.input_files())
         except OSError as e:
             raise RekeyError(f"{kind} target {path}: cannot write ({e.strerror or e})", "write") from None
         return RekeyResult(target, len(build.fars), len(build.runs), len(words), 0, 0,

@@ -21,7 +21,7 @@ import os
 import sys
 from pathlib import Path
 
-from dcsflow.fileio import write_bytes_atomic
+from dcsflow.fileio import OutputError, write_bytes_atomic
 
 from .bitstream import FrameMemory, full_stream_words, partial_stream_words
 from .device import get_device
@@ -133,18 +133,29 @@ class FpgaManager:
         self.keep = keep
 
     def load_partial(self, name: str, data: bytes) -> None:
-        """Load a partial bitstream (see the class docstring)."""
-        if "/" in name or not name:
+        """Load a partial bitstream (see the class docstring).
+
+        Raises:
+            RekeyError: ``name`` is not a plain file name or names a file that already exists in
+                the firmware folder (never overwritten or removed: it is not ours), the FPGA
+                manager is missing (code ``arg``), a write failed (code ``write``). The firmware
+                file written here is removed in every case (also on SIGTERM through the CLI).
+        """
+        if "/" in name or "\0" in name or name in ("", ".", ".."):
             raise RekeyError(f"fpgamgr: firmware name {name!r} must be a plain file name", "arg")
         if not (self.sysfs / "firmware").exists():
             raise RekeyError(f"fpgamgr: {self.sysfs}/firmware missing (no Linux FPGA manager?)", "arg")
         fw = self.firmware_dir / name
-        try:
+        if os.path.lexists(fw):
+            raise RekeyError(f"fpgamgr: {fw} exists; refusing to overwrite (and then remove) a file "
+                             "that is not ours: name another with fpgamgr:NAME.bin", "arg")
+        try:                     # fw did not exist: whatever is there afterwards is ours to remove
             write_bytes_atomic(fw, data, private=True)
             (self.sysfs / "flags").write_text("1\n")
             (self.sysfs / "firmware").write_text(name + "\n")
         except OSError as e:
-            raise RekeyError(f"fpgamgr: {e.strerror or e} ({e.filename})", "write") from None
+            what = str(e) if isinstance(e, OutputError) else f"{e.strerror or e} ({e.filename})"
+            raise RekeyError(f"fpgamgr: {what}", "write") from None
         finally:
             if not self.keep:
                 try:

@@ -19,7 +19,11 @@ On success, and only then, the folder gets ``tlut/imported/`` (``template.bit`` 
 bitstream, ``import.json``) and ``build.json`` records it (key ``template``) and
 the new files' hashes; the logic-only ``tlut/template.frm`` stays as the fallback. The SCG
 (``rekey``, ``codegen``) and ``check --frames`` then use the imported template. Nothing is written on
-failure (the new folder is built under a temporary name and renamed, build.json replaced atomically).
+failure (the new folder is built under a temporary name and renamed, build.json replaced atomically);
+a build folder that cannot be written is a one-line :class:`VivadoImportError`. The routed bitstream
+must be complete and checked (:attr:`dcsflow.scg.bitstream.Bitstream.checked`: a CRC check over its
+frame data, START, DESYNC): a stream cut after its frame data or with its CRC checks replaced is
+refused, so a rekey never writes fresh CRCs over unchecked data.
 """
 
 from __future__ import annotations
@@ -36,17 +40,17 @@ from pathlib import Path
 
 from dcsflow.fileio import write_text_atomic
 
-from .bitstream import read_file
-from .buildfolder import load_build, sha256_file
+from .bitstream import parse, read_file
+from .buildfolder import IMPORTED_TEMPLATE, load_build, sha256_file
 from .device import get_device, normalize_part
-from .errors import ScgError
+from .errors import BitstreamError, ScgError
 from .lut import expand, template_table
 
 #: the Vivado back end's plan (``vivado/tluts.json``) and the dump of ``vivado/dump_tluts.tcl``
 PLAN_FORMAT = "dcsflow-vivado-plan"
 DUMP_FORMAT = "dcsflow-vivado-tluts"
 #: where the imported template goes, and its record ``import.json``
-IMPORT_DIR = "tlut/imported"
+IMPORT_DIR = IMPORTED_TEMPLATE
 IMPORT_FORMAT = "dcsflow-import"
 _INIT_RE = re.compile(r"^(?:64'h)?([0-9A-Fa-f]{1,16})$")
 
@@ -199,14 +203,20 @@ def import_vivado(build_dir, bit_path, cells_path) -> ImportResult:
 
     Raises:
         BuildFolderError: the build folder is refused (:func:`dcsflow.scg.buildfolder.load_build`).
-        VivadoImportError: plan/dump/bitstream missing or malformed, another part, any difference
-            (module docstring); scg BitstreamError for a corrupted or truncated bitstream.
+        VivadoImportError: plan/dump/bitstream missing or malformed, the plan not listed in
+            build.json, another part, a partial or unchecked bitstream, any difference (module
+            docstring), the build folder not writable; scg BitstreamError for a corrupted or
+            truncated bitstream.
     """
     root = Path(build_dir)
     bj_path = root / "build.json"
     build = load_build(root)
     bj = json.loads(json.dumps(build.manifest))      # a copy: updated and written at the end
-    plan = _read_json(root / "vivado" / "tluts.json", "Vivado plan (build with --backend vivado)")
+    plan_path = root / "vivado" / "tluts.json"
+    if plan_path.exists() and plan_path not in build.input_files():
+        raise VivadoImportError(f"{plan_path}: not listed in build.json (not written by this build): "
+                                "rerun dcsflow build --from backend --backend vivado")
+    plan = _read_json(plan_path, "Vivado plan (build with --backend vivado)")
     if plan.get("format") != PLAN_FORMAT or plan.get("version") != 1:
         raise VivadoImportError(f"{root}/vivado/tluts.json: not a {PLAN_FORMAT} version 1 file")
     if plan.get("design_hash") != build.design_hash:
@@ -220,7 +230,14 @@ def import_vivado(build_dir, bit_path, cells_path) -> ImportResult:
     dump = _read_json(Path(cells_path), "TLUT dump")
     t0 = time.perf_counter()
     _fail(check_dump(plan, dump, Path(cells_path), device))
-    bs = read_file(bit_path)
+    try:                 # read once: the bytes checked here are the bytes linked below
+        bit_data = Path(bit_path).read_bytes()
+    except OSError as e:
+        raise BitstreamError(f"cannot read {bit_path}: {e.strerror or e}") from None
+    try:
+        bs = parse(bit_data)
+    except BitstreamError as e:
+        raise BitstreamError(f"{bit_path}: {e}") from None
     if bs.idcode is None:
         raise VivadoImportError(f"{bit_path}: no IDCODE write: not a Vivado configuration bitstream")
     if (bs.idcode ^ device.idcode) & 0x0FFFFFFF:
@@ -230,14 +247,21 @@ def import_vivado(build_dir, bit_path, cells_path) -> ImportResult:
     if bs.is_partial:
         raise VivadoImportError(f"{bit_path}: a partial bitstream ({sum(bs.frames.written)} frames); "
                                 "import needs Vivado's full routed bitstream")
+    if not bs.checked:
+        raise VivadoImportError(f"{bit_path}: not a complete, checked bitstream ({', '.join(bs.unchecked_reasons)}); "
+                                "import needs Vivado's routed bitstream as written: a CRC check over the frame "
+                                "data, START and DESYNC (UG470)")
     _fail(check_frames(plan, bs.frames))
     seconds = time.perf_counter() - t0
     # ---- link (atomic): new folder under a temporary name, then rename; then build.json
-    tmp = Path(tempfile.mkdtemp(prefix=".import-", dir=root / "tlut"))
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix=".import-", dir=root / "tlut"))
+    except OSError as e:
+        raise VivadoImportError(f"cannot write into the build folder {root}/tlut: {e.strerror or e}") from None
     old = None
     try:
         os.chmod(tmp, 0o755)
-        shutil.copyfile(bit_path, tmp / "template.bit")
+        (tmp / "template.bit").write_bytes(bit_data)
         doc = {"format": IMPORT_FORMAT, "version": 1, "device": device.name, "idcode": f"0x{device.idcode:08X}",
                "design_hash": build.design_hash, "bitstream": str(bit_path),
                "bitstream_sha256": sha256_file(tmp / "template.bit"), "dump_sha256": sha256_file(Path(cells_path)),
@@ -251,19 +275,27 @@ def import_vivado(build_dir, bit_path, cells_path) -> ImportResult:
             old = Path(tempfile.mkdtemp(prefix=".import-old-", dir=root / "tlut"))
             os.replace(dest, old / "x")
         os.replace(tmp, dest)
-    except BaseException:
+    except BaseException as e:
         shutil.rmtree(tmp, ignore_errors=True)
         if old is not None and not (root / IMPORT_DIR).exists():
             os.replace(old / "x", root / IMPORT_DIR)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+        if isinstance(e, OSError):
+            raise VivadoImportError(f"cannot write into the build folder {root}/tlut: {e.strerror or e}"
+                                    f"{f' ({e.filename})' if getattr(e, 'filename', None) else ''}") from None
         raise
     bj.setdefault("files", {}).update(hashes)
     bj["template"] = {"source": "vivado", "folder": IMPORT_DIR, "bitstream_sha256": doc["bitstream_sha256"]}
     try:
         write_text_atomic(bj_path, json.dumps(bj, indent=1) + "\n")
-    except BaseException:
+    except BaseException as e:
         shutil.rmtree(dest, ignore_errors=True)
         if old is not None:
             os.replace(old / "x", dest)
+        if isinstance(e, OSError):
+            raise VivadoImportError(f"cannot write {bj_path}: {e.strerror or e}; the build folder is unchanged") \
+                from None
         raise
     finally:
         if old is not None:

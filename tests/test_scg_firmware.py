@@ -309,7 +309,7 @@ def test_corrupted_ppc_blob_is_refused(tmp_path, dcsflow):
 def test_cli_rekey_json_and_bitfile(tmp_path, dcsflow):
     root = make_build(tmp_path / "b")
     b = bf.load_build(root)
-    r = dcsflow("rekey", root, "--param", "key=beef", "--to", "emulator", "--verify", "--json")
+    r = dcsflow("rekey", root, "--param", "key=beef", "--to", "emulator", "--verify", "--json", "--frames-hash")
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
     assert d["frames"] == len(b.fars) and d["verified"] and d["icap_words"] > 0 and d["register_accesses"] > 0

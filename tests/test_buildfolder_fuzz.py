@@ -1,0 +1,137 @@
+"""Fuzz of the one build-folder reader (issue 19: never act on a tampered, stale or half-written build).
+
+A real build folder (tests/data/flow/keyxor.v, every stage) and a second build of the same design
+with another placement (``--seed 2``) are made once per module. Then 2,000 cases (4 shards of 500,
+seeded, reproducible), each ONE change to a working copy of the first folder, restored afterwards:
+
+- ``build.json``: a single bit flipped anywhere (35 %), or the file cut at any length that removes
+  more than its final newline (10 %; dropping only the newline leaves the same JSON document);
+- a file ``build.json`` lists: a byte changed to any other value (25 %) or the file cut (10 %);
+- a swap (20 %): a file replaced by the seed-2 build's file of the same name where they differ
+  (``build.json`` included: then every listed file is "another build's").
+
+Every case must be refused by the reader and by the paths that use it, in-process:
+- the library: ``rekey(load_build(work), ..., hwicap=emulator, verify=True)`` raises
+  ``BuildFolderError`` (one line) and the emulator's frames are unchanged;
+- ``python -m dcsflow.scg rekey`` (``dcsflow.scg.cli.main``) to a target taken in turn from emulator,
+  bitfile:, partial:, devmem: (a register file) and fpgamgr, with --verify/--json in turn: exit 1, no
+  stdout, exactly the reader's message as one ``error:`` line, no output file, the register file
+  unchanged;
+- ``codegen``: exit 1, the same one line, no output folder.
+The case count per kind is printed (``pytest -s``) and recorded as a test property.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from dcsflow.flow.build import BuildOptions, build
+from dcsflow.scg import cli
+from dcsflow.scg import rekey as rk
+from dcsflow.scg.buildfolder import load_build
+from dcsflow.scg.errors import BuildFolderError
+from dcsflow.scg.transports import make_emulator
+
+DATA = Path(__file__).parent / "data" / "flow"
+SHARDS = 4
+CASES_PER_SHARD = 500
+assert SHARDS * CASES_PER_SHARD >= 2000
+KEY = {"key": 0xA5}
+
+
+@pytest.fixture(scope="module")
+def fuzz_env(tmp_path_factory):
+    """(pristine build, seed-2 build, working copy, per-file original bytes, swap candidates)."""
+    root = tmp_path_factory.mktemp("bffuzz")
+    a, b = root / "kx", root / "kx_seed2"
+    build(BuildOptions(design=str(DATA / "keyxor.v"), out=a, progress=False))
+    shutil.copytree(a, b)
+    build(BuildOptions(design=str(DATA / "keyxor.v"), out=b, progress=False, start="backend", seed=2))
+    work = root / "work"
+    shutil.copytree(a, work)
+    names = ["build.json", *json.loads((a / "build.json").read_text())["files"]]
+    orig = {n: (work / n).read_bytes() for n in names}
+    swaps = [n for n in names if (b / n).is_file() and (b / n).read_bytes() != orig[n]]
+    assert "build.json" in swaps and "tlut/framemap.json" in swaps and "tlut/template.frm" in swaps, swaps
+    return a, b, work, orig, swaps
+
+
+def _make_case(rng: random.Random, orig: dict, swaps: list, other: Path) -> tuple[str, str, bytes]:
+    """(kind, file name, new content) of one random change."""
+    r = rng.random()
+    listed = [n for n in orig if n != "build.json"]
+    if r < 0.35:
+        data = bytearray(orig["build.json"])
+        k, bit = rng.randrange(len(data)), rng.randrange(8)
+        data[k] ^= 1 << bit
+        return f"flip build.json byte {k} bit {bit}", "build.json", bytes(data)
+    if r < 0.45:
+        n = rng.randrange(len(orig["build.json"]) - 1)
+        return f"cut build.json at {n}", "build.json", orig["build.json"][:n]
+    if r < 0.70:
+        name = rng.choice(listed)
+        data = bytearray(orig[name])
+        k = rng.randrange(len(data))
+        data[k] = (data[k] + rng.randrange(1, 256)) & 0xFF
+        return f"change {name} byte {k}", name, bytes(data)
+    if r < 0.80:
+        name = rng.choice(listed)
+        n = rng.randrange(len(orig[name]))
+        return f"cut {name} at {n}", name, orig[name][:n]
+    name = rng.choice(swaps)
+    return f"swap {name} with the seed-2 build's", name, (other / name).read_bytes()
+
+
+def _targets(tmp: Path) -> list[str]:
+    return ["emulator", f"bitfile:{tmp / 'k.bit'}", f"partial:{tmp / 'p.bin'}", f"devmem:0@{tmp / 'regs'}", "fpgamgr"]
+
+
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_every_tampered_build_is_refused(fuzz_env, tmp_path, capsys, record_property, shard):
+    a, b, work, orig, swaps = fuzz_env
+    emu = make_emulator(load_build(a))
+    snapshot = emu.emulator.frames.words.tobytes()
+    (tmp_path / "regs").write_bytes(bytes(4096))
+    targets = _targets(tmp_path)
+    extras = ([], ["--verify"], ["--json"])
+    # the untouched working copy is accepted: the refusals below are the changes' doing
+    assert cli.main(["rekey", str(work), "--param", "key=a5", "--to", "emulator", "--verify"]) == 0
+    capsys.readouterr()
+    rng = random.Random(19_000 + shard)
+    kinds = Counter()
+    for case in range(CASES_PER_SHARD):
+        what, name, content = _make_case(rng, orig, swaps, b)
+        kinds[what.split(" ")[0]] += 1
+        (work / name).write_bytes(content)
+        try:
+            # the library path: refused with one line, nothing written to the emulator
+            try:
+                rk.rekey(load_build(work), KEY, "emulator", hwicap=emu, verify=True)
+            except BuildFolderError as e:
+                msg = str(e)
+            else:
+                pytest.fail(f"tampered build accepted: {what}")
+            assert msg and "\n" not in msg, (what, msg)
+            assert emu.emulator.frames.words.tobytes() == snapshot, what
+            # the command line: rekey to one target in turn, then codegen
+            target, extra = targets[case % len(targets)], extras[case % len(extras)]
+            rc = cli.main(["rekey", str(work), "--param", "key=a5", "--to", target, *extra])
+            out, err = capsys.readouterr()
+            assert (rc, out, err) == (1, "", f"error: {msg}\n"), (what, target, out, err)
+            rc = cli.main(["codegen", str(work), "--out", str(tmp_path / "gen")])
+            out, err = capsys.readouterr()
+            assert (rc, out, err) == (1, "", f"error: {msg}\n"), (what, "codegen", out, err)
+            assert not any((tmp_path / n).exists() for n in ("k.bit", "p.bin", "gen")), what
+            assert (tmp_path / "regs").read_bytes() == bytes(4096), what
+        finally:
+            (work / name).write_bytes(orig[name])
+    total = sum(kinds.values())
+    print(f"\nbuild-folder fuzz shard {shard}: {total} cases refused ({dict(kinds)})")
+    record_property("cases", total)
+    assert total == CASES_PER_SHARD and set(kinds) == {"flip", "cut", "change", "swap"}
