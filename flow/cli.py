@@ -74,8 +74,18 @@ def _terminate(signum, frame):
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``dcsflow`` console script; returns the exit status. SIGTERM is handled as
     an interrupt, so that temporary folders (which may hold key material) are removed on the way out."""
-    if threading.current_thread() is threading.main_thread():
+    scoped = threading.current_thread() is threading.main_thread() \
+        and signal.getsignal(signal.SIGTERM) is signal.SIG_DFL      # an embedder's own handler stays
+    if scoped:
         signal.signal(signal.SIGTERM, _terminate)
+    try:
+        return _main(argv)
+    finally:
+        if scoped:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _main(argv: list[str] | None) -> int:
     try:
         rv = cli.main(args=argv, prog_name="dcsflow", standalone_mode=False)
         return rv if isinstance(rv, int) else 0

@@ -27,6 +27,7 @@ from pathlib import Path
 from dcsflow.fileio import OutputError, check_output_file, write_bytes_atomic
 
 from .bitstream import header_part, to_bit, words_to_bytes
+from .buildfolder import build_folder_of
 from .driver import DriverError, HwicapSession
 from .errors import RekeyError
 from .plan import frames_hash, plan
@@ -145,6 +146,10 @@ def rekey(build, assignment: dict, target: str = "emulator", *, verify: bool = F
             check_output_file(path, inputs=build.input_files())
         except OutputError as e:
             raise RekeyError(f"{kind} target {path}: cannot write ({e.strerror})", "write") from None
+        inside = build_folder_of(path)
+        if inside is not None:
+            raise RekeyError(f"{kind} target {path}: inside the build folder {inside}; a specialized bitstream "
+                             "holds key material: write it elsewhere", "arg")
     p = plan(build, assignment)
     prev = previous if previous is not None else {f: build.template.frame(f) for f in build.fars}
     h = frames_hash(p.frames, build.device)

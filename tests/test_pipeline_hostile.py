@@ -170,6 +170,16 @@ def test_specialized_netlist_never_inside_a_build_folder(dcsflow, finished, tmp_
     assert "cannot write" in line and "afile" in line
 
 
+def test_specialized_bitstream_never_inside_a_build_folder(dcsflow, finished, tmp_path):
+    out = _copy(finished, tmp_path / "kx")
+    for target in (f"bitfile:{out / 'k.bit'}", f"partial:{out / 'tlut' / 'p.bin'}"):
+        line = _one_line_error(dcsflow("rekey", out, "--param", "key=a5", "--to", target))
+        assert "inside the build folder" in line
+    assert not (out / "k.bit").exists() and not (out / "tlut" / "p.bin").exists()
+    r = dcsflow("rekey", out, "--param", "key=a5", "--to", f"partial:{tmp_path / 'p.bin'}")
+    assert r.returncode == 0 and (tmp_path / "p.bin").stat().st_mode & 0o777 == 0o600, r.stderr
+
+
 def _work_folders(tmp: Path) -> list[Path]:
     return sorted(tmp.glob("dcsflow-check-*"))
 
