@@ -711,6 +711,20 @@ class _Loop(Exception):
         self.bits = bits
 
 
+def _descend(b, pend: list, path: list, on_path: set, stack: list) -> None:
+    """One step of an iterative depth-first walk over gate nets: descend from net ``b`` into its
+    inputs ``pend`` that are not done yet. Raises :class:`_Loop` when ``b`` (met again before its
+    inputs were done) or one of them is already on the current path: a combinational loop."""
+    if b in on_path:
+        raise _Loop(path[path.index(b):])
+    loop = next((x for x in pend if x in on_path), None)
+    if loop is not None:
+        raise _Loop(path[path.index(loop):] + [b])
+    path.append(b)
+    on_path.add(b)
+    stack.extend(pend)
+
+
 def _gate_literal(aig: Aig, gates: dict, gate_out: dict, lit: dict, root_bit: int) -> int:
     """AIG literal of net ``root_bit``, adding its gate cone in topological order (iterative DFS;
     ``lit`` caches every net's literal). Raises :class:`_Loop` on a combinational loop."""
@@ -726,14 +740,7 @@ def _gate_literal(aig: Aig, gates: dict, gate_out: dict, lit: dict, root_bit: in
         conns = c["connections"]
         pend = [x for p, xs in conns.items() if p != "Y" for x in xs if x not in lit]
         if pend:
-            if b in on_path:              # met again before its inputs were done: on a loop
-                raise _Loop(path[path.index(b):])
-            loop = next((x for x in pend if x in on_path), None)
-            if loop is not None:
-                raise _Loop(path[path.index(loop):] + [b])
-            path.append(b)
-            on_path.add(b)
-            stack.extend(pend)
+            _descend(b, pend, path, on_path, stack)
             continue
         stack.pop()
         if b in on_path:
@@ -882,14 +889,7 @@ def _param_only(bit, driver_gate: dict, param_of_bit: dict, subst: dict, memo: d
                 ins = [a]             # mux(S, x, x) = x (Yosys's enable mux of a merged ROM address)
         pend = [x for x in ins if x not in memo]
         if pend:
-            if b in on_path:
-                raise _Loop(path[path.index(b):])
-            loop = next((x for x in pend if x in on_path), None)
-            if loop is not None:
-                raise _Loop(path[path.index(loop):] + [b])
-            path.append(b)
-            on_path.add(b)
-            stack.extend(pend)
+            _descend(b, pend, path, on_path, stack)
             continue
         memo[b] = all(memo[x] for x in ins)
         stack.pop()
