@@ -26,6 +26,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from dcsflow.scg.buildfolder import is_build_folder
 from dcsflow.scg.device import DEFAULT_PART
 
 from .design import Design
@@ -180,7 +181,7 @@ def _check_out(out: Path, force: bool) -> None:
     """
     if out.exists() and not out.is_dir():
         raise BuildError(f"--out {out}: a file, not a folder")
-    if not out.is_dir() or (out / "stages").is_dir() or _is_manifest(out / "build.json"):
+    if not out.is_dir() or is_build_folder(out):
         return
     try:
         entries = sorted(p.name for p in out.iterdir())
@@ -196,14 +197,6 @@ def _check_out(out: Path, force: bool) -> None:
     if taken:
         raise BuildError(f"--out {out}: {', '.join(taken)} already there and not from a dcsflow build; the build "
                          "would replace it: move it away or choose another folder")
-
-
-def _is_manifest(path: Path) -> bool:
-    """True when ``path`` is a dcsflow build manifest (any version)."""
-    try:
-        return json.loads(path.read_text(encoding="utf-8")).get("format") == "dcsflow-build"
-    except (OSError, ValueError, AttributeError):
-        return False
 
 
 def _note(text: str) -> None:

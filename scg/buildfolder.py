@@ -466,17 +466,21 @@ def load_build(path) -> BuildFolder:
     return BuildFolder(root, manifest, pj, digests)
 
 
+def is_build_folder(folder) -> bool:
+    """True when ``folder`` holds a build of dcsflow, finished or not: a ``stages/`` folder or a
+    ``build.json`` manifest of dcsflow (any version)."""
+    d = Path(folder)
+    if (d / "stages").is_dir():
+        return True
+    try:
+        return json.loads((d / "build.json").read_text(encoding="utf-8")).get("format") == BUILD_FORMAT
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
 def build_folder_of(path) -> Path | None:
-    """The build folder that holds ``path`` (the path itself or any folder above it that has a
-    ``build.json`` manifest of dcsflow or a ``stages/`` folder), or None. Key-bearing outputs
-    (specialized netlists and bitstreams) must never be written there."""
+    """The build folder that holds ``path`` (the path itself or any folder above it,
+    :func:`is_build_folder`), or None. Key-bearing outputs (specialized netlists and bitstreams) must
+    never be written there."""
     p = Path(path).resolve()
-    for d in (p, *p.parents):
-        if (d / "stages").is_dir():
-            return d
-        try:
-            if json.loads((d / "build.json").read_text(encoding="utf-8")).get("format") == BUILD_FORMAT:
-                return d
-        except (OSError, ValueError, AttributeError):
-            continue
-    return None
+    return next((d for d in (p, *p.parents) if is_build_folder(d)), None)
