@@ -118,11 +118,13 @@ def tokenize(text: str) -> tuple[list[Token], set[int]]:
 @dataclass
 class Port:
     """A port of an entity: name as declared, mode (``in``, ``out``, ``inout``, ``buffer``,
-    ``linkage``), line of its name."""
+    ``linkage``), line of its name, and its subtype indication as written, tokens joined by one
+    space (e.g. ``std_logic_vector ( 7 downto 0 )``; a default ``:= ...`` is not included)."""
 
     name: str
     mode: str
     line: int
+    type: str = ""
 
 
 @dataclass
@@ -180,10 +182,14 @@ def _ports(path: Path, decls: list[Token], param_lines: set[int], ent: Entity) -
             raise VhdlError(f"{path}:{decl[0].line}: cannot read the port declaration of entity {ent.name}")
         names = [t for t in decl[:colon] if t.kind in ("id", "ext") and t.low != "signal"]
         rest = decl[colon + 1:]
-        mode = rest[0].low if rest and rest[0].low in ("in", "out", "inout", "buffer", "linkage") else "in"
+        has_mode = bool(rest) and rest[0].low in ("in", "out", "inout", "buffer", "linkage")
+        mode = rest[0].low if has_mode else "in"
+        sub = rest[1:] if has_mode else rest
+        assign = next((k for k, t in enumerate(sub) if t.text == ":="), len(sub))
+        typ = " ".join(t.text for t in sub[:assign])
         lines = {t.line for t in decl}
         for n in names:
-            ent.ports.append(Port(n.text, mode, n.line))
+            ent.ports.append(Port(n.text, mode, n.line, typ))
             if lines & param_lines:
                 if mode != "in":
                     raise VhdlError(f"{path}:{n.line}: --PARAM marks {mode} port {n.text}; "
