@@ -57,7 +57,9 @@ class BuildOptions:
     (:mod:`dcsflow.flow.param_arith`; 0 = leave it to synth_xilinx); more: further VHDL files after
     ``design``; backend: ``builtin`` or ``vivado``; board: board name (Vivado back end); project: a
     ``dcsflow.toml`` (:mod:`dcsflow.flow.project`) instead of ``design``; force: build into a folder
-    that is not empty and not a build folder (only the build's own files are written).
+    that is not empty and not a build folder (only the build's own files are written);
+    allow_no_params: build a design in which no parameter input is found (else an error);
+    ghdl_options: further GHDL options (:func:`dcsflow.flow.vhdl.ghdl_options`).
     """
 
     design: str | None
@@ -77,6 +79,8 @@ class BuildOptions:
     board: str | None = None
     project: Path | str | None = None
     force: bool = False
+    allow_no_params: bool = False
+    ghdl_options: tuple[str, ...] | list[str] = ()
 
 
 @dataclass
@@ -88,16 +92,20 @@ class BuildResult:
     report: dict = field(default_factory=dict)
 
 
-def design_hash(design: Design, top: str | None, params: list[str] | tuple[str, ...]) -> str:
+def design_hash(design: Design, top: str | None, params: list[str] | tuple[str, ...],
+                ghdl_options: list[str] | tuple[str, ...] = ()) -> str:
     """SHA-256 (hex) identifying what is built: every source (name and contents), the top, the
-    Verilog parameters, the parameter port list and the conventional build's own parameters. Every
-    artifact carries it, so that a PPC can never be applied to another build's template."""
+    Verilog parameters, the parameter port list, the conventional build's own parameters and the
+    user's GHDL options. Every artifact carries it, so that a PPC can never be applied to another
+    build's template."""
     h = hashlib.sha256()
     for p in design.sources:
         h.update(p.name.encode() + b"\0" + Path(p).read_bytes() + b"\0")
     h.update(json.dumps([top, dict(design.chparams), sorted(params)], sort_keys=True).encode())
     if design.conventional_chparams:
         h.update(json.dumps(dict(design.conventional_chparams), sort_keys=True).encode())
+    if ghdl_options:
+        h.update(json.dumps(["ghdl", list(ghdl_options)]).encode())
     return h.hexdigest()
 
 
@@ -133,6 +141,13 @@ class _Progress:
 
             stage_done(self._console, self.title, self._stage, time.perf_counter() - self._ts)
 
+    def say(self, text: str) -> None:
+        """One line of information on stderr (above the status line while it shows)."""
+        if self._console is not None:
+            self._console.print(text, markup=False, highlight=False)
+        else:
+            print(text, file=sys.stderr)
+
     def stage(self, name: str) -> None:
         self._stage_done()
         self._stage = name
@@ -159,17 +174,33 @@ def _check_device(device: str) -> None:
 
 
 def _context(opts: BuildOptions, design: Design, step) -> Context:
-    """The design's top and parameter ports (a VHDL design's as declared, after scanning the sources)
-    and the design hash. Raises VhdlError for a VHDL design whose ports or marks are wrong."""
+    """The design's top and parameter ports (a VHDL top's as declared, after scanning the sources)
+    and the design hash. Raises VhdlError for a VHDL design whose ports or marks are wrong, BuildError
+    for GHDL options without VHDL."""
     params = list(dict.fromkeys([*design.params, *check_param_names(opts.params)]))
     top, vhdl = design.top, None
-    if design.language == "vhdl":
-        from .vhdl import prepare
+    lang = design.language
+    if opts.ghdl_options and lang == "verilog":
+        raise BuildError("--ghdl-opt: the design has no VHDL file")
+    if lang in ("vhdl", "mixed"):
+        from .design import is_vhdl
+        from .vhdl import ghdl_options, prepare
 
-        vhdl = prepare(list(design.sources), design.top, params)
-        top, params = vhdl.top, list(vhdl.params)
+        ghdl_options(opts.ghdl_options)           # a bad option: one line before anything runs
+        vhdl = prepare([p for p in design.sources if is_vhdl(p)], design.top, params, mixed=lang == "mixed")
+        if vhdl.top is not None:
+            top, params = vhdl.top, list(vhdl.params)
     out = Path(opts.out)
-    return Context(opts, design, top, tuple(params), vhdl, design_hash(design, top, params), out, step)
+    return Context(opts, design, top, tuple(params), vhdl,
+                   design_hash(design, top, params, tuple(opts.ghdl_options)), out, step)
+
+
+def no_params_error(design: str, top: str | None) -> BuildError:
+    """The one-line error of a build that finds no parameter input."""
+    return BuildError(f"no parameter input in design {design}" + (f" (top {top})" if top else "")
+                      + ": mark the parameter ports (VHDL: a --PARAM line before and after their declarations, or "
+                      "--PARAM after a port; Verilog: //PARAM lines around them, or (* PARAM *)), or name them with "
+                      "--param PORT; --allow-no-params builds without (e.g. a conventional baseline)")
 
 
 def _check_out(out: Path, force: bool) -> None:
@@ -266,12 +297,27 @@ def build(opts: BuildOptions) -> BuildResult:
         for name in STAGES[start:i1 + 1]:
             prog.stage(name)
             rec = _run_stage(name, ctx, records)
+            if name == "frontend":
+                _say_params(prog, ctx, rec)
             if name == "outputs":
                 report = rec
             else:
                 outputs_of[name] = save_record(out, rec, ctx.design_hash, outputs_of)
                 records[name] = rec
     return BuildResult(out, report)
+
+
+def _say_params(prog: _Progress, ctx: Context, front) -> None:
+    """The parameter inputs the front end found, one line each: name, width, how it was marked
+    (and, for a VHDL top not given with --top, how the top was chosen)."""
+    vt = ctx.vhdl
+    if vt is not None and vt.top is not None and vt.chosen != "--top":
+        prog.say(f"{prog.title}: top {vt.top} ({vt.chosen})")
+    if not front.params:
+        prog.say(f"{prog.title}: no parameter input (--allow-no-params)")
+    for name, width in front.params.items():
+        prog.say(f"{prog.title}: parameter input {name}: {width} bit{'s' if width != 1 else ''}, "
+                 f"{front.marks.get(name, 'marked')}")
 
 
 def _remove(path: Path) -> None:

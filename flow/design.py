@@ -28,6 +28,8 @@ ENTRY_POINT_GROUP = "dcsflow.designs"
 
 #: file name suffixes read as VHDL (through GHDL); everything else is Verilog
 VHDL_SUFFIXES = (".vhd", ".vhdl")
+#: file name suffixes of Verilog sources (a folder argument takes these and the VHDL ones)
+VERILOG_SUFFIXES = (".v", ".sv")
 
 
 class DesignError(FlowError):
@@ -162,17 +164,12 @@ class Design:
 
     @property
     def language(self) -> str:
-        """``"vhdl"`` when every source is VHDL, ``"verilog"`` when none is.
-
-        Raises:
-            DesignError: Verilog and VHDL mixed (not supported yet).
-        """
+        """``"vhdl"`` when every source is VHDL, ``"verilog"`` when none is, ``"mixed"`` otherwise
+        (VHDL through GHDL, then Yosys reads GHDL's Verilog with the Verilog files)."""
         vhdl = [is_vhdl(p) for p in self.sources]
         if all(vhdl) and vhdl:
             return "vhdl"
-        if any(vhdl):
-            raise DesignError(f"design {self.name}: mixed Verilog and VHDL sources are not supported yet")
-        return "verilog"
+        return "mixed" if any(vhdl) else "verilog"
 
     def circuit_values(self, user_values: Mapping[str, int]) -> dict[str, int]:
         """Circuit parameter values for the user's values (the transform's, or the values as given)."""

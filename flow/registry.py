@@ -14,7 +14,7 @@ from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 
-from .design import ENTRY_POINT_GROUP, Design, DesignError, is_vhdl
+from .design import ENTRY_POINT_GROUP, VERILOG_SUFFIXES, VHDL_SUFFIXES, Design, DesignError
 
 #: folder names searched for HDL when DESIGN is a folder without HDL at its top
 _RTL_SUBFOLDER = "rtl"
@@ -63,7 +63,14 @@ def get(name: str) -> Design:
 
 
 def _hdl_in(folder: Path) -> list[Path]:
-    files = sorted(folder.glob("*.v")) + sorted(folder.glob("*.sv"))
+    """The HDL files (Verilog and VHDL, :data:`VERILOG_SUFFIXES`, :data:`VHDL_SUFFIXES`, any case)
+    directly in ``folder``, sorted by name; those of its ``rtl/`` folder when it has none.
+    Raises DesignError when the folder cannot be read."""
+    try:
+        files = sorted(p for p in folder.iterdir()
+                       if p.suffix.lower() in (*VERILOG_SUFFIXES, *VHDL_SUFFIXES) and p.is_file())
+    except OSError as e:
+        raise DesignError(f"{folder}: cannot read the folder ({e.strerror or e})") from None
     if not files and (folder / _RTL_SUBFOLDER).is_dir():
         return _hdl_in(folder / _RTL_SUBFOLDER)
     return files
@@ -74,14 +81,14 @@ def resolve(design: str | None, top: str | None = None, more: list[str] | tuple 
     """The design a ``dcsflow build`` argument names.
 
     Args:
-        design: an installed design's name, a Verilog file (``.v``/``.sv``), a folder of Verilog
-            files (or with an ``rtl/`` folder), or the first of several VHDL files; None with
-            ``project``.
-        top: top module (overrides an installed design's); more: further VHDL files after
-            ``design``; project: a ``dcsflow.toml`` (:func:`dcsflow.flow.project.load_project`).
+        design: an installed design's name, an HDL file (Verilog ``.v``/``.sv``, VHDL
+            ``.vhd``/``.vhdl``) or a folder of them (or with an ``rtl/`` folder); further files and
+            folders in ``more`` (any order, both languages); None with ``project``.
+        top: top module (overrides an installed design's); project: a ``dcsflow.toml``
+            (:func:`dcsflow.flow.project.load_project`).
     Raises:
-        DesignError: nothing of that name, no HDL found, files of mixed kinds; ProjectError for a
-            bad project file.
+        DesignError: nothing of that name, a file that is not HDL, a folder without HDL files, a
+            file given twice; ProjectError for a bad project file.
     """
     if project is not None:
         if design is not None or more:
@@ -92,27 +99,35 @@ def resolve(design: str | None, top: str | None = None, more: list[str] | tuple 
         return d if top is None else _with_top(d, top)
     if design is None:
         raise DesignError("no DESIGN given (a design name, HDL files or folder, or --project dcsflow.toml)")
-    if is_vhdl(design) or more:
-        files = [design, *more]
-        for f in files:
-            if not is_vhdl(f):
-                raise DesignError(f"{f}: several design files must all be VHDL (.vhd, .vhdl)")
-            if not Path(f).is_file():
-                raise DesignError(f"{f}: no such file")
-        return Design(Path(files[0]).stem, top, tuple(Path(f) for f in files))
     p = Path(design)
-    if not p.exists():
+    if not more and not p.exists():
         d = installed().get(design)
         if d is None:
             raise DesignError(f"{design}: no such file or folder, and not an installed design ("
                               + (", ".join(installed()) or "none installed") + ")")
         return d if top is None else _with_top(d, top)
-    if p.is_file():
-        return Design(p.stem, top, (p,))
-    files = _hdl_in(p)
-    if not files:
-        raise DesignError(f"{design}: folder holds no .v/.sv files")
-    return Design(p.name, top, tuple(files))
+    files: list[Path] = []
+    for arg in [design, *more]:
+        q = Path(arg)
+        if q.is_dir():
+            found = _hdl_in(q)
+            if not found:
+                raise DesignError(f"{arg}: folder holds no HDL file (.v, .sv, .vhd, .vhdl)")
+            files += found
+        elif q.is_file():
+            if q.suffix.lower() not in (*VERILOG_SUFFIXES, *VHDL_SUFFIXES):
+                raise DesignError(f"{arg}: not an HDL file (.v, .sv, .vhd, .vhdl)")
+            files.append(q)
+        else:
+            raise DesignError(f"{arg}: no such file or folder")
+    seen: set[Path] = set()
+    for f in files:
+        r = f.resolve()
+        if r in seen:
+            raise DesignError(f"{f}: given twice")
+        seen.add(r)
+    name = p.name if p.is_dir() else p.stem
+    return Design(name, top, tuple(files))
 
 
 def _with_top(d: Design, top: str) -> Design:

@@ -88,17 +88,47 @@ _TOKEN_RE = re.compile(r"""
 """, re.VERBOSE | re.DOTALL)
 
 _PARAM_COMMENT_RE = re.compile(r"--\s*param(?![\w-])", re.IGNORECASE)
+#: a line holding only ``--PARAM`` (any case, white space allowed): one end of a PARAM block
+_PARAM_LINE_RE = re.compile(r"--\s*param\s*$", re.IGNORECASE)
+#: a line holding only ``--TMAP`` before any code: the published flow's mark of the file to map
+_TMAP_LINE_RE = re.compile(r"--\s*tmap\s*$", re.IGNORECASE)
 
 
-def tokenize(text: str) -> tuple[list[Token], set[int]]:
-    """Tokens of VHDL ``text`` without comments, and the lines holding a ``--PARAM`` comment.
+@dataclass
+class Marks:
+    """The comment marks of one VHDL file (see the module docstring).
+
+    comment_lines: lines with a ``--PARAM`` comment after code (the short form); block_lines: lines
+    holding only ``--PARAM`` (block delimiters, in file order); tmap_line: the line of a ``--TMAP``
+    line before the first code token, or None.
+    """
+
+    comment_lines: set[int] = field(default_factory=set)
+    block_lines: list[int] = field(default_factory=list)
+    tmap_line: int | None = None
+
+    def blocks(self, path: Path) -> list[tuple[int, int]]:
+        """The PARAM blocks as (opening line, closing line), delimiter lines paired in file order.
+
+        Raises:
+            VhdlError: an odd number of ``--PARAM`` lines (names the unmatched one).
+        """
+        if len(self.block_lines) % 2:
+            raise VhdlError(f"{path}:{self.block_lines[-1]}: --PARAM line without a closing --PARAM line (a block is "
+                            "a line holding only --PARAM before the parameter ports and another after them)")
+        return list(zip(self.block_lines[0::2], self.block_lines[1::2]))
+
+
+def _scan_text(text: str) -> tuple[list[Token], Marks]:
+    """Tokens of VHDL ``text`` without comments, and its comment marks (:class:`Marks`).
 
     A ``'`` after an identifier or ``)`` is an attribute tick, not a character literal.
     """
     toks: list[Token] = []
-    param_lines: set[int] = set()
+    marks = Marks()
     line = 1
     pos = 0
+    line_has_code = False
     while pos < len(text):
         m = _TOKEN_RE.match(text, pos)
         kind = m.lastgroup
@@ -106,13 +136,28 @@ def tokenize(text: str) -> tuple[list[Token], set[int]]:
         if kind == "chr" and toks and (toks[-1].kind == "id" or toks[-1].text == ")"):
             kind, s = "sym", "'"
         end = pos + len(s)
-        if kind == "comment" and _PARAM_COMMENT_RE.match(s):
-            param_lines.add(line)
+        if kind == "comment":
+            if not line_has_code and _PARAM_LINE_RE.match(s):
+                marks.block_lines.append(line)
+            elif line_has_code and _PARAM_COMMENT_RE.match(s):
+                marks.comment_lines.add(line)
+            elif not toks and marks.tmap_line is None and _TMAP_LINE_RE.match(s):
+                marks.tmap_line = line
         if kind not in ("ws", "comment", "block"):
             toks.append(Token(s, kind, line, pos, end))
+            line_has_code = True
+        if "\n" in s:
+            line_has_code = False
         line += s.count("\n")
         pos = end
-    return toks, param_lines
+    return toks, marks
+
+
+def tokenize(text: str) -> tuple[list[Token], set[int]]:
+    """Tokens of VHDL ``text`` without comments, and the lines holding a ``--PARAM`` comment after
+    code (the short form; :func:`scan` also reads the block and ``--TMAP`` lines)."""
+    toks, marks = _scan_text(text)
+    return toks, marks.comment_lines
 
 
 @dataclass
@@ -130,15 +175,20 @@ class Port:
 @dataclass
 class Entity:
     """An entity declaration found by :func:`scan`: name as declared, file, line, ports, the ports
-    marked PARAM (name -> ``"attribute"`` or ``"comment"``) and the character spans of the PARAM
-    attribute's declaration and specifications (blanked for GHDL)."""
+    marked PARAM (name -> ``"block"``, ``"comment"`` or ``"attribute"``) with where each mark is
+    (name -> ``file:line`` or ``file:first-last`` of the block), the character spans of the PARAM
+    attribute's declaration and specifications (blanked for GHDL), the lines of its port clause and
+    whether its file carries a ``--TMAP`` line."""
 
     name: str
     path: Path
     line: int
     ports: list[Port] = field(default_factory=list)
     marked: dict[str, str] = field(default_factory=dict)
+    where: dict[str, str] = field(default_factory=dict)
     spans: list[tuple[int, int]] = field(default_factory=list)
+    port_lines: tuple[int, int] | None = None
+    tmap: bool = False
 
     def port(self, name: str) -> Port | None:
         """The port called ``name`` (case-insensitive), or None."""
@@ -175,7 +225,7 @@ def _split(toks: list[Token], sep: str) -> list[list[Token]]:
     return [p for p in parts if p]
 
 
-def _ports(path: Path, decls: list[Token], param_lines: set[int], ent: Entity) -> None:
+def _ports(path: Path, decls: list[Token], marks: Marks, blocks: list[tuple[int, int]], ent: Entity) -> None:
     for decl in _split(decls, ";"):
         colon = next((k for k, t in enumerate(decl) if t.text == ":"), None)
         if colon is None:
@@ -190,11 +240,38 @@ def _ports(path: Path, decls: list[Token], param_lines: set[int], ent: Entity) -
         lines = {t.line for t in decl}
         for n in names:
             ent.ports.append(Port(n.text, mode, n.line, typ))
-            if lines & param_lines:
+            block = next(((a, b) for a, b in blocks if a < n.line < b), None)
+            if block is not None:
+                if mode != "in":
+                    raise VhdlError(f"{path}:{block[0]}: the --PARAM block of lines {block[0]}-{block[1]} holds "
+                                    f"{mode} port {n.text}; only input ports can be parameter inputs")
+                ent.marked[n.text] = "block"
+                ent.where[n.text] = f"{path}:{block[0]}-{block[1]}"
+            elif lines & marks.comment_lines:
                 if mode != "in":
                     raise VhdlError(f"{path}:{n.line}: --PARAM marks {mode} port {n.text}; "
                                     "only input ports can be parameter inputs")
                 ent.marked[n.text] = "comment"
+                ent.where[n.text] = f"{path}:{min(lines & marks.comment_lines)}"
+
+
+def _check_blocks(path: Path, blocks: list[tuple[int, int]], ent: Entity) -> None:
+    """A PARAM block that starts or ends inside the entity's port clause must lie inside it and hold
+    at least one port (blocks elsewhere, e.g. around signals or port maps, are the published flow's
+    notes and are not read). Raises VhdlError naming the block's first line."""
+    if ent.port_lines is None:
+        return
+    lo, hi = ent.port_lines
+    for a, b in blocks:
+        inside_a, inside_b = lo <= a <= hi, lo <= b <= hi
+        if not (inside_a or inside_b):
+            continue
+        if not (inside_a and inside_b):
+            raise VhdlError(f"{path}:{a}: the --PARAM block of lines {a}-{b} crosses the end of the port clause "
+                            f"of entity {ent.name} (lines {lo}-{hi}); close it inside the port clause")
+        if not any(a < p.line < b for p in ent.ports):
+            raise VhdlError(f"{path}:{a}: the --PARAM block of lines {a}-{b} holds no port of entity {ent.name}; "
+                            "put the parameter ports' declarations between the two --PARAM lines")
 
 
 def _attribute(path: Path, stmt: list[Token], ent: Entity) -> None:
@@ -217,6 +294,7 @@ def _attribute(path: Path, stmt: list[Token], ent: Entity) -> None:
                 raise VhdlError(f"{path}:{t.line}: attribute PARAM of {p.name}: {p.mode} port; "
                                 "only input ports can be parameter inputs")
             ent.marked[p.name] = "attribute"
+            ent.where[p.name] = f"{path}:{t.line}"
 
 
 def scan(path: Path, text: str) -> list[Entity]:
@@ -224,21 +302,29 @@ def scan(path: Path, text: str) -> list[Entity]:
 
     Raises:
         VhdlError: a PARAM mark on a port that is not an input, an attribute PARAM naming no port,
-            an unreadable port declaration (file:line).
+            an unmatched ``--PARAM`` line, a PARAM block in a port clause that holds no port or
+            crosses its end, an unreadable port declaration (file:line).
     """
-    toks, param_lines = tokenize(text)
+    return _scan_file(path, text)[0]
+
+
+def _scan_file(path: Path, text: str) -> tuple[list[Entity], set[str]]:
+    """:func:`scan`, and the names (lower case) of the entities and components the file instantiates."""
+    toks, marks = _scan_text(text)
+    blocks = marks.blocks(path)
     ents: list[Entity] = []
     i = 0
     while i < len(toks) - 2:
         if toks[i].low == "entity" and toks[i + 1].kind == "id" and toks[i + 2].low == "is":
-            ent = Entity(toks[i + 1].text, path, toks[i + 1].line)
+            ent = Entity(toks[i + 1].text, path, toks[i + 1].line, tmap=marks.tmap_line is not None)
             j = i + 3
             while j < len(toks) and toks[j].low not in ("end", "begin"):
                 t = toks[j]
                 if t.low in ("port", "generic") and j + 1 < len(toks) and toks[j + 1].text == "(":
                     k = _match_paren(toks, j + 1)
                     if t.low == "port":
-                        _ports(path, toks[j + 2:k], param_lines, ent)
+                        ent.port_lines = (t.line, toks[min(k, len(toks) - 1)].line)
+                        _ports(path, toks[j + 2:k], marks, blocks, ent)
                     j = k + 1
                 elif t.low == "attribute" and j + 1 < len(toks) and toks[j + 1].low == "param":
                     k = j
@@ -248,64 +334,121 @@ def scan(path: Path, text: str) -> list[Entity]:
                     j = k + 1
                 else:
                     j += 1
+            _check_blocks(path, blocks, ent)
             ents.append(ent)
             i = j
         else:
             i += 1
-    return ents
+    return ents, _instantiated(toks)
+
+
+def _instantiated(toks: list[Token]) -> set[str]:
+    """Lower-case names of the units instantiated in a token list: ``entity [lib.]NAME`` (not
+    followed by ``is``), ``: component NAME`` and ``: NAME port map`` / ``: NAME generic map``."""
+    out: set[str] = set()
+    n = len(toks)
+    for i, t in enumerate(toks):
+        if t.low == "entity" and i + 1 < n and toks[i + 1].kind == "id" and not (i + 2 < n and toks[i + 2].low == "is"):
+            j = i + 1
+            while j + 2 < n and toks[j + 1].text == "." and toks[j + 2].kind == "id":
+                j += 2
+            out.add(toks[j].low)
+        elif t.text == ":" and i + 2 < n:
+            if toks[i + 1].low == "component" and i + 2 < n and toks[i + 2].kind == "id":
+                out.add(toks[i + 2].low)
+            elif toks[i + 1].kind == "id" and toks[i + 2].low in ("port", "generic") and i + 3 < n \
+                    and toks[i + 3].low == "map":
+                out.add(toks[i + 1].low)
+    return out
 
 
 # ------------------------------------------------------------------------------------ design
 
 @dataclass
 class VhdlTop:
-    """Result of :func:`prepare`: the top entity (name as declared), its parameter inputs (names as
-    declared, in port order) with how each was marked (``"--param"``, ``"attribute"``, ``"comment"``),
-    and the entity records of all files."""
+    """Result of :func:`prepare`: the top entity (name as declared; None when the top is a Verilog
+    module of a mixed design), its parameter inputs (names as declared, in port order) with how each
+    was marked (``"block"``, ``"comment"``, ``"attribute"``, ``"--param"``) and where (``file:line``),
+    how the top was chosen (one phrase for the build's output) and the entity records of all files."""
 
-    top: str
+    top: str | None
     params: list[str]
     marked: dict[str, str]
     entities: list[Entity]
+    where: dict[str, str] = field(default_factory=dict)
+    chosen: str = ""
 
 
-def prepare(sources: list[Path], top: str | None, params: list[str]) -> VhdlTop:
-    """Scan ``sources`` and resolve the top entity and its parameter inputs (no GHDL run, no files).
+def prepare(sources: list[Path], top: str | None, params: list[str], mixed: bool = False) -> VhdlTop:
+    """Scan the VHDL ``sources`` and resolve the top entity and its parameter inputs (no GHDL run, no files).
 
-    top: entity name in any case, or None when the files declare exactly one entity; params: the
-    ``--param`` names (any case).
+    top: entity name in any case, or None: the entity of the one file with a ``--TMAP`` line, else
+    the only entity, else the one entity that no other instantiates; params: the ``--param`` names
+    (any case). mixed: the design also has Verilog files; then a ``top`` that names no entity is a
+    Verilog module (the result's ``top`` is None and ``params`` are left to the Verilog front end),
+    and without ``top`` a ``--TMAP`` line is needed.
 
     Raises:
-        VhdlError: an empty file, no entity, unknown top (lists the entities), several entities
-            and no top, a ``--param`` that names no input port of the top (lists them), a
-            misplaced PARAM mark.
+        VhdlError: an empty file, no entity, unknown top (lists the entities), no way to choose a
+            top (lists the candidates), a ``--param`` that names no input port of the top (lists
+            them), a misplaced PARAM mark.
     """
     ents: list[Entity] = []
+    used: set[str] = set()
     for p in sources:
         text = read_source(p)
         if not text.strip():
             raise VhdlError(f"{p}: empty VHDL file")
-        ents += scan(p, text)
-    if not ents:
+        e, inst = _scan_file(p, text)
+        ents += e
+        used |= inst
+    if not ents and not mixed:
         raise VhdlError(f"{', '.join(map(str, sources))}: no entity declared")
-    if top is None:
-        if len(ents) > 1:
-            raise VhdlError("several entities (" + ", ".join(e.name for e in ents) + "): give --top")
-        ent = ents[0]
-    else:
-        ent = next((e for e in reversed(ents) if e.name.lower() == top.lower()), None)
-        if ent is None:
-            raise VhdlError(f"--top {top}: no entity of that name; entities: " + ", ".join(e.name for e in ents))
+    ent, chosen = _choose_top(ents, used, top, mixed)
+    if ent is None:
+        return VhdlTop(None, [], {}, ents, {}, chosen)
     inputs = [p for p in ent.ports if p.mode == "in"]
     marked = dict(ent.marked)
+    where = dict(ent.where)
     for name in params:
         p = ent.port(name)
         if p is None or p.mode != "in":
             raise VhdlError(f"--param {name}: no input port of that name in entity {ent.name}; input ports: "
                             + ", ".join(q.name for q in inputs))
-        marked.setdefault(p.name, "--param")
+        if p.name not in marked:
+            marked[p.name], where[p.name] = "--param", "command line"
     order = [p.name for p in ent.ports if p.name in marked]
-    return VhdlTop(ent.name, order, {n: marked[n] for n in order}, ents)
+    return VhdlTop(ent.name, order, {n: marked[n] for n in order}, ents, {n: where[n] for n in order}, chosen)
+
+
+def _choose_top(ents: list[Entity], used: set[str], top: str | None, mixed: bool) -> tuple[Entity | None, str]:
+    """The top entity and how it was chosen (see :func:`prepare`)."""
+    if top is not None:
+        ent = next((e for e in reversed(ents) if e.name.lower() == top.lower()), None)
+        if ent is None:
+            if mixed:
+                return None, "--top (a Verilog module)"
+            raise VhdlError(f"--top {top}: no entity of that name; entities: " + ", ".join(e.name for e in ents))
+        return ent, "--top"
+    marked = list(dict.fromkeys(e.path for e in ents if e.tmap))
+    if len(marked) > 1:
+        raise VhdlError("--TMAP lines in several files (" + ", ".join(map(str, marked)) + "): give --top")
+    if marked:
+        in_file = [e for e in ents if e.path == marked[0]]
+        if len(in_file) > 1:
+            raise VhdlError(f"{marked[0]}: --TMAP marks a file with several entities ("
+                            + ", ".join(e.name for e in in_file) + "): give --top")
+        return in_file[0], f"--TMAP line in {marked[0]}"
+    if mixed:
+        raise VhdlError("a design mixing VHDL and Verilog needs --top (or a --TMAP line at the top of the top "
+                        "entity's file)")
+    if len(ents) == 1:
+        return ents[0], "the only entity"
+    roots = [e for e in ents if e.name.lower() not in used]
+    if len(roots) == 1:
+        return roots[0], "the one entity no other instantiates"
+    raise VhdlError("several top-level entities (" + ", ".join(e.name for e in (roots or ents))
+                    + "): give --top, or put a --TMAP line at the top of the top entity's file")
 
 
 def read_source(path: Path) -> str:
@@ -374,7 +517,7 @@ def ghdl_error(output: str, names: dict[str, str], log: Path | None = None) -> s
         m = _MSG_RE.match(ln)
         if m and not m["msg"].lower().startswith("warning"):
             msg = re.sub(r"^error:\s*", "", m["msg"])
-            return f"{names.get(m['file'], m['file'])}:{m['line']}:{m['col']}: {msg}"
+            return _with_hint(f"{names.get(m['file'], m['file'])}:{m['line']}:{m['col']}: {msg}")
     if any("GHDL Bug occurred" in ln for ln in lines):
         where = next((ln.split(":", 1)[1].strip() for ln in lines if ln.startswith("raised ")), "")
         return f"GHDL crashed (internal error {where}); see {log or 'the GHDL log in the build folder'}"
@@ -382,8 +525,37 @@ def ghdl_error(output: str, names: dict[str, str], log: Path | None = None) -> s
         if ln.startswith("/") or ln.startswith("ghdl"):
             ln = re.sub(r"^\S*ghdl\S*:\s*", "", ln)
         if ln and "warning" not in ln.lower():
-            return ln.strip()
+            return _with_hint(ln.strip())
     return _NO_MESSAGE
+
+
+#: GHDL 2.0.0 messages of known limits and what to do (pattern, hint; ``{0}`` is the first group)
+HINTS = [
+    (re.compile(r'unhandled call to ieee function "(\w+)"'),
+     "GHDL 2.0.0 cannot evaluate math_real.{0} during synthesis (e.g. in a constant): use a literal or an integer "
+     "function of your own (math_real.LOG2 and CEIL do work); Debian bookworm has no newer GHDL"),
+    (re.compile(r"unknown command option '([^']*)'"),
+     "--ghdl-opt {0}: GHDL 2.0.0 does not know this option ('ghdl --options-help' lists them)"),
+    (re.compile(r'unit "(\w+)" not found'),
+     "no given file declares {0}: add its file (a folder argument takes every .vhd/.vhdl file in it)"),
+    (re.compile(r'latch infered for net "([^"]+)"'),
+     "signal {0} keeps its value on some path of a combinational process: assign it a default at the start of "
+     "the process"),
+]
+
+
+def hint(message: str) -> str | None:
+    """What to do about a GHDL message of a known limit (:data:`HINTS`), or None."""
+    for pat, text in HINTS:
+        m = pat.search(message)
+        if m:
+            return text.format(*m.groups())
+    return None
+
+
+def _with_hint(message: str) -> str:
+    h = hint(message)
+    return f"{message} ({h})" if h else message
 
 
 _NO_MESSAGE = "GHDL failed without a message"
@@ -406,21 +578,52 @@ def _blank(text: str, spans: list[tuple[int, int]]) -> str:
     return "".join(chars)
 
 
+def ghdl_options(user: list[str] | tuple[str, ...] = ()) -> list[str]:
+    """The GHDL options of every run: :data:`GHDL_OPTIONS` with the user's ``--ghdl-opt`` options
+    after them; a user ``--std=`` replaces ``--std=08``, a user ``--ieee=`` replaces ``-fsynopsys``.
+
+    Raises:
+        VhdlError: an option that is not one (no leading ``-``) or that the flow sets itself
+            (``--workdir``, ``--work``, ``--out``, ``-o``, ``-e``, ``-r``).
+    """
+    for o in user:
+        if not o.startswith("-") or o in ("-", "--"):
+            raise VhdlError(f"--ghdl-opt {o!r}: not a GHDL option (options start with '-', e.g. --ghdl-opt=-frelaxed)")
+        if o.split("=", 1)[0] in _OWN_OPTIONS:
+            raise VhdlError(f"--ghdl-opt {o}: dcsflow sets {o.split('=', 1)[0]} itself")
+    base = [o for o in GHDL_OPTIONS
+            if not (o.startswith("--std=") and any(u.startswith("--std=") for u in user))
+            and not (o == "-fsynopsys" and any(u.startswith("--ieee=") for u in user))]
+    return base + list(user)
+
+
+_OWN_OPTIONS = {"--workdir", "--work", "--out", "-o", "-e", "-r", "--synth", "-a", "-i", "-m"}
+
+
 def translate(sources: list[Path], vt: VhdlTop, workdir: Path, generics: dict[str, int | str] | None = None,
-              status: Callable[[str], None] | None = None) -> Path:
-    """VHDL → Verilog with GHDL: analyse ``sources`` in order, synthesize ``vt.top``.
+              status: Callable[[str], None] | None = None, options: list[str] | tuple[str, ...] = (),
+              mixed: bool = False) -> Path:
+    """VHDL → Verilog with GHDL: import ``sources`` (any order), analyse what the top needs in
+    dependency order (GHDL's own ``import`` and ``make``), synthesize ``vt.top``.
 
     Writes into ``workdir``: ``src/<i>/<file>`` (GHDL's input copies, PARAM attributes blanked;
     ``source.vhd`` for a file name with other characters than letters, digits and ``_.+-``),
     ``work/`` (library), ``analyse.log``, ``synth.log`` and ``top.v`` (atomically, only on success).
-    generics: top-level generic overrides (``ghdl -gNAME=VALUE``). Returns the path of ``top.v``.
+    generics: top-level generic overrides (``ghdl -gNAME=VALUE``); options: the user's GHDL options
+    (:func:`ghdl_options`). mixed: the design also has Verilog files; a mixed design whose top is
+    a Verilog module (``vt.top`` None) gets every entity synthesized, each with its default
+    generics, and components that no VHDL entity binds (Verilog modules instantiated from VHDL)
+    are left out of ``top.v`` for the Verilog files to define; in a VHDL-only design such a
+    component is an error. Returns the path of ``top.v``.
 
     Raises:
-        VhdlError: GHDL failing (its first error as ``file:line:col: message``; a GHDL killed by a
-            signal or failing without a message: its exit status or signal and last output line),
-            a source that cannot be read.
+        VhdlError: GHDL failing (its first error as ``file:line:col: message``, with a hint for
+            limits of GHDL 2.0.0 (:func:`hint`); a GHDL killed by a signal or failing without a
+            message: its exit status or signal and last output line), a source that cannot be
+            read, a bad option.
         ToolMissing: GHDL missing (:mod:`dcsflow.tools`).
     """
+    opts = ghdl_options(options)
     _ghdl()                                  # ToolMissing before anything is removed
     if workdir.exists():
         shutil.rmtree(workdir)
@@ -436,7 +639,7 @@ def translate(sources: list[Path], vt: VhdlTop, workdir: Path, generics: dict[st
             raise VhdlError(f"GHDL cannot work in {workdir} nor in the temporary folder {tmp} (a double "
                             "quote, backslash or line break in the path): set TMPDIR to a plain folder")
     try:
-        verilog = _analyse_and_synthesize(sources, vt, run_dir, workdir, generics, status)
+        verilog = _analyse_and_synthesize(sources, vt, run_dir, workdir, generics, status, opts, mixed)
     finally:
         if tmp is not None:
             shutil.copytree(tmp, workdir, dirs_exist_ok=True, symlinks=True)
@@ -453,7 +656,7 @@ def _ghdl_safe(folder: str) -> bool:
 
 def _analyse_and_synthesize(sources: list[Path], vt: VhdlTop, run_dir: Path, log_dir: Path,
                             generics: dict[str, int | str] | None,
-                            status: Callable[[str], None] | None) -> bytes:
+                            status: Callable[[str], None] | None, opts: list[str], mixed: bool) -> bytes:
     """GHDL's runs of :func:`translate` in ``run_dir`` (copies, library, logs); returns the Verilog.
     Error messages name the logs in ``log_dir`` (where :func:`translate` leaves them)."""
     (run_dir / "work").mkdir(parents=True, exist_ok=True)
@@ -469,22 +672,56 @@ def _analyse_and_synthesize(sources: list[Path], vt: VhdlTop, run_dir: Path, log
         (run_dir / rel).write_bytes(_blank(read_source(p), own).encode("latin-1"))
         names[rel] = str(p)
         copies.append(rel)
-    opts = GHDL_OPTIONS + ["--workdir=work"]
-    log = []
-    for rel in copies:
-        if status:
-            status(f"ghdl -a {Path(names[rel]).name}")
-        r = _run_ghdl(["-a", *opts, rel], run_dir, f"analysing {names[rel]}")
-        log.append(f"$ ghdl -a {' '.join(opts)} {rel}\n{_text(r.stdout)}{_text(r.stderr)}")
-        if r.returncode != 0:
-            write_text_atomic(run_dir / "analyse.log", "".join(log))
-            raise _failure(r, names, log_dir / "analyse.log", f"analysing {names[rel]}")
-    write_text_atomic(run_dir / "analyse.log", "".join(log))
-    gen = [f"-g{k}={v}" for k, v in (generics or {}).items()]
+    opts = opts + ["--workdir=work"]
+    log: list[str] = []
+
+    def ghdl(args: list[str], doing: str, logname: str) -> subprocess.CompletedProcess:
+        r = _run_ghdl(args, run_dir, doing)
+        log.append(f"$ ghdl {' '.join(args)}\n{_text(r.stdout) if args[0] != '--synth' else ''}{_text(r.stderr)}")
+        if r.returncode != 0 or (args[0] == "--synth" and not r.stdout.strip()):
+            write_text_atomic(run_dir / logname, "".join(log))
+            raise _failure(r, names, log_dir / logname, doing)
+        return r
+
+    units = [vt.top] if vt.top is not None else [e.name for e in vt.entities]
     if status:
-        status(f"ghdl --synth {vt.top}")
-    r = _run_ghdl(["--synth", *opts, *gen, "--out=verilog", vt.top], run_dir, f"synthesizing {vt.top}")
-    write_text_atomic(run_dir / "synth.log", _text(r.stderr))
-    if r.returncode != 0 or not r.stdout.strip():
-        raise _failure(r, names, log_dir / "synth.log", f"synthesizing {vt.top}")
-    return r.stdout
+        status(f"ghdl import ({len(copies)} files)")
+    ghdl(["-i", *opts, *copies], "importing the VHDL files", "analyse.log")
+    for u in units:
+        if status:
+            status(f"ghdl make {u}")
+        ghdl(["-m", *opts, u], f"analysing what {u} needs", "analyse.log")
+    write_text_atomic(run_dir / "analyse.log", "".join(log))
+    log.clear()
+    gen = [f"-g{k}={v}" for k, v in (generics or {}).items()] if vt.top is not None else []
+    modules: dict[str, str] = {}
+    for u in units:
+        if status:
+            status(f"ghdl --synth {u}")
+        r = ghdl(["--synth", *opts, *gen, "--out=verilog", u], f"synthesizing {u}", "synth.log")
+        unbound = set(re.findall(r'of component "([^"]+)" is not bound', _text(r.stderr)))
+        if unbound and not mixed:
+            name = sorted(unbound)[0]
+            raise VhdlError(f"component {name} is bound to no entity (GHDL would leave an empty black box): add the "
+                            f"file that declares entity {name} (VHDL) or module {name} (Verilog)")
+        for name, text in _modules(r.stdout.decode("latin-1")):
+            if name in unbound and _empty_module(text):
+                continue                       # a Verilog module of a mixed design: its file defines it
+            modules.setdefault(name, text)
+    write_text_atomic(run_dir / "synth.log", "".join(log))
+    return "".join(modules.values()).encode("latin-1")
+
+
+_MODULE_RE = re.compile(r"^module\s+(\S+)\b.*?^endmodule[^\n]*\n?", re.MULTILINE | re.DOTALL)
+
+
+def _modules(verilog: str) -> list[tuple[str, str]]:
+    """(name, text) of each module of GHDL's Verilog output (GHDL writes ``module NAME`` and
+    ``endmodule`` at the start of a line)."""
+    return [(m.group(1), m.group(0)) for m in _MODULE_RE.finditer(verilog)]
+
+
+def _empty_module(text: str) -> bool:
+    """True for a module with ports and nothing else (GHDL's black box of an unbound component)."""
+    body = text.split(");", 1)[1] if ");" in text else ""
+    return body.strip().startswith("endmodule")

@@ -17,7 +17,7 @@ import pytest
 from dcsflow.flow import frontend as fe
 from dcsflow.flow.errors import FlowError
 from dcsflow.flow import netlist as nl
-from dcsflow.flow.build import BuildOptions, build
+from dcsflow.flow.build import BuildError, BuildOptions, build
 from dcsflow.flow.netsim import simulate_netlist
 from dcsflow.flow.specialize import load_build, specialized_verilog
 from dcsflow.flow.yosys import cells_sim, run_script
@@ -177,7 +177,11 @@ def test_specialized_netlist_simulates_like_rtl(keyxor_build, tmp_path, key):
 
 
 def test_design_without_parameters_has_no_tluts(tmp_path):
-    rep = build(BuildOptions(design=str(DATA / "noparam.v"), out=tmp_path / "b", progress=False)).report
+    with pytest.raises(BuildError, match=r"^no parameter input in design noparam \(top \w+\): mark .* --allow-no-params"):
+        build(BuildOptions(design=str(DATA / "noparam.v"), out=tmp_path / "a", progress=False))
+    assert not (tmp_path / "a" / "build.json").exists() and not (tmp_path / "a" / "stages" / "frontend.json").exists()
+    rep = build(BuildOptions(design=str(DATA / "noparam.v"), out=tmp_path / "b", progress=False,
+                             allow_no_params=True)).report
     assert rep["tlut"]["tluts"] == 0 and rep["params"] == {}
     assert rep["tlut"]["ffs"] == rep["conventional"]["ffs"]
 
@@ -196,7 +200,8 @@ def test_stages_resume(mul4_frontend, tmp_path, capsys):
     # --from tmap after the --param list changed: the front end's record is stale, so the front end
     # runs again (one note) and the build has no parameter
     capsys.readouterr()
-    rep = build(BuildOptions(design=str(DATA / "mul4.v"), out=out, params=[], start="tmap", progress=False)).report
+    rep = build(BuildOptions(design=str(DATA / "mul4.v"), out=out, params=[], start="tmap", progress=False,
+                             allow_no_params=True)).report
     assert "changed since the frontend stage: running from the 'frontend' stage" in capsys.readouterr().err
     assert rep["params"] == {} and rep["tlut"]["tluts"] == 0
 

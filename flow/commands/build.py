@@ -42,15 +42,24 @@ from ..report import print_table
 @click.option("--force", is_flag=True,
               help="Build into an --out folder that is not empty and not a build folder (only the build's own "
                    "files are written; names it needs that are taken are still refused).")
+@click.option("--allow-no-params", is_flag=True,
+              help="Build even when no parameter input is found (e.g. a conventional baseline); else that is an error.")
+@click.option("--ghdl-opt", "ghdl_opts", multiple=True, metavar="OPT",
+              help="Pass OPT to every GHDL run (e.g. --ghdl-opt=-frelaxed, --ghdl-opt=--std=93). Repeatable; "
+                   "report.json records them.")
 @click.option("--quiet", is_flag=True, help="No progress display.")
 def COMMAND(design, project, top, params, device, out, start, stop, area, seed, tlut_pairs, mul_chunk, backend,
-            board, force, quiet):
+            board, force, allow_no_params, ghdl_opts, quiet):
     """Build DESIGN twice: with TLUTs (TMAP, parameters in the PPC) and conventionally.
 
-    DESIGN is an installed design (`dcsflow designs` lists them), a Verilog file or folder, or VHDL
-    files (.vhd, read through GHDL in the order given; parameter ports: --param, attribute PARAM,
-    or a --PARAM comment on the port line); or give -p dcsflow.toml. Stages: frontend, tmap,
-    verify, backend, outputs. Writes OUT/report.json and prints the comparison table.
+    DESIGN is an installed design (`dcsflow designs` lists them), or HDL files and folders in any
+    order (Verilog .v/.sv, VHDL .vhd/.vhdl through GHDL, or both; a folder gives the HDL files in
+    it); or give -p dcsflow.toml. Parameter inputs: a line holding only --PARAM (VHDL) or //PARAM
+    (Verilog) before their port declarations and another after them, --PARAM after a VHDL port,
+    (* PARAM *) on a Verilog port, attribute PARAM, or --param PORT; the build prints them. The
+    top: --top, else the entity of a file starting with a --TMAP line, else the one unit no other
+    instantiates. Stages: frontend, tmap, verify, backend, outputs. Writes OUT/report.json and
+    prints the comparison table.
     """
     from ..errors import FlowError
     from ..registry import resolve
@@ -75,7 +84,8 @@ def COMMAND(design, project, top, params, device, out, start, stop, area, seed, 
     res = build(BuildOptions(design=first, more=more, out=out, top=top, params=tuple(params), device=device,
                              start=start, stop=stop, progress=not quiet, area=area, seed=seed,
                              tlut_pairs=tlut_pairs, mul_chunk=mul_chunk, backend=backend, board=board,
-                             project=project, force=force))
+                             project=project, force=force, allow_no_params=allow_no_params,
+                             ghdl_options=tuple(ghdl_opts)))
     if res.report:
         print_table(res.report)
         click.echo(f"report: {out / 'report.json'}")

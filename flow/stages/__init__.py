@@ -62,8 +62,9 @@ class FrontendResult:
     design: design name; top: top module; params: parameter ports -> width (in AIG input order);
     folded: parameter registers folded into the parameters; aig_ands: AND nodes of the extracted
     logic; gates: gate cells extracted; seconds_yosys / seconds_extract: wall time; vhdl: GHDL run
-    (``ghdl`` version, ``top``, ``params`` with how each was marked, ``verilog`` file) or None;
-    files: the files the stage wrote that later stages read (relative to the build folder).
+    (``ghdl`` version, ``top``, ``params`` with how each was marked, ``ghdl_options``, ``verilog``
+    file) or None; files: the files the stage wrote that later stages read (relative to the build
+    folder); marks: parameter input -> how and where it was marked (one phrase, for the build's output).
     """
 
     STAGE: ClassVar[str] = "frontend"
@@ -77,6 +78,7 @@ class FrontendResult:
     seconds_extract: float
     vhdl: dict | None = None
     files: list = field(default_factory=list)
+    marks: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -18,43 +18,78 @@ from . import Context, FrontendResult
 
 
 def _vhdl_sources(ctx: Context) -> tuple[list[Path], dict]:
-    """GHDL: VHDL -> ``frontend/ghdl/top.v`` (the Verilog the Yosys front end reads); the design's
-    chparams become top-level generics. Returns (sources, the record's ``vhdl`` entry)."""
-    from ..vhdl import ghdl_version, translate
+    """GHDL: VHDL -> ``frontend/ghdl/top.v`` (the Verilog the Yosys front end reads); a VHDL top's
+    chparams become top-level generics. Returns (the Verilog sources for Yosys: GHDL's and, in a mixed
+    design, the Verilog files; the record's ``vhdl`` entry)."""
+    from ..design import is_vhdl
+    from ..vhdl import ghdl_options, ghdl_version, translate
 
     vt = ctx.vhdl
-    top_v = translate(list(ctx.design.sources), vt, ctx.out / "frontend" / "ghdl",
-                      generics=dict(ctx.design.chparams), status=ctx.step)
-    return [top_v], {"ghdl": ghdl_version(), "top": vt.top, "params": vt.marked,
-                     "verilog": str(top_v.relative_to(ctx.out))}
+    d = ctx.design
+    mixed = d.language == "mixed"
+    top_v = translate([p for p in d.sources if is_vhdl(p)], vt, ctx.out / "frontend" / "ghdl",
+                      generics=dict(d.chparams) if vt.top is not None else None, status=ctx.step,
+                      options=tuple(ctx.options.ghdl_options), mixed=mixed)
+    return [top_v, *(p for p in d.sources if not is_vhdl(p))], {
+        "ghdl": ghdl_version(), "top": vt.top, "params": vt.marked, "ghdl_options": ghdl_options(ctx.options.ghdl_options),
+        "verilog": str(top_v.relative_to(ctx.out))}
+
+
+def _marks(ctx: Context, module: dict, top: str, verilog: list[Path]) -> dict[str, str]:
+    """How each parameter input was marked (name -> one phrase with file:line), before widths are known."""
+    vt = ctx.vhdl
+    if vt is not None and vt.top is not None:
+        kinds = {"block": "--PARAM block", "comment": "--PARAM comment", "attribute": "attribute PARAM",
+                 "--param": "--param"}
+        return {n: f"{kinds.get(k, k)}, {vt.where.get(n, '')}".rstrip(", ") for n, k in vt.marked.items()}
+    from ..marks import verilog_marks
+
+    marks = verilog_marks(module, top, verilog)
+    for n in ctx.design.params:
+        marks.setdefault(n, "design description")
+    for n in ctx.options.params:
+        marks.setdefault(n, "--param")
+    return marks
 
 
 def run(ctx: Context) -> FrontendResult:
     """Run the stage (module docstring).
 
     Raises:
-        YosysError, FrontendError, VhdlError, ParamArithError (one line each).
+        YosysError, FrontendError, VhdlError, ParamArithError (one line each); BuildError when no
+        parameter input is found (unless ``allow_no_params``).
     """
+    from ..build import no_params_error
+    from ..design import is_vhdl
+
     fdir = ctx.out / "frontend"
     if fdir.exists():
         shutil.rmtree(fdir)
     d = ctx.design
     vhdl = None
     if ctx.vhdl is not None:
-        sources, vhdl = _vhdl_sources(ctx)
+        sources, vhdl = _vhdl_sources(ctx)      # GHDL's errors first
     else:
         sources = list(d.sources)
-    spec = fe.DesignSpec(sources=sources, top=ctx.top, chparams={} if ctx.vhdl is not None else dict(d.chparams),
+    vhdl_top = ctx.vhdl is not None and ctx.vhdl.top is not None
+    if vhdl_top and not ctx.params and not ctx.options.allow_no_params:
+        raise no_params_error(d.name, ctx.top)  # before Yosys runs
+    spec = fe.DesignSpec(sources=sources, top=ctx.top, chparams={} if vhdl_top else dict(d.chparams),
                          params=list(ctx.params), mul_chunk=ctx.options.mul_chunk,
                          conventional_chparams=dict(d.conventional_chparams))
     ctx.step("yosys synth_xilinx -run :map_luts")
     pre_path, top, t_pre = fe.synthesize_pre(spec, fdir, lambda s: ctx.step(f"yosys {s}"))
     pre = json.loads(pre_path.read_text())
+    module = pre["modules"].get(top, {})
+    marks = _marks(ctx, module, top, [p for p in d.sources if not is_vhdl(p)])
     ctx.step("extracting gate logic")
     t0 = time.perf_counter()
-    ext, _ = fe.extract_logic(pre, top, list(ctx.params), fdir)
+    ext, _ = fe.extract_logic(pre, top, list(dict.fromkeys([*ctx.params, *marks])), fdir)
+    if not ext.param_ports and not ctx.options.allow_no_params:
+        raise no_params_error(d.name, top)
     files = [f"frontend/{n}" for n in ("pre.json", fe.CONVENTIONAL_PRE, "logic.aag", "extract.json")
              if (fdir / n).is_file()]
     return FrontendResult(design=d.name, top=top, params=dict(ext.param_ports), folded=len(ext.folded),
                           aig_ands=ext.ands, gates=ext.gates, seconds_yosys=t_pre,
-                          seconds_extract=time.perf_counter() - t0, vhdl=vhdl, files=files)
+                          seconds_extract=time.perf_counter() - t0, vhdl=vhdl, files=files,
+                          marks={n: marks.get(n, "(* PARAM *)") for n in ext.param_ports})
