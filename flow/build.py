@@ -290,6 +290,7 @@ def build(opts: BuildOptions) -> BuildResult:
         _remove(record_path(out, name))
     try:
         out.mkdir(parents=True, exist_ok=True)
+        (out / "stages").mkdir(exist_ok=True)    # a build folder from now on, also when a stage fails
     except OSError as e:
         raise BuildError(f"--out {out}: cannot create the folder ({e.strerror or e})") from None
     report: dict = {}

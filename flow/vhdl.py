@@ -255,10 +255,11 @@ def _ports(path: Path, decls: list[Token], marks: Marks, blocks: list[tuple[int,
                 ent.where[n.text] = f"{path}:{min(lines & marks.comment_lines)}"
 
 
-def _check_blocks(path: Path, blocks: list[tuple[int, int]], ent: Entity) -> None:
+def _check_blocks(path: Path, blocks: list[tuple[int, int]], ent: Entity, crossing_only: bool = False) -> None:
     """A PARAM block that starts or ends inside the entity's port clause must lie inside it and hold
     at least one port (blocks elsewhere, e.g. around signals or port maps, are the published flow's
-    notes and are not read). Raises VhdlError naming the block's first line."""
+    notes and are not read); ``crossing_only``: check the first only (before the ports are read).
+    Raises VhdlError naming the block's first line."""
     if ent.port_lines is None:
         return
     lo, hi = ent.port_lines
@@ -269,7 +270,7 @@ def _check_blocks(path: Path, blocks: list[tuple[int, int]], ent: Entity) -> Non
         if not (inside_a and inside_b):
             raise VhdlError(f"{path}:{a}: the --PARAM block of lines {a}-{b} crosses the end of the port clause "
                             f"of entity {ent.name} (lines {lo}-{hi}); close it inside the port clause")
-        if not any(a < p.line < b for p in ent.ports):
+        if not crossing_only and not any(a < p.line < b for p in ent.ports):
             raise VhdlError(f"{path}:{a}: the --PARAM block of lines {a}-{b} holds no port of entity {ent.name}; "
                             "put the parameter ports' declarations between the two --PARAM lines")
 
@@ -324,6 +325,7 @@ def _scan_file(path: Path, text: str) -> tuple[list[Entity], set[str]]:
                     k = _match_paren(toks, j + 1)
                     if t.low == "port":
                         ent.port_lines = (t.line, toks[min(k, len(toks) - 1)].line)
+                        _check_blocks(path, blocks, ent, crossing_only=True)
                         _ports(path, toks[j + 2:k], marks, blocks, ent)
                     j = k + 1
                 elif t.low == "attribute" and j + 1 < len(toks) and toks[j + 1].low == "param":

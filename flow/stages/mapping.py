@@ -49,7 +49,7 @@ def _tlut_build(ctx: Context, pre: dict) -> tuple[object, float]:
     ext = fe.Extraction.from_json(_read(fdir / "extract.json", "frontend"))
     top = ext.top
     # re-run the (deterministic) extraction to get the folded module
-    ext2, module = fe.extract_logic(pre, top, list(ctx.params), None)
+    ext2, module = fe.extract_logic(pre, top, list(ext.param_ports), None)   # as the front end found them
     if ext2.to_json() != ext.to_json():
         raise BuildError("frontend files changed since the frontend stage; run it again (--from frontend)")
     tdir = out / "tmap"
