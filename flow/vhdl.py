@@ -1,32 +1,41 @@
-"""VHDL input: a scanner of entity port clauses (parameter inputs) and GHDL as a VHDL → Verilog step.
+"""VHDL input: a scanner of entity port clauses and marks (parameter inputs, the top) and GHDL as a
+VHDL → Verilog step.
 
-``dcsflow build a.vhd [b.vhd ...] --top T`` reads VHDL through GHDL (Debian package ``ghdl``, tested
-with 2.0.0 mcode): every file is analysed in the order given (``ghdl -a --std=08 -fsynopsys``) into a
-work library in the build folder, then ``ghdl --synth --out=verilog T`` writes the synthesized top
-as a flat Verilog netlist (``frontend/ghdl/top.v``), which the Yosys front end (:mod:`dcsflow.flow.frontend`)
-reads like any Verilog design. ``ghdl`` is found by :mod:`dcsflow.tools` (``$DCSFLOW_GHDL``
-overrides where).
+``dcsflow build a.vhd [b.vhd ...]`` (any order, folders, Verilog files beside) reads VHDL through
+GHDL (Debian package ``ghdl``, tested with 2.0.0 mcode): the files are imported (``ghdl -i``) into
+a work library in the build folder and GHDL's ``make`` analyses what the top needs in dependency
+order (``--std=08 -fsynopsys`` and the user's ``--ghdl-opt`` options, :func:`ghdl_options`); then
+``ghdl --synth --out=verilog T`` writes the synthesized top as Verilog (``frontend/ghdl/top.v``),
+which the Yosys front end (:mod:`dcsflow.flow.frontend`) reads like any Verilog design. ``ghdl`` is
+found by :mod:`dcsflow.tools` (``$DCSFLOW_GHDL`` overrides where).
 
 GHDL's Verilog carries no attributes, so the parameter inputs are found here, in the VHDL source, by
-a small scanner of the top entity's port clause (VHDL is case-insensitive; names are kept as
-declared, which is also how GHDL spells them in its Verilog). A port is a parameter input when
+a small scanner of the entities' port clauses (VHDL is case-insensitive; names are kept as
+declared, which is also how GHDL spells them in its Verilog). A port of the top is a parameter
+input when
 
-- it is named with ``--param`` (any case),
+- it is declared between two lines holding only ``--PARAM`` (any case, white space allowed): a
+  PARAM block, the convention of the published TLUT flow (UGent-HES/tlut_flow); blocks outside a
+  port clause (around signals, assignments, port maps) are that flow's notes and are not read;
+- a comment starting ``--PARAM`` (not followed by a letter, digit, ``_`` or ``-``) follows code on
+  a line that holds part of the port's declaration (every port declared on that line; our short
+  form), e.g. ``key : in std_logic_vector(127 downto 0); --PARAM``;
+- it is named with ``--param`` (any case); or
 - the entity declares ``attribute PARAM : boolean;`` (or ``string``) and specifies
-  ``attribute PARAM of key[, ...] : signal is true;`` (or ``"true"``, ``"yes"``, ``"1"``, ``'1'``), or
-- a comment starting ``--PARAM`` (any case, spaces allowed after ``--``, not followed by a letter,
-  digit, ``_`` or ``-``) stands on a line that holds part of the port's declaration (every port
-  declared on that line), the convention of the published TLUT flow, e.g.
-  ``key : in std_logic_vector(127 downto 0); --PARAM``.
+  ``attribute PARAM of key[, ...] : signal is true;`` (or ``"true"``, ``"yes"``, ``"1"``, ``'1'``).
 
-Only input ports can be parameter inputs; every other use of the marks is an error that names the
-file and line. GHDL 2.0.0's ``--synth`` stops with an internal assertion (synth-vhdl_decls.adb:224)
-on attribute specifications in an entity, so the PARAM attribute's declaration and specifications
-are blanked out (same line and column numbers) in the copies GHDL reads (``frontend/ghdl/src/``).
+Only input ports can be parameter inputs; every other use of the marks (an output in a block, an
+unmatched ``--PARAM`` line, a block in a port clause that holds no port or crosses its end) is an
+error that names the file and line. A line holding only ``--TMAP`` before any code marks the file
+of the top entity (:func:`prepare`). GHDL 2.0.0's ``--synth`` stops with an internal assertion
+(synth-vhdl_decls.adb:224) on attribute specifications in an entity, so the PARAM attribute's
+declaration and specifications are blanked out (same line and column numbers) in the copies GHDL
+reads (``frontend/ghdl/src/``). GHDL messages of its known limits get a hint (:data:`HINTS`).
 
-Scanner limits: the port clause and attributes of the top entity are read; generics, other
-declarations and architectures are skipped by token, not parsed; ``/* */`` comments (VHDL-2008)
-and extended identifiers (``\\name\\``) are tokenized but extended identifiers cannot be marked.
+Scanner limits: the port clauses and attributes of the entities are read; generics, other
+declarations and architectures are skipped by token, not parsed (only instantiations are noted, to
+find the top); ``/* */`` comments (VHDL-2008) and extended identifiers (``\\name\\``) are tokenized
+but extended identifiers cannot be marked.
 """
 
 from __future__ import annotations
