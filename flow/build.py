@@ -195,14 +195,6 @@ def _context(opts: BuildOptions, design: Design, step) -> Context:
                    design_hash(design, top, params, tuple(opts.ghdl_options)), out, step)
 
 
-def no_params_error(design: str, top: str | None) -> BuildError:
-    """The one-line error of a build that finds no parameter input."""
-    return BuildError(f"no parameter input in design {design}" + (f" (top {top})" if top else "")
-                      + ": mark the parameter ports (VHDL: a --PARAM line before and after their declarations, or "
-                      "--PARAM after a port; Verilog: //PARAM lines around them, or (* PARAM *)), or name them with "
-                      "--param PORT; --allow-no-params builds without (e.g. a conventional baseline)")
-
-
 def _check_out(out: Path, force: bool) -> None:
     """Refuse an ``out`` that is a file, or a non-empty folder that is not a build folder (module
     docstring); with ``force``, refuse only names the build needs that are already taken.

@@ -38,6 +38,14 @@ class BuildError(FlowError):
     """A build stage cannot run (missing or stale inputs of an earlier stage, failed verification)."""
 
 
+def no_params_error(design: str, top: str | None) -> BuildError:
+    """The one-line error of a build that finds no parameter input."""
+    return BuildError(f"no parameter input in design {design}" + (f" (top {top})" if top else "")
+                      + ": mark the parameter ports (VHDL: a --PARAM line before and after their declarations, or "
+                      "--PARAM after a port; Verilog: //PARAM lines around them, or (* PARAM *)), or name them with "
+                      "--param PORT; --allow-no-params builds without (e.g. a conventional baseline)")
+
+
 @dataclass(frozen=True)
 class Context:
     """What every stage may read: the options (:class:`dcsflow.flow.build.BuildOptions`), the design

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from .. import frontend as fe
-from . import Context, FrontendResult
+from . import Context, FrontendResult, no_params_error
 
 
 def _vhdl_sources(ctx: Context) -> tuple[list[Path], dict]:
@@ -59,7 +59,6 @@ def run(ctx: Context) -> FrontendResult:
         YosysError, FrontendError, VhdlError, ParamArithError (one line each); BuildError when no
         parameter input is found (unless ``allow_no_params``).
     """
-    from ..build import no_params_error
     from ..design import is_vhdl
 
     fdir = ctx.out / "frontend"
