@@ -29,7 +29,7 @@ def icarus(sources: Sequence[Path | str], workdir: Path, *, top: str = "tb",
            parameters: Mapping[str, int | str] | None = None, defines: Mapping[str, object] | None = None,
            plusargs: Sequence[str] = (), name: str = "tb", generation: str = "2005",
            timeout: float | None = None, error: type[Exception] = SimulatorError,
-           missing: type[Exception] | None = None) -> subprocess.CompletedProcess:
+           missing: type[Exception] | None = None, extra_args: Sequence[str] = ()) -> subprocess.CompletedProcess:
     """Compile ``sources`` (top module ``top``) and run the simulation; returns vvp's completed process
     (text mode; its stdout holds ``$display`` output).
 
@@ -42,6 +42,7 @@ def icarus(sources: Sequence[Path | str], workdir: Path, *, top: str = "tb",
         error: exception class raised for a failed compile or run (a design's own error type);
         missing: exception class raised (with the locator's message) when iverilog/vvp is missing
             (default: :class:`dcsflow.tools.ToolMissing` itself).
+        extra_args: further iverilog arguments before the sources (e.g. ``-I<folder>``).
     Raises:
         ``error`` (default SimulatorError): the compile failed or vvp exited non-zero (message: the
             tool's output tail), or ran past ``timeout``. ``missing`` / ToolMissing: iverilog/vvp
@@ -59,6 +60,7 @@ def icarus(sources: Sequence[Path | str], workdir: Path, *, top: str = "tb",
     cmd = [iverilog, f"-g{generation}", "-o", str(vvp_file), "-s", top]
     cmd += [f"-P{top}.{k}={v}" for k, v in (parameters or {}).items()]
     cmd += [f"-D{k}" if v is None else f"-D{k}={v}" for k, v in (defines or {}).items()]
+    cmd += [str(a) for a in extra_args]
     cmd += [str(s) for s in sources]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
