@@ -41,7 +41,7 @@ FINISHED_FILES = ("build.json", "report.json")
 
 #: what a build writes at the top of its folder (besides FINISHED_FILES): with ``force`` into a
 #: folder that is not a build folder, none of these may exist already
-BUILD_ENTRIES = ("stages", "frontend", "tmap", "tlut", "conventional", "conv", "backend", "vivado", "template.json",
+BUILD_ENTRIES = ("stages", "frontend", "frontcheck", "tmap", "tlut", "conventional", "conv", "backend", "vivado", "template.json",
                  "template.v", "conventional.v", "ppc.aig", "ppc.json")
 
 @dataclass(frozen=True)
@@ -57,7 +57,9 @@ class BuildOptions:
     (:mod:`dcsflow.flow.param_arith`; 0 = leave it to synth_xilinx); more: further VHDL files after
     ``design``; backend: ``builtin`` or ``vivado``; board: board name (Vivado back end); project: a
     ``dcsflow.toml`` (:mod:`dcsflow.flow.project`) instead of ``design``; force: build into a folder
-    that is not empty and not a build folder (only the build's own files are written).
+    that is not empty and not a build folder (only the build's own files are written);
+    frontend_check: the ``verify`` stage simulates the source against the front end's netlist
+    (:mod:`dcsflow.flow.frontcheck`) for ``frontend_cycles`` cycles (>= 1).
     """
 
     design: str | None
@@ -77,6 +79,8 @@ class BuildOptions:
     board: str | None = None
     project: Path | str | None = None
     force: bool = False
+    frontend_check: bool = True
+    frontend_cycles: int = 2000
 
 
 @dataclass

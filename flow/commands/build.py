@@ -42,9 +42,15 @@ from ..report import print_table
 @click.option("--force", is_flag=True,
               help="Build into an --out folder that is not empty and not a build folder (only the build's own "
                    "files are written; names it needs that are taken are still refused).")
+@click.option("--no-frontend-check", "no_frontend_check", is_flag=True,
+              help="Verify stage: skip the front-end check (the source simulated with random stimulus by GHDL "
+                   "(VHDL) or Icarus (Verilog) against the front end's netlist, every output compared every "
+                   "cycle; on by default).")
+@click.option("--frontend-cycles", type=click.IntRange(min=1), default=2000, show_default=True,
+              help="Cycles the front-end check simulates.")
 @click.option("--quiet", is_flag=True, help="No progress display.")
 def COMMAND(design, project, top, params, device, out, start, stop, area, seed, tlut_pairs, mul_chunk, backend,
-            board, force, quiet):
+            board, force, no_frontend_check, frontend_cycles, quiet):
     """Build DESIGN twice: with TLUTs (TMAP, parameters in the PPC) and conventionally.
 
     DESIGN is an installed design (`dcsflow designs` lists them), a Verilog file or folder, or VHDL
@@ -75,7 +81,8 @@ def COMMAND(design, project, top, params, device, out, start, stop, area, seed, 
     res = build(BuildOptions(design=first, more=more, out=out, top=top, params=tuple(params), device=device,
                              start=start, stop=stop, progress=not quiet, area=area, seed=seed,
                              tlut_pairs=tlut_pairs, mul_chunk=mul_chunk, backend=backend, board=board,
-                             project=project, force=force))
+                             project=project, force=force, frontend_check=not no_frontend_check,
+                             frontend_cycles=frontend_cycles))
     if res.report:
         print_table(res.report)
         click.echo(f"report: {out / 'report.json'}")

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from .. import frontend as fe
+from ..frontcheck import check_latches
 from . import Context, FrontendResult
 
 
@@ -33,7 +34,8 @@ def run(ctx: Context) -> FrontendResult:
     """Run the stage (module docstring).
 
     Raises:
-        YosysError, FrontendError, VhdlError, ParamArithError (one line each).
+        YosysError, FrontendError, VhdlError, ParamArithError, LatchError (a latch in pre.json) (one
+        line each).
     """
     fdir = ctx.out / "frontend"
     if fdir.exists():
@@ -50,6 +52,7 @@ def run(ctx: Context) -> FrontendResult:
     ctx.step("yosys synth_xilinx -run :map_luts")
     pre_path, top, t_pre = fe.synthesize_pre(spec, fdir, lambda s: ctx.step(f"yosys {s}"))
     pre = json.loads(pre_path.read_text())
+    check_latches(pre, top, "vhdl" if vhdl else "verilog", sources[0] if vhdl else None, d.sources)
     ctx.step("extracting gate logic")
     t0 = time.perf_counter()
     ext, _ = fe.extract_logic(pre, top, list(ctx.params), fdir)
