@@ -265,14 +265,15 @@ def check_latches(pre: dict, top: str, language: str = "verilog", ghdl_verilog: 
     more = f" (and {len(found) - 1} more: {', '.join(n for n, _ in found[1:4])}" \
            f"{', ...' if len(found) > 4 else ''})" if len(found) > 1 else ""
     loc = f" at {where}" if where else ""
+    what = f"GHDL's net {name}" if _GHDL_NET.match(name) and language == "vhdl" else name
     if language == "vhdl":
-        hint = ("a combinational process that does not assign it on every path; with GHDL 2.0.0 a case "
-                "statement's 'when others' may have been dropped (GHDL issue 2041): write that case as an "
-                "if/elsif chain, or use a GHDL with the fix")
+        hint = ("a combinational process that does not assign it on every path, or a case statement whose "
+                "'when others' GHDL 2.0.0 dropped (GHDL issue 2041): assign it on every path; write such a case "
+                "as an if/elsif chain, or use a GHDL with the fix")
     else:
         hint = ("a combinational always block that does not assign it on every path: assign it a default "
                 "before the if/case")
-    raise LatchError(f"frontend: latch inferred for signal {name}{loc}{more} ({hint})")
+    raise LatchError(f"frontend: latch inferred for signal {what}{loc}{more} ({hint})")
 
 
 # ------------------------------------------------------------------------------------ ports
@@ -312,14 +313,21 @@ _CLOCK_BUFFERS = {"IBUF": (("I",), "O"), "IBUFG": (("I",), "O"), "BUFG": (("I",)
 
 
 def _clock_pins(ctype: str) -> tuple[str, ...]:
+    """The clock (latch enable) pins of a cell type: Yosys's fine-grained FFs ``C``, latches ``E``,
+    coarse FFs ``CLK``, latches ``EN``, memories ``RD_CLK``/``WR_CLK``; other Yosys cells none;
+    Xilinx latches ``G``, other primitives the pins of :data:`_CLOCK_PINS`."""
     if ctype.startswith("$_DLATCH"):
         return ("E",)
     if ctype.startswith(("$dlatch", "$adlatch")):
         return ("EN",)
     if ctype in _LATCH_PRIMITIVES:
         return ("G",)
-    if ctype.startswith("$_") and ctype not in ("$_BUF_", "$_NOT_") and "FF" in ctype:
-        return ("C",)
+    if ctype.startswith("$_"):
+        return ("C",) if "FF" in ctype else ()
+    if ctype.startswith("$mem"):
+        return ("RD_CLK", "WR_CLK")
+    if ctype.startswith("$"):
+        return ("CLK",) if "ff" in ctype else ()
     return tuple(_CLOCK_PINS)
 
 
@@ -468,7 +476,7 @@ def compare_outputs(source: list[list[str]], netlist: list[list[str]], outputs: 
     res = Comparison()
     for cycle, (srow, nrow) in enumerate(zip(source, netlist)):
         for p, s, n in zip(outputs, srow, nrow):
-            if s == n and s in "01":
+            if s == n and not s.strip("01"):
                 res.compared += len(s)
                 continue
             for pos, (a, b) in enumerate(zip(s, n)):
@@ -505,11 +513,6 @@ def _render(name: str, context: dict) -> str:
 def _vlog_ident(name: str) -> str:
     """``name`` as a Verilog escaped identifier (any name; ``\\clk `` is ``clk``)."""
     return f"\\{name} "
-
-
-def _vlog_path(path: Path) -> str:
-    """The absolute path as the contents of a Verilog string literal (vvp does not run in the work folder)."""
-    return str(Path(path).resolve()).replace("\\", "\\\\").replace('"', '\\"')
 
 
 def _vlog_value(v: int | str) -> str:
@@ -614,17 +617,43 @@ def ghdl_sim_version() -> str:
     return _version([find_tool("ghdl"), "--version"], r"GHDL (\S+)", "ghdl")
 
 
+def _icarus_name(path: Path, workdir: Path, links: dict) -> str:
+    """How Icarus, running in ``workdir``, is given ``path``: relative when it is in ``workdir``,
+    absolute when plain, else through a symbolic link ``workdir/_paths/<k>`` (Icarus writes file
+    names into its ``.vvp`` file unescaped: a double quote or backslash breaks it)."""
+    path = Path(path).resolve()
+    try:
+        rel = path.relative_to(workdir.resolve())
+        if not any(c in str(rel) for c in '"\\\n'):
+            return str(rel)
+    except ValueError:
+        pass
+    if not any(c in str(path) for c in '"\\\n'):
+        return str(path)
+    if path not in links:
+        d = workdir / "_paths"
+        d.mkdir(exist_ok=True)
+        link = d / f"{len(links)}{path.suffix if re.fullmatch(r'[.][A-Za-z0-9]+', path.suffix) else ''}"
+        link.symlink_to(path)
+        links[path] = str(link.relative_to(workdir))
+    return links[path]
+
+
 def _icarus(sources: list[Path], workdir: Path, name: str, who: str, defines: Mapping[str, object] | None = None,
             include_dirs: Sequence[Path] = ()) -> None:
-    """Compile and run a test bench with Icarus (:func:`dcsflow.flow.simulate.icarus`); logs in
-    ``workdir/<name>.log``. Raises FrontCheckError naming the simulation."""
+    """Compile and run a test bench with Icarus (:func:`dcsflow.flow.simulate.icarus`) in ``workdir``;
+    logs in ``workdir/<name>.log``. Raises FrontCheckError naming the simulation."""
     from .simulate import SimulatorError, icarus
 
+    links: dict = {}
+    srcs = [_icarus_name(s, workdir, links) for s in sources]
+    incs = [f"-I{_icarus_name(d, workdir, links)}" for d in include_dirs]
     try:
-        r = icarus(sources, workdir, top=TB, name=name, generation="2012", defines=defines,
-                   extra_args=[f"-I{d}" for d in include_dirs])
+        r = icarus(srcs, workdir, top=TB, name=name, generation="2012", defines=defines, extra_args=incs,
+                   cwd=workdir)
     except SimulatorError as e:
-        raise FrontCheckError(f"frontend check: the {who} simulation failed: {e}") from None
+        raise FrontCheckError(f"frontend check: the {who} simulation failed: {e} (files: {workdir}; "
+                              "--no-frontend-check skips the check)") from None
     finally:
         (workdir / f"{name}.vvp").unlink(missing_ok=True)
     write_text_atomic(workdir / f"{name}.log", r.stdout + r.stderr)
@@ -671,9 +700,15 @@ def _run_ghdl_source(spec: CheckSpec, workdir: Path) -> None:
             raise FrontCheckError(f"frontend check: {src} missing: run the 'frontend' stage first (--from frontend)")
         shutil.copytree(src, run_dir / "src", dirs_exist_ok=True)
         if run_dir != workdir:
-            shutil.copy(workdir / "tb.vhd", run_dir / "tb.vhd")
+            for name in ("tb.vhd", STIM):
+                shutil.copy(workdir / name, run_dir / name)
         (run_dir / "work").mkdir(exist_ok=True)
-        files = sorted(str(p.relative_to(run_dir)) for p in (run_dir / "src").rglob("*") if p.is_file())
+        files = sorted(p.relative_to(run_dir).as_posix() for p in (run_dir / "src").rglob("*") if p.is_file())
+        names = {}                               # GHDL's copy src/<i>/<file> -> the user's file
+        for f in files:
+            m = re.match(r"^src/(\d+)/", f)
+            if m and int(m[1]) < len(spec.sources):
+                names[f] = str(spec.sources[int(m[1])])
         opts = [*GHDL_OPTIONS, "--workdir=work", *spec.ghdl_options]
         log = []
         for args, doing in ((["-i", *opts, *files, "tb.vhd"], "importing the sources"),
@@ -688,7 +723,7 @@ def _run_ghdl_source(spec: CheckSpec, workdir: Path) -> None:
             write_text_atomic(workdir / "ghdl.log", "".join(log))
             if r.returncode != 0:
                 out = r.stderr + r.stdout
-                msg = ghdl_error(out, {}, workdir / "ghdl.log")
+                msg = ghdl_error(out, names, workdir / "ghdl.log")
                 if r.returncode < 0 or msg.startswith("GHDL failed"):
                     msg = failure_message("ghdl", r.returncode, out, doing)
                 raise FrontCheckError(f"frontend check: GHDL failed {doing}: {msg} (log: {workdir / 'ghdl.log'}; "
@@ -783,9 +818,7 @@ def check_frontend(spec: CheckSpec, pre_json: Path, top: str, params: Sequence[s
 
     step("front-end check: netlist to Verilog (yosys)")
     net_v = _write_netlist_verilog(Path(pre_json), workdir)
-    stim, absw = _vlog_path(workdir / STIM), workdir.resolve()
-    write_text_atomic(workdir / "tb_netlist.v", verilog_testbench(ports, top, cycles, {}, stim,
-                                                                  _vlog_path(absw / NETLIST_OUT)))
+    write_text_atomic(workdir / "tb_netlist.v", verilog_testbench(ports, top, cycles, {}, STIM, NETLIST_OUT))
     step(f"front-end check: simulating the netlist, {cycles} cycles (icarus)")
     _icarus([net_v, cells_sim(), workdir / "tb_netlist.v"], workdir, "netlist", "netlist")
     net_sim = icarus_version()
@@ -799,8 +832,8 @@ def check_frontend(spec: CheckSpec, pre_json: Path, top: str, params: Sequence[s
         sim, who = ghdl_sim_version(), "GHDL simulation of the VHDL"
     else:
         step(f"front-end check: simulating the Verilog source, {cycles} cycles (icarus)")
-        write_text_atomic(workdir / "tb_source.v", verilog_testbench(ports, top, cycles, spec.chparams, stim,
-                                                                     _vlog_path(absw / SOURCE_OUT)))
+        write_text_atomic(workdir / "tb_source.v", verilog_testbench(ports, top, cycles, spec.chparams, STIM,
+                                                                     SOURCE_OUT))
         incs = list(dict.fromkeys(Path(s).resolve().parent for s in spec.sources))
         _icarus([*spec.sources, workdir / "tb_source.v"], workdir, "source", "source",
                 defines=dict(spec.defines), include_dirs=incs)
@@ -876,17 +909,21 @@ def run_for_build(ctx, front) -> dict:
     """The ``verify`` stage's front-end check of a build: report.json's ``verify.frontend_check``.
 
     Off with ``BuildOptions.frontend_check`` False (``{"passed": null, "skipped": "--no-frontend-check"}``);
-    cycles from ``BuildOptions.frontend_cycles``. A skipped check prints one note on stderr.
+    cycles from ``BuildOptions.frontend_cycles``. A skipped check prints one note on stderr. The work
+    folder ``frontcheck/`` of an earlier run is removed first.
 
     Raises:
-        FrontCheckError: as :func:`check_frontend`.
+        FrontCheckError: as :func:`check_frontend`; ``frontend_cycles`` < 1.
     """
     import sys
 
     opts = ctx.options
+    shutil.rmtree(ctx.out / BUILD_DIR, ignore_errors=True)     # an earlier run's files
     if not getattr(opts, "frontend_check", True):
         return FrontCheckResult(passed=None, skipped="--no-frontend-check").as_dict()
     cycles = int(getattr(opts, "frontend_cycles", DEFAULT_CYCLES))
+    if cycles < 1:
+        raise FrontCheckError(f"frontend_cycles {cycles}: the front-end check needs at least 1 cycle")
     res = check_frontend(spec_for_build(ctx), ctx.out / "frontend" / "pre.json", front.top, list(front.params),
                          ctx.out / BUILD_DIR, cycles=cycles, step=ctx.step)
     if res.skipped:
