@@ -11,6 +11,7 @@ from dcsflow.scg.device import DEFAULT_PART
 from ..backend import BackendError
 from ..backend.vivado import board_names, load_board
 from ..build import STAGES, BuildOptions, build
+from ..frontcheck import summary_line
 from ..report import print_table
 
 
@@ -85,6 +86,7 @@ def COMMAND(design, project, top, params, device, out, start, stop, area, seed, 
                              frontend_cycles=frontend_cycles))
     if res.report:
         print_table(res.report)
+        click.echo(summary_line(res.report))
         click.echo(f"report: {out / 'report.json'}")
     else:
         click.echo(f"stages {start}..{stop} done in {out}")
