@@ -41,8 +41,8 @@ FINISHED_FILES = ("build.json", "report.json")
 
 #: what a build writes at the top of its folder (besides FINISHED_FILES): with ``force`` into a
 #: folder that is not a build folder, none of these may exist already
-BUILD_ENTRIES = ("stages", "frontend", "frontcheck", "tmap", "tlut", "conventional", "conv", "backend", "vivado", "template.json",
-                 "template.v", "conventional.v", "ppc.aig", "ppc.json")
+BUILD_ENTRIES = ("stages", "frontend", "tmap", "tlut", "conventional", "conv", "backend", "vivado", "template.json",
+                 "template.v", "conventional.v", "ppc.aig", "ppc.json", "frontcheck")
 
 @dataclass(frozen=True)
 class BuildOptions:

@@ -690,6 +690,8 @@ def _run_ghdl_source(spec: CheckSpec, workdir: Path) -> None:
     from .vhdl import GHDL_OPTIONS, ghdl_error
 
     ghdl = find_tool("ghdl")
+    if spec.ghdl_dir is None:
+        raise FrontCheckError("frontend check: a VHDL design needs the front end's GHDL folder (CheckSpec.ghdl_dir)")
     run_dir, tmp = workdir, None
     if not _ghdl_safe(workdir):
         tmp = Path(tempfile.mkdtemp(prefix="dcsflow-frontcheck-"))
