@@ -42,7 +42,7 @@ FINISHED_FILES = ("build.json", "report.json")
 #: what a build writes at the top of its folder (besides FINISHED_FILES): with ``force`` into a
 #: folder that is not a build folder, none of these may exist already
 BUILD_ENTRIES = ("stages", "frontend", "tmap", "tlut", "conventional", "conv", "backend", "vivado", "template.json",
-                 "template.v", "conventional.v", "ppc.aig", "ppc.json")
+                 "template.v", "conventional.v", "ppc.aig", "ppc.json", "frontcheck")
 
 @dataclass(frozen=True)
 class BuildOptions:
@@ -59,7 +59,9 @@ class BuildOptions:
     ``dcsflow.toml`` (:mod:`dcsflow.flow.project`) instead of ``design``; force: build into a folder
     that is not empty and not a build folder (only the build's own files are written);
     allow_no_params: build a design in which no parameter input is found (else an error);
-    ghdl_options: further GHDL options (:func:`dcsflow.flow.vhdl.ghdl_options`).
+    ghdl_options: further GHDL options (:func:`dcsflow.flow.vhdl.ghdl_options`);
+    frontend_check: the ``verify`` stage simulates the source against the front end's netlist
+    (:mod:`dcsflow.flow.frontcheck`) for ``frontend_cycles`` cycles (>= 1).
     """
 
     design: str | None
@@ -81,6 +83,8 @@ class BuildOptions:
     force: bool = False
     allow_no_params: bool = False
     ghdl_options: tuple[str, ...] | list[str] = ()
+    frontend_check: bool = True
+    frontend_cycles: int = 2000
 
 
 @dataclass

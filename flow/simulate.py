@@ -29,7 +29,8 @@ def icarus(sources: Sequence[Path | str], workdir: Path, *, top: str = "tb",
            parameters: Mapping[str, int | str] | None = None, defines: Mapping[str, object] | None = None,
            plusargs: Sequence[str] = (), name: str = "tb", generation: str = "2005",
            timeout: float | None = None, error: type[Exception] = SimulatorError,
-           missing: type[Exception] | None = None) -> subprocess.CompletedProcess:
+           missing: type[Exception] | None = None, extra_args: Sequence[str] = (),
+           cwd: Path | str | None = None) -> subprocess.CompletedProcess:
     """Compile ``sources`` (top module ``top``) and run the simulation; returns vvp's completed process
     (text mode; its stdout holds ``$display`` output).
 
@@ -42,6 +43,11 @@ def icarus(sources: Sequence[Path | str], workdir: Path, *, top: str = "tb",
         error: exception class raised for a failed compile or run (a design's own error type);
         missing: exception class raised (with the locator's message) when iverilog/vvp is missing
             (default: :class:`dcsflow.tools.ToolMissing` itself).
+        extra_args: further iverilog arguments before the sources (e.g. ``-I<folder>``).
+        cwd: folder both tools run in (relative source paths and the simulation's relative file
+            names are relative to it; default: the current folder). Icarus writes source paths
+            into the ``.vvp`` file unescaped, so a path with a double quote must be given relative
+            to ``cwd`` (or through a link).
     Raises:
         ``error`` (default SimulatorError): the compile failed or vvp exited non-zero (message: the
             tool's output tail), or ran past ``timeout``. ``missing`` / ToolMissing: iverilog/vvp
@@ -56,15 +62,17 @@ def icarus(sources: Sequence[Path | str], workdir: Path, *, top: str = "tb",
     workdir = Path(workdir)
     workdir.mkdir(parents=True, exist_ok=True)
     vvp_file = workdir / f"{name}.vvp"
-    cmd = [iverilog, f"-g{generation}", "-o", str(vvp_file), "-s", top]
+    cmd = [iverilog, f"-g{generation}", "-o", str(vvp_file.resolve()), "-s", top]
     cmd += [f"-P{top}.{k}={v}" for k, v in (parameters or {}).items()]
     cmd += [f"-D{k}" if v is None else f"-D{k}={v}" for k, v in (defines or {}).items()]
+    cmd += [str(a) for a in extra_args]
     cmd += [str(s) for s in sources]
-    r = subprocess.run(cmd, capture_output=True, text=True)
+    r = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
     if r.returncode != 0:
         raise error("iverilog failed: " + _tail(r.stderr or r.stdout))
     try:
-        r = subprocess.run([vvp, "-n", str(vvp_file), *plusargs], capture_output=True, text=True, timeout=timeout)
+        r = subprocess.run([vvp, "-n", str(vvp_file.resolve()), *plusargs], capture_output=True, text=True,
+                           timeout=timeout, cwd=cwd)
     except subprocess.TimeoutExpired:
         raise error(f"vvp ran past {timeout:.0f} s") from None
     if r.returncode != 0:

@@ -11,6 +11,7 @@ from dcsflow.scg.device import DEFAULT_PART
 from ..backend import BackendError
 from ..backend.vivado import board_names, load_board
 from ..build import STAGES, BuildOptions, build
+from ..frontcheck import summary_line
 from ..report import print_table
 
 
@@ -47,9 +48,15 @@ from ..report import print_table
 @click.option("--ghdl-opt", "ghdl_opts", multiple=True, metavar="OPT",
               help="Pass OPT to every GHDL run (e.g. --ghdl-opt=-frelaxed, --ghdl-opt=--std=93). Repeatable; "
                    "report.json records them.")
+@click.option("--no-frontend-check", "no_frontend_check", is_flag=True,
+              help="Verify stage: skip the front-end check (the source simulated with random stimulus by GHDL "
+                   "(VHDL) or Icarus (Verilog) against the front end's netlist, every output compared every "
+                   "cycle; on by default).")
+@click.option("--frontend-cycles", type=click.IntRange(min=1), default=2000, show_default=True,
+              help="Cycles the front-end check simulates.")
 @click.option("--quiet", is_flag=True, help="No progress display.")
 def COMMAND(design, project, top, params, device, out, start, stop, area, seed, tlut_pairs, mul_chunk, backend,
-            board, force, allow_no_params, ghdl_opts, quiet):
+            board, force, allow_no_params, ghdl_opts, no_frontend_check, frontend_cycles, quiet):
     """Build DESIGN twice: with TLUTs (TMAP, parameters in the PPC) and conventionally.
 
     DESIGN is an installed design (`dcsflow designs` lists them), or HDL files and folders in any
@@ -85,9 +92,11 @@ def COMMAND(design, project, top, params, device, out, start, stop, area, seed, 
                              start=start, stop=stop, progress=not quiet, area=area, seed=seed,
                              tlut_pairs=tlut_pairs, mul_chunk=mul_chunk, backend=backend, board=board,
                              project=project, force=force, allow_no_params=allow_no_params,
-                             ghdl_options=tuple(ghdl_opts)))
+                             ghdl_options=tuple(ghdl_opts), frontend_check=not no_frontend_check,
+                             frontend_cycles=frontend_cycles))
     if res.report:
         print_table(res.report)
+        click.echo(summary_line(res.report))
         click.echo(f"report: {out / 'report.json'}")
     else:
         click.echo(f"stages {start}..{stop} done in {out}")

@@ -30,7 +30,7 @@ STAGES = ("frontend", "tmap", "verify", "backend", "outputs")
 
 #: format name and version of the stage records ``stages/<stage>.json``
 RECORD_FORMAT = "dcsflow-stage"
-RECORD_VERSION = 2
+RECORD_VERSION = 3
 RECORD_DIR = "stages"
 
 
@@ -115,7 +115,10 @@ class MapResult:
 @dataclass(frozen=True)
 class VerifyResult:
     """Record of the ``verify`` stage: random patterns simulated, whether TLUT netlist ∘ PPC equalled
-    the input AIG on all of them, TMAP's ABC proof verdict, seconds; files: none (it writes none)."""
+    the input AIG on all of them, TMAP's ABC proof verdict, seconds; files: none (it writes none
+    that later stages read); frontend_check: the front-end check's result
+    (:meth:`dcsflow.flow.frontcheck.FrontCheckResult.as_dict`; ``passed`` null and ``skipped`` when
+    it did not run) or None (a record written before the check existed)."""
 
     STAGE: ClassVar[str] = "verify"
     random_patterns: int
@@ -123,6 +126,7 @@ class VerifyResult:
     abc_cec: bool | None
     seconds: float
     files: list = field(default_factory=list)
+    frontend_check: dict | None = None
 
 
 @dataclass(frozen=True)

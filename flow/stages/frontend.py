@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from .. import frontend as fe
+from ..frontcheck import check_latches
 from . import Context, FrontendResult, no_params_error
 
 
@@ -56,8 +57,8 @@ def run(ctx: Context) -> FrontendResult:
     """Run the stage (module docstring).
 
     Raises:
-        YosysError, FrontendError, VhdlError, ParamArithError (one line each); BuildError when no
-        parameter input is found (unless ``allow_no_params``).
+        YosysError, FrontendError, VhdlError, ParamArithError, LatchError (a latch in pre.json) (one
+        line each); BuildError when no parameter input is found (unless ``allow_no_params``).
     """
     from ..design import is_vhdl
 
@@ -79,6 +80,8 @@ def run(ctx: Context) -> FrontendResult:
     ctx.step("yosys synth_xilinx -run :map_luts")
     pre_path, top, t_pre = fe.synthesize_pre(spec, fdir, lambda s: ctx.step(f"yosys {s}"))
     pre = json.loads(pre_path.read_text())
+    check_latches(pre, top, "vhdl" if vhdl else "verilog", sources[0] if vhdl else None,
+                  [p for p in d.sources if is_vhdl(p)])
     module = pre["modules"].get(top, {})
     marks = _marks(ctx, module, top, [p for p in d.sources if not is_vhdl(p)])
     ctx.step("extracting gate logic")

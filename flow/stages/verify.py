@@ -1,8 +1,11 @@
-"""Stage ``verify``: random-pattern simulation of TLUT netlist ∘ PPC against the front end's AIG.
+"""Stage ``verify``: random-pattern simulation of TLUT netlist ∘ PPC against the front end's AIG,
+then the front-end check (the source simulated against the front end's netlist).
 
 Independent of TMAP's own ABC ``cec`` proof (whose verdict the record carries too): the TLUT
 netlist is evaluated by :func:`dcsflow.flow.netsim.simulate_netlist` and the PPC by the AIG
-simulator, and the TLUT attributes of the finished netlist are checked for consistency.
+simulator, and the TLUT attributes of the finished netlist are checked for consistency. The
+front-end check (:mod:`dcsflow.flow.frontcheck`, on unless ``--no-frontend-check``) then checks
+that ``frontend/pre.json`` itself does what the HDL says.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from dcsflow.aig import read_aiger
 
 from .. import frontend as fe
 from .. import netlist as nl
+from ..frontcheck import run_for_build
 from ..netsim import simulate_netlist
 from . import BuildError, Context, FrontendResult, MapResult, VerifyResult
 
@@ -28,6 +32,7 @@ def run(ctx: Context, front: FrontendResult, mapped: MapResult) -> VerifyResult:
     Raises:
         BuildError: an output differs, a TLUT names a PPC output that does not exist or has the wrong
             number of entries, opaque TLUT cells left; files of earlier stages missing.
+        FrontCheckError: the front-end check found a difference, or one of its runs failed.
     """
     out = ctx.out
     t0 = time.perf_counter()
@@ -55,5 +60,6 @@ def run(ctx: Context, front: FrontendResult, mapped: MapResult) -> VerifyResult:
             raise BuildError(f"verify: TLUT {cn} has {len(ent)} PPC entries for its inputs")
     if any(c["type"].startswith(fe.TLUT_CELL) for c in module["cells"].values()):
         raise BuildError("verify: opaque TLUT cells left in the netlist")
+    frontend_check = run_for_build(ctx, front)
     return VerifyResult(random_patterns=WIDTH * ROUNDS, equal=True, abc_cec=mapped.abc_cec,
-                        seconds=time.perf_counter() - t0)
+                        seconds=time.perf_counter() - t0, frontend_check=frontend_check)
