@@ -21,8 +21,10 @@ DATA = Path(__file__).parent / "data" / "frontcheck"
 
 
 def _one_line_error(r) -> str:
+    """The one error line; before it, only the build's lines naming the top and the parameter inputs."""
     assert r.returncode != 0 and "Traceback" not in r.stderr, r.stderr
-    lines = r.stderr.strip().splitlines()
+    lines = [ln for ln in r.stderr.strip().splitlines()
+             if not re.match(r"^build \S+: (top |parameter input |no parameter input)", ln)]
     assert len(lines) == 1 and lines[0].startswith("error: "), r.stderr
     return lines[0]
 
