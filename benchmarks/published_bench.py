@@ -50,12 +50,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-HDL = Path(__file__).resolve().parent / "hdl"
+from dcsflow.aig import Aig, read_aiger
+from dcsflow.tmap.abc import BASELINE_AREA_SCRIPT, BASELINE_DEPTH_SCRIPT, baseline
+from dcsflow.tmap.mapper import MapOptions, map_tluts, resolve_params
+from dcsflow.tools import find_tool
 
-from dcsflow.aig import Aig, read_aiger  # noqa: E402
-from dcsflow.tmap.abc import BASELINE_AREA_SCRIPT, BASELINE_DEPTH_SCRIPT, baseline  # noqa: E402
-from dcsflow.tmap.mapper import MapOptions, map_tluts, resolve_params  # noqa: E402
-from dcsflow.tools import find_tool  # noqa: E402
+#: the designs' sources and the ripple-adder techmap
+HDL = Path(__file__).resolve().parent / "hdl"
 
 
 @dataclass
