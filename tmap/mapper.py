@@ -88,6 +88,12 @@ class MapOptions:
             result is never worse in that order than the cover with those cuts alone. None: default
             mode, ``(8,)`` in the full mode (never worse than the previous default, 8 cuts on the AIG
             as given), else ``()``.
+        shannon: with parameters, also map the Shannon-expanded variant of the AIG
+            (:mod:`dcsflow.tmap.shannon`: nodes reading K+1 or K+2 regular inputs rebuilt as
+            multiplexers of cofactors on K inputs each, where the cover of the AIG as given spends
+            more LUTs on them) and keep its cover when it is better (as for ``aig_scripts``; proved
+            the same way). None: on whenever ABC-optimized variants are tried (``aig_scripts`` not
+            empty after :meth:`resolved`: the full default mode, ``--abc-opt``), else off.
     """
 
     K: int = 6
@@ -103,18 +109,21 @@ class MapOptions:
     aig_scripts: tuple | None = None
     proof_method: str = "auto"
     extra_cuts: tuple | None = None
+    shannon: bool | None = None
 
     def resolved(self, aig_ands: int) -> "MapOptions":
         """A copy with the default mode filled in for an AIG of ``aig_ands`` AND nodes: up to
         :data:`FULL_MODE_ANDS` nodes 16 cuts, :data:`ABC_AIG_SCRIPTS` and (when the cut count is not
-        given) ``extra_cuts=(8,)``; above, 8 cuts and no variants. Values given explicitly are kept."""
+        given) ``extra_cuts=(8,)``; above, 8 cuts and no variants; ``shannon`` on when variants are
+        tried. Values given explicitly are kept."""
         full = aig_ands <= FULL_MODE_ANDS
+        scripts = tuple(self.aig_scripts) if self.aig_scripts is not None else (ABC_AIG_SCRIPTS if full else ())
         return dataclasses.replace(
             self, extra_cuts=tuple(self.extra_cuts) if self.extra_cuts is not None else
             ((8,) if full and self.cuts_per_node is None else ()),
+            shannon=self.shannon if self.shannon is not None else bool(scripts),
             cuts_per_node=self.cuts_per_node if self.cuts_per_node is not None else (16 if full else 8),
-            aig_scripts=tuple(self.aig_scripts) if self.aig_scripts is not None else
-            (ABC_AIG_SCRIPTS if full else ()))
+            aig_scripts=scripts)
 
 
 @dataclass
@@ -553,6 +562,8 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
                 cover2, param2 = _cover_of(comb, pvars, dataclasses.replace(opt, cuts_per_node=c))
                 if rank(cover2) < rank(cover):
                     cover, param = cover2, param2
+        comb_cover = cover
+        variant_note = None
         for script, fut in zip(opt.aig_scripts, futures):
             say(f"mapping the ABC-optimized AIG ({script})")
             g2 = fut.result()
@@ -561,8 +572,22 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
             cover2, param2 = _cover_of(g2, pvars, opt)
             if _better(cover2, g2.first_and, cover, g.first_and, opt.area):
                 g, cover, param = g2, cover2, param2
-    if g is not comb:
-        notes.append("mapped an ABC-optimized AIG")
+                variant_note = "mapped an ABC-optimized AIG"
+    if opt.shannon and pvars:
+        from .shannon import shannon_roots, shannon_variant
+
+        # roots chosen on the cover of the AIG as given (its own parameter-only flags)
+        comb_param = parameter_only(comb, pvars)
+        roots = shannon_roots(comb, comb_param, opt.K, cover=comb_cover)
+        if roots:
+            say("mapping the Shannon-expanded AIG")
+            g3 = shannon_variant(comb, comb_param, opt.K, roots)
+            cover3, param3 = _cover_of(g3, pvars, opt)
+            if _better(cover3, g3.first_and, cover, g.first_and, opt.area):
+                g, cover, param = g3, cover3, param3
+                variant_note = f"mapped the Shannon-expanded AIG ({len(roots)} node(s) expanded)"
+    if variant_note:
+        notes.append(variant_note)
     say("building LUTs and PPC")
     netlist, ppc, claims, affine = _build(g, params, param, cover, opt.K)
     netlist.source_hash = aig.canonical_hash()

@@ -48,7 +48,8 @@ def _check_out_dir(out_dir: str) -> Path:
               help="Also treat latches fed only by parameters and such latches as parameters, including "
                    "load-enabled registers (q' = load ? parameter : q, e.g. key registers).")
 @click.option("--abc-opt/--no-abc-opt", default=None,
-              help="Also map ABC-optimized variants of the AIG (dc2, &syn2) and keep the best cover "
+              help="Also map ABC-optimized variants of the AIG (dc2, &syn2) and, with parameters, its "
+                   "Shannon-expanded variant, and keep the best cover "
                    f"[default: on up to {FULL_MODE_ANDS} AND nodes]. `-C 8 --no-abc-opt` is the "
                    "previous default mode.")
 @click.option("--no-verify", is_flag=True, help="Skip the ABC equivalence proof (not recommended).")
