@@ -148,7 +148,7 @@ class _Progress:
     def say(self, text: str) -> None:
         """One line of information on stderr (above the status line while it shows)."""
         if self._console is not None:
-            self._console.print(text, markup=False, highlight=False)
+            self._console.print(text, markup=False, highlight=False, soft_wrap=True)
         else:
             print(text, file=sys.stderr)
 

@@ -52,6 +52,17 @@ __all__ = ["pack", "parse_luts", "control_set", "PackError", "Packing", "PackedS
            "LETTERS", "RT_INIT", "LUT_CELLS", "FF_CELLS", "SRL_CELLS", "IO_CELLS"]
 
 
+def _carry_pins_filled(cell: dict) -> dict:
+    """A CARRY4 whose O or CO output Yosys left out (nothing reads it, e.g. a comparator's chain) as a
+    copy with the missing outputs unconnected (``"x"`` bits); any other cell as it is."""
+    con = cell.get("connections", {})
+    if cell.get("type") != "CARRY4" or all(p in con for p in ("O", "CO")):
+        return cell
+    missing = [p for p in ("O", "CO") if p not in con]
+    return {**cell, "connections": {**con, **{p: ["x"] * 4 for p in missing}},
+            "port_directions": {**cell.get("port_directions", {}), **{p: "output" for p in missing}}}
+
+
 def pack(module: dict, tlut_pairs: bool = False) -> Packing:
     """Pack a flat netlist module into slices (rules in the module docstring).
 
@@ -61,7 +72,7 @@ def pack(module: dict, tlut_pairs: bool = False) -> Packing:
     Deterministic: cells are visited in the module's order and in a breadth-first order of the
     LUT connectivity graph. Raises PackError for cell types without a CLB model (RAMB*, DSP48*, LD*).
     """
-    cells = module["cells"]
+    cells = {n: _carry_pins_filled(c) for n, c in module["cells"].items()}
     luts = parse_luts(module)
     groups = group_cells(cells, luts)
     ctx = PackContext(cells, luts, *net_drivers_and_loads(cells))
