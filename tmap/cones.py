@@ -18,3 +18,29 @@ def parameter_only(aig: Aig, pvars) -> bytearray:
         if flags[a >> 1] and flags[b >> 1]:
             flags[base + i] = 1
     return flags
+
+
+def compact(aig: Aig) -> Aig:
+    """``aig`` without the AND nodes outside the cones of its outputs (renumbered; input and output
+    names kept; latches are not kept: a combinational view)."""
+    base = aig.first_and
+    keep = bytearray(aig.max_var + 1)
+    stack = [o >> 1 for o in aig.outputs]
+    while stack:
+        v = stack.pop()
+        if keep[v]:
+            continue
+        keep[v] = 1
+        if v >= base:
+            a, b = aig.ands[v - base]
+            stack += [a >> 1, b >> 1]
+    newlit = {v: 2 * v for v in range(base)}
+    ands = []
+    for i, (a, b) in enumerate(aig.ands):
+        v = base + i
+        if keep[v]:
+            newlit[v] = 2 * (base + len(ands))
+            ands.append((newlit[a >> 1] | (a & 1), newlit[b >> 1] | (b & 1)))
+    return Aig(num_inputs=aig.num_inputs, num_latches=0, ands=ands,
+               outputs=[newlit[o >> 1] | (o & 1) for o in aig.outputs],
+               input_names=list(aig.input_names), output_names=list(aig.output_names))

@@ -29,7 +29,7 @@ from pathlib import Path
 from .affine import MAX_FRONTIER, AffineTlut, cone_tables, detect
 from dcsflow.aig import Aig, truth_vars
 
-from .cones import parameter_only
+from .cones import compact, parameter_only
 from .cuts import _cover_size, select_cover
 from .errors import ParamError, TmapError, VerificationError
 
@@ -1024,32 +1024,7 @@ def _reshare(netlist: TlutNetlist, ppc: Aig, affine: dict | None = None):
         new = final
     netlist.luts = luts
     netlist.outputs = [(n, const_luts.get(d, d)) for n, d in netlist.outputs]
-    return netlist, _compact(new), affine
-
-
-def _compact(aig: Aig) -> Aig:
-    """Remove AND nodes not in the cone of an output (renumbering)."""
-    base = aig.first_and
-    keep = bytearray(aig.max_var + 1)
-    stack = [o >> 1 for o in aig.outputs]
-    while stack:
-        v = stack.pop()
-        if keep[v]:
-            continue
-        keep[v] = 1
-        if v >= base:
-            a, b = aig.ands[v - base]
-            stack += [a >> 1, b >> 1]
-    newlit = {v: 2 * v for v in range(base)}
-    ands = []
-    for i, (a, b) in enumerate(aig.ands):
-        v = base + i
-        if keep[v]:
-            newlit[v] = 2 * (base + len(ands))
-            ands.append((newlit[a >> 1] | (a & 1), newlit[b >> 1] | (b & 1)))
-    return Aig(num_inputs=aig.num_inputs, num_latches=0, ands=ands,
-               outputs=[newlit[o >> 1] | (o & 1) for o in aig.outputs],
-               input_names=list(aig.input_names), output_names=list(aig.output_names))
+    return netlist, compact(new), affine
 
 
 def compose(netlist: TlutNetlist, ppc: Aig, input_names: list[str]) -> Aig:

@@ -32,6 +32,8 @@ from __future__ import annotations
 
 from dcsflow.aig import Aig
 
+from .cones import compact
+
 __all__ = ["DEFAULT_EXTRA", "small_supports", "shannon_roots", "shannon_variant"]
 
 #: Roots read at most K + DEFAULT_EXTRA regular inputs (expansion on up to this many inputs).
@@ -155,31 +157,7 @@ def shannon_variant(aig: Aig, param: bytearray, K: int, roots: dict, extra: int 
             lit[v] = g.add_and(lit[a >> 1] ^ (a & 1), lit[b >> 1] ^ (b & 1))
     for o, name in zip(aig.outputs, aig.output_names):
         g.add_output(lit[o >> 1] ^ (o & 1), name)
-    return _reachable(g)
-
-
-def _reachable(g: Aig) -> Aig:
-    """``g`` without the AND nodes outside the cones of its outputs (renumbered, names kept)."""
-    base = g.first_and
-    keep = bytearray(g.max_var + 1)
-    stack = [o >> 1 for o in g.outputs]
-    while stack:
-        v = stack.pop()
-        if keep[v]:
-            continue
-        keep[v] = 1
-        if v >= base:
-            a, b = g.ands[v - base]
-            stack += [a >> 1, b >> 1]
-    new = [2 * v for v in range(base)] + [0] * (g.max_var + 1 - base)
-    ands = []
-    for i, (a, b) in enumerate(g.ands):
-        v = base + i
-        if keep[v]:
-            new[v] = 2 * (base + len(ands))
-            ands.append((new[a >> 1] | (a & 1), new[b >> 1] | (b & 1)))
-    return Aig(num_inputs=g.num_inputs, ands=ands, outputs=[new[o >> 1] | (o & 1) for o in g.outputs],
-               input_names=list(g.input_names), output_names=list(g.output_names))
+    return compact(g)
 
 
 def _expand(g: Aig, x: int, support: frozenset, K: int, ands, base: int, sup: list, lit: list) -> int:
