@@ -892,11 +892,8 @@ def vhdl_context(entity) -> tuple[str, ...]:
 
 def spec_for_build(ctx) -> CheckSpec:
     """The :class:`CheckSpec` of a build (:class:`dcsflow.flow.stages.Context`)."""
-    from .design import is_vhdl
-
     d = ctx.design
-    kinds = {is_vhdl(p) for p in d.sources}
-    language = "mixed" if len(kinds) > 1 else ("vhdl" if kinds == {True} else "verilog")
+    language = d.language
     if language != "vhdl" or ctx.vhdl is None:
         return CheckSpec(language=language, sources=tuple(d.sources), top=ctx.top or "", chparams=dict(d.chparams))
     vt = ctx.vhdl
