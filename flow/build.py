@@ -187,11 +187,10 @@ def _context(opts: BuildOptions, design: Design, step) -> Context:
     if opts.ghdl_options and lang == "verilog":
         raise BuildError("--ghdl-opt: the design has no VHDL file")
     if lang in ("vhdl", "mixed"):
-        from .design import is_vhdl
         from .vhdl import ghdl_options, prepare
 
         ghdl_options(opts.ghdl_options)           # a bad option: one line before anything runs
-        vhdl = prepare([p for p in design.sources if is_vhdl(p)], design.top, params, mixed=lang == "mixed")
+        vhdl = prepare(list(design.vhdl_sources), design.top, params, mixed=lang == "mixed")
         if vhdl.top is not None:
             top, params = vhdl.top, list(vhdl.params)
     out = Path(opts.out)

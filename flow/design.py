@@ -30,6 +30,8 @@ ENTRY_POINT_GROUP = "dcsflow.designs"
 VHDL_SUFFIXES = (".vhd", ".vhdl")
 #: file name suffixes of Verilog sources (a folder argument takes these and the VHDL ones)
 VERILOG_SUFFIXES = (".v", ".sv")
+#: every HDL file name suffix the flow reads
+HDL_SUFFIXES = VERILOG_SUFFIXES + VHDL_SUFFIXES
 
 
 class DesignError(FlowError):
@@ -170,6 +172,16 @@ class Design:
         if all(vhdl) and vhdl:
             return "vhdl"
         return "mixed" if any(vhdl) else "verilog"
+
+    @property
+    def vhdl_sources(self) -> tuple[Path, ...]:
+        """The VHDL sources (:func:`is_vhdl`), in the order given."""
+        return tuple(p for p in self.sources if is_vhdl(p))
+
+    @property
+    def verilog_sources(self) -> tuple[Path, ...]:
+        """The Verilog sources (every source that is not VHDL), in the order given."""
+        return tuple(p for p in self.sources if not is_vhdl(p))
 
     def circuit_values(self, user_values: Mapping[str, int]) -> dict[str, int]:
         """Circuit parameter values for the user's values (the transform's, or the values as given)."""

@@ -14,7 +14,7 @@ from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 
-from .design import ENTRY_POINT_GROUP, VERILOG_SUFFIXES, VHDL_SUFFIXES, Design, DesignError
+from .design import ENTRY_POINT_GROUP, HDL_SUFFIXES, Design, DesignError
 
 #: folder names searched for HDL when DESIGN is a folder without HDL at its top
 _RTL_SUBFOLDER = "rtl"
@@ -63,12 +63,12 @@ def get(name: str) -> Design:
 
 
 def _hdl_in(folder: Path) -> list[Path]:
-    """The HDL files (Verilog and VHDL, :data:`VERILOG_SUFFIXES`, :data:`VHDL_SUFFIXES`, any case)
+    """The HDL files (:data:`~dcsflow.flow.design.HDL_SUFFIXES`, any case)
     directly in ``folder``, sorted by name; those of its ``rtl/`` folder when it has none.
     Raises DesignError when the folder cannot be read."""
     try:
         files = sorted(p for p in folder.iterdir()
-                       if p.suffix.lower() in (*VERILOG_SUFFIXES, *VHDL_SUFFIXES) and p.is_file())
+                       if p.suffix.lower() in HDL_SUFFIXES and p.is_file())
     except OSError as e:
         raise DesignError(f"{folder}: cannot read the folder ({e.strerror or e})") from None
     if not files and (folder / _RTL_SUBFOLDER).is_dir():
@@ -115,7 +115,7 @@ def resolve(design: str | None, top: str | None = None, more: list[str] | tuple 
                 raise DesignError(f"{arg}: folder holds no HDL file (.v, .sv, .vhd, .vhdl)")
             files += found
         elif q.is_file():
-            if q.suffix.lower() not in (*VERILOG_SUFFIXES, *VHDL_SUFFIXES):
+            if q.suffix.lower() not in HDL_SUFFIXES:
                 raise DesignError(f"{arg}: not an HDL file (.v, .sv, .vhd, .vhdl)")
             files.append(q)
         else:

@@ -22,16 +22,15 @@ def _vhdl_sources(ctx: Context) -> tuple[list[Path], dict]:
     """GHDL: VHDL -> ``frontend/ghdl/top.v`` (the Verilog the Yosys front end reads); a VHDL top's
     chparams become top-level generics. Returns (the Verilog sources for Yosys: GHDL's and, in a mixed
     design, the Verilog files; the record's ``vhdl`` entry)."""
-    from ..design import is_vhdl
     from ..vhdl import ghdl_options, ghdl_version, translate
 
     vt = ctx.vhdl
     d = ctx.design
     mixed = d.language == "mixed"
-    top_v = translate([p for p in d.sources if is_vhdl(p)], vt, ctx.out / "frontend" / "ghdl",
+    top_v = translate(list(d.vhdl_sources), vt, ctx.out / "frontend" / "ghdl",
                       generics=dict(d.chparams) if vt.top is not None else None, status=ctx.step,
                       options=tuple(ctx.options.ghdl_options), mixed=mixed)
-    return [top_v, *(p for p in d.sources if not is_vhdl(p))], {
+    return [top_v, *d.verilog_sources], {
         "ghdl": ghdl_version(), "top": vt.top, "params": vt.marked, "ghdl_options": ghdl_options(ctx.options.ghdl_options),
         "verilog": str(top_v.relative_to(ctx.out))}
 
@@ -60,8 +59,6 @@ def run(ctx: Context) -> FrontendResult:
         YosysError, FrontendError, VhdlError, ParamArithError, LatchError (a latch in pre.json) (one
         line each); BuildError when no parameter input is found (unless ``allow_no_params``).
     """
-    from ..design import is_vhdl
-
     fdir = ctx.out / "frontend"
     if fdir.exists():
         shutil.rmtree(fdir)
@@ -81,9 +78,9 @@ def run(ctx: Context) -> FrontendResult:
     pre_path, top, t_pre = fe.synthesize_pre(spec, fdir, lambda s: ctx.step(f"yosys {s}"))
     pre = json.loads(pre_path.read_text())
     check_latches(pre, top, "vhdl" if vhdl else "verilog", sources[0] if vhdl else None,
-                  [p for p in d.sources if is_vhdl(p)])
+                  list(d.vhdl_sources))
     module = pre["modules"].get(top, {})
-    marks = _marks(ctx, module, top, [p for p in d.sources if not is_vhdl(p)])
+    marks = _marks(ctx, module, top, list(d.verilog_sources))
     ctx.step("extracting gate logic")
     t0 = time.perf_counter()
     ext, _ = fe.extract_logic(pre, top, list(dict.fromkeys([*ctx.params, *marks])), fdir)
