@@ -29,6 +29,7 @@ from pathlib import Path
 from dcsflow.scg.buildfolder import is_build_folder
 from dcsflow.scg.device import DEFAULT_PART
 
+from .baselines import CANDIDATES, check_names
 from .design import Design
 from .frontend import check_param_names
 from .registry import resolve
@@ -41,7 +42,7 @@ FINISHED_FILES = ("build.json", "report.json")
 
 #: what a build writes at the top of its folder (besides FINISHED_FILES): with ``force`` into a
 #: folder that is not a build folder, none of these may exist already
-BUILD_ENTRIES = ("stages", "frontend", "tmap", "tlut", "conventional", "conv", "backend", "vivado", "template.json",
+BUILD_ENTRIES = ("stages", "frontend", "tmap", "tlut", "baselines", "conventional", "conv", "backend", "vivado", "template.json",
                  "template.v", "conventional.v", "ppc.aig", "ppc.json", "frontcheck")
 
 @dataclass(frozen=True)
@@ -61,7 +62,9 @@ class BuildOptions:
     allow_no_params: build a design in which no parameter input is found (else an error);
     ghdl_options: further GHDL options (:func:`dcsflow.flow.vhdl.ghdl_options`);
     frontend_check: the ``verify`` stage simulates the source against the front end's netlist
-    (:mod:`dcsflow.flow.frontcheck`) for ``frontend_cycles`` cycles (>= 1).
+    (:mod:`dcsflow.flow.frontcheck`) for ``frontend_cycles`` cycles (>= 1); baselines: the
+    conventional candidates to make (:data:`dcsflow.flow.baselines.CANDIDATES`; the reference
+    ``yosys-abc`` is always made).
     """
 
     design: str | None
@@ -85,6 +88,7 @@ class BuildOptions:
     ghdl_options: tuple[str, ...] | list[str] = ()
     frontend_check: bool = True
     frontend_cycles: int = 2000
+    baselines: tuple[str, ...] | list[str] = CANDIDATES
 
 
 @dataclass
@@ -273,6 +277,7 @@ def build(opts: BuildOptions) -> BuildResult:
     if i0 > i1:
         raise BuildError(f"--from {opts.start} comes after --to {opts.stop}")
     _check_device(opts.device)
+    check_names(opts.baselines)
     design = resolve(opts.design, opts.top, list(opts.more), opts.project)
     out = Path(opts.out)
     _check_out(out, opts.force)

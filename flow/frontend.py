@@ -504,11 +504,12 @@ def _enable_stuck_off(cell: dict) -> bool:
     return isinstance(e, str) and e in "01" and e != active
 
 
-def extract_logic(pre: dict, top: str, extra_params: list[str], workdir: Path | None,
+def extract_logic(pre: dict, top: str, extra_params: list[str] | None, workdir: Path | None,
                   fold_param_registers: bool = True) -> tuple[Extraction, dict]:
     """Extract the gate logic of ``top`` as AIGER ``workdir/logic.aag``.
 
-    ``workdir`` None: write nothing. Returns the :class:`Extraction` and the module dict with
+    ``extra_params`` None: no parameter input at all, ``(* PARAM *)`` marks ignored (the
+    conventional baselines' logic, :mod:`dcsflow.flow.baselines`). ``workdir`` None: write nothing. Returns the :class:`Extraction` and the module dict with
     parameter registers folded away and their Q nets replaced by the parameter nets (the input of
     :func:`reimport`).
     Raises FrontendError for an unknown parameter port, a ``(* PARAM *)`` output, or a
@@ -516,7 +517,7 @@ def extract_logic(pre: dict, top: str, extra_params: list[str], workdir: Path | 
     loop: a, b)``, named by the netlist's wire names).
     """
     module = json.loads(json.dumps(pre["modules"][top]))  # private copy
-    pports = param_ports_of(module, extra_params)
+    pports = {} if extra_params is None else param_ports_of(module, extra_params)
     param_of_bit, carrier = _parameter_bits(module, pports)
     folded: list[str] = []
     try:

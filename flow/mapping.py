@@ -29,7 +29,8 @@ class MapOutcome:
 
     netlist: the TLUT netlist dict; ppc_path: PPC AIGER (inputs = ``netlist["params"]``);
     stats: luts, tluts, depth, ppc_ands, verified (bool or None), and for TMAP with parameters
-    no_param_luts / no_param_depth (the same mapping with the parameters as ordinary inputs);
+    no_param_luts / no_param_depth (the same mapping with the parameters as ordinary inputs) and
+    no_param_param_only_luts (:func:`param_only_luts` of that mapping);
     seconds: wall time.
     """
 
@@ -70,9 +71,23 @@ def tmap_mapper(aig_path: Path, params: list[str], out_dir: Path, K: int = 6, ar
             status("reference mapping with the parameters as ordinary inputs")
         ref = map_tluts(aig, [], MapOptions(K=K, area=area, verify=False))
         stats["no_param_luts"], stats["no_param_depth"] = ref.stats.luts, ref.stats.depth
+        stats["no_param_param_only_luts"] = param_only_luts(ref.netlist, params)
     netlist = json.loads((out_dir / "netlist.json").read_text())
     return MapOutcome(netlist=netlist, ppc_path=out_dir / "ppc.aig", stats=stats,
                       seconds=time.perf_counter() - t0)
+
+
+def param_only_luts(netlist, params) -> int:
+    """How many LUTs of a TMAP netlist mapped *without* parameters (``tmap.mapper.TlutNetlist``)
+    compute functions of the parameter inputs ``params`` alone (every input a parameter, a constant
+    or such a LUT): the logic a TLUT build moves into the PPC."""
+    ponly = set(params) | {"0", "1"}
+    n = 0
+    for lut in netlist.luts:               # topological order
+        if all(x in ponly for x in lut.inputs):
+            ponly.add(lut.name)
+            n += 1
+    return n
 
 
 def _selected():

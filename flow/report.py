@@ -1,41 +1,120 @@
 """The build report (``report.json``) and its tables: conventional vs TLUT side by side.
 
-:func:`build_report` assembles report.json (format ``dcsflow-report`` v1, docs/formats.md) from the
-stage records; :func:`print_table` prints one build's comparison, :func:`print_summary` the main
+:func:`build_report` assembles report.json (format ``dcsflow-report`` v2, docs/formats.md) from the
+stage records, with every conventional candidate (``baselines``, :mod:`dcsflow.flow.baselines`) and
+the savings split into their causes (:func:`savings`); :func:`print_table` prints one build's comparison, :func:`print_summary` the main
 job's closing table. Every table fits 80 columns (:mod:`dcsflow.flow.termout`).
 """
 
 from __future__ import annotations
 
 REPORT_FORMAT = "dcsflow-report"
-REPORT_VERSION = 1
+REPORT_VERSION = 2
 
 
-def build_report(ctx, front, mapped, verified, backend, tlut_stats, conv_stats, ppc) -> dict:
+def build_report(ctx, front, mapped, verified, backend, tlut_stats, conv_stats, ppc, baseline_stats=None) -> dict:
     """report.json of a build from its stage records (:mod:`dcsflow.flow.stages`).
 
     Args:
         ctx: the build's :class:`~dcsflow.flow.stages.Context`; front, mapped, verified, backend: the
             records of the frontend, tmap, verify and backend stages; tlut_stats / conv_stats:
-            :class:`~dcsflow.flow.netlist.NetlistStats` of both netlists; ppc: the PPC AIG.
+            :class:`~dcsflow.flow.netlist.NetlistStats` of the TLUT netlist and of the chosen
+            conventional candidate; ppc: the PPC AIG; baseline_stats: candidate name ->
+            NetlistStats of every conventional candidate.
     """
     secs = {"yosys_pre": front.seconds_yosys, "extract": front.seconds_extract, "tmap": mapped.seconds_tmap,
             "tlut_yosys": mapped.seconds_tlut_yosys, "conventional_yosys": mapped.seconds_conventional_yosys,
             "verify": verified.seconds, "backend": backend.seconds}
-    return {
+    be = backend.summary
+    chosen = (be.get("conventional") or {}).get("baseline", "yosys-abc")
+    runs = {b["name"]: b for b in mapped.baselines}
+    baselines = {}
+    for name, st in (baseline_stats or {}).items():
+        u = (be.get("baselines") or {}).get(name, {})
+        r = runs.get(name, {})
+        baselines[name] = {
+            "how": u.get("how", name), **st.as_dict(),
+            **{k: u[k] for k in ("slices", "slicem", "lut_sites", "lut6_2_pairs", "hpwl") if k in u},
+            "eligible": u.get("eligible"), "chosen": name == chosen,
+            "mapper_luts": r.get("mapper_luts"), "mapper_depth": r.get("mapper_depth"), "proved": r.get("proved"),
+            "seconds": round(secs["yosys_pre"] + (r.get("seconds") or 0.0), 3)}
+    conv_seconds = baselines.get(chosen, {}).get("seconds", round(secs["yosys_pre"] + secs["conventional_yosys"], 3))
+    report = {
         "format": REPORT_FORMAT, "version": REPORT_VERSION, "design": ctx.design.name, "top": front.top,
         "device": ctx.options.device, "params": front.params, "parameter_registers_folded": front.folded,
-        "conventional": {**conv_stats.as_dict(), "ppc_ands": 0,
-                         "seconds": round(secs["yosys_pre"] + secs["conventional_yosys"], 3)},
+        "conventional": {**conv_stats.as_dict(), "ppc_ands": 0, "baseline": chosen, "seconds": conv_seconds},
         "tlut": {**tlut_stats.as_dict(), "ppc_ands": ppc.num_ands, "ppc_outputs": len(ppc.outputs),
                  "tmap_luts": mapped.tmap_luts, "tmap_no_param_luts": mapped.tmap_no_param_luts,
+                 "tmap_no_param_depth": mapped.tmap_no_param_depth,
+                 "tmap_no_param_param_only_luts": mapped.tmap_no_param_param_only_luts,
                  "tmap_notes": list(mapped.notes),
                  "seconds": round(secs["yosys_pre"] + secs["extract"] + secs["tmap"] + secs["tlut_yosys"], 3)},
+        "baselines": baselines,
         "verify": {"random_patterns": verified.random_patterns, "equal": verified.equal,
                    "abc_cec": verified.abc_cec, "frontend_check": verified.frontend_check},
-        "backend": backend.summary,
+        "backend": be,
         **({"vhdl": front.vhdl} if front.vhdl else {}),
         "stage_seconds": {k: round(v, 3) for k, v in secs.items()},
+    }
+    report["savings"] = savings(report)
+    return report
+
+
+#: the causes of the savings, in table order: key -> label
+CAUSES = {
+    "mapping": "mapping and front end: the baseline vs TMAP without parameters on the TLUT build's logic",
+    "ppc": "parameter-only logic moved into the PPC",
+    "tlut_folding": "logic folded into TLUTs",
+    "param_registers": "parameter registers folded",
+}
+
+
+def savings(report: dict) -> dict:
+    """The difference between the conventional and the TLUT build, split into its causes (LUTs and
+    FFs), from figures report.json already holds:
+
+    - ``mapping`` = conventional LUTs − TMAP's LUTs on the TLUT build's extracted logic without
+      parameters (``tlut.tmap_no_param_luts``): the mapper and the front end (e.g. a design's own
+      conventional variant, the load logic of parameter registers); negative when the baseline maps
+      better than TMAP;
+    - ``ppc`` = the LUTs of that no-parameter mapping that compute functions of the parameters alone
+      (``tlut.tmap_no_param_param_only_luts``), which the TLUT build evaluates in the PPC;
+    - ``tlut_folding`` = the rest of that mapping − TMAP's LUTs with parameters (``tlut.tmap_luts``):
+      logic that depends on parameters and regular inputs, folded into TLUT contents;
+    - ``param_registers``: the FFs of the parameter registers the front end folded
+      (``parameter_registers_folded``); the other FFs saved count under ``mapping`` (the front end:
+      e.g. aes128_iter's conventional variant steps a round-key register);
+    - ``unexplained_luts``: what remains, the TLUT build's re-import and the rest of synth_xilinx
+      (``tlut.tmap_luts`` − ``tlut.luts``); ``unexplained_ffs`` is 0 by construction.
+
+    The causes and the remainder add up to the LUT and FF differences exactly. Without a
+    no-parameter mapping (a build without parameter inputs) ``mapping`` takes TMAP's own LUTs and
+    ``ppc`` and ``tlut_folding`` are 0.
+    """
+    c, t = report["conventional"], report["tlut"]
+    be = report.get("backend") or {}
+    m0 = t.get("tmap_no_param_luts")
+    tm = t.get("tmap_luts")
+    tm = t["luts"] if tm is None else tm
+    if m0 is None:
+        m0, ponly = tm, 0
+    else:
+        ponly = t.get("tmap_no_param_param_only_luts") or 0
+    folded = report.get("parameter_registers_folded") or 0
+    d_luts, d_ffs = c["luts"] - t["luts"], c["ffs"] - t["ffs"]
+    luts = {"mapping": c["luts"] - m0, "ppc": ponly, "tlut_folding": m0 - ponly - tm, "param_registers": 0}
+    ffs = {"mapping": d_ffs - folded, "ppc": 0, "tlut_folding": 0, "param_registers": folded}
+    how = {"mapping": f"conventional {c['luts']} LUTs ({c.get('baseline', 'yosys-abc')}) − TMAP without parameters "
+                      f"{m0} LUTs; FFs: the FF difference less the parameter registers",
+           "ppc": f"{ponly} of TMAP's {m0} LUTs without parameters compute parameter-only functions",
+           "tlut_folding": f"{m0} − {ponly} − TMAP with parameters {tm} LUTs",
+           "param_registers": f"{folded} parameter register bits folded by the front end"}
+    return {
+        "baseline": c.get("baseline", "yosys-abc"),
+        "slices": be.get("slices_saved"), "slices_percent": be.get("slices_saved_percent"),
+        "luts": d_luts, "ffs": d_ffs,
+        "breakdown": [{"cause": k, "label": CAUSES[k], "luts": luts[k], "ffs": ffs[k], "how": how[k]} for k in CAUSES],
+        "unexplained_luts": d_luts - sum(luts.values()), "unexplained_ffs": d_ffs - sum(ffs.values()),
     }
 
 
@@ -69,13 +148,55 @@ def print_table(report: dict, file=None) -> None:
 
     from .termout import table_console
 
-    tab = Table(title=f"{report['design']} ({report['top']}): conventional vs TLUT")
+    con = table_console(file)
+    base = (report.get("conventional") or {}).get("baseline")
+    tab = Table(title=f"{report['design']} ({report['top']}): conventional"
+                      + (f" ({base})" if base else "") + " vs TLUT")
     tab.add_column("metric")
     tab.add_column("conv.", justify="right")
     tab.add_column("TLUT", justify="right")
     for r in comparison_rows(report):
         tab.add_row(*r)
-    table_console(file).print(tab)
+    con.print(tab)
+    if report.get("baselines"):
+        con.print(baselines_table(report))
+    if report.get("savings"):
+        con.print(savings_table(report))
+
+
+def baselines_table(report: dict):
+    """The conventional candidates (rich Table, at most 80 columns): LUTs, FFs, LUT depth, slices,
+    and which one is the conventional implementation (``*``; ``-`` for deeper than the reference)."""
+    from rich.table import Table
+
+    tab = Table(title="conventional candidates (fewest slices at no greater LUT depth)")
+    tab.add_column("candidate", no_wrap=True)
+    for col in ("LUTs", "FFs", "MUXF7/F8", "LUT depth", "slices", ""):
+        tab.add_column(col, justify="right")
+    for name, b in report["baselines"].items():
+        mark = "*" if b.get("chosen") else ("" if b.get("eligible", True) else "deeper")
+        tab.add_row(name, str(b["luts"]), str(b["ffs"]), f"{b['muxf7']}/{b['muxf8']}", str(b["depth"]),
+                    str(b.get("slices", "-")), mark)
+    return tab
+
+
+def savings_table(report: dict):
+    """Where the savings come from (rich Table, at most 80 columns): LUTs and FFs per cause of
+    :func:`savings`, the remainder and the total."""
+    from rich.table import Table
+
+    sv = report["savings"]
+    short = {"mapping": "mapping, front end (vs TMAP, no params)", "ppc": "parameter-only logic in the PPC",
+             "tlut_folding": "logic folded into TLUTs", "param_registers": "parameter registers folded"}
+    tab = Table(title=f"LUTs and FFs saved against {sv['baseline']}, by cause")
+    tab.add_column("cause")
+    tab.add_column("LUTs", justify="right")
+    tab.add_column("FFs", justify="right")
+    for b in sv["breakdown"]:
+        tab.add_row(short.get(b["cause"], b["cause"]), str(b["luts"]), str(b["ffs"]))
+    tab.add_row("other (TLUT re-import into Yosys)", str(sv["unexplained_luts"]), str(sv["unexplained_ffs"]))
+    tab.add_row("total", str(sv["luts"]), str(sv["ffs"]), style="bold")
+    return tab
 
 
 #: title of the main job's closing table

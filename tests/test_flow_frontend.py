@@ -56,7 +56,7 @@ def test_continuation_reproduces_plain_synth_xilinx(keyxor_build, tmp_path):
              + soft_mul_commands(param_wire_selection())
              + ["synth_xilinx -flatten -top keyxor -run map_dsp:", "write_json plain.json"])
     run_script("\n".join(plain) + "\n", tmp_path, "plain")
-    a = json.loads((out / "conventional" / "post.json").read_text())["modules"]["keyxor"]["cells"]
+    a = json.loads((out / "baselines" / "yosys-abc" / "post.json").read_text())["modules"]["keyxor"]["cells"]
     b = json.loads((tmp_path / "plain.json").read_text())["modules"]["keyxor"]["cells"]
 
     def sig(cells):
@@ -165,15 +165,20 @@ endmodule
 
 @pytest.mark.parametrize("key", [0x00, 0xA5, 0x3C])
 def test_specialized_netlist_simulates_like_rtl(keyxor_build, tmp_path, key):
-    """Icarus: RTL (with its key buffer loaded) == specialized TLUT netlist == conventional netlist."""
-    out, _ = keyxor_build
+    """Icarus: RTL (with its key buffer loaded) == specialized TLUT netlist == every conventional
+    candidate's netlist (issue 21: Yosys/ABC, TMAP and ABC without parameters)."""
+    from dcsflow.flow.baselines import CANDIDATES
+
+    out, rep = keyxor_build
     b = load_build(out)
     (tmp_path / "spec.v").write_text(specialized_verilog(b, {"key": key}, "keyxor_spec"))
-    conv = json.loads((out / "conventional" / "netlist.json").read_text())["modules"]["keyxor"]
-    (tmp_path / "conv.v").write_text(nl.write_verilog(conv, "keyxor_conv"))
-    (tmp_path / "tb.v").write_text(TB % {"key": f"{key:02x}"})
-    res = _run_iverilog(tmp_path, [tmp_path / "tb.v", DATA / "keyxor.v", tmp_path / "spec.v", tmp_path / "conv.v"])
-    assert "BAD 0" in res
+    assert sorted(rep["baselines"]) == sorted(CANDIDATES)
+    for name in CANDIDATES:
+        conv = json.loads((out / "baselines" / name / "netlist.json").read_text())["modules"]["keyxor"]
+        (tmp_path / "conv.v").write_text(nl.write_verilog(conv, "keyxor_conv"))
+        (tmp_path / "tb.v").write_text(TB % {"key": f"{key:02x}"})
+        res = _run_iverilog(tmp_path, [tmp_path / "tb.v", DATA / "keyxor.v", tmp_path / "spec.v", tmp_path / "conv.v"])
+        assert "BAD 0" in res, name
 
 
 def test_design_without_parameters_has_no_tluts(tmp_path):

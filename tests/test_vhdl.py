@@ -274,7 +274,8 @@ def test_vhdl_design_built_proved_simulated(dcsflow, tmp_path, name):
         (tmp_path / f"spec{k}.v").write_text(specialized_verilog(b, pv, f"spec{k}"))
         insts += [(f"spec{k}", {n: 0 for n in marked}), ("conv", pv)]
         per_inst += [pv, pv]
-    conv = json.loads((out / "conventional" / "netlist.json").read_text())["modules"][name]
+    chosen = json.loads((out / "report.json").read_text())["conventional"]["baseline"]
+    conv = json.loads((out / "baselines" / chosen / "netlist.json").read_text())["modules"][name]
     (tmp_path / "conv.v").write_text(nl.write_verilog(conv, "conv"))
     n = 60
     vin = [vec(rng, per_inst[k], n) for k in range(0, len(insts), 2)]

@@ -1,10 +1,13 @@
 """The ``backend`` stage of ``dcsflow build``: both implementations through the built-in back end.
 
-Reads ``tlut/netlist.json`` (TLUT implementation), ``conventional/netlist.json`` and the PPC of the
-tmap stage; writes (formats in docs/formats.md, contract in the issue-6/7 build contract):
-``tlut/`` and ``conv/``: ``placement.json``, ``utilization.json``, ``template.frm``, ``template.bit``;
-``tlut/framemap.json``; ``backend/report.html`` with ``utilization.png`` and ``device_map.png``.
-Every JSON carries ``design_hash`` and ``idcode``.
+Reads ``tlut/netlist.json`` (TLUT implementation), the conventional candidates'
+``baselines/<name>/netlist.json`` (:mod:`dcsflow.flow.baselines`) and the PPC of the tmap stage;
+every candidate is packed and placed the same way, and :func:`dcsflow.flow.baselines.choose` picks
+the conventional implementation. Writes (formats in docs/formats.md, contract in the issue-6/7
+build contract): ``tlut/`` and ``conv/`` (the chosen candidate): ``placement.json``,
+``utilization.json``, ``template.frm``, ``template.bit``; ``baselines/<name>/utilization.json``
+for every candidate; ``tlut/framemap.json``; ``backend/report.html`` with ``utilization.png`` and
+``device_map.png``. Every JSON carries ``design_hash`` and ``idcode``.
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ from .report import html_page, plot_device_map, plot_utilization, rekey_model
 
 PLACEMENT_FORMAT = "dcsflow-placement"
 from dcsflow.scg.buildfolder import FRAMEMAP_FORMAT  # noqa: E402  (defined once, in the runtime)
-IMPLS = (("tlut", "tlut/netlist.json"), ("conv", "conventional/netlist.json"))
+#: the conventional candidates of a build made before issue 21 (only Yosys's mapping)
+DEFAULT_BASELINES = (("yosys-abc", "baselines/yosys-abc/netlist.json"),)
 
 
 def net_namer(module: dict):
@@ -93,19 +97,26 @@ class BackendOutcome:
 def run_backend(out: Path, *, top: str, design_hash: str, ppc_path: Path, params: list[str],
                 device_name: str, seed: int = 1, backend: str = "builtin", board: str | None = None,
                 tlut_pairs: bool = False, board_ports: frozenset[str] = frozenset(),
+                baselines: list | tuple = DEFAULT_BASELINES,
                 step: Callable[[str], None] = lambda s: None) -> BackendOutcome:
-    """Run the back end on both implementations of the build folder ``out`` (module docstring).
+    """Run the back end on the TLUT implementation and every conventional candidate of the build
+    folder ``out`` (module docstring).
 
     Args:
         top: top module; design_hash: the build's; ppc_path: the PPC AIGER of the TLUT build;
         params: parameter port names; device_name: target part; seed: placer seed; backend: a
         registered back end (:func:`get_backend`); board: ``--board`` (the back end's
         :meth:`~.Backend.load_board` decides); tlut_pairs: two small TLUTs may share a LUT6_2 site;
-        board_ports: ports a board wrapper drives (design description); step: progress callback.
+        board_ports: ports a board wrapper drives (design description); baselines: (candidate name,
+        netlist path relative to ``out``) pairs, the reference
+        (:data:`dcsflow.flow.baselines.REFERENCE`) among them; step: progress callback.
     Raises:
         BackendError: inputs of earlier stages missing, unknown back end or board, a board the back
             end does not use, board of another device; PackError/PlaceError from the stages.
     """
+    from ..baselines import HOW, choose
+    from ..netlist import lut_depth
+
     out = Path(out)
     dev = get_device(device_name)
     be = get_backend(backend)
@@ -118,29 +129,48 @@ def run_backend(out: Path, *, top: str, design_hash: str, ppc_path: Path, params
     files = []
     summary = {"backend": be.name, "device": dev.name, "idcode": idcode, "design_hash": design_hash, "seed": seed,
                "tlut_pairs": tlut_pairs}
-    impls = {}
-    modules = {}
-    for impl_name, src in IMPLS:
+
+    def load(src: str) -> dict:
         p = out / src
         if not p.exists():
             raise BackendError(f"{p} missing: run the earlier stages first")
-        module = json.loads(p.read_text())["modules"][top]
-        modules[impl_name] = module
-        step(f"{impl_name}: pack, place ({dev.name}), configure")
+        return json.loads(p.read_text())["modules"][top]
+
+    def implement(name: str, module: dict, tlut: bool):
+        step(f"{name}: pack, place ({dev.name}), configure")
         namer = net_namer(module)
-        impl = be.implement(BackendRequest(module, dev, seed, ppc_zero if impl_name == "tlut" else None, namer,
-                                           tlut_pairs=tlut_pairs))
-        impls[impl_name] = impl
-        files += _write_implementation(out / impl_name, impl_name, impl, module, dev, design_hash, top, namer, step)
-        summary["tlut" if impl_name == "tlut" else "conventional"] = _utilization(impl)
-    conf = impls["tlut"].configuration
+        return be.implement(BackendRequest(module, dev, seed, ppc_zero if tlut else None, namer,
+                                           tlut_pairs=tlut_pairs)), namer
+
+    tl_module = load("tlut/netlist.json")
+    tl_impl, tl_namer = implement("tlut", tl_module, True)
+    files += _write_implementation(out / "tlut", "tlut", tl_impl, tl_module, dev, design_hash, top, tl_namer, step)
+    summary["tlut"] = _utilization(tl_impl)
+    cands: dict = {}
+    for name, src in baselines:
+        module = load(src)
+        impl, namer = implement(f"baseline {name}", module, False)
+        util = {**_utilization(impl), "depth": lut_depth(module), "how": HOW.get(name, name)}
+        cands[name] = (impl, module, namer, util)
+        d = out / "baselines" / name
+        d.mkdir(parents=True, exist_ok=True)
+        write_text_atomic(d / "utilization.json", json.dumps(
+            {"format": "dcsflow-utilization", "version": 1, "device": dev.name, "idcode": idcode,
+             "design_hash": design_hash, "baseline": name, **util}, indent=1) + "\n")
+        files.append(f"baselines/{name}/utilization.json")
+    chosen, eligible = choose({n: c[3] for n, c in cands.items()})
+    impl, module, namer, util = cands[chosen]
+    files += _write_implementation(out / "conv", "conv", impl, module, dev, design_hash, top, namer, step)
+    summary["conventional"] = {**util, "baseline": chosen}
+    summary["baselines"] = {n: {**c[3], "eligible": eligible[n], "chosen": n == chosen} for n, c in cands.items()}
+    conf = tl_impl.configuration
     fm = {"format": FRAMEMAP_FORMAT, "version": 1, "device": dev.name, "idcode": idcode, "design_hash": design_hash,
           "ppc_outputs": ppc.num_outputs, "unused_pins": "repeat", "entries": [list(e) for e in conf.entries],
           "tluts": conf.tluts}
     write_text_atomic(out / "tlut" / "framemap.json", json.dumps(fm) + "\n")
     files.append("tlut/framemap.json")
     step(f"{be.name}: export")
-    files += be.export(ExportJob(out, modules["tlut"], top, conf.tluts, dev, design_hash, board_obj, list(params),
+    files += be.export(ExportJob(out, tl_module, top, conf.tluts, dev, design_hash, board_obj, list(params),
                                  frozenset(board_ports)))
     if board_obj is not None:
         summary["board"] = board
@@ -148,9 +178,9 @@ def run_backend(out: Path, *, top: str, design_hash: str, ppc_path: Path, params
     summary["slices_saved"] = c["slices"] - t["slices"]
     summary["slices_saved_percent"] = round(100.0 * (c["slices"] - t["slices"]) / max(1, c["slices"]), 2)
     summary["rekey"] = rekey_model(t["tluts"], conf.tlut_fars, dev)
-    summary["tlut_frame_sets"] = impls["tlut"].placement.tlut_frame_sets
+    summary["tlut_frame_sets"] = tl_impl.placement.tlut_frame_sets
     step("report: plots and HTML")
-    files += _report_page(out / "backend", summary, impls["tlut"], dev, top)
+    files += _report_page(out / "backend", summary, tl_impl, dev, top)
     return BackendOutcome(summary, files)
 
 

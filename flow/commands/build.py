@@ -10,6 +10,7 @@ from dcsflow.scg.device import DEFAULT_PART
 
 from ..backend import BackendError
 from ..backend.vivado import board_names, load_board
+from ..baselines import CANDIDATES
 from ..build import STAGES, BuildOptions, build
 from ..frontcheck import summary_line
 from ..report import print_table
@@ -54,10 +55,15 @@ from ..report import print_table
                    "cycle; on by default).")
 @click.option("--frontend-cycles", type=click.IntRange(min=1), default=2000, show_default=True,
               help="Cycles the front-end check simulates.")
+@click.option("--baselines", default=",".join(CANDIDATES), show_default=True, metavar="LIST",
+              help="Conventional candidates to make, comma-separated (yosys-abc is always made: it bounds the "
+                   "LUT depth); the one with the fewest slices at no greater LUT depth is the conventional "
+                   "implementation.")
 @click.option("--quiet", is_flag=True, help="No progress display.")
 def COMMAND(design, project, top, params, device, out, start, stop, area, seed, tlut_pairs, mul_chunk, backend,
-            board, force, allow_no_params, ghdl_opts, no_frontend_check, frontend_cycles, quiet):
-    """Build DESIGN twice: with TLUTs (TMAP, parameters in the PPC) and conventionally.
+            board, force, allow_no_params, ghdl_opts, no_frontend_check, frontend_cycles, baselines, quiet):
+    """Build DESIGN with TLUTs (TMAP, parameters in the PPC) and conventionally (the best of several
+    candidates with the parameters as ordinary inputs: --baselines).
 
     DESIGN is an installed design (`dcsflow designs` lists them), or HDL files and folders in any
     order (Verilog .v/.sv, VHDL .vhd/.vhdl through GHDL, or both; a folder gives the HDL files in
@@ -93,7 +99,8 @@ def COMMAND(design, project, top, params, device, out, start, stop, area, seed, 
                              tlut_pairs=tlut_pairs, mul_chunk=mul_chunk, backend=backend, board=board,
                              project=project, force=force, allow_no_params=allow_no_params,
                              ghdl_options=tuple(ghdl_opts), frontend_check=not no_frontend_check,
-                             frontend_cycles=frontend_cycles))
+                             frontend_cycles=frontend_cycles,
+                             baselines=tuple(b.strip() for b in baselines.split(",") if b.strip())))
     if res.report:
         print_table(res.report)
         click.echo(summary_line(res.report))

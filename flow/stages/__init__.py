@@ -30,7 +30,7 @@ STAGES = ("frontend", "tmap", "verify", "backend", "outputs")
 
 #: format name and version of the stage records ``stages/<stage>.json``
 RECORD_FORMAT = "dcsflow-stage"
-RECORD_VERSION = 3
+RECORD_VERSION = 4
 RECORD_DIR = "stages"
 
 
@@ -94,10 +94,14 @@ class MapResult:
     """Record of the ``tmap`` stage.
 
     ppc_file: the PPC AIGER, relative to the build folder; tmap_luts: TMAP's LUTs on the extracted
-    logic; tmap_no_param_luts: the same mapping with the parameters as ordinary inputs (None without
-    parameters); notes: TMAP's notes (e.g. a skipped PPC optimization); abc_cec: verdict of TMAP's
-    own ABC equivalence proof (None: not run); seconds_tmap / seconds_tlut_yosys /
-    seconds_conventional_yosys: wall times; files: the files later stages read.
+    logic; tmap_no_param_luts / tmap_no_param_depth: the same mapping with the parameters as ordinary
+    inputs (None without parameters), tmap_no_param_param_only_luts: how many of its LUTs compute
+    functions of the parameters alone; notes: TMAP's notes (e.g. a skipped PPC optimization);
+    abc_cec: verdict of TMAP's own ABC equivalence proof (None: not run); seconds_tmap /
+    seconds_tlut_yosys / seconds_conventional_yosys: wall times (the last: the ``yosys-abc``
+    candidate); baselines: the conventional candidates made
+    (:meth:`dcsflow.flow.baselines.BaselineRun.as_dict`, in candidate order); files: the files later
+    stages read.
     """
 
     STAGE: ClassVar[str] = "tmap"
@@ -110,6 +114,9 @@ class MapResult:
     seconds_tlut_yosys: float = 0.0
     seconds_conventional_yosys: float = 0.0
     files: list = field(default_factory=list)
+    tmap_no_param_depth: int | None = None
+    tmap_no_param_param_only_luts: int | None = None
+    baselines: list = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,10 @@
 """Stage ``tmap``: LUT mapping of both implementations.
 
 TLUT build: TMAP maps the front end's AIG (``tmap/``: netlist.json, ppc.aig, ppc.json); the TLUT
-netlist goes back into Yosys, which finishes synth_xilinx (``tlut/netlist.json``). In parallel (a
-second Yosys process) the conventional baseline finishes the same ``pre.json`` (or
-``pre_conventional.json``) with Yosys's own mapping (``abc -luts 2:2,3,6:5,10,20``, synth_xilinx
-defaults) (``conventional/netlist.json``).
+netlist goes back into Yosys, which finishes synth_xilinx (``tlut/netlist.json``). Beside it, the
+conventional candidates (:mod:`dcsflow.flow.baselines`: Yosys's own mapping in a second Yosys
+process, TMAP and ABC without parameters) each finish ``pre_conventional.json`` (or ``pre.json``)
+into ``baselines/<name>/netlist.json``; the back end chooses among them.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from pathlib import Path
 from dcsflow.fileio import write_text_atomic
 
 from .. import frontend as fe
+from ..baselines import REFERENCE, check_names, run_candidates
 from ..mapping import map_logic
 from . import BuildError, Context, FrontendResult, MapResult
 
@@ -25,21 +26,6 @@ def _read(path: Path, stage: str) -> str:
     if not path.exists():
         raise BuildError(f"{path} missing: run the '{stage}' stage first (--from {stage})")
     return path.read_text()
-
-
-def _conventional(out: Path, top: str, pre: dict) -> float:
-    """The baseline: pre.json (or :data:`~dcsflow.flow.frontend.CONVENTIONAL_PRE`) finished with
-    Yosys's own LUT mapping (synth_xilinx defaults). Returns seconds."""
-    cdir = out / "conventional"
-    cdir.mkdir(parents=True, exist_ok=True)
-    src = out / "frontend" / fe.CONVENTIONAL_PRE
-    if not src.exists():
-        src = out / "frontend" / "pre.json"
-    t_conv = fe.continue_synthesis(src, top, fe.ABC_LUTS_DEFAULT, cdir / "post.json", cdir, "yosys")
-    conv = json.loads((cdir / "post.json").read_text())
-    conv["modules"][top]["parameter_default_values"] = pre["modules"][top].get("parameter_default_values", {})
-    write_text_atomic(cdir / "netlist.json", json.dumps({"creator": "dcsflow", "modules": {top: conv["modules"][top]}}))
-    return t_conv
 
 
 def _tlut_build(ctx: Context, pre: dict) -> tuple[object, float]:
@@ -72,25 +58,35 @@ def _tlut_build(ctx: Context, pre: dict) -> tuple[object, float]:
 
 
 def run(ctx: Context, front: FrontendResult) -> MapResult:
-    """Run the stage (module docstring): both mappings, the conventional one in a second thread.
+    """Run the stage (module docstring): the TLUT build, and the conventional candidates in a
+    second thread.
 
     Raises:
-        BuildError: the front end's files are missing or changed; MapperError, YosysError.
+        BuildError: the front end's files are missing or changed; MapperError, YosysError,
+        BaselineError.
     """
     pre = json.loads(_read(ctx.out / "frontend" / "pre.json", "frontend"))
+    names = check_names(ctx.options.baselines)
+    bdir = ctx.out / "baselines"
+    if bdir.exists():
+        shutil.rmtree(bdir)
     with ThreadPoolExecutor(1) as ex:
-        conv_job = ex.submit(_conventional, ctx.out, front.top, pre)
+        conv_job = ex.submit(run_candidates, ctx.out, front.top, pre, names, ctx.step)
         try:
             mo, t_y = _tlut_build(ctx, pre)
         finally:
-            t_conv = conv_job.result()
+            runs = conv_job.result()
+    t_conv = next((r.seconds for r in runs if r.name == REFERENCE), 0.0)
     st = mo.stats
     return MapResult(ppc_file=str(mo.ppc_path.relative_to(ctx.out)), tmap_luts=st.get("luts"),
                      tmap_no_param_luts=st.get("no_param_luts"), notes=list(st.get("notes") or []),
+                     tmap_no_param_depth=st.get("no_param_depth"),
+                     tmap_no_param_param_only_luts=st.get("no_param_param_only_luts"),
+                     baselines=[r.as_dict() for r in runs],
                      abc_cec=st.get("verified"), seconds_tmap=st.get("seconds", mo.seconds),
                      seconds_tlut_yosys=t_y, seconds_conventional_yosys=t_conv,
                      files=[str(f.relative_to(ctx.out)) for f in (mo.ppc_path, mo.ppc_path.with_name("ppc.json"),
                                                                    ctx.out / "tmap" / "netlist.json",
                                                                    ctx.out / "tlut" / "netlist.json",
-                                                                   ctx.out / "conventional" / "netlist.json")
+                                                                   *(ctx.out / r.netlist for r in runs))
                             if f.is_file()])

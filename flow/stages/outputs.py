@@ -1,7 +1,7 @@
 """Stage ``outputs``: template netlist, PPC with manifest, report, and the build manifest.
 
 Writes ``template.json`` (the TLUT netlist, module attribute ``dcs_ppc_sha256`` = SHA-256 of the
-PPC), ``template.v``, ``conventional.v``, ``ppc.aig`` + ``ppc.json`` (TLUT cell -> PPC outputs,
+PPC), ``template.v``, ``conventional.v`` (the conventional candidate the back end chose), ``ppc.aig`` + ``ppc.json`` (TLUT cell -> PPC outputs,
 affine records), ``report.json`` and last ``build.json`` (format ``dcsflow-build``: design, its
 source (to find the design description again), device, design hash, parameters and the SHA-256 of
 every file the runtime trusts). Formats: docs/formats.md.
@@ -60,7 +60,12 @@ def run(ctx: Context, front: FrontendResult, mapped: MapResult, verified: Verify
     out = ctx.out
     top = front.top
     final = _load(out / "tlut" / "netlist.json", "tmap")
-    conv = _load(out / "conventional" / "netlist.json", "tmap")
+    chosen = (backend.summary.get("conventional") or {}).get("baseline")
+    cand = {b["name"]: _load(out / b["netlist"], "tmap")["modules"][top] for b in mapped.baselines}
+    if chosen not in cand:
+        raise BuildError(f"the back end chose baseline {chosen!r}, which the tmap stage did not make; "
+                         "run from the tmap stage (--from tmap)")
+    conv = {"modules": {top: cand[chosen]}}
     ppc_src = out / mapped.ppc_file
     shutil.copyfile(ppc_src, out / ".ppc.aig.tmp")
     (out / ".ppc.aig.tmp").replace(out / "ppc.aig")
@@ -78,7 +83,7 @@ def run(ctx: Context, front: FrontendResult, mapped: MapResult, verified: Verify
     write_text_atomic(out / "template.v", nl.write_verilog(module, top))
     write_text_atomic(out / "conventional.v", nl.write_verilog(conv["modules"][top], top))
     report = build_report(ctx, front, mapped, verified, backend, nl.stats(module), nl.stats(conv["modules"][top]),
-                          ppc)
+                          ppc, {n: nl.stats(m) for n, m in cand.items()})
     write_text_atomic(out / "report.json", json.dumps(report, indent=1) + "\n")
     files = {n: sha256_file(out / n) for n in OUTPUT_FILES}
     if backend.summary.get("rekey"):

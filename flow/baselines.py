@@ -1,0 +1,338 @@
+"""The conventional baselines: every implementation the flow can make with the parameters as
+ordinary inputs, so that savings are measured against the strongest one (issue 21).
+
+Candidates (:data:`CANDIDATES`), each from the conventional front end's netlist
+(``frontend/pre_conventional.json`` when the design has its own conventional variant, else
+``frontend/pre.json``) with the parameter registers kept and no input treated as a parameter:
+
+- ``yosys-abc``: the rest of ``synth_xilinx`` with Yosys's own LUT mapping
+  (``abc -luts 2:2,3,6:5,10,20`` and ``muxcover`` for MUXF7/MUXF8, synth_xilinx's defaults) — the
+  conventional build of dcsflow 0.1 and the depth reference (:data:`REFERENCE`);
+- ``tmap``: the gate logic extracted as an AIG (:func:`dcsflow.flow.frontend.extract_logic`) and
+  mapped by the flow's mapper (:func:`dcsflow.flow.mapping.map_logic`, TMAP's default mode, with
+  its ABC proof) without parameters;
+- ``abc-synch2`` and ``abc-dch``: the same AIG mapped by ABC's ``&if`` on structural choices
+  (``&synch2``, ``&dch``) with ``&mfs`` resynthesis (:data:`ABC_SCRIPTS`), the result read back
+  and proved equivalent to the AIG with ABC ``cec``.
+
+The three AIG-based candidates are re-imported into the module (:func:`dcsflow.flow.frontend.reimport`)
+and finished with the rest of synth_xilinx (FF mapping, IO buffers), like the TLUT build. Every
+candidate then goes through the same back end (:mod:`dcsflow.flow.backend.stage`), and
+:func:`choose` picks the one with the fewest slices among those whose LUT depth is no greater than
+the reference's; that one is "conventional" in the tables and in report.json.
+
+Files: ``baselines/<name>/netlist.json`` (Yosys JSON of the candidate's top), the candidate's
+working files beside it.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from dcsflow.aig import Aig, read_aiger, write_aiger
+from dcsflow.fileio import write_text_atomic
+
+from . import frontend as fe
+from .errors import FlowError
+
+__all__ = ["CANDIDATES", "REFERENCE", "ABC_SCRIPTS", "HOW", "BaselineError", "BaselineRun", "conventional_pre",
+           "run_candidates", "abc_lut_netlist", "choose", "parse_names"]
+
+#: every candidate, in the order they are tried and reported
+CANDIDATES = ("yosys-abc", "tmap", "abc-synch2", "abc-dch")
+#: the candidate whose LUT depth bounds the others' (today's conventional build)
+REFERENCE = "yosys-abc"
+#: ABC scripts of the ABC candidates: structural choices, depth-oriented ``&if`` with area recovery,
+#: ``&mfs`` don't-care resynthesis (which keeps the depth). Chosen on aes128_iter's conventional logic
+#: (20,669 AND nodes): ``&synch2; &if -K 6; &mfs`` 1507 LUTs / 5 levels, ``&dch; &if -K 6; &mfs``
+#: 2073 / 6, plain ``&if -K 6`` 2255 / 6, area-oriented ``&dch; &if -a; &mfs`` 1984 / 7 (deeper).
+ABC_SCRIPTS = {"abc-synch2": "&st; &synch2; &if -K {K}; &mfs",
+               "abc-dch": "&st; &dch; &if -K {K}; &mfs"}
+#: one line per candidate: how it is made (report.json ``baselines.<name>.how``)
+HOW = {
+    "yosys-abc": "Yosys synth_xilinx: abc -luts 2:2,3,6:5,10,20 and muxcover (MUXF7/MUXF8)",
+    "tmap": "TMAP (the flow's mapper, default mode) on the extracted logic without parameters",
+    "abc-synch2": "ABC &st; &synch2; &if -K 6; &mfs on the extracted logic (structural choices)",
+    "abc-dch": "ABC &st; &dch; &if -K 6; &mfs on the extracted logic (structural choices)",
+}
+
+
+class BaselineError(FlowError):
+    """A conventional candidate cannot be made (an unknown name, ABC's result unreadable or not
+    equivalent to the logic)."""
+
+
+@dataclass
+class BaselineRun:
+    """What making one candidate gave: its name, the netlist (relative to the build folder), wall
+    seconds, and the mapper's own figures on the extracted logic (``mapper_luts``/``mapper_depth``,
+    None for ``yosys-abc``) and the proof verdict (``proved``: True, or None when not applicable)."""
+
+    name: str
+    netlist: str
+    seconds: float
+    mapper_luts: int | None = None
+    mapper_depth: int | None = None
+    proved: bool | None = None
+
+    def as_dict(self) -> dict:
+        """JSON form (stage record)."""
+        return {"name": self.name, "netlist": self.netlist, "seconds": round(self.seconds, 3),
+                "mapper_luts": self.mapper_luts, "mapper_depth": self.mapper_depth, "proved": self.proved}
+
+
+def conventional_pre(out: Path) -> Path:
+    """The conventional front end's netlist of build folder ``out``: ``frontend/pre_conventional.json``
+    when the design has a conventional variant (:data:`dcsflow.flow.frontend.CONVENTIONAL_PRE`), else
+    ``frontend/pre.json``."""
+    src = Path(out) / "frontend" / fe.CONVENTIONAL_PRE
+    return src if src.exists() else Path(out) / "frontend" / "pre.json"
+
+
+def check_names(names) -> tuple[str, ...]:
+    """The candidate names in :data:`CANDIDATES` order, the reference always included.
+
+    Raises:
+        BaselineError: an unknown name (the message lists the known ones).
+    """
+    names = list(names)
+    for n in names:
+        if n not in CANDIDATES:
+            raise BaselineError(f"unknown baseline {n!r}; baselines: {', '.join(CANDIDATES)}")
+    return tuple(n for n in CANDIDATES if n in names or n == REFERENCE)
+
+
+def _yosys_abc(out: Path, top: str, pre: dict) -> BaselineRun:
+    d = Path(out) / "baselines" / "yosys-abc"
+    d.mkdir(parents=True, exist_ok=True)
+    t = fe.continue_synthesis(conventional_pre(out), top, fe.ABC_LUTS_DEFAULT, d / "post.json", d, "yosys")
+    _finish(d, top, pre)
+    return BaselineRun("yosys-abc", "baselines/yosys-abc/netlist.json", t)
+
+
+def _finish(d: Path, top: str, pre: dict) -> None:
+    """``d/netlist.json`` from ``d/post.json``: the top only, with pre.json's parameter defaults."""
+    post = json.loads((d / "post.json").read_text())
+    m = post["modules"][top]
+    m["parameter_default_values"] = pre["modules"][top].get("parameter_default_values", {})
+    write_text_atomic(d / "netlist.json", json.dumps({"creator": "dcsflow", "modules": {top: m}}))
+
+
+def parse_names(blif: str) -> tuple[list[str], list[str], list[tuple[str, list[str], list[tuple[str, str]]]]]:
+    """Read a combinational BLIF (``.inputs``, ``.outputs``, ``.names`` covers, as ABC's ``write_blif``
+    writes): (inputs, outputs, nodes), a node being (output, inputs, cubes), a cube (input part,
+    output value). Continuation lines (``\\``) are joined.
+
+    Raises:
+        BaselineError: a construct other than .model/.inputs/.outputs/.names/.end (e.g. a latch or
+            a subcircuit), or a cube whose width does not match its node.
+    """
+    lines, cur = [], ""
+    for raw in blif.splitlines():
+        s = raw.split("#", 1)[0].rstrip()
+        if s.endswith("\\"):
+            cur += s[:-1] + " "
+            continue
+        cur += s
+        if cur.strip():
+            lines.append(cur.strip())
+        cur = ""
+    inputs, outputs, nodes = [], [], []
+    for ln in lines:
+        w = ln.split()
+        if w[0] == ".model" or w[0] == ".end":
+            continue
+        if w[0] == ".inputs":
+            inputs += w[1:]
+        elif w[0] == ".outputs":
+            outputs += w[1:]
+        elif w[0] == ".names":
+            nodes.append((w[-1], w[1:-1], []))
+        elif w[0].startswith("."):
+            raise BaselineError(f"ABC's netlist has {w[0]}: only combinational .names are expected")
+        else:
+            if not nodes:
+                raise BaselineError(f"ABC's netlist: cube {ln!r} outside a .names")
+            name, ins, cubes = nodes[-1]
+            if len(ins) == 0 and len(w) == 1:
+                cubes.append(("", w[0]))
+            elif len(w) == 2 and len(w[0]) == len(ins):
+                cubes.append((w[0], w[1]))
+            else:
+                raise BaselineError(f"ABC's netlist: cube {ln!r} does not fit .names {name}")
+    return inputs, outputs, nodes
+
+
+def _truth(ins: list[str], cubes: list[tuple[str, str]]) -> int:
+    """Truth table (bit i = value at entry i, input j = bit j of i) of a .names cover."""
+    k = len(ins)
+    onset = 0
+    value = "1"
+    for cube, v in cubes:
+        value = v
+        for i in range(1 << k):
+            if all(c == "-" or int(c) == (i >> j & 1) for j, c in enumerate(cube)):
+                onset |= 1 << i
+    if not cubes:
+        return 0
+    return onset if value == "1" else ((1 << (1 << k)) - 1) & ~onset
+
+
+def abc_lut_netlist(aig: Aig, script: str, K: int = 6, timeout: float = 1800.0) -> tuple[dict, int, float]:
+    """Map the combinational ``aig`` (no latches) with an ABC script (``{K}`` is the LUT size) and
+    read the result back as a static TLUT-netlist document (format ``dcsflow-tlut-netlist`` v1, no
+    parameters; the input and output names of ``aig``), proved equivalent to ``aig`` with ABC
+    ``cec`` (the netlist as read back, written out again). Returns (netlist document, its LUT depth,
+    seconds).
+
+    Raises:
+        BaselineError: ABC's result cannot be read, does not match the AIG's inputs/outputs, has a
+            LUT wider than K, or is not equivalent. ToolError/ToolMissing from running ABC.
+    """
+    import tempfile
+
+    from dcsflow.tmap.abc import run_abc
+    from dcsflow.tmap.mapper import Lut, TlutNetlist
+
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="dcs-baseline-") as d:
+        write_aiger(aig, Path(d) / "in.aig")
+        run_abc(f"&r in.aig; {script.format(K=K)}; &put; write_blif out.blif", timeout=timeout, cwd=d)
+        outp = Path(d) / "out.blif"
+        if not outp.exists():
+            raise BaselineError(f"ABC wrote no netlist for {script!r}")
+        b_in, b_out, nodes = parse_names(outp.read_text())
+        if len(b_in) != aig.num_inputs or len(b_out) != len(aig.outputs):
+            raise BaselineError(f"ABC's netlist has {len(b_in)} inputs / {len(b_out)} outputs, the logic "
+                                f"{aig.num_inputs} / {len(aig.outputs)}")
+        in_name = dict(zip(b_in, aig.input_names))
+        out_names = list(aig.output_names)
+        out_of = dict(zip(b_out, out_names))
+        # every node becomes a LUT named abc$<node>; buffers and constants are resolved to drivers
+        defs = {n: (ins, cubes) for n, ins, cubes in nodes}
+        alias: dict[str, str] = {}
+
+        def driver(n: str) -> str:
+            if n in in_name:
+                return in_name[n]
+            if n in alias:
+                return alias[n]
+            raise BaselineError(f"ABC's netlist reads {n!r}, which nothing drives")
+
+        luts = []
+        for n, ins, cubes in nodes:
+            if len(ins) > K:
+                raise BaselineError(f"ABC's netlist: {n} has {len(ins)} inputs (K = {K})")
+            tt = _truth(ins, cubes)
+            if not ins:
+                alias[n] = "1" if tt & 1 else "0"
+            elif len(ins) == 1 and tt == 0b10:
+                alias[n] = driver(ins[0])
+            else:
+                name = f"abc${n}"
+                luts.append(Lut(name, [driver(x) for x in ins], tt))
+                alias[n] = name
+        outputs = []
+        for b in b_out:
+            if b in in_name:
+                outputs.append((out_of[b], in_name[b]))
+            elif b in alias:
+                outputs.append((out_of[b], alias[b]))
+            else:
+                raise BaselineError(f"ABC's netlist leaves output {b} undriven")
+        net = TlutNetlist(K, list(aig.input_names), [], luts, outputs)
+        (Path(d) / "back.blif").write_text(net.to_blif())
+        verdict = run_abc("cec in.aig back.blif", timeout=timeout, cwd=d)
+        if "Networks are equivalent" not in verdict or "NOT" in verdict:
+            raise BaselineError(f"ABC's mapping ({script}) read back is not equivalent to the logic: "
+                                f"{verdict.strip().splitlines()[-1] if verdict.strip() else 'no verdict'}")
+    return net.to_json_obj(), net.depth(), time.perf_counter() - t0
+
+
+def _aig_candidates(out: Path, top: str, pre: dict, names: tuple[str, ...], status) -> list[BaselineRun]:
+    """The candidates made from the extracted conventional logic (``tmap``, the ABC ones)."""
+    from .mapping import map_logic
+
+    todo = [n for n in names if n != "yosys-abc"]
+    if not todo:
+        return []
+    base = Path(out) / "baselines"
+    ldir = base / "logic"
+    if ldir.exists():
+        shutil.rmtree(ldir)
+    cpre = json.loads(conventional_pre(out).read_text())
+    ext, module = fe.extract_logic(cpre, top, None, ldir)
+    aig = read_aiger(str(ldir / "logic.aag"))
+    runs = []
+    for name in todo:
+        t0 = time.perf_counter()
+        d = base / name
+        if d.exists():
+            shutil.rmtree(d)
+        d.mkdir(parents=True)
+        status(f"baseline {name}: mapping {ext.ands} AND nodes")
+        if name == "tmap":
+            mo = map_logic(ldir / "logic.aag", [], d / "map", status=lambda s: status(f"baseline tmap: {s}"))
+            netlist, luts, depth = mo.netlist, mo.stats.get("luts"), mo.stats.get("depth")
+            proved = mo.stats.get("verified")
+        else:
+            netlist, depth, _ = abc_lut_netlist(aig, ABC_SCRIPTS[name])
+            luts, proved = len(netlist["luts"]), True
+        status(f"baseline {name}: yosys (re-import, rest of synth_xilinx)")
+        doc = fe.reimport(cpre, module, ext, netlist, tlut_mode=False)
+        (d / "mapped.json").write_text(json.dumps(doc))
+        fe.continue_synthesis(d / "mapped.json", top, "", d / "post.json", d, "yosys")
+        _finish(d, top, pre)
+        runs.append(BaselineRun(name, f"baselines/{name}/netlist.json", time.perf_counter() - t0, luts, depth,
+                                bool(proved) if proved is not None else None))
+    return runs
+
+
+def run_candidates(out: Path, top: str, pre: dict, names: tuple[str, ...], status=lambda s: None) -> list[BaselineRun]:
+    """Make the candidates ``names`` (:func:`check_names`) of build folder ``out`` (module
+    docstring); ``pre``: the pre.json document (its parameter defaults are kept). The Yosys one runs
+    in a second thread beside the others. Returns one :class:`BaselineRun` per candidate, in
+    :data:`CANDIDATES` order.
+
+    Raises:
+        BaselineError, YosysError, FrontendError, MapperError, ToolError (one line each).
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as ex:
+        job = ex.submit(_yosys_abc, out, top, pre) if "yosys-abc" in names else None
+        try:
+            runs = _aig_candidates(out, top, pre, names, status)
+        finally:
+            first = [job.result()] if job is not None else []
+    return first + runs
+
+
+def choose(utilization: dict[str, dict], reference: str = REFERENCE) -> tuple[str, dict[str, bool]]:
+    """The conventional implementation among the candidates: the fewest slices (then LUTs, then
+    LUT depth, then :data:`CANDIDATES` order) among those whose LUT depth is no greater than the
+    reference's.
+
+    Args:
+        utilization: candidate name -> figures with at least ``slices``, ``luts`` and ``depth``.
+        reference: the candidate bounding the depth (always eligible).
+    Returns:
+        (chosen name, name -> eligible).
+    Raises:
+        BaselineError: the reference is not among the candidates.
+    """
+    if reference not in utilization:
+        raise BaselineError(f"the reference baseline {reference} was not made")
+    limit = utilization[reference]["depth"]
+    eligible = {n: u["depth"] <= limit for n, u in utilization.items()}
+    order = {n: i for i, n in enumerate(CANDIDATES)}
+    best = min((n for n in utilization if eligible[n]),
+               key=lambda n: (utilization[n]["slices"], utilization[n]["luts"], utilization[n]["depth"],
+                              order.get(n, len(order))))
+    return best, eligible
+
+

@@ -1,0 +1,134 @@
+"""The conventional baselines (issue 21): ABC's mapping read back, the choice, the savings split.
+
+Independent checks: ABC's netlist as read back is simulated here against the AIG with
+dcsflow.aig's own simulator (not ABC's cec); the choice and the split are checked on figures
+written out by hand.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from dcsflow.aig import Aig
+from dcsflow.flow.baselines import (ABC_SCRIPTS, CANDIDATES, REFERENCE, BaselineError, _truth, abc_lut_netlist,
+                                    check_names, choose, parse_names)
+from dcsflow.flow.report import CAUSES, savings
+
+
+def _random_aig(seed: int, n_in: int = 9, n_and: int = 120, n_out: int = 6) -> Aig:
+    rng = random.Random(seed)
+    g = Aig()
+    lits = [g.add_input(f"x{j}") for j in range(n_in)]
+    for _ in range(n_and):
+        a, b = rng.sample(lits, 2)
+        lits.append(g.add_and(a ^ rng.randint(0, 1), b ^ rng.randint(0, 1)))
+    for j in range(n_out):
+        g.add_output(lits[-1 - 7 * j] ^ (j & 1), f"y{j}")
+    g.add_output(lits[2], "thru")          # an output driven by an input
+    g.add_output(0, "zero")                # a constant output
+    return g
+
+
+def _eval_netlist(doc: dict, values: dict) -> dict:
+    """Evaluate a static TLUT-netlist document (own evaluator: truth-table lookup per LUT)."""
+    v = {**values, "0": 0, "1": 1}
+    for lut in doc["luts"]:
+        idx = sum(v[x] << j for j, x in enumerate(lut["inputs"]))
+        v[lut["name"]] = int(lut["init"], 16) >> idx & 1
+    return {o["name"]: v[o["driver"]] for o in doc["outputs"]}
+
+
+@pytest.mark.parametrize("script", sorted(ABC_SCRIPTS))
+def test_abc_netlist_read_back_simulates_like_the_aig(script):
+    g = _random_aig(7)
+    doc, depth, _ = abc_lut_netlist(g, ABC_SCRIPTS[script])
+    assert doc["params"] == [] and all(len(x["inputs"]) <= 6 for x in doc["luts"])
+    assert [o["name"] for o in doc["outputs"]] == g.output_names
+    assert 1 <= depth <= 10
+    n = g.num_inputs
+    for i in range(1 << n):
+        vals = [i >> j & 1 for j in range(n)]
+        expect = g.simulate(vals)
+        got = _eval_netlist(doc, dict(zip(g.input_names, vals)))
+        assert [got[o] for o in g.output_names] == [e & 1 for e in expect], i
+
+
+def test_abc_result_not_equivalent_is_refused(monkeypatch):
+    """A read-back error (one truth-table bit flipped) is caught by the proof."""
+    import dcsflow.flow.baselines as bl
+
+    real = bl._truth
+
+    def flipped(ins, cubes):
+        t = real(ins, cubes)
+        return t ^ 1 if len(ins) >= 2 else t
+
+    monkeypatch.setattr(bl, "_truth", flipped)
+    with pytest.raises(BaselineError, match="not equivalent"):
+        abc_lut_netlist(_random_aig(3), ABC_SCRIPTS["abc-synch2"])
+
+
+def test_blif_covers():
+    ins, outs, nodes = parse_names(".model m\n.inputs a b \\\n c\n.outputs y z k\n"
+                                   ".names a b y\n01 1\n10 1\n.names a b c z\n111 0\n.names k\n1\n.end\n")
+    assert ins == ["a", "b", "c"] and outs == ["y", "z", "k"]
+    (y, yin, ycubes), (z, zin, zcubes), (k, kin, kcubes) = nodes
+    assert _truth(yin, ycubes) == 0b0110                     # XOR: entries 1 and 2
+    assert _truth(zin, zcubes) == 0xFF & ~(1 << 7)           # NAND3 from its off-set
+    assert _truth(kin, kcubes) == 1 and _truth(["a"], []) == 0
+    with pytest.raises(BaselineError, match=r"\.latch"):
+        parse_names(".inputs a\n.outputs q\n.latch a q 0\n")
+    with pytest.raises(BaselineError, match="does not fit"):
+        parse_names(".inputs a b\n.outputs y\n.names a b y\n1 1\n")
+
+
+def test_choice_fewest_slices_at_no_greater_depth():
+    u = {"yosys-abc": {"slices": 100, "luts": 400, "depth": 5},
+         "tmap": {"slices": 60, "luts": 230, "depth": 6},          # fewer slices but deeper: not eligible
+         "abc-synch2": {"slices": 80, "luts": 300, "depth": 5},
+         "abc-dch": {"slices": 80, "luts": 290, "depth": 4}}       # tie on slices: fewer LUTs wins
+    best, eligible = choose(u)
+    assert best == "abc-dch"
+    assert eligible == {"yosys-abc": True, "tmap": False, "abc-synch2": True, "abc-dch": True}
+    u["abc-dch"]["slices"] = 120
+    assert choose(u)[0] == "abc-synch2"
+    assert choose({"yosys-abc": {"slices": 9, "luts": 9, "depth": 9}}) == ("yosys-abc", {"yosys-abc": True})
+    with pytest.raises(BaselineError, match="reference"):
+        choose({"tmap": {"slices": 1, "luts": 1, "depth": 1}})
+
+
+def test_candidate_names():
+    assert check_names(["tmap"]) == (REFERENCE, "tmap")
+    assert check_names(reversed(CANDIDATES)) == CANDIDATES
+    with pytest.raises(BaselineError, match=r"unknown baseline 'vivado'; baselines: yosys-abc, tmap"):
+        check_names(["vivado"])
+
+
+def test_savings_split_adds_up():
+    rep = {"conventional": {"luts": 1509, "ffs": 422, "baseline": "abc-synch2"},
+           "tlut": {"luts": 1160, "ffs": 262, "tmap_luts": 1165, "tmap_no_param_luts": 4449,
+                    "tmap_no_param_param_only_luts": 2420},
+           "parameter_registers_folded": 32, "backend": {"slices_saved": 25, "slices_saved_percent": 7.89}}
+    sv = savings(rep)
+    by = {b["cause"]: b for b in sv["breakdown"]}
+    assert list(by) == list(CAUSES)
+    assert by["mapping"]["luts"] == 1509 - 4449 and by["ppc"]["luts"] == 2420
+    assert by["tlut_folding"]["luts"] == 4449 - 2420 - 1165 and by["param_registers"]["ffs"] == 32
+    assert by["mapping"]["ffs"] == 160 - 32
+    assert sv["unexplained_luts"] == 5 and sv["unexplained_ffs"] == 0
+    assert sv["luts"] == 349 == sum(b["luts"] for b in sv["breakdown"]) + sv["unexplained_luts"]
+    assert sv["slices"] == 25 and sv["baseline"] == "abc-synch2"
+    # without parameters: TMAP's own figure, no PPC or folding cause
+    rep["tlut"]["tmap_no_param_luts"] = None
+    sv = savings(rep)
+    assert [b["luts"] for b in sv["breakdown"]] == [1509 - 1165, 0, 0, 0]
+
+
+def test_build_refuses_unknown_baseline(tmp_path, dcsflow):
+    r = dcsflow("build", "picipher", "--out", tmp_path / "b", "--baselines", "tmap,vivado", "--quiet")
+    assert r.returncode != 0
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "unknown baseline 'vivado'" in lines[0] and "Traceback" not in r.stderr
+    assert not (tmp_path / "b").exists()
