@@ -5,7 +5,10 @@ frames per rekey (and the lower bound 4 × ⌈TLUTs/200⌉), ICAP words per reke
 rekey on the Cortex-A9 (QEMU, measured as in ``benchmarks/rekey_bench.py``: executed translation
 blocks of ``scg_evaluate``) and their spread over ``--keys`` pseudo-random keys, build time.
 Targets: pipe TLUT LUTs <= 0.7 × conventional at no greater depth; spread 0; pipe SCG <= 200k
-instructions; frames <= 1.2 × bound.
+instructions; frames <= 1.2 × bound. Issue 21 (the conventional figures are the strongest candidate's,
+``report.json`` ``conventional.baseline``; every candidate is listed): aes128_iter conventional
+<= 2,500 LUTs, aes128_pipe conventional <= 12,000 LUTs, aes128_pipe TLUT <= 6,800 LUTs at LUT depth
+<= 4 (``targets_21`` in the JSON line).
 
 Usage: python benchmarks/aes_bench.py [--build NAME=DIR ...] [--keys 100] [--designs aes128_iter,aes128_pipe]
 (builds into a temporary folder what is not given: aes128_pipe's build takes ~20 min on 2 cores).
@@ -47,7 +50,9 @@ def figures(name: str, build: Path, keys: int, tmp: Path, build_seconds: float |
     return {
         "design": name,
         "conventional": {"luts": c["luts"], "ffs": c["ffs"], "depth": c["depth"],
-                         "slices": (be.get("conventional") or {}).get("slices")},
+                         "slices": (be.get("conventional") or {}).get("slices"), "baseline": c.get("baseline")},
+        "baselines": {n: {k: b.get(k) for k in ("luts", "ffs", "depth", "slices", "eligible", "chosen")}
+                      for n, b in (rep.get("baselines") or {}).items()},
         "tlut": {"luts": t["luts"], "tluts": t["tluts"], "ffs": t["ffs"], "depth": t["depth"],
                  "slices": (be.get("tlut") or {}).get("slices"), "ppc_ands": t["ppc_ands"]},
         "lut_reduction_percent": round(100 * (1 - t["luts"] / c["luts"]), 1),
@@ -78,7 +83,7 @@ def main() -> None:
             f = figures(name, build, a.keys, tmp, secs)
             results[name] = f
             c, t = f["conventional"], f["tlut"]
-            print(f"{name}: LUTs {t['luts']} ({t['tluts']} TLUTs) vs {c['luts']} conventional "
+            print(f"{name}: LUTs {t['luts']} ({t['tluts']} TLUTs) vs {c['luts']} conventional ({c['baseline']}) "
                   f"({f['lut_reduction_percent']}% fewer), FFs {t['ffs']} vs {c['ffs']}, slices {t['slices']} vs "
                   f"{c['slices']}, depth {t['depth']} vs {c['depth']}, PPC {t['ppc_ands']} AND nodes; "
                   f"{f['frames_per_rekey']} frames per rekey (bound {f['frames_lower_bound']}), "
@@ -86,12 +91,19 @@ def main() -> None:
                   f"(spread over {f['keys']} keys: {f['scg_instructions_spread']})"
                   + ("" if secs is None else f"; build {secs:.0f} s"))
     first = results.get("aes128_pipe") or results[a.designs.split(",")[0]]
+    t21 = {}
+    if "aes128_iter" in results:
+        t21["iter_conventional_luts_le_2500"] = results["aes128_iter"]["conventional"]["luts"] <= 2500
+    if "aes128_pipe" in results:
+        p = results["aes128_pipe"]
+        t21["pipe_conventional_luts_le_12000"] = p["conventional"]["luts"] <= 12000
+        t21["pipe_tlut_luts_le_6800_depth_le_4"] = p["tlut"]["luts"] <= 6800 and p["tlut"]["depth"] <= 4
     print(json.dumps({"design": first["design"], "lut_reduction_percent": first["lut_reduction_percent"],
                       "depth_not_greater": first["depth_not_greater"],
                       "scg_instructions": first["scg_instructions"],
                       "scg_instructions_spread": first["scg_instructions_spread"],
                       "frames_per_rekey": first["frames_per_rekey"], "frames_lower_bound": first["frames_lower_bound"],
-                      "designs": results}))
+                      "targets_21": t21, "designs": results}))
 
 
 if __name__ == "__main__":

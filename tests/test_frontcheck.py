@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from dcsflow.flow.stages import RECORD_VERSION
 from dcsflow.flow import frontcheck as fc
 from dcsflow.flow.vhdl import Port
 
@@ -252,7 +253,7 @@ def test_correct_designs_pass(good_builds, lang, sim, output_bits, clock, reset)
     assert c["uncompared_bits"] == 4 and c["compared_bits"] == 2000 * output_bits - 4
     # the record the stage stored says the same
     rec = json.loads((good_builds[lang] / "stages" / "verify.json").read_text())
-    assert rec["version"] == 3 and rec["data"]["frontend_check"] == c
+    assert rec["version"] == RECORD_VERSION and rec["data"]["frontend_check"] == c
 
 
 _FLIP = {"$_AND_": "$_OR_", "$_OR_": "$_AND_", "$_XOR_": "$_XNOR_", "$_XNOR_": "$_XOR_", "$_NAND_": "$_NOR_",
