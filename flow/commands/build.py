@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import click
@@ -98,5 +99,7 @@ def COMMAND(design, project, top, params, device, out, start, stop, area, seed, 
         print_table(res.report)
         click.echo(summary_line(res.report))
         click.echo(f"report: {out / 'report.json'}")
+        if (out / "report.html").exists():
+            click.echo(f"page: {out / 'report.html'} (open it: dcsflow report {shlex.quote(str(out))} --open)")
     else:
         click.echo(f"stages {start}..{stop} done in {out}")
