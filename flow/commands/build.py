@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
 from pathlib import Path
 
 import click
@@ -100,6 +99,6 @@ def COMMAND(design, project, top, params, device, out, start, stop, area, seed, 
         click.echo(summary_line(res.report))
         click.echo(f"report: {out / 'report.json'}")
         if (out / "report.html").exists():
-            click.echo(f"page: {out / 'report.html'} (open it: dcsflow report {shlex.quote(str(out))} --open)")
+            click.echo(f"page: {out / 'report.html'}")
     else:
         click.echo(f"stages {start}..{stop} done in {out}")
