@@ -17,6 +17,7 @@ import os
 import select
 import shutil
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -48,7 +49,7 @@ class _Pipe:
         self.timeout = timeout
         to_r, to_w = os.pipe()      # we write commands -> browser's fd 3
         fr_r, fr_w = os.pipe()      # browser's fd 4 -> we read replies
-        self.profile = Path(os.environ.get("TMPDIR", "/tmp")) / f"dcsflow-chromium-{os.getpid()}-{time.monotonic_ns()}"
+        self.profile = Path(tempfile.mkdtemp(prefix="dcsflow-chromium-"))      # a fresh browser profile
         args = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe",
                 "--no-first-run", "--no-default-browser-check", "--disable-extensions",
                 "--allow-file-access-from-files", f"--user-data-dir={self.profile}",
@@ -56,7 +57,6 @@ class _Pipe:
 
         # the protocol's fixed descriptors (3 = commands in, 4 = replies out): the pipes come in as
         # stdin/stdout and a shell moves them to 3 and 4 (no preexec_fn: not safe with threads)
-        self.profile.mkdir(parents=True)
         self.log = open(self.profile / "stderr.txt", "w+b")
         self.proc = subprocess.Popen(["/bin/sh", "-c", 'exec "$@" 3<&0 4>&1 </dev/null >/dev/null', "sh", *args],
                                      stdin=to_r, stdout=fr_w, stderr=self.log)
@@ -72,7 +72,10 @@ class _Pipe:
         msg = {"id": self.next_id, "method": method, "params": params or {}}
         if session:
             msg["sessionId"] = session
-        os.write(self.w, json.dumps(msg).encode() + b"\0")
+        try:
+            os.write(self.w, json.dumps(msg).encode() + b"\0")
+        except OSError as e:
+            raise ChromiumError(f"chromium stopped reading commands ({e.strerror or e})") from None
         while True:
             m = self._read()
             if m.get("id") == self.next_id:
