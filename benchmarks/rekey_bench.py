@@ -2,6 +2,12 @@
 words and frames per rekey, firmware .text size, ICAP words against per-TLUT read-modify-write.
 
 Usage: python benchmarks/rekey_bench.py [--build NAME=DIR ...] [--keys 100] [--designs picipher,picipher_cis]
+                                       [--write-figures]
+
+``--write-figures`` writes each given build folder's ``firmware_figures.json`` (format
+``dcsflow-firmware-figures`` v1, docs/formats.md "Build page"): the instruction counts below, tied to
+that build by its design hash and the SHA-256 of its PPC and frame map, for the build's page
+(``dcsflow report DIR``: the SCG compute part of the rekey time). Not written for a stand-in placement.
 
 For every design a build folder is needed (``dcsflow build NAME --out DIR``; built into a temporary
 folder when not given). If the build has no back-end frame map yet (``tlut/framemap.json``), a
@@ -50,6 +56,7 @@ from dcsflow.scg.codegen import codegen  # noqa: E402
 from dcsflow.scg.device import get_device  # noqa: E402
 from dcsflow.scg.emulator import ConfigEmulator  # noqa: E402
 from dcsflow.scg.hwicap import AxiHwicap  # noqa: E402
+from dcsflow.fileio import write_text_atomic  # noqa: E402
 
 AXI_US_PER_WORD = 0.2
 ICAP_US_PER_WORD = 0.01
@@ -240,6 +247,24 @@ def bench(name: str, build: Path, keys: int, tmp: Path) -> dict:
     return res
 
 
+def write_figures(build: Path, res: dict) -> Path:
+    """``build/firmware_figures.json`` (format ``dcsflow-firmware-figures`` v1) from ``bench``'s result
+    ``res`` of that very build folder; returns its path."""
+    bj = json.loads((build / "build.json").read_text())
+    files = bj.get("files") or {}
+    doc = {"format": "dcsflow-firmware-figures", "version": 1, "design": bj.get("design"),
+           "design_hash": bj.get("design_hash"), "ppc_sha256": files.get("ppc.aig"),
+           "framemap_sha256": files.get("tlut/framemap.json"), "cpu": "Cortex-A9",
+           "measured_with": "QEMU xilinx-zynq-a9, executed translation blocks (benchmarks/rekey_bench.py)",
+           "date": time.strftime("%Y-%m-%d", time.gmtime()), "keys": res["keys"],
+           "scg_instructions": res["scg_instructions"], "scg_instructions_min": res["scg_instructions_min"],
+           "ppc_instructions": res["ppc_instructions"], "code_style": res["code_style"],
+           "text_bytes": res["text_bytes"], "icap_words": res["icap_words"], "frames": res["frames"]}
+    path = build / "firmware_figures.json"
+    write_text_atomic(path, json.dumps(doc, indent=1) + "\n")
+    return path
+
+
 def ensure_build(name: str, given: dict, tmp: Path) -> tuple[Path, float | None]:
     """The build folder of ``name``: ``given[name]``, else ``dcsflow build NAME`` into ``tmp``.
     Returns (folder, build seconds or None when nothing was built)."""
@@ -258,6 +283,8 @@ def main() -> None:
     ap.add_argument("--build", action="append", default=[], metavar="NAME=DIR")
     ap.add_argument("--designs", default="picipher,picipher_cis")
     ap.add_argument("--keys", type=int, default=100)
+    ap.add_argument("--write-figures", action="store_true",
+                    help="write firmware_figures.json into each build folder given with --build")
     a = ap.parse_args()
     given = dict(x.split("=", 1) for x in a.build)
     results = {}
@@ -274,6 +301,11 @@ def main() -> None:
                   f".text {res['text_bytes']} B; modelled rekey {res['modelled_rekey_us_axi']} µs (AXI HWICAP), "
                   f"{res['modelled_rekey_us_icap']} µs (ICAP)"
                   + (" [stand-in placement: no back-end frame map yet]" if res["standin_placement"] else ""))
+            if a.write_figures and name in given and not res["standin_placement"] and res["scg_instructions"]:
+                print(f"{name}: wrote {write_figures(build, res)}", file=sys.stderr)
+            elif a.write_figures:
+                print(f"{name}: no firmware figures written (only for a build given with --build that has "
+                      "a back-end frame map)", file=sys.stderr)
     first = results[a.designs.split(",")[0]]
     print(json.dumps({"scg_instructions": first["scg_instructions"],
                       "scg_instructions_spread": first["scg_instructions_spread"],

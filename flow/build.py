@@ -38,12 +38,12 @@ from .stages import STAGES, BuildError, Context, StaleStage, load_record, record
 __all__ = ["STAGES", "BuildError", "BuildOptions", "BuildResult", "build", "design_hash"]
 
 #: the build's manifest and report: removed before any stage runs (a failed run must not look complete)
-FINISHED_FILES = ("build.json", "report.json")
+FINISHED_FILES = ("build.json", "report.json", "report.html")
 
 #: what a build writes at the top of its folder (besides FINISHED_FILES): with ``force`` into a
 #: folder that is not a build folder, none of these may exist already
 BUILD_ENTRIES = ("stages", "frontend", "tmap", "tlut", "baselines", "conventional", "conv", "backend", "vivado", "template.json",
-                 "template.v", "conventional.v", "ppc.aig", "ppc.json", "frontcheck")
+                 "template.v", "conventional.v", "ppc.aig", "ppc.json", "frontcheck", "report")
 
 @dataclass(frozen=True)
 class BuildOptions:

@@ -10,6 +10,8 @@ APT_PACKAGES=(yosys berkeley-abc iverilog verilator python3-venv python3-pip pyt
 APT_PACKAGES+=(ghdl)   # VHDL input through GHDL (flow/vhdl.py)
 # Vivado back end tests: tclsh runs the generated Tcl against UG835 option stubs
 APT_PACKAGES+=(tcl)
+# tests/test_report_page.py: the build's page (report.html) loaded in headless Chromium
+APT_PACKAGES+=(chromium)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

@@ -1,4 +1,5 @@
-"""Rekey cost model (ICAP words, modelled time), back-end table rows and the HTML report with plots.
+"""Rekey cost model (ICAP words, modelled time), back-end table rows and figures (the build's page,
+:mod:`dcsflow.flow.reportpage`, shows them).
 
 ICAP word counts (FACTS.md "Frame read and write sequences", UG470):
 (a) per-TLUT read-modify-write as the vendor-style drivers do: for every TLUT, read its 4 frames
@@ -14,7 +15,6 @@ raw ICAP = 4 bytes per word at 400 MB/s (ICAPE2, 32 bit × 100 MHz).
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 from dcsflow.scg.bitstream import frame_runs
 from dcsflow.scg.device import FRAME_WORDS, Device
@@ -94,8 +94,10 @@ def table_rows(backend: dict) -> list[tuple[str, str, str]]:
     ]
 
 
-def plot_utilization(backend: dict, path: Path) -> None:
-    """Bar chart (PNG) of slices, LUT sites, LUTs, FFs, CARRY4 for both implementations."""
+def utilization_figure(backend: dict):
+    """Bar chart of slices, LUT sites, LUTs, FFs, CARRY4 and route-throughs of both implementations
+    (``report["backend"]``: its ``conventional`` and ``tlut`` utilization); returns a matplotlib
+    Figure (Agg backend; the caller saves and closes it)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -105,18 +107,20 @@ def plot_utilization(backend: dict, path: Path) -> None:
     c, t = backend["conventional"], backend["tlut"]
     fig, ax = plt.subplots(figsize=(7, 3.5))
     xs = range(len(keys))
-    ax.bar([x - 0.2 for x in xs], [c[k] for k in keys], 0.4, label="conventional")
-    ax.bar([x + 0.2 for x in xs], [t[k] for k in keys], 0.4, label="TLUT")
+    ax.bar([x - 0.2 for x in xs], [c.get(k, 0) for k in keys], 0.4, label="conventional")
+    ax.bar([x + 0.2 for x in xs], [t.get(k, 0) for k in keys], 0.4, label="TLUT")
     ax.set_xticks(list(xs), keys)
     ax.set_ylabel("count")
     ax.set_title("Utilization")
     ax.legend()
     fig.tight_layout()
-    _save(fig, path)
+    return fig
 
 
-def plot_device_map(device: Device, used_sites: list, tlut_sites: list, path: Path, title: str) -> None:
-    """Device map (PNG): all CLB sites (grey), used slices (blue), slices holding TLUTs (red)."""
+def device_map_figure(device: Device, used_sites: list, tlut_sites: list, title: str):
+    """Device map: all CLB sites of ``device`` (grey), ``used_sites`` (slice site names, blue) and
+    ``tlut_sites`` (slices holding TLUTs, red), clock-region rows marked; returns a matplotlib Figure
+    (Agg backend; the caller saves and closes it). Raises KeyError for a site not on the device."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -136,40 +140,4 @@ def plot_device_map(device: Device, used_sites: list, tlut_sites: list, path: Pa
     ax.set_title(title)
     ax.legend(loc="upper right", fontsize=7, markerscale=4)
     fig.tight_layout()
-    _save(fig, path)
-
-
-def _save(fig, path: Path) -> None:
-    import matplotlib.pyplot as plt
-
-    tmp = path.with_name("." + path.name + ".tmp.png")
-    fig.savefig(tmp, dpi=110)
-    plt.close(fig)
-    tmp.replace(path)
-
-
-def html_page(title: str, backend: dict, images: list[str]) -> str:
-    """The back end's HTML report: comparison table and the plot images (relative file names)."""
-    import html
-
-    rows = "\n".join(f"<tr><td>{html.escape(a)}</td><td>{html.escape(b)}</td><td>{html.escape(c)}</td></tr>"
-                     for a, b, c in table_rows(backend))
-    imgs = "\n".join(f'<p><img src="{html.escape(i)}" alt="{html.escape(i)}"></p>' for i in images)
-    return f"""<!DOCTYPE html>
-<html><head><meta charset="utf-8"><title>{html.escape(title)}</title>
-<style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse}}
-td,th{{border:1px solid #bbb;padding:3px 8px}}td:nth-child(n+2){{text-align:right}}</style></head>
-<body><h1>{html.escape(title)}</h1>
-<p>Device {html.escape(backend['device'])} (IDCODE {html.escape(backend['idcode'])}),
-design hash <code>{html.escape(str(backend['design_hash']))}</code>, placer seed {backend['seed']}.
-Configuration is logic-only (LUT contents; routing comes from an external back end).</p>
-<table><tr><th>metric</th><th>conventional</th><th>TLUT</th></tr>
-{rows}
-</table>
-<p>ICAP model: per-TLUT read-modify-write = {backend['rekey']['rmw_words_per_tlut']} words per TLUT
-(read 4 frames + dummy frame with commands, write 4 frames + pad frame with commands); batched = one
-partial stream writing each touched frame once. AXI HWICAP: {backend['rekey']['us_per_word_hwicap']} µs
-per word (230 µs per TLUT / words per TLUT); raw ICAP 400 MB/s.</p>
-{imgs}
-</body></html>
-"""
+    return fig

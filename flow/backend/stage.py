@@ -6,8 +6,9 @@ every candidate is packed and placed the same way, and :func:`dcsflow.flow.basel
 the conventional implementation. Writes (formats in docs/formats.md, contract in the issue-6/7
 build contract): ``tlut/`` and ``conv/`` (the chosen candidate): ``placement.json``,
 ``utilization.json``, ``template.frm``, ``template.bit``; ``baselines/<name>/utilization.json``
-for every candidate; ``tlut/framemap.json``; ``backend/report.html`` with ``utilization.png`` and
-``device_map.png``. Every JSON carries ``design_hash`` and ``idcode``.
+for every candidate; ``tlut/framemap.json``. (The build's page, ``report.html`` with the figures,
+is drawn by the outputs stage from these files: :mod:`dcsflow.flow.reportpage`.) Every JSON carries
+``design_hash`` and ``idcode``.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from dcsflow.scg.ppc import Ppc
 from dcsflow.fileio import write_bytes_atomic, write_text_atomic
 from . import BackendError, BackendRequest, ExportJob, get_backend
 from .pack import LETTERS
-from .report import html_page, plot_device_map, plot_utilization, rekey_model
+from .report import rekey_model
 
 PLACEMENT_FORMAT = "dcsflow-placement"
 from dcsflow.scg.buildfolder import FRAMEMAP_FORMAT  # noqa: E402  (defined once, in the runtime)
@@ -179,8 +180,6 @@ def run_backend(out: Path, *, top: str, design_hash: str, ppc_path: Path, params
     summary["slices_saved_percent"] = round(100.0 * (c["slices"] - t["slices"]) / max(1, c["slices"]), 2)
     summary["rekey"] = rekey_model(t["tluts"], conf.tlut_fars, dev)
     summary["tlut_frame_sets"] = tl_impl.placement.tlut_frame_sets
-    step("report: plots and HTML")
-    files += _report_page(out / "backend", summary, tl_impl, dev, top)
     return BackendOutcome(summary, files)
 
 
@@ -208,16 +207,3 @@ def _write_implementation(d: Path, impl_name: str, impl, module: dict, dev, desi
     label = f"{top};dcsflow-template-{impl_name};logic-only(no routing);design_hash={design_hash};idcode={idcode}"
     write_bytes_atomic(d / "template.bit", to_bit(write_full(mem), design=label, part=header_part(dev)))
     return [f"{impl_name}/{n}" for n in ("placement.json", "utilization.json", "template.frm", "template.bit")]
-
-
-def _report_page(bdir: Path, summary: dict, tl_impl, dev, top: str) -> list[str]:
-    """``report.html`` with ``utilization.png`` and ``device_map.png`` in ``bdir``; returns the paths
-    relative to the build folder."""
-    bdir.mkdir(exist_ok=True)
-    plot_utilization(summary, bdir / "utilization.png")
-    used = tl_impl.placement.sites
-    tls = [used[i] for i, s in enumerate(tl_impl.packing.slices) if s.tlut]
-    plot_device_map(dev, used, tls, bdir / "device_map.png", f"{top}: TLUT implementation on {dev.name}")
-    write_text_atomic(bdir / "report.html", html_page(f"{top}: back end on {dev.name}", summary,
-                                                      ["utilization.png", "device_map.png"]))
-    return ["backend/report.html", "backend/utilization.png", "backend/device_map.png"]

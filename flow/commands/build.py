@@ -105,5 +105,7 @@ def COMMAND(design, project, top, params, device, out, start, stop, area, seed, 
         print_table(res.report)
         click.echo(summary_line(res.report))
         click.echo(f"report: {out / 'report.json'}")
+        if (out / "report.html").exists():
+            click.echo(f"page: {out / 'report.html'}")
     else:
         click.echo(f"stages {start}..{stop} done in {out}")

@@ -2,9 +2,11 @@
 
 Writes ``template.json`` (the TLUT netlist, module attribute ``dcs_ppc_sha256`` = SHA-256 of the
 PPC), ``template.v``, ``conventional.v`` (the conventional candidate the back end chose), ``ppc.aig`` + ``ppc.json`` (TLUT cell -> PPC outputs,
-affine records), ``report.json`` and last ``build.json`` (format ``dcsflow-build``: design, its
+affine records), ``report.json``, ``build.json`` (format ``dcsflow-build``: design, its
 source (to find the design description again), device, design hash, parameters and the SHA-256 of
-every file the runtime trusts). Formats: docs/formats.md.
+every file the runtime trusts) and last the build's page ``report.html`` with ``report/*.png``
+(:mod:`dcsflow.flow.reportpage`; not in build.json: ``dcsflow report`` draws it again). Formats:
+docs/formats.md.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dcsflow.scg.buildfolder import BUILD_FORMAT, BUILD_VERSION, sha256_file
 from .. import netlist as nl
 from ..registry import identity
 from ..report import build_report
+from ..reportpage import write_build_page
 from . import BackendResult, BuildError, Context, FrontendResult, MapResult, VerifyResult
 
 #: files of every finished build whose hashes build.json records (besides the back end's)
@@ -93,4 +96,5 @@ def run(ctx: Context, front: FrontendResult, mapped: MapResult, verified: Verify
           "top": top, "device": ctx.options.device, "design_hash": ctx.design_hash, "params": front.params,
           "user_params": dict(d.transform.user_params) if d.transform else None, "files": files}
     write_text_atomic(out / "build.json", json.dumps(bj, indent=1) + "\n")
+    write_build_page(out)              # report.html + report/*.png, drawn from the files above
     return report

@@ -1,0 +1,269 @@
+"""The build's page (``dcsflow report``, :mod:`dcsflow.flow.reportpage`): rendered for a small real
+build whose report.json gets the version-2 keys (baselines, savings breakdown) with figures chosen
+here, loaded in headless Chromium (every image decoded by the browser, the savings figures in the
+page's text, a screenshot kept), and refused with one line for builds of an older report version."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from dcsflow.flow.build import BuildOptions, build
+from dcsflow.flow.reportpage import CPU_HZ, FIRMWARE_FIGURES, ReportPageError, load_inputs, render_page, rekey_split
+
+from _builds import reseal
+from _chromium import chromium_path, inspect_page
+
+DATA = Path(__file__).parent / "data" / "flow"
+
+#: version-2 keys added to the real build's report.json; the page must show these exact figures
+BASELINES = {
+    "yosys-abc": {"how": "synth_xilinx, abc -luts 2:2,3,6:5,10,20", "luts": 4301, "ffs": 1723, "carry4": 37,
+                  "muxf7": 11, "muxf8": 3, "depth": 7, "slices": 1289, "slicem": 4, "lut_sites": 4777,
+                  "eligible": True, "chosen": False, "seconds": 3.25},
+    "abc-if-choices": {"how": "ABC &if with structural choices", "luts": 3907, "ffs": 1709, "carry4": 37,
+                       "muxf7": 9, "muxf8": 2, "depth": 6, "slices": 1187, "slicem": 5, "lut_sites": 4391,
+                       "eligible": True, "chosen": True, "seconds": 5.5},
+    "tmap": {"how": "TMAP, parameters as ordinary inputs", "luts": 3650, "ffs": 1709, "carry4": 37, "muxf7": 0,
+             "muxf8": 0, "depth": 9, "slices": 1111, "slicem": 0, "lut_sites": 3999, "eligible": False,
+             "chosen": False, "seconds": 2.0},
+}
+SAVINGS = {"baseline": "abc-if-choices", "slices": 417, "slices_percent": 35.1, "luts": 1234, "ffs": 567,
+           "breakdown": [
+               {"cause": "ppc", "label": "parameter-only logic moved into the PPC", "luts": 345, "ffs": 0,
+                "how": "LUTs of the parameter-only cones in the baseline"},
+               {"cause": "param_registers", "label": "parameter registers folded", "luts": 12, "ffs": 567,
+                "how": "FFs the front end folded"},
+               {"cause": "tlut_folding", "label": "logic folded into TLUTs", "luts": 678, "ffs": 0,
+                "how": "TMAP without parameters minus TMAP with parameters"},
+               {"cause": "mapping", "label": "TMAP without parameters vs the baseline", "luts": 190, "ffs": 0,
+                "how": "baseline LUTs minus TMAP without parameters"}],
+           "unexplained_luts": 9}
+
+
+@pytest.fixture(scope="module")
+def small_build(tmp_path_factory):
+    """keyxor (tests/data/flow) built once, without the front-end check (about 15 s)."""
+    out = tmp_path_factory.mktemp("page") / "kx"
+    build(BuildOptions(design=str(DATA / "keyxor.v"), out=out, progress=False, frontend_check=False))
+    return out
+
+
+def _copy(src: Path, dst: Path, version: int = 2, **extra) -> Path:
+    """A copy of the build folder with report.json of ``version`` (version 2: the keys above added),
+    build.json's hashes renewed (as if the flow had written it)."""
+    shutil.copytree(src, dst, ignore=shutil.ignore_patterns("frontend", "tmap", "conventional"))
+    r = json.loads((dst / "report.json").read_text())
+    r["version"] = version
+    if version >= 2:
+        r["baselines"] = json.loads(json.dumps(BASELINES))
+        r["savings"] = json.loads(json.dumps(SAVINGS))
+        r["conventional"]["baseline"] = "abc-if-choices"
+    r.update(extra)
+    (dst / "report.json").write_text(json.dumps(r, indent=1))
+    reseal(dst, ppc_hash=False)
+    return dst
+
+
+def _artifacts(tmp_path: Path) -> Path:
+    d = os.environ.get("DCSFLOW_TEST_ARTIFACTS")
+    return Path(d) if d else tmp_path
+
+
+def test_build_writes_the_page(small_build):
+    """The outputs stage draws the page for every build (report version 1 today: the new sections
+    say they are not in the report); nothing of it is in build.json; the back end writes no page."""
+    page = small_build / "report.html"
+    text = page.read_text()
+    version = json.loads((small_build / "report.json").read_text())["version"]
+    assert "<img" in text and ("not in this report" in text) == (version < 2)
+    assert sorted(p.name for p in (small_build / "report").iterdir()) == ["device_map.png", "rekey_time.png",
+                                                                          "utilization.png"]
+    bj = json.loads((small_build / "build.json").read_text())
+    assert not any(n.startswith("report/") or n == "report.html" for n in bj["files"])
+    assert not (small_build / "backend").exists()
+
+
+def test_page_in_chromium(small_build, tmp_path):
+    """Chromium loads the page: every image decodes (naturalWidth > 0), the savings figures are in the
+    page's text; the screenshot is kept (DCSFLOW_TEST_ARTIFACTS, else the test's tmp folder)."""
+    if chromium_path() is None:
+        if os.environ.get("CI"):
+            pytest.fail("chromium missing (Debian package chromium; scripts/setup.sh installs it)", pytrace=False)
+        pytest.skip("chromium missing (Debian package chromium; scripts/setup.sh installs it)")
+    b = _copy(small_build, tmp_path / "b")
+    written = render_page(b)
+    assert written[-1] == b / "report.html"
+    assert {p.name for p in written[:-1]} == {"breakdown.png", "utilization.png", "device_map.png",
+                                              "rekey_time.png"}
+    shot = _artifacts(tmp_path) / "report_page.png"
+    seen = inspect_page(b / "report.html", shot)
+    print(f"screenshot of the report page: {shot}")
+    imgs = seen["images"]
+    assert len(imgs) == 4
+    broken = [i["src"] for i in imgs if not (i["complete"] and i["width"] > 0 and i["height"] > 0)]
+    assert not broken, f"images that did not load: {broken}"
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
+    text = " ".join(seen["text"].split())
+    assert "417 slices fewer (35.1 %)" in text
+    assert "1,234 LUTs and 567 FFs fewer than the chosen baseline abc-if-choices" in text
+    for name, d in BASELINES.items():
+        assert name in text and d["how"] in text and f"{d['luts']:,}" in text and f"{d['slices']:,}" in text
+    assert "abc-if-choices (chosen)" in text and "no (deeper)" in text
+    for row in SAVINGS["breakdown"]:
+        assert f"{row['label']} ({row['cause']}) {row['luts']:,} {row['ffs']:,} {row['how']}" in text
+    assert "not explained by a cause 9" in text and "total against abc-if-choices 1,234 567" in text
+    # slices each baseline loses to the TLUT implementation, from the back end's TLUT slices
+    tl = json.loads((b / "report.json").read_text())["backend"]["tlut"]["slices"]
+    assert f"{BASELINES['tmap']['slices'] - tl:,}" in text
+    assert "not in this report" not in text
+    assert "SCG compute: not measured" in text and "--write-figures" in text
+
+
+def test_firmware_figures_split_the_rekey_time(small_build, tmp_path):
+    """With firmware figures of this very build the rekey time gets its compute part; figures of
+    another build are not used (the page says so)."""
+    b = _copy(small_build, tmp_path / "b")
+    bj = json.loads((b / "build.json").read_text())
+    fw = {"format": "dcsflow-firmware-figures", "version": 1, "design": "keyxor", "design_hash": bj["design_hash"],
+          "ppc_sha256": bj["files"]["ppc.aig"], "framemap_sha256": bj["files"]["tlut/framemap.json"],
+          "cpu": "Cortex-A9", "measured_with": "QEMU test figures", "keys": 7, "scg_instructions": 66700,
+          "ppc_instructions": 1000, "code_style": "straight"}
+    (b / FIRMWARE_FIGURES).write_text(json.dumps(fw))
+    render_page(b)
+    text = " ".join((b / "report.html").read_text().split())
+    assert "66,700 Cortex-A9 instructions" in text and "100.00 µs at 667 MHz" in text
+    split = rekey_split(json.loads((b / "report.json").read_text())["backend"]["rekey"], fw)
+    assert [s["transport"] for s in split] == ["AXI HWICAP", "PCAP", "raw ICAP"]
+    assert all(s["compute_us"] == pytest.approx(66700 / CPU_HZ * 1e6) for s in split)
+    words = split[0]["words"]
+    assert split[2]["transport_us"] == pytest.approx(words * 4 / 400.0)
+    assert split[1]["transport_us"] == pytest.approx(words * 4 / 145.0)
+    assert split[0]["total_us"] > split[1]["total_us"] > split[2]["total_us"]
+    fw["ppc_sha256"] = "0" * 64
+    (b / FIRMWARE_FIGURES).write_text(json.dumps(fw))
+    render_page(b)
+    text = " ".join((b / "report.html").read_text().split())
+    assert "measured on another build" in text and "66,700" not in text
+    (b / FIRMWARE_FIGURES).write_text("{")
+    with pytest.raises(ReportPageError, match="firmware_figures.json: unusable firmware figures"):
+        render_page(b)
+
+
+def test_missing_sections_say_so(small_build, tmp_path):
+    """A version-2 report without the optional sections still renders, each saying it is missing."""
+    b = _copy(small_build, tmp_path / "b")
+    r = json.loads((b / "report.json").read_text())
+    del r["savings"], r["baselines"]
+    (b / "report.json").write_text(json.dumps(r))
+    reseal(b, ppc_hash=False)
+    shutil.rmtree(b / "tlut")
+    bj = json.loads((b / "build.json").read_text())
+    bj["files"] = {k: v for k, v in bj["files"].items() if not k.startswith("tlut/")}
+    (b / "build.json").write_text(json.dumps(bj))
+    (b / "report" / "breakdown.png").write_bytes(b"stale")
+    names = {p.name for p in render_page(b)}
+    assert names == {"utilization.png", "rekey_time.png", "report.html"}
+    assert not (b / "report" / "breakdown.png").exists()         # a figure of the earlier page is gone
+    text = (b / "report.html").read_text()
+    for what in ("Savings: not in this report", "Baselines: not in this report",
+                 "Savings breakdown: not in this report", "Placement map: no TLUT placement"):
+        assert what in text
+
+
+def _one_error_line(res):
+    assert res.returncode == 1, res.stdout + res.stderr
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "Traceback" not in res.stderr
+    return lines[0]
+
+
+def test_old_report_version_refused(small_build, tmp_path, dcsflow):
+    """report.json of version 1 (before baselines and savings): one line naming the rebuild command;
+    no page is written."""
+    b = _copy(small_build, tmp_path / "b", version=1)
+    (b / "report.html").unlink()
+    shutil.rmtree(b / "report")
+    line = _one_error_line(dcsflow("report", b))
+    assert line == (f"error: {b}/report.json is report version 1 (before baselines and savings breakdown); "
+                    f"rebuild: dcsflow build <the HDL files of keyxor> --out {b}")
+    assert not (b / "report.html").exists() and not (b / "report").exists()
+
+
+@pytest.mark.parametrize("case", ["no build.json", "no report.json", "changed report", "bad json",
+                                  "newer", "not a folder", "malformed savings", "old build.json"])
+def test_bad_build_folders_refused(small_build, tmp_path, dcsflow, case):
+    """Every unusable folder is one line ``error: ...`` with exit status 1, the old page untouched."""
+    b = _copy(small_build, tmp_path / "b")
+    before = (b / "report.html").read_bytes()
+    target = b
+    if case == "no build.json":
+        (b / "build.json").unlink()
+        want = "not a finished build folder (no build.json); run: dcsflow build"
+    elif case == "no report.json":
+        (b / "report.json").unlink()
+        want = "report.json: missing; rebuild: dcsflow build"
+    elif case == "changed report":
+        (b / "report.json").write_text((b / "report.json").read_text().replace('"design"', '"design" ', 1))
+        want = "does not match build.json (changed since the build)"
+    elif case == "bad json":
+        (b / "report.json").write_text("{not json")
+        reseal(b, ppc_hash=False)
+        want = "report.json: not JSON"
+    elif case == "newer":
+        _set(b, version=3)
+        want = "report version 3 is newer than this dcsflow reads (2); update dcsflow"
+    elif case == "not a folder":
+        target = b / "missing"
+        want = "not a folder"
+    elif case == "malformed savings":
+        _set(b, savings={**SAVINGS, "luts": "many"})
+        want = "malformed report (savings.luts is not a number)"
+    else:
+        bj = json.loads((b / "build.json").read_text())
+        bj["version"] = 1
+        (b / "build.json").write_text(json.dumps(bj))
+        want = "build folder of format version 1 (this dcsflow reads 2); rebuild"
+    line = _one_error_line(dcsflow("report", target))
+    assert want in line, line
+    assert (b / "report.html").read_bytes() == before
+
+
+def _set(b: Path, **keys) -> None:
+    r = json.loads((b / "report.json").read_text())
+    r.update(keys)
+    (b / "report.json").write_text(json.dumps(r))
+    reseal(b, ppc_hash=False)
+
+
+def test_report_command_prints_and_opens(small_build, tmp_path, monkeypatch):
+    """``dcsflow report BUILD --open`` prints the page's path and hands its file:// URI to the web
+    browser (monkeypatched: no browser starts); without --open nothing is opened."""
+    from click.testing import CliRunner
+
+    from dcsflow.flow.cli import cli
+    from dcsflow.flow.commands import report as cmd
+
+    b = _copy(small_build, tmp_path / "b")
+    opened = []
+    monkeypatch.setattr(cmd.webbrowser, "open", lambda uri: opened.append(uri) or True)
+    res = CliRunner().invoke(cli, ["report", str(b)])
+    assert res.exit_code == 0 and res.output.strip() == str(b / "report.html") and opened == []
+    res = CliRunner().invoke(cli, ["report", str(b), "--open"])
+    assert res.exit_code == 0, res.output
+    assert opened == [(b / "report.html").resolve().as_uri()]
+    monkeypatch.setattr(cmd.webbrowser, "open", lambda uri: False)
+    res = CliRunner().invoke(cli, ["report", str(b), "--open"])
+    assert res.exit_code == 0 and "no web browser could be started" in res.output
+
+
+def test_lenient_mode_is_only_for_the_build(small_build, tmp_path):
+    """The outputs stage draws a version-1 report (sections marked missing); the command refuses it."""
+    b = _copy(small_build, tmp_path / "b", version=1)
+    assert load_inputs(b, lenient=True).notes
+    with pytest.raises(ReportPageError, match="report version 1"):
+        load_inputs(b)
