@@ -57,6 +57,9 @@ FIRMWARE_HOWTO = "python benchmarks/rekey_bench.py --designs {design} --build {d
 #: savings causes (report.json ``savings.breakdown[].cause``) in page order, with a fallback label
 CAUSES = {"ppc": "parameter-only logic moved into the PPC", "param_registers": "parameter registers folded",
           "tlut_folding": "logic folded into TLUTs", "mapping": "TMAP without parameters vs the baseline"}
+#: short names of the causes on the breakdown figure's axis
+SHORT_CAUSES = {"ppc": "parameter-only logic → PPC", "param_registers": "parameter registers",
+                "tlut_folding": "folded into TLUTs", "mapping": "mapping, front end"}
 
 #: baseline columns of the savings table: (key, heading)
 BASELINE_COLUMNS = (("luts", "LUTs"), ("ffs", "FFs"), ("carry4", "CARRY4"), ("muxf7", "MUXF7"), ("muxf8", "MUXF8"),
@@ -327,9 +330,10 @@ def breakdown_figure(savings: dict):
     """Horizontal bars: LUTs and FFs saved per cause of ``savings`` (report.json ``savings``), and the
     LUTs no cause explains; returns a matplotlib Figure."""
     plt = _pyplot()
-    rows = [(r.get("label") or CAUSES.get(r["cause"], r["cause"]), r["luts"], r["ffs"]) for r in savings["breakdown"]]
+    rows = [(SHORT_CAUSES.get(r["cause"]) or r.get("label") or r["cause"], r["luts"], r["ffs"])
+            for r in savings["breakdown"]]
     if savings.get("unexplained_luts"):
-        rows.append(("not explained by a cause", savings["unexplained_luts"], 0))
+        rows.append(("other", savings["unexplained_luts"], 0))
     fig, ax = plt.subplots(figsize=(8, 0.6 * len(rows) + 1.4))
     ys = list(range(len(rows)))
     ax.barh([y - 0.2 for y in ys], [r[1] for r in rows], 0.4, label="LUTs", color="#1f77b4")

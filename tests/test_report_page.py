@@ -75,14 +75,15 @@ def _artifacts(tmp_path: Path) -> Path:
 
 
 def test_build_writes_the_page(small_build):
-    """The outputs stage draws the page for every build (report version 1 today: the new sections
-    say they are not in the report); nothing of it is in build.json; the back end writes no page."""
+    """The outputs stage draws the page for every build (report version 2: every section present);
+    nothing of it is in build.json; the back end writes no page."""
     page = small_build / "report.html"
     text = page.read_text()
     version = json.loads((small_build / "report.json").read_text())["version"]
-    assert "<img" in text and ("not in this report" in text) == (version < 2)
-    assert sorted(p.name for p in (small_build / "report").iterdir()) == ["device_map.png", "rekey_time.png",
-                                                                          "utilization.png"]
+    assert version == 2
+    assert "<img" in text and "not in this report" not in text
+    assert sorted(p.name for p in (small_build / "report").iterdir()) == ["breakdown.png", "device_map.png",
+                                                                          "rekey_time.png", "utilization.png"]
     bj = json.loads((small_build / "build.json").read_text())
     assert not any(n.startswith("report/") or n == "report.html" for n in bj["files"])
     assert not (small_build / "backend").exists()

@@ -90,7 +90,9 @@ def run(ctx: Context, front: FrontendResult, mapped: MapResult, verified: Verify
     write_text_atomic(out / "report.json", json.dumps(report, indent=1) + "\n")
     files = {n: sha256_file(out / n) for n in OUTPUT_FILES}
     if backend.summary.get("rekey"):
-        files.update({n: sha256_file(out / n) for n in backend.files})
+        # the runtime trusts the TLUT build's files and the chosen conventional one (conv/), not the
+        # other candidates' figures (baselines/, read by the report only)
+        files.update({n: sha256_file(out / n) for n in backend.files if not n.startswith("baselines/")})
     d = ctx.design
     bj = {"format": BUILD_FORMAT, "version": BUILD_VERSION, "design": d.name, "design_source": identity(d),
           "top": top, "device": ctx.options.device, "design_hash": ctx.design_hash, "params": front.params,
