@@ -13,7 +13,11 @@ Candidates (:data:`CANDIDATES`), each from the conventional front end's netlist
   its ABC proof) without parameters;
 - ``abc-synch2`` and ``abc-dch``: the same AIG mapped by ABC's ``&if`` on structural choices
   (``&synch2``, ``&dch``) with ``&mfs`` resynthesis (:data:`ABC_SCRIPTS`), the result read back
-  and proved equivalent to the AIG with ABC ``cec``.
+  and proved equivalent to the AIG with ABC ``cec``;
+- ``abc-wide``: ABC's ``&if`` on ``&synch2`` choices with a LUT library of 1..8 inputs in which a 7-
+  or 8-input LUT costs 2 or 4 (:data:`WIDE_LUT_LIBRARY`: 2 LUT6 + MUXF7, 4 LUT6 + 2 MUXF7 + MUXF8,
+  UG474) and the depth of one LUT; each 7/8-input LUT is then split into LUT6 cofactors on its first
+  six inputs and MUXF7/MUXF8 on the last one or two (:func:`split_wide`).
 
 The three AIG-based candidates are re-imported into the module (:func:`dcsflow.flow.frontend.reimport`)
 and finished with the rest of synth_xilinx (FF mapping, IO buffers), like the TLUT build. Every
@@ -43,7 +47,7 @@ __all__ = ["CANDIDATES", "REFERENCE", "ABC_SCRIPTS", "HOW", "BaselineError", "Ba
            "run_candidates", "abc_lut_netlist", "choose", "parse_names"]
 
 #: every candidate, in the order they are tried and reported
-CANDIDATES = ("yosys-abc", "tmap", "abc-synch2", "abc-dch")
+CANDIDATES = ("yosys-abc", "tmap", "abc-synch2", "abc-dch", "abc-wide")
 #: the candidate whose LUT depth bounds the others' (today's conventional build)
 REFERENCE = "yosys-abc"
 #: ABC scripts of the ABC candidates: structural choices, depth-oriented ``&if`` with area recovery,
@@ -51,13 +55,20 @@ REFERENCE = "yosys-abc"
 #: (20,669 AND nodes): ``&synch2; &if -K 6; &mfs`` 1507 LUTs / 5 levels, ``&dch; &if -K 6; &mfs``
 #: 2073 / 6, plain ``&if -K 6`` 2255 / 6, area-oriented ``&dch; &if -a; &mfs`` 1984 / 7 (deeper).
 ABC_SCRIPTS = {"abc-synch2": "&st; &synch2; &if -K {K}; &mfs",
-               "abc-dch": "&st; &dch; &if -K {K}; &mfs"}
+               "abc-dch": "&st; &dch; &if -K {K}; &mfs",
+               # no -K: the LUT library below decides (ABC read_lut); on aes128_iter's conventional
+               # logic 1340 LUT6 equivalents at 5 levels against 1443 without -a
+               "abc-wide": "&st; &synch2; &if -a"}
+#: ABC ``read_lut`` library of the ``abc-wide`` candidate: inputs, area, delay per line; a 7-input
+#: LUT is 2 LUT6 + MUXF7 and an 8-input one 4 LUT6 + 2 MUXF7 + MUXF8 (UG474), one LUT level each
+WIDE_LUT_LIBRARY = "".join(f"{k} {1 if k <= 6 else 2 if k == 7 else 4}.00 1.00\n" for k in range(1, 9))
 #: one line per candidate: how it is made (report.json ``baselines.<name>.how``)
 HOW = {
     "yosys-abc": "Yosys synth_xilinx: abc -luts 2:2,3,6:5,10,20 and muxcover (MUXF7/MUXF8)",
     "tmap": "TMAP (the flow's mapper, default mode) on the extracted logic without parameters",
     "abc-synch2": "ABC &st; &synch2; &if -K 6; &mfs on the extracted logic (structural choices)",
     "abc-dch": "ABC &st; &dch; &if -K 6; &mfs on the extracted logic (structural choices)",
+    "abc-wide": "ABC &st; &synch2; &if -a with 7/8-input LUTs as 2/4 LUT6 + MUXF7/MUXF8",
 }
 
 
@@ -182,12 +193,42 @@ def _truth(ins: list[str], cubes: list[tuple[str, str]]) -> int:
     return onset if value == "1" else ((1 << (1 << k)) - 1) & ~onset
 
 
-def abc_lut_netlist(aig: Aig, script: str, K: int = 6, timeout: float = 1800.0) -> tuple[dict, int, float]:
+def split_wide(name: str, inputs: list[str], table: int) -> tuple[list, list]:
+    """A static LUT of 7 or 8 inputs as LUT6 cofactors and MUXF7/MUXF8 cells (UG474): the cofactor
+    ``q_j`` is the function with the inputs 6.. set to the bits of ``j`` (a LUT on ``inputs[:6]``);
+    7 inputs: ``name = MUXF7(q0, q1, S=inputs[6])``; 8 inputs: ``MUXF8(MUXF7(q0, q1), MUXF7(q2, q3),
+    S=inputs[7])`` with both MUXF7s selected by ``inputs[6]``. Returns (LUTs, muxes) as
+    :class:`dcsflow.tmap.mapper.Lut` / ``Mux``; the last mux is named ``name``.
+
+    Raises:
+        BaselineError: not 7 or 8 inputs.
+    """
+    from dcsflow.tmap.mapper import Lut, Mux
+
+    k = len(inputs)
+    if k not in (7, 8):
+        raise BaselineError(f"{name}: {k} inputs cannot be split into LUT6 + MUXF7/MUXF8")
+    qs = []
+    for j in range(1 << (k - 6)):
+        q = 0
+        for i in range(64):
+            q |= (table >> (i | j << 6) & 1) << i
+        qs.append(Lut(f"{name}$q{j}", list(inputs[:6]), q))
+    if k == 7:
+        return qs, [Mux(name, "MUXF7", qs[0].name, qs[1].name, inputs[6])]
+    a, b = f"{name}$f7a", f"{name}$f7b"
+    return qs, [Mux(a, "MUXF7", qs[0].name, qs[1].name, inputs[6]), Mux(b, "MUXF7", qs[2].name, qs[3].name, inputs[6]),
+                Mux(name, "MUXF8", a, b, inputs[7])]
+
+
+def abc_lut_netlist(aig: Aig, script: str, K: int = 6, timeout: float = 1800.0,
+                    wide: bool = False) -> tuple[dict, int, float]:
     """Map the combinational ``aig`` (no latches) with an ABC script (``{K}`` is the LUT size) and
-    read the result back as a static TLUT-netlist document (format ``dcsflow-tlut-netlist`` v1, no
+    read the result back as a static TLUT-netlist document (format ``dcsflow-tlut-netlist``, no
     parameters; the input and output names of ``aig``), proved equivalent to ``aig`` with ABC
-    ``cec`` (the netlist as read back, written out again). Returns (netlist document, its LUT depth,
-    seconds).
+    ``cec`` (the netlist as read back, composed into an AIG by :func:`dcsflow.tmap.mapper.compose`).
+    ``wide``: ABC maps with :data:`WIDE_LUT_LIBRARY` (LUTs of up to 8 inputs), and 7/8-input LUTs
+    are split by :func:`split_wide`. Returns (netlist document, its LUT depth, seconds).
 
     Raises:
         BaselineError: ABC's result cannot be read, does not match the AIG's inputs/outputs, has a
@@ -195,13 +236,18 @@ def abc_lut_netlist(aig: Aig, script: str, K: int = 6, timeout: float = 1800.0) 
     """
     import tempfile
 
-    from dcsflow.tmap.abc import run_abc
-    from dcsflow.tmap.mapper import Lut, TlutNetlist
+    from dcsflow.tmap.abc import cec, run_abc
+    from dcsflow.tmap.mapper import Lut, TlutNetlist, compose
 
     t0 = time.perf_counter()
+    width = 8 if wide else K
     with tempfile.TemporaryDirectory(prefix="dcs-baseline-") as d:
         write_aiger(aig, Path(d) / "in.aig")
-        run_abc(f"&r in.aig; {script.format(K=K)}; &put; write_blif out.blif", timeout=timeout, cwd=d)
+        lib = ""
+        if wide:
+            (Path(d) / "wide.lut").write_text(WIDE_LUT_LIBRARY)
+            lib = "read_lut wide.lut; "
+        run_abc(f"{lib}&r in.aig; {script.format(K=K)}; &put; write_blif out.blif", timeout=timeout, cwd=d)
         outp = Path(d) / "out.blif"
         if not outp.exists():
             raise BaselineError(f"ABC wrote no netlist for {script!r}")
@@ -223,15 +269,21 @@ def abc_lut_netlist(aig: Aig, script: str, K: int = 6, timeout: float = 1800.0) 
                 return alias[n]
             raise BaselineError(f"ABC's netlist reads {n!r}, which nothing drives")
 
-        luts = []
+        luts, muxes = [], []
         for n, ins, cubes in nodes:
-            if len(ins) > K:
-                raise BaselineError(f"ABC's netlist: {n} has {len(ins)} inputs (K = {K})")
+            if len(ins) > width:
+                raise BaselineError(f"ABC's netlist: {n} has {len(ins)} inputs (at most {width})")
             tt = _truth(ins, cubes)
             if not ins:
                 alias[n] = "1" if tt & 1 else "0"
             elif len(ins) == 1 and tt == 0b10:
                 alias[n] = driver(ins[0])
+            elif len(ins) > 6:
+                name = f"abc${n}"
+                qs, ms = split_wide(name, [driver(x) for x in ins], tt)
+                luts += qs
+                muxes += ms
+                alias[n] = name
             else:
                 name = f"abc${n}"
                 luts.append(Lut(name, [driver(x) for x in ins], tt))
@@ -244,12 +296,10 @@ def abc_lut_netlist(aig: Aig, script: str, K: int = 6, timeout: float = 1800.0) 
                 outputs.append((out_of[b], alias[b]))
             else:
                 raise BaselineError(f"ABC's netlist leaves output {b} undriven")
-        net = TlutNetlist(K, list(aig.input_names), [], luts, outputs)
-        (Path(d) / "back.blif").write_text(net.to_blif())
-        verdict = run_abc("cec in.aig back.blif", timeout=timeout, cwd=d)
-        if "Networks are equivalent" not in verdict or "NOT" in verdict:
-            raise BaselineError(f"ABC's mapping ({script}) read back is not equivalent to the logic: "
-                                f"{verdict.strip().splitlines()[-1] if verdict.strip() else 'no verdict'}")
+        net = TlutNetlist(K, list(aig.input_names), [], luts, outputs, muxes=muxes)
+    ok, verdict = cec(aig, compose(net, Aig(), list(aig.input_names)), timeout)
+    if not ok:
+        raise BaselineError(f"ABC's mapping ({script}) read back is not equivalent to the logic: {verdict}")
     return net.to_json_obj(), net.depth(), time.perf_counter() - t0
 
 
@@ -280,7 +330,7 @@ def _aig_candidates(out: Path, top: str, pre: dict, names: tuple[str, ...], stat
             netlist, luts, depth = mo.netlist, mo.stats.get("luts"), mo.stats.get("depth")
             proved = mo.stats.get("verified")
         else:
-            netlist, depth, _ = abc_lut_netlist(aig, ABC_SCRIPTS[name])
+            netlist, depth, _ = abc_lut_netlist(aig, ABC_SCRIPTS[name], wide=name == "abc-wide")
             luts, proved = len(netlist["luts"]), True
         status(f"baseline {name}: yosys (re-import, rest of synth_xilinx)")
         doc = fe.reimport(cpre, module, ext, netlist, tlut_mode=False)

@@ -47,9 +47,10 @@ REPORT_FORMAT = "dcsflow-report"
 PAGE_REPORT_VERSION = 2
 #: Zynq-7000 Cortex-A9 clock of the PYNQ-Z1 and ZC702 boards (667 MHz), one instruction per cycle
 CPU_HZ = 667e6
-#: PCAP throughput, bytes per microsecond (145 MB/s): the figure quoted for the Zynq-7000 devcfg
-#: PCAP in non-secure mode (Zynq-7000 TRM UG585, device configuration interface; the PCAP port
-#: itself is 32 bit at 100 MHz, 400 MB/s in theory). Quoted, not measured here.
+#: PCAP throughput, bytes per microsecond (145 MB/s): an ASSUMED figure, the PCAP rate commonly
+#: quoted for the Zynq-7000 devcfg DMA in non-secure mode (the port itself is 32 bit at 100 MHz,
+#: 400 MB/s in theory). Neither measured here nor checked against a stored copy of UG585 or of a
+#: paper; the page labels it "assumed".
 PCAP_BYTES_PER_US = 145.0
 #: how to measure the firmware figures of a build (the page says so when they are missing)
 FIRMWARE_HOWTO = "python benchmarks/rekey_bench.py --designs {design} --build {design}={build} --write-figures"
@@ -297,7 +298,7 @@ def rekey_split(rekey: dict, firmware: dict | None) -> list[dict]:
     rates = [("AXI HWICAP", rekey["us_per_word_hwicap"],
               f"{rekey['us_per_word_hwicap']} µs per word (230 µs per TLUT published for one per-TLUT "
               "read-modify-write, over its words)"),
-             ("PCAP", 4.0 / PCAP_BYTES_PER_US, f"{PCAP_BYTES_PER_US:.0f} MB/s (Zynq-7000 devcfg, UG585; quoted)"),
+             ("PCAP", 4.0 / PCAP_BYTES_PER_US, f"{PCAP_BYTES_PER_US:.0f} MB/s (Zynq-7000 devcfg; assumed, not measured)"),
              ("raw ICAP", 4.0 / ICAP_BYTES_PER_US, f"{ICAP_BYTES_PER_US:.0f} MB/s (ICAPE2, 32 bit x 100 MHz)")]
     compute = firmware["scg_instructions"] / CPU_HZ * 1e6 if firmware else None
     out = []

@@ -100,7 +100,14 @@ def test_artifacts_carry_hash_and_idcode(kx):
     assert r["frames_per_rekey"] <= 1.2 * r["frames_lower_bound"]
     assert r["icap_words_per_tlut_rmw"] >= 50 * r["icap_words_batched"]
     # the build's page (flow.reportpage), drawn by the outputs stage; the back end writes no page
-    assert (out / "report.html").read_text().count("<img") == 3     # utilization, device map, rekey time
+    # breakdown of the savings, utilization, device map, rekey time
+    assert (out / "report.html").read_text().count("<img") == 4
+    # every conventional candidate has its back-end figures; conv/ holds the chosen one
+    for name, b in rep["baselines"].items():
+        u = json.loads((out / "baselines" / name / "utilization.json").read_text())
+        assert u["design_hash"] == bj["design_hash"] and u["slices"] == b["slices"] and u["baseline"] == name
+    chosen = rep["conventional"]["baseline"]
+    assert json.loads((out / "conv" / "utilization.json").read_text())["slices"] == rep["baselines"][chosen]["slices"]
     assert (out / "report" / "device_map.png").read_bytes()[:4] == b"\x89PNG"
     assert not (out / "backend").exists() and "report.html" not in bj["files"]
 

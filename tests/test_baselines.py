@@ -32,18 +32,38 @@ def _random_aig(seed: int, n_in: int = 9, n_and: int = 120, n_out: int = 6) -> A
 
 
 def _eval_netlist(doc: dict, values: dict) -> dict:
-    """Evaluate a static TLUT-netlist document (own evaluator: truth-table lookup per LUT)."""
+    """Evaluate a static TLUT-netlist document (own evaluator: truth-table lookup per LUT, ``S ? I1 :
+    I0`` per MUXF7/MUXF8, cells evaluated as soon as their inputs are known)."""
     v = {**values, "0": 0, "1": 1}
-    for lut in doc["luts"]:
-        idx = sum(v[x] << j for j, x in enumerate(lut["inputs"]))
-        v[lut["name"]] = int(lut["init"], 16) >> idx & 1
+    todo = [("lut", x) for x in doc["luts"]] + [("mux", m) for m in doc.get("muxes", [])]
+    while todo:
+        left = []
+        for kind, c in todo:
+            ins = c["inputs"] if kind == "lut" else [c["I0"], c["I1"], c["S"]]
+            if not all(x in v for x in ins):
+                left.append((kind, c))
+            elif kind == "lut":
+                idx = sum(v[x] << j for j, x in enumerate(ins))
+                v[c["name"]] = int(c["init"], 16) >> idx & 1
+            else:
+                v[c["name"]] = v[c["I1"]] if v[c["S"]] else v[c["I0"]]
+        assert len(left) < len(todo), "a cell reads a net nothing drives"
+        todo = left
     return {o["name"]: v[o["driver"]] for o in doc["outputs"]}
+
+
+def _table_aig(table: int, k: int = 8) -> Aig:
+    """One output: entry ``x`` of the ``2^k``-entry ``table`` at the inputs x0..x(k-1) (mux tree)."""
+    g = Aig()
+    xs = [g.add_input(f"x{j}") for j in range(k)]
+    g.add_output(g.add_mux_tree(xs, [table >> i & 1 for i in range(1 << k)]), "y")
+    return g
 
 
 @pytest.mark.parametrize("script", sorted(ABC_SCRIPTS))
 def test_abc_netlist_read_back_simulates_like_the_aig(script):
     g = _random_aig(7)
-    doc, depth, _ = abc_lut_netlist(g, ABC_SCRIPTS[script])
+    doc, depth, _ = abc_lut_netlist(g, ABC_SCRIPTS[script], wide=script == "abc-wide")
     assert doc["params"] == [] and all(len(x["inputs"]) <= 6 for x in doc["luts"])
     assert [o["name"] for o in doc["outputs"]] == g.output_names
     assert 1 <= depth <= 10
@@ -53,6 +73,38 @@ def test_abc_netlist_read_back_simulates_like_the_aig(script):
         expect = g.simulate(vals)
         got = _eval_netlist(doc, dict(zip(g.input_names, vals)))
         assert [got[o] for o in g.output_names] == [e & 1 for e in expect], i
+
+
+def test_wide_split_against_the_table():
+    """split_wide: every entry of random 7- and 8-input tables through the cofactor LUTs and muxes."""
+    from dcsflow.flow.baselines import split_wide
+
+    rng = random.Random(21)
+    for k in (7, 8):
+        table = rng.getrandbits(1 << k)
+        ins = [f"x{j}" for j in range(k)]
+        luts, muxes = split_wide("f", ins, table)
+        assert len(luts) == 1 << (k - 6) and [m.kind for m in muxes] == (["MUXF7"] if k == 7 else
+                                                                          ["MUXF7", "MUXF7", "MUXF8"])
+        doc = {"luts": [{"name": x.name, "inputs": x.inputs, "init": format(x.init, "x")} for x in luts],
+               "muxes": [{"name": m.name, "I0": m.i0, "I1": m.i1, "S": m.s} for m in muxes],
+               "outputs": [{"name": "y", "driver": "f"}]}
+        for i in range(1 << k):
+            assert _eval_netlist(doc, {f"x{j}": i >> j & 1 for j in range(k)})["y"] == table >> i & 1
+    with pytest.raises(BaselineError, match="6 inputs cannot be split"):
+        split_wide("g", ins[:6], 0)
+
+
+def test_abc_wide_uses_muxes_on_an_8_input_table():
+    """A random 8-input table (an S-box bit): ABC with the wide library gives one 8-input LUT, i.e.
+    4 LUT6 + 2 MUXF7 + MUXF8 (how Vivado maps a 256x1 table), and the netlist computes the table."""
+    table = random.Random(5).getrandbits(256)
+    g = _table_aig(table)
+    doc, depth, _ = abc_lut_netlist(g, ABC_SCRIPTS["abc-wide"], wide=True)
+    assert len(doc["luts"]) == 4 and sorted(m["type"] for m in doc["muxes"]) == ["MUXF7", "MUXF7", "MUXF8"]
+    assert depth == 1
+    for i in range(256):
+        assert _eval_netlist(doc, {f"x{j}": i >> j & 1 for j in range(8)})["y"] == table >> i & 1
 
 
 def test_abc_result_not_equivalent_is_refused(monkeypatch):
