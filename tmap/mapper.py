@@ -30,16 +30,20 @@ from .affine import MAX_FRONTIER, AffineTlut, cone_tables, detect
 from dcsflow.aig import Aig, truth_vars
 
 from .cones import compact, parameter_only
-from .cuts import _cover_size, select_cover
+from .cuts import _cover_size, cut_luts, select_cover
 from .errors import ParamError, TmapError, VerificationError
 
-__all__ = ["ABC_AIG_SCRIPTS", "FULL_MODE_ANDS", "PPC_OPT_MAX_ANDS", "MapOptions", "MapStats", "MapResult", "Lut",
+__all__ = ["ABC_AIG_SCRIPTS", "FULL_MODE_ANDS", "PPC_OPT_MAX_ANDS", "MapOptions", "MapStats", "MapResult", "Lut", "Mux",
            "TlutNetlist", "map_tluts", "read_param_file", "check_params", "resolve_params", "ParamSelection", "compose",
            "NETLIST_FORMAT", "PPC_FORMAT"]
 
 NETLIST_FORMAT = "dcsflow-tlut-netlist"
 PPC_FORMAT = "dcsflow-ppc"
 FORMAT_VERSION = 1
+#: Version of the TLUT netlist format: 2 added the wide-function multiplexers (``muxes``).
+NETLIST_VERSION = 2
+#: Inputs of one LUT site; cuts with more regular leaves are wide (LUT6 cofactors + MUXF7/MUXF8).
+LUT6 = 6
 #: Up to this many parameters, PPC outputs are compared by exhaustive simulation (exact sharing).
 EXHAUSTIVE_PARAMS = 12
 #: ABC scripts of the AIG variants tried by the flow (``MapOptions.aig_scripts``): ``dc2`` (AIG
@@ -88,6 +92,12 @@ class MapOptions:
             result is never worse in that order than the cover with those cuts alone. None: default
             mode, ``(8,)`` in the full mode (never worse than the previous default, 8 cuts on the AIG
             as given), else ``()``.
+        wide: wide functions on MUXF7/MUXF8 (UG474): cuts of 7 or 8 regular leaves become 2 or 4 LUT6
+            (TLUTs when the cone reads parameters) on the cofactors of their last one or two leaves
+            plus MUXF7 / MUXF7+MUXF7+MUXF8 cells (:class:`Mux`). The final cover is remapped with wide
+            cuts (depth-optimal, and depth-bounded by the cover without them) and a wide cover is kept
+            only when it has no more LUTs and no greater LUT depth (MUXF7/MUXF8 add no LUT level) and
+            beats it in one of them. None: on at K = 6, off at other K (False is forced there).
         shannon: with parameters, also map the Shannon-expanded variant of the AIG
             (:mod:`dcsflow.tmap.shannon`: nodes reading K+1 or K+2 regular inputs rebuilt as
             multiplexers of cofactors on K inputs each, where the cover of the AIG as given spends
@@ -110,6 +120,7 @@ class MapOptions:
     proof_method: str = "auto"
     extra_cuts: tuple | None = None
     shannon: bool | None = None
+    wide: bool | None = None
 
     def resolved(self, aig_ands: int) -> "MapOptions":
         """A copy with the default mode filled in for an AIG of ``aig_ands`` AND nodes: up to
@@ -122,6 +133,7 @@ class MapOptions:
             self, extra_cuts=tuple(self.extra_cuts) if self.extra_cuts is not None else
             ((8,) if full and self.cuts_per_node is None else ()),
             shannon=self.shannon if self.shannon is not None else bool(scripts),
+            wide=bool(self.wide if self.wide is not None else True) and self.K == LUT6,
             cuts_per_node=self.cuts_per_node if self.cuts_per_node is not None else (16 if full else 8),
             aig_scripts=scripts)
 
@@ -149,16 +161,36 @@ class Lut:
 
 
 @dataclass
+class Mux:
+    """A wide-function multiplexer (Xilinx unisim MUXF7 / MUXF8, UG474): ``O = S ? I1 : I0``.
+
+    A MUXF7 reads two LUT outputs (its slice's A/B or C/D LUT), a MUXF8 two MUXF7 outputs; the select
+    ``s`` is a regular input or LUT output (any net, through the slice's bypass pin).
+
+    Attributes:
+        name: net name of its output; kind: ``"MUXF7"`` or ``"MUXF8"``; i0, i1, s: input net names.
+    """
+
+    name: str
+    kind: str
+    i0: str
+    i1: str
+    s: str
+
+
+@dataclass
 class TlutNetlist:
-    """LUT netlist with TLUTs (format ``dcsflow-tlut-netlist`` version 1, see docs/formats.md).
+    """LUT netlist with TLUTs (format ``dcsflow-tlut-netlist`` version 2, see docs/formats.md).
 
     Attributes:
         K: LUT size used for mapping.
         inputs: regular input names (AIG inputs that are not parameters, then latch outputs).
         params: parameter input names, in PPC input order.
-        luts: LUTs in topological order.
-        outputs: (output name, driver) pairs; a driver is a LUT name, a regular input name, "0" or "1".
+        luts: LUTs in topological order (a LUT may read a mux output; that mux reads earlier LUTs).
+        outputs: (output name, driver) pairs; a driver is a LUT or mux name, a regular input name,
+            "0" or "1".
         source_hash: SHA-256 of the canonical source AIG.
+        muxes: :class:`Mux` cells of the wide functions (a MUXF8 after the MUXF7s it reads).
     """
 
     K: int
@@ -167,6 +199,24 @@ class TlutNetlist:
     luts: list
     outputs: list
     source_hash: str = ""
+    muxes: list = field(default_factory=list)
+
+    def cells(self) -> list:
+        """LUTs and muxes in one topological order: each mux right after the last cell it reads."""
+        pos = {lut.name: i for i, lut in enumerate(self.luts)}
+        keyed = [((i, 0, 0), lut) for i, lut in enumerate(self.luts)]
+        mpos = {}
+        for j, m in enumerate(self.muxes):
+            p = max(pos.get(x, mpos.get(x, -1)) for x in (m.i0, m.i1, m.s))
+            mpos[m.name] = p
+            keyed.append(((p, 1, j), m))
+        keyed.sort(key=lambda t: t[0])
+        return [c for _, c in keyed]
+
+    def mux_counts(self) -> tuple[int, int]:
+        """(MUXF7 cells, MUXF8 cells)."""
+        f7 = sum(1 for m in self.muxes if m.kind == "MUXF7")
+        return f7, len(self.muxes) - f7
 
     def to_json_obj(self) -> dict:
         """The JSON document (dict) of this netlist."""
@@ -178,26 +228,33 @@ class TlutNetlist:
             else:
                 d["init"] = format(lut.init, "x")
             luts.append(d)
-        return {"format": NETLIST_FORMAT, "version": FORMAT_VERSION, "K": self.K, "inputs": list(self.inputs),
+        return {"format": NETLIST_FORMAT, "version": NETLIST_VERSION, "K": self.K, "inputs": list(self.inputs),
                 "params": list(self.params), "luts": luts,
+                "muxes": [{"name": m.name, "type": m.kind, "I0": m.i0, "I1": m.i1, "S": m.s} for m in self.muxes],
                 "outputs": [{"name": n, "driver": d} for n, d in self.outputs], "source_hash": self.source_hash}
 
     @classmethod
     def from_json_obj(cls, d: dict) -> "TlutNetlist":
-        """Inverse of :meth:`to_json_obj`; raises TmapError on another format or version."""
-        if d.get("format") != NETLIST_FORMAT or d.get("version") != FORMAT_VERSION:
-            raise TmapError(f"not a {NETLIST_FORMAT} version {FORMAT_VERSION} document")
+        """Inverse of :meth:`to_json_obj` (version 1, without muxes, is read too); raises TmapError on
+        another format or version, or a mux of unknown type."""
+        if d.get("format") != NETLIST_FORMAT or d.get("version") not in (1, NETLIST_VERSION):
+            raise TmapError(f"not a {NETLIST_FORMAT} version 1 or {NETLIST_VERSION} document")
         luts = [Lut(x["name"], list(x["inputs"]), int(x["init"], 16) if "init" in x else None,
                     list(x["ppc"]) if "ppc" in x else None) for x in d["luts"]]
+        muxes = [Mux(x["name"], x["type"], x["I0"], x["I1"], x["S"]) for x in d.get("muxes", [])]
+        for m in muxes:
+            if m.kind not in ("MUXF7", "MUXF8"):
+                raise TmapError(f"mux {m.name}: unknown type {m.kind!r} (MUXF7 or MUXF8)")
         return cls(d["K"], list(d["inputs"]), list(d["params"]), luts,
-                   [(o["name"], o["driver"]) for o in d["outputs"]], d.get("source_hash", ""))
+                   [(o["name"], o["driver"]) for o in d["outputs"]], d.get("source_hash", ""), muxes)
 
     def to_blif(self, model: str = "tmap") -> str:
         """BLIF text readable by Yosys ``read_blif``: static LUTs as ``.names``; TLUTs as
         ``.subckt LUT<k>`` (Xilinx primitive, k ≥ 1) with ``.param INIT`` all zero (template
         placeholder) and ``.attr tlut_ppc "<indices>"`` (PPC output per entry); a TLUT with no
-        input is written as LUT1 on constant 0 with its entry repeated. Outputs are buffers."""
-        out = [f"# {NETLIST_FORMAT} version {FORMAT_VERSION} K={self.K} source_hash={self.source_hash}",
+        input is written as LUT1 on constant 0 with its entry repeated; muxes as ``.subckt MUXF7`` /
+        ``.subckt MUXF8`` (ports I0, I1, S, O). Outputs are buffers."""
+        out = [f"# {NETLIST_FORMAT} version {NETLIST_VERSION} K={self.K} source_hash={self.source_hash}",
                f".model {model}", ".inputs " + " ".join(self.inputs + self.params),
                ".outputs " + " ".join(n for n, _ in self.outputs)]
         need_const0 = False
@@ -218,6 +275,8 @@ class TlutNetlist:
                 for i in range(1 << k):
                     if lut.init >> i & 1:
                         out.append("".join(str(i >> j & 1) for j in range(k)) + (" 1" if k else "1"))
+        for m in self.muxes:
+            out.append(f".subckt {m.kind} I0={m.i0} I1={m.i1} S={m.s} O={m.name}")
         for n, d in self.outputs:
             if d == "0":
                 out.append(f".names {n}")
@@ -231,10 +290,13 @@ class TlutNetlist:
         return "\n".join(out) + "\n"
 
     def depth(self) -> int:
-        """Number of LUT levels on the longest input-to-output path."""
+        """Number of LUT levels on the longest input-to-output path (MUXF7/MUXF8 add none)."""
         lvl = {}
-        for lut in self.luts:
-            lvl[lut.name] = 1 + max((lvl.get(x, 0) for x in lut.inputs), default=0)
+        for c in self.cells():
+            if isinstance(c, Mux):
+                lvl[c.name] = max(lvl.get(c.i0, 0), lvl.get(c.i1, 0), lvl.get(c.s, 0))
+            else:
+                lvl[c.name] = 1 + max((lvl.get(x, 0) for x in c.inputs), default=0)
         return max((lvl.get(d, 0) for _, d in self.outputs), default=0)
 
 
@@ -242,7 +304,8 @@ class TlutNetlist:
 class MapStats:
     """Figures of one mapping: LUT count (static + TLUTs), TLUTs, LUT depth, PPC AND nodes and
     outputs, proof result (None when not run), mapping seconds (wall, including the PPC optimization,
-    whose share is ``ppc_seconds``; the proof is not included), AIG AND nodes, parameter count."""
+    whose share is ``ppc_seconds``; the proof is not included), AIG AND nodes, parameter count,
+    MUXF7 and MUXF8 cells of wide functions."""
 
     luts: int
     tluts: int
@@ -255,6 +318,8 @@ class MapStats:
     params: int
     ppc_seconds: float = 0.0
     proof: str = ""
+    muxf7: int = 0
+    muxf8: int = 0
 
     def as_dict(self) -> dict:
         """Plain dict of the figures."""
@@ -588,6 +653,11 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
                 variant_note = f"mapped the Shannon-expanded AIG ({len(roots)} node(s) expanded)"
     if variant_note:
         notes.append(variant_note)
+    if opt.wide:
+        say("mapping with wide functions (MUXF7/MUXF8)")
+        cover, wide_note = _wide_cover(g, pvars, opt, cover)
+        if wide_note:
+            notes.append(wide_note)
     say("building LUTs and PPC")
     netlist, ppc, claims, affine = _build(g, params, param, cover, opt.K)
     netlist.source_hash = aig.canonical_hash()
@@ -611,9 +681,10 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
         netlist, ppc, affine = _reshare(netlist, ppc, affine)
     seconds = time.perf_counter() - t0
     tl = sum(1 for lut in netlist.luts if lut.is_tlut)
+    f7, f8 = netlist.mux_counts()
     stats = MapStats(luts=len(netlist.luts), tluts=tl, depth=netlist.depth(), ppc_ands=ppc.num_ands,
                      ppc_outputs=ppc.num_outputs, verified=None, seconds=seconds, aig_ands=aig.num_ands,
-                     params=len(params), ppc_seconds=ppc_seconds)
+                     params=len(params), ppc_seconds=ppc_seconds, muxf7=f7, muxf8=f8)
     res = MapResult(netlist, ppc, stats, notes, claims, g if g is not comb else None, affine)
     if opt.verify:
         say("proving netlist ∘ PPC ≡ AIG (yosys-abc cec)")
@@ -621,8 +692,35 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
     return res
 
 
-def _cover_of(comb: Aig, pvars: set, opt: MapOptions):
-    """Mark parameter-only variables of ``comb`` and select its cover; returns (cover, param)."""
+def _wide_cover(g: Aig, pvars: set, opt: MapOptions, cover):
+    """The cover of ``g`` with wide cuts (:func:`dcsflow.tmap.cuts.select_cover` ``wide``) when it
+    beats ``cover`` (the cover without them): no more LUTs and no greater depth, better in one
+    (default mode: the smaller depth first; area mode: fewer LUTs first). Two wide covers are tried:
+    depth-optimal, and with the depth of ``cover`` as the bound of area recovery. Returns
+    (cover, note or None)."""
+    base_size = _cover_size(cover, g.first_and)
+    rank = (lambda cv: (_cover_size(cv, g.first_and), cv.depth)) if opt.area else \
+        (lambda cv: (cv.depth, _cover_size(cv, g.first_and)))
+    best = None
+    for bound in (0, cover.depth):
+        cw, _ = _cover_of(g, pvars, opt, wide=True, depth_bound=bound)
+        size = _cover_size(cw, g.first_and)
+        if size <= base_size and cw.depth <= cover.depth and (size, cw.depth) != (base_size, cover.depth):
+            if best is None or rank(cw) < rank(best):
+                best = cw
+        if opt.area:
+            break                       # area mode has no depth bound
+    if best is None:
+        return cover, None
+    n_wide = sum(1 for v in range(g.first_and, len(best.best))
+                 if best.refs[v] and best.best[v] is not None and len(best.best[v]) > LUT6)
+    return best, (f"wide functions: {n_wide} on MUXF7/MUXF8 ({base_size} -> {_cover_size(best, g.first_and)} "
+                  f"LUTs, depth {cover.depth} -> {best.depth})")
+
+
+def _cover_of(comb: Aig, pvars: set, opt: MapOptions, wide: bool = False, depth_bound: int = 0):
+    """Mark parameter-only variables of ``comb`` and select its cover (``wide``: with wide cuts,
+    ``depth_bound``: see :func:`dcsflow.tmap.cuts.select_cover`); returns (cover, param)."""
     if opt.cuts_per_node is None:
         opt = opt.resolved(comb.num_ands)
     n = comb.max_var + 1
@@ -636,7 +734,7 @@ def _cover_of(comb: Aig, pvars: set, opt: MapOptions):
     out_vars = [o >> 1 for o in comb.outputs]
     cover = select_cover(base, fanin0, fanin1, param, [v for v in out_vars if v >= base and not param[v]],
                          K=opt.K, C=opt.cuts_per_node, area_mode=opt.area, flow_passes=opt.flow_passes,
-                         exact_passes=opt.exact_passes)
+                         exact_passes=opt.exact_passes, wide=wide, depth_bound=depth_bound)
     return cover, param
 
 
@@ -848,6 +946,7 @@ class _LutBuilder:
         # LUT names differ from input and output names
         self.namer = _unique_namer(set(comb.input_names) | set(comb.output_names))
         self.luts = []
+        self.muxes = []
         self.affine = {}
         self.claims = {}
         self.lut_name = {}
@@ -874,6 +973,9 @@ class _LutBuilder:
         cone, frontier = _cone(v, leaves, comb.ands, comb.first_and, param)
         f = _cone_function(v, cone, leaves, comb.ands, comb.first_and, param, ppc)
         ins = [_leaf_name(l, self.lut_name, comb.input_names) for l in leaves]
+        if k > LUT6:
+            self._add_wide(v, ins, f, polarities)
+            return
         aff = _affine_shape(comb, v, f, cone, leaves, frontier, param)
         for c in polarities:
             nm = self.namer(f"n{v}" if c == 0 else f"n{v}_inv")
@@ -885,6 +987,32 @@ class _LutBuilder:
                                              b0 ^ (mask if c else 0))
             (self.neg_name if c else self.lut_name)[v] = nm
             self.claims[nm] = 2 * v + c
+
+    def _add_wide(self, v: int, ins: list, f, polarities: list[int]) -> None:
+        """A wide function of node ``v`` (7 or 8 leaves ``ins``, function ``f`` over them as in
+        :meth:`add_node`): per polarity, LUT6 ``<name>_q<q>`` on ``ins[:6]`` holding the entries
+        ``q * 64 .. q * 64 + 63`` (the cofactor at ``ins[6]`` = q & 1, ``ins[7]`` = q >> 1; a
+        parameter read on the way from a select leaf only changes which entries land in which
+        cofactor), then MUXF7 ``O = ins[6] ? q1 : q0`` (and q3/q2), and for 8 leaves MUXF8
+        ``O = ins[7] ? F7(q2, q3) : F7(q0, q1)`` (UG474). The last mux carries the node's name and claim."""
+        nsel = len(ins) - LUT6
+        m64 = (1 << 64) - 1
+        for c in polarities:
+            top = self.namer(f"n{v}" if c == 0 else f"n{v}_inv")
+            q = []
+            for j in range(1 << nsel):
+                fq = (f >> (64 * j)) & m64 if isinstance(f, int) else f[64 * j:64 * (j + 1)]
+                nm = self.namer(f"{top}_q{j}")
+                self.luts.append(self._lut(nm, ins[:LUT6], fq, c, m64))
+                q.append(nm)
+            if nsel == 1:
+                self.muxes.append(Mux(top, "MUXF7", q[0], q[1], ins[6]))
+            else:
+                a, b = self.namer(f"{top}_f7a"), self.namer(f"{top}_f7b")
+                self.muxes += [Mux(a, "MUXF7", q[0], q[1], ins[6]), Mux(b, "MUXF7", q[2], q[3], ins[6]),
+                               Mux(top, "MUXF8", a, b, ins[7])]
+            (self.neg_name if c else self.lut_name)[v] = top
+            self.claims[top] = 2 * v + c
 
     def _shared_lut(self, key, nm_base: str, ins: list, o: int, **function) -> str:
         """Name of the LUT for ``key`` (a tunable constant or an inverter an output needs), made on
@@ -933,7 +1061,8 @@ def _build(comb: Aig, params: list, param: bytearray, cover, K: int):
         lb.add_node(v, cover.best[v], ([0] if want_pos else []) + ([1] if want_neg else []))
     outputs = [(oname, lb.output_driver(o)) for oname, o in zip(comb.output_names, comb.outputs)]
     regular_inputs = [nm for j, nm in enumerate(comb.input_names) if not param[1 + j]]
-    netlist = TlutNetlist(K=K, inputs=regular_inputs, params=list(params), luts=lb.luts, outputs=outputs)
+    netlist = TlutNetlist(K=K, inputs=regular_inputs, params=list(params), luts=lb.luts, outputs=outputs,
+                          muxes=lb.muxes)
     return netlist, ppc.aig, lb.claims, lb.affine
 
 
@@ -1032,7 +1161,8 @@ def compose(netlist: TlutNetlist, ppc: Aig, input_names: list[str]) -> Aig:
 
     Inputs are ``input_names`` (must contain all regular inputs and parameters), outputs are the
     netlist outputs in order. Each LUT becomes a multiplexer tree over its inputs (Shannon
-    expansion, entry i at select value i). Used for the equivalence proof.
+    expansion, entry i at select value i), each MUXF7/MUXF8 one multiplexer ``S ? I1 : I0``. Used for
+    the equivalence proof.
     """
     g = Aig()
     lit = {}
@@ -1048,7 +1178,11 @@ def compose(netlist: TlutNetlist, ppc: Aig, input_names: list[str]) -> Aig:
     for i, (a, b) in enumerate(ppc.ands):
         pl[pbase + i] = g.add_and(pl[a >> 1] ^ (a & 1), pl[b >> 1] ^ (b & 1))
     ppc_out = [pl[o >> 1] ^ (o & 1) for o in ppc.outputs]
-    for lut in netlist.luts:
+    lit["0"], lit["1"] = 0, 1
+    for lut in netlist.cells():
+        if isinstance(lut, Mux):
+            lit[lut.name] = g.add_mux(lit[lut.s], lit[lut.i1], lit[lut.i0])
+            continue
         sel = [lit[x] for x in lut.inputs]
         k = len(sel)
         if lut.is_tlut:
