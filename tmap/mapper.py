@@ -617,24 +617,32 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
 
     with ThreadPoolExecutor(max_workers=max(1, len(opt.aig_scripts))) as pool:
         futures = [pool.submit(optimize_aig, comb, script) for script in opt.aig_scripts]
-        g, cover, param = comb, *_cover_of(comb, pvars, opt)
+        # with opt.wide every candidate cover is improved by wide cuts (_wide_cover) before the
+        # comparisons, so the default mode stays never worse than each candidate alone
+        nowide = {}                          # id(wide-improved cover) -> (it, the cover without wide cuts)
+
+        def without_wide(cv):
+            hit = nowide.get(id(cv))
+            return hit[1] if hit and hit[0] is cv else None
+
+        g, cover, param = comb, *_cover_of(comb, pvars, opt, wide_pass=nowide)
         # further cut counts on the AIG itself: compared by (depth, LUTs), or (LUTs, depth) in area
         # mode, so the result is never worse in that order than the cover with those cuts alone
         rank = (lambda cv: (_cover_size(cv, comb.first_and), cv.depth)) if opt.area else \
             (lambda cv: (cv.depth, _cover_size(cv, comb.first_and)))
         for c in opt.extra_cuts:
             if c != opt.cuts_per_node:
-                cover2, param2 = _cover_of(comb, pvars, dataclasses.replace(opt, cuts_per_node=c))
+                cover2, param2 = _cover_of(comb, pvars, dataclasses.replace(opt, cuts_per_node=c), wide_pass=nowide)
                 if rank(cover2) < rank(cover):
                     cover, param = cover2, param2
-        comb_cover = cover
+        comb_cover = without_wide(cover) or cover    # Shannon roots: on a cover of K-input cuts
         variant_note = None
         for script, fut in zip(opt.aig_scripts, futures):
             say(f"mapping the ABC-optimized AIG ({script})")
             g2 = fut.result()
             if g2 is comb:
                 continue
-            cover2, param2 = _cover_of(g2, pvars, opt)
+            cover2, param2 = _cover_of(g2, pvars, opt, wide_pass=nowide)
             if _better(cover2, g2.first_and, cover, g.first_and, opt.area):
                 g, cover, param = g2, cover2, param2
                 variant_note = "mapped an ABC-optimized AIG"
@@ -647,17 +655,18 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
         if roots:
             say("mapping the Shannon-expanded AIG")
             g3 = shannon_variant(comb, comb_param, opt.K, roots)
-            cover3, param3 = _cover_of(g3, pvars, opt)
+            cover3, param3 = _cover_of(g3, pvars, opt, wide_pass=nowide)
             if _better(cover3, g3.first_and, cover, g.first_and, opt.area):
                 g, cover, param = g3, cover3, param3
                 variant_note = f"mapped the Shannon-expanded AIG ({len(roots)} node(s) expanded)"
     if variant_note:
         notes.append(variant_note)
-    if opt.wide:
-        say("mapping with wide functions (MUXF7/MUXF8)")
-        cover, wide_note = _wide_cover(g, pvars, opt, cover)
-        if wide_note:
-            notes.append(wide_note)
+    nw = without_wide(cover) if opt.wide else None
+    if nw is not None:
+        n_wide = sum(1 for v in range(g.first_and, len(cover.best))
+                     if cover.refs[v] and cover.best[v] is not None and len(cover.best[v]) > LUT6)
+        notes.append(f"wide functions: {n_wide} on MUXF7/MUXF8 ({_cover_size(nw, g.first_and)} -> "
+                     f"{_cover_size(cover, g.first_and)} LUTs, depth {nw.depth} -> {cover.depth})")
     say("building LUTs and PPC")
     netlist, ppc, claims, affine = _build(g, params, param, cover, opt.K)
     netlist.source_hash = aig.canonical_hash()
@@ -694,33 +703,34 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
 
 def _wide_cover(g: Aig, pvars: set, opt: MapOptions, cover):
     """The cover of ``g`` with wide cuts (:func:`dcsflow.tmap.cuts.select_cover` ``wide``) when it
-    beats ``cover`` (the cover without them): no more LUTs and no greater depth, better in one
-    (default mode: the smaller depth first; area mode: fewer LUTs first). Two wide covers are tried:
-    depth-optimal, and with the depth of ``cover`` as the bound of area recovery. Returns
-    (cover, note or None)."""
-    base_size = _cover_size(cover, g.first_and)
-    rank = (lambda cv: (_cover_size(cv, g.first_and), cv.depth)) if opt.area else \
-        (lambda cv: (cv.depth, _cover_size(cv, g.first_and)))
-    best = None
-    for bound in (0, cover.depth):
+    beats ``cover`` (the cover without them): no more LUTs and no greater depth, better in one; of
+    such covers the one with the fewest LUTs, then the smaller depth. Two wide covers are tried:
+    depth-optimal, and area recovery bounded by the depth of ``cover`` (its slack used for area; not
+    in area mode, which has no depth bound). Returns the chosen cover (``cover`` itself when none
+    beats it)."""
+    base = (_cover_size(cover, g.first_and), cover.depth)
+    best, best_key = cover, base
+    for bound in ((0,) if opt.area else (0, cover.depth)):
         cw, _ = _cover_of(g, pvars, opt, wide=True, depth_bound=bound)
-        size = _cover_size(cw, g.first_and)
-        if size <= base_size and cw.depth <= cover.depth and (size, cw.depth) != (base_size, cover.depth):
-            if best is None or rank(cw) < rank(best):
-                best = cw
-        if opt.area:
-            break                       # area mode has no depth bound
-    if best is None:
-        return cover, None
-    n_wide = sum(1 for v in range(g.first_and, len(best.best))
-                 if best.refs[v] and best.best[v] is not None and len(best.best[v]) > LUT6)
-    return best, (f"wide functions: {n_wide} on MUXF7/MUXF8 ({base_size} -> {_cover_size(best, g.first_and)} "
-                  f"LUTs, depth {cover.depth} -> {best.depth})")
+        key = (_cover_size(cw, g.first_and), cw.depth)
+        if key[0] <= base[0] and key[1] <= base[1] and key < best_key:
+            best, best_key = cw, key
+    return best
 
 
-def _cover_of(comb: Aig, pvars: set, opt: MapOptions, wide: bool = False, depth_bound: int = 0):
+def _cover_of(comb: Aig, pvars: set, opt: MapOptions, wide: bool = False, depth_bound: int = 0,
+              wide_pass: dict | None = None):
     """Mark parameter-only variables of ``comb`` and select its cover (``wide``: with wide cuts,
-    ``depth_bound``: see :func:`dcsflow.tmap.cuts.select_cover`); returns (cover, param)."""
+    ``depth_bound``: see :func:`dcsflow.tmap.cuts.select_cover`); returns (cover, param).
+
+    ``wide_pass`` (a dict) with ``opt.wide``: select the cover without wide cuts, improve it with
+    :func:`_wide_cover`, and record ``id(result) -> (result, cover without wide cuts)`` in the dict."""
+    if wide_pass is not None and opt.wide and not wide:
+        cover, param = _cover_of(comb, pvars, opt, depth_bound=depth_bound)
+        better = _wide_cover(comb, pvars, opt, cover)
+        if better is not cover:
+            wide_pass[id(better)] = (better, cover)   # the object too: ids of dropped covers are reused
+        return better, param
     if opt.cuts_per_node is None:
         opt = opt.resolved(comb.num_ands)
     n = comb.max_var + 1
