@@ -62,22 +62,32 @@ def test_sbox_is_four_lut6_and_f7_f8_per_bit(keyed):
     base = map_tluts(g, params, MapOptions(wide=False, **SLOW_PROOF))
     res = map_tluts(g, params, MapOptions(**SLOW_PROOF))          # wide: on at K=6 by default
     assert base.stats.muxf7 == base.stats.muxf8 == 0 and not base.netlist.muxes
-    # UG474 counting: 4 LUT6 + 2 MUXF7 + 1 MUXF8 per 8-input table, one LUT level
-    assert (res.stats.luts, res.stats.muxf7, res.stats.muxf8, res.stats.depth) == (12, 6, 3, 1)
-    assert res.stats.tluts == (12 if keyed else 0)
+    # UG474 counting: 4 LUT6 + 2 MUXF7 + 1 MUXF8 per 8-input table, one LUT level; keyed, the two
+    # selects are x[6] ^ k[6] and x[7] ^ k[7] (two 1-input TLUTs shared by the three tables), so each
+    # cofactor TLUT holds one fixed quarter of its table with its index XORed by k[0..5] (affine)
+    assert (res.stats.muxf7, res.stats.muxf8, res.stats.depth) == (6, 3, 1)
+    assert (res.stats.luts, res.stats.tluts) == ((14, 14) if keyed else (12, 0))
+    if keyed:
+        assert sorted(res.affine) == sorted(l.name for l in res.netlist.luts), "every TLUT affine"
+        sel = [l for l in res.netlist.luts if len(l.inputs) == 1]
+        assert sorted(l.inputs[0] for l in sel) == ["x[6]", "x[7]"]
+        assert {m.s for m in res.netlist.muxes} == {l.name for l in sel}
     assert base.stats.depth == 2 and base.stats.luts > res.stats.luts
     assert res.stats.verified is True and "cut-point proof" in res.stats.proof
     assert any("wide functions" in n for n in res.notes)
     check_structure(res, 6)
     check_exhaustive(g, res)
     for m in res.netlist.muxes:
-        assert m.s.startswith("x["), "select inputs are regular inputs, never parameters"
+        assert m.s not in params, "select inputs are never parameters"
 
 
 def test_seven_input_function_is_two_luts_and_a_muxf7():
     g, params = table_aig(7, 2, True, seed=3)
     res = map_tluts(g, params, MapOptions(**SLOW_PROOF))
-    assert (res.stats.luts, res.stats.muxf7, res.stats.muxf8, res.stats.depth) == (4, 2, 0, 1)
+    # two LUT6 per table (cofactors at the select x[6] ^ k[6]) + the select's 1-input TLUT, shared;
+    # without wide functions a 7-input function is 3 LUTs (two cofactors and a multiplexer LUT)
+    assert (res.stats.luts, res.stats.muxf7, res.stats.muxf8, res.stats.depth) == (5, 2, 0, 1)
+    assert len(res.affine) == 5
     check_exhaustive(g, res)
     # the global proof (composed netlist, every mux a multiplexer) agrees with the cut-point proof
     verify(res, g.combinational(), 120, "global")
@@ -93,7 +103,7 @@ def _swap_first_mux(res):
 
 @pytest.mark.parametrize("n_sel", [7, 8])
 def test_swapped_mux_data_inputs_fail_the_proof(n_sel):
-    g, params = table_aig(n_sel, 1, True, seed=5)
+    g, params = table_aig(n_sel, 2, True, seed=5)
     res = map_tluts(g, params, MapOptions(**SLOW_PROOF))
     assert res.netlist.muxes
     ok, verdict = cutpoint_proof(res.netlist, res.ppc, g.combinational(), res.claims)
@@ -122,8 +132,18 @@ def test_mux_reading_a_claimed_lut_fails_the_proof():
     assert not ok and "failed" in verdict
 
 
+def test_one_keyed_table_keeps_five_luts():
+    """One keyed 8-input table: 4 cofactor TLUTs + 2 select TLUTs would be 6 LUTs against 5 without
+    wide functions (4 quarter TLUTs + a multiplexer TLUT), so the wide cut is not used."""
+    g, params = table_aig(8, 1, True, seed=9)
+    res = map_tluts(g, params, MapOptions(**SLOW_PROOF))
+    assert (res.stats.luts, res.stats.depth, res.netlist.muxes) == (5, 2, [])
+    assert any("wide functions not used" in n for n in res.notes)
+    check_exhaustive(g, res)
+
+
 def test_netlist_v2_round_trip_blif_and_v1():
-    g, params = table_aig(8, 1, True)
+    g, params = table_aig(8, 1, False)
     res = map_tluts(g, params, MapOptions(**SLOW_PROOF))
     d = json.loads(json.dumps(res.netlist.to_json_obj()))
     assert d["version"] == 2 and [m["type"] for m in d["muxes"]] == ["MUXF7", "MUXF7", "MUXF8"]

@@ -662,13 +662,22 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
     if variant_note:
         notes.append(variant_note)
     nw = without_wide(cover) if opt.wide else None
+    say("building LUTs and PPC")
+    netlist, ppc, claims, affine, n_sel = _build(g, params, param, cover, opt.K)
     if nw is not None:
         n_wide = sum(1 for v in range(g.first_and, len(cover.best))
                      if cover.refs[v] and cover.best[v] is not None and len(cover.best[v]) > LUT6)
-        notes.append(f"wide functions: {n_wide} on MUXF7/MUXF8 ({_cover_size(nw, g.first_and)} -> "
-                     f"{_cover_size(cover, g.first_and)} LUTs, depth {nw.depth} -> {cover.depth})")
-    say("building LUTs and PPC")
-    netlist, ppc, claims, affine = _build(g, params, param, cover, opt.K)
+        before, after = _cover_size(nw, g.first_and), _cover_size(cover, g.first_and) + n_sel
+        if after > before:
+            # the select XOR LUTs that keep cofactor TLUTs affine cost more than the wide cuts saved
+            notes.append(f"wide functions not used: {before} LUTs without, {after} with their {n_sel} "
+                         "select LUTs")
+            cover = nw
+            netlist, ppc, claims, affine, n_sel = _build(g, params, param, cover, opt.K)
+        else:
+            sel = f" + {n_sel} select LUTs" if n_sel else ""
+            notes.append(f"wide functions: {n_wide} on MUXF7/MUXF8 ({before} -> {after} LUTs{sel}, "
+                         f"depth {nw.depth} -> {cover.depth})")
     netlist.source_hash = aig.canonical_hash()
     ppc_seconds = 0.0
     if opt.optimize_ppc and ppc.num_ands > PPC_OPT_MAX_ANDS:
@@ -957,6 +966,7 @@ class _LutBuilder:
         self.namer = _unique_namer(set(comb.input_names) | set(comb.output_names))
         self.luts = []
         self.muxes = []
+        self.select_luts = 0       # LUTs of select XOR nodes made for wide functions (_add_wide)
         self.affine = {}
         self.claims = {}
         self.lut_name = {}
@@ -984,7 +994,7 @@ class _LutBuilder:
         f = _cone_function(v, cone, leaves, comb.ands, comb.first_and, param, ppc)
         ins = [_leaf_name(l, self.lut_name, comb.input_names) for l in leaves]
         if k > LUT6:
-            self._add_wide(v, ins, f, polarities)
+            self._add_wide(v, list(leaves), cone, frontier, f, polarities)
             return
         aff = _affine_shape(comb, v, f, cone, leaves, frontier, param)
         for c in polarities:
@@ -998,22 +1008,99 @@ class _LutBuilder:
             (self.neg_name if c else self.lut_name)[v] = nm
             self.claims[nm] = 2 * v + c
 
-    def _add_wide(self, v: int, ins: list, f, polarities: list[int]) -> None:
-        """A wide function of node ``v`` (7 or 8 leaves ``ins``, function ``f`` over them as in
-        :meth:`add_node`): per polarity, LUT6 ``<name>_q<q>`` on ``ins[:6]`` holding the entries
-        ``q * 64 .. q * 64 + 63`` (the cofactor at ``ins[6]`` = q & 1, ``ins[7]`` = q >> 1; a
-        parameter read on the way from a select leaf only changes which entries land in which
-        cofactor), then MUXF7 ``O = ins[6] ? q1 : q0`` (and q3/q2), and for 8 leaves MUXF8
-        ``O = ins[7] ? F7(q2, q3) : F7(q0, q1)`` (UG474). The last mux carries the node's name and claim."""
-        nsel = len(ins) - LUT6
+    def _select_xor(self, v: int, leaves: list, s: int):
+        """For select leaf ``s`` of node ``v``'s wide cut: the cone node ``t = s XOR p`` (``p`` a
+        parameter-only literal; AIG form ``AND(NOT AND(a, b), NOT AND(NOT a, NOT b))``) through which
+        alone the cone reads ``s``, or None."""
+        comb, param = self.comb, self.param
+        ands, base = comb.ands, comb.first_and
+        others = set(leaves) - {s}
+        found = None
+        stack, seen = [v], set()
+        while stack:                                 # nodes of the cone between v and the leaves
+            x = stack.pop()
+            if x in seen or x in others or param[x]:
+                continue
+            seen.add(x)
+            if x == s:
+                return None                          # s read other than through one XOR node
+            a, b = ands[x - base]
+            if found is None and a & 1 and b & 1 and (a >> 1) >= base and (b >> 1) >= base:
+                ga, gb = ands[(a >> 1) - base], ands[(b >> 1) - base]
+                if sorted(ga) == sorted(l ^ 1 for l in gb) and s in (ga[0] >> 1, ga[1] >> 1):
+                    p = ga[1] if ga[0] >> 1 == s else ga[0]
+                    if param[p >> 1] and p >> 1:
+                        found = x
+                        continue                     # stop at t: its cone is s and p only
+            stack += [a >> 1, b >> 1]
+        return found
+
+    def _affine_quarters(self, v: int, cone: list, leaves: list, frontier: list, c: int) -> list | None:
+        """Per cofactor LUT of a wide cut (64-entry quarter of the table over ``leaves``), its
+        AffineTlut (complemented when ``c``), or None when some quarter is not affine (or the cone is
+        out of range for the test, as in :func:`_affine_shape`)."""
+        if not 1 <= len(frontier) <= MAX_FRONTIER or any(self.param[l] for l in leaves):
+            return None
+        fr = sorted(frontier)
+        tabs = cone_tables(self.comb.ands, self.comb.first_and, cone, list(leaves), fr, v)
         m64 = (1 << 64) - 1
-        for c in polarities:
+        out = []
+        for q in range(1 << (len(leaves) - LUT6)):
+            qt = [(t >> (64 * q)) & m64 for t in tabs]
+            found = detect(qt, LUT6, len(fr))
+            if found is None:
+                return None
+            out.append(AffineTlut(LUT6, tuple(self.ppc.output(self.ppc.literal(x)) for x in fr), found[0],
+                                  found[1], qt[0] ^ (m64 if c else 0)))
+        return out
+
+    def _add_wide(self, v: int, leaves: list, cone: list, frontier: list, f, polarities: list[int]) -> None:
+        """A wide function of node ``v`` (7 or 8 cut ``leaves``; ``cone``, ``frontier`` and function
+        ``f`` over the leaves as in :meth:`add_node`): per polarity, LUT6 ``<name>_q<q>`` on the first
+        six leaves holding the entries ``q * 64 .. q * 64 + 63`` (the cofactor at select 7 = q & 1,
+        select 8 = q >> 1), MUXF7 ``O = sel7 ? q1 : q0`` (and q3/q2), and for 8 leaves MUXF8
+        ``O = sel8 ? F7(q2, q3) : F7(q0, q1)`` (UG474). The last mux carries the node's name and claim.
+
+        A select leaf is a regular leaf; a parameter read on the way from it changes which entries land
+        in which cofactor (the PPC entries), so a cofactor TLUT of ``S(x ^ k)`` holds a quarter chosen
+        by key bits and is not affine. When the cone reads a select leaf ``s`` only through one node
+        ``t = s XOR p`` (``p`` parameter-only, e.g. AddRoundKey before an S-box) and the cofactors over
+        ``t`` are affine TLUTs (:mod:`dcsflow.tmap.affine`) while those over ``s`` are not, the select
+        is ``t``'s LUT instead (a 1-input affine TLUT, shared by every wide cut that selects on it; no
+        extra LUT level: it reads ``s`` as the cofactor LUTs read their leaves), so the SCG's affine
+        row patching keeps covering the cofactor TLUTs."""
+        comb, param = self.comb, self.param
+        m64 = (1 << 64) - 1
+        low = leaves[:LUT6]
+        aff = None
+        if not isinstance(f, int):
+            aff = [self._affine_quarters(v, cone, leaves, frontier, c) for c in polarities]
+            if None in aff:
+                ts = [self._select_xor(v, leaves, s) for s in leaves[LUT6:]]
+                if None not in ts and len(set(ts)) == len(ts):
+                    leaves2 = low + ts
+                    cone2, frontier2 = _cone(v, leaves2, comb.ands, comb.first_and, param)
+                    aff2 = [self._affine_quarters(v, cone2, leaves2, frontier2, c) for c in polarities]
+                    if None not in aff2:
+                        for t, s in zip(ts, leaves[LUT6:]):
+                            if t not in self.lut_name:
+                                n0 = len(self.luts)
+                                self.add_node(t, (s,), [0])
+                                self.select_luts += len(self.luts) - n0
+                        leaves, cone, aff = leaves2, cone2, aff2
+                        f = _cone_function(v, cone, leaves, comb.ands, comb.first_and, param, self.ppc)
+        ins = [_leaf_name(l, self.lut_name, comb.input_names) for l in leaves]
+        nsel = len(ins) - LUT6
+        for pi, c in enumerate(polarities):
             top = self.namer(f"n{v}" if c == 0 else f"n{v}_inv")
             q = []
             for j in range(1 << nsel):
                 fq = (f >> (64 * j)) & m64 if isinstance(f, int) else f[64 * j:64 * (j + 1)]
                 nm = self.namer(f"{top}_q{j}")
-                self.luts.append(self._lut(nm, ins[:LUT6], fq, c, m64))
+                lut = self._lut(nm, ins[:LUT6], fq, c, m64)
+                self.luts.append(lut)
+                if lut.is_tlut and aff is not None and aff[pi] is not None:
+                    self.affine[nm] = aff[pi][j]
                 q.append(nm)
             if nsel == 1:
                 self.muxes.append(Mux(top, "MUXF7", q[0], q[1], ins[6]))
@@ -1059,7 +1146,7 @@ def _build(comb: Aig, params: list, param: bytearray, cover, K: int):
     """Turn the chosen cuts into LUTs/TLUTs and the PPC AIG (before ABC).
 
     Returns (netlist, PPC AIG, claims: LUT name -> literal of ``comb`` it computes, affine: TLUT name
-    -> AffineTlut)."""
+    -> AffineTlut, number of select LUTs made for wide functions beyond the cover)."""
     ppc = _Ppc(comb, params)
     mapped = _mapped_nodes(comb, param, cover)
     used_as_leaf = _leaf_vars(mapped, cover.best, comb.max_var + 1)
@@ -1073,7 +1160,7 @@ def _build(comb: Aig, params: list, param: bytearray, cover, K: int):
     regular_inputs = [nm for j, nm in enumerate(comb.input_names) if not param[1 + j]]
     netlist = TlutNetlist(K=K, inputs=regular_inputs, params=list(params), luts=lb.luts, outputs=outputs,
                           muxes=lb.muxes)
-    return netlist, ppc.aig, lb.claims, lb.affine
+    return netlist, ppc.aig, lb.claims, lb.affine, lb.select_luts
 
 
 def _leaf_name(l, lut_name, names_in):
