@@ -57,25 +57,45 @@ def test_tluts_sit_under_their_muxes(sb):
     tm = json.loads((out / "tmap" / "netlist.json").read_text())
     assert tm["version"] == 2
     assert [m["type"] for m in tm["muxes"]].count("MUXF7") == 16 and [m["type"] for m in tm["muxes"]].count("MUXF8") == 8
-    assert len(tm["luts"]) == 32 and all("ppc" in lut for lut in tm["luts"])
+    # 4 cofactor TLUTs per bit + the selects d[6] ^ kb[6], d[7] ^ kb[7] (1-input TLUTs, shared)
+    assert len(tm["luts"]) == 34 and all("ppc" in lut for lut in tm["luts"])
+    assert sum(len(lut["inputs"]) == 1 for lut in tm["luts"]) == 2
     cells = json.loads((out / "tlut" / "netlist.json").read_text())["modules"]["sbox8"]["cells"]
     types = [c["type"] for c in cells.values()]
     assert types.count("MUXF7") == 16 and types.count("MUXF8") == 8
     pl = json.loads((out / "tlut" / "placement.json").read_text())
     u = json.loads((out / "tlut" / "utilization.json").read_text())
     # UG474: one slice per F8 group, its four LUT sites the TLUTs feeding the two F7s
-    assert (u["slices"], u["tluts"], u["route_throughs"], u["muxf7"], u["muxf8"]) == (8, 32, 0, 16, 8)
+    # (+ one TLUT slice for the two select TLUTs)
+    assert (u["slices"], u["tluts"], u["route_throughs"], u["muxf7"], u["muxf8"]) == (9, 34, 0, 16, 8)
+    assert sum(1 for s in pl["slices"] if s["muxf8"]) == 8
     for s in pl["slices"]:
-        assert s["muxf8"] and s["tlut"] and [e["kind"] for e in s["luts"]] == ["tlut"] * 4
+        if not s["muxf8"]:
+            assert [e["kind"] for e in s["luts"]] == ["tlut"] * 2
+            continue
+        assert s["tlut"] and [e["kind"] for e in s["luts"]] == ["tlut"] * 4
         by_bel = {e["bel"]: e["o6"] for e in s["luts"]}
         f7a, f7b = (cells[m]["connections"] for m in s["muxf7"])
         drv = {n: cells[n]["connections"]["O"][0] for n in by_bel.values()}
         assert (drv[by_bel["A6LUT"]], drv[by_bel["B6LUT"]]) in ((f7a["I0"][0], f7a["I1"][0]), (f7a["I1"][0], f7a["I0"][0]))
         assert {drv[by_bel["C6LUT"]], drv[by_bel["D6LUT"]]} == {f7b["I0"][0], f7b["I1"][0]}
     fm = json.loads((out / "tlut" / "framemap.json").read_text())
-    assert len(fm["entries"]) == 32 * 64
+    assert len(fm["entries"]) == 34 * 64
     t = rep["tlut"]
-    assert (t["luts"], t["tluts"], t["muxf7"], t["muxf8"], t["depth"]) == (32, 32, 16, 8, 1)
+    assert (t["luts"], t["tluts"], t["muxf7"], t["muxf8"], t["depth"]) == (34, 34, 16, 8, 1)
+
+
+def test_cofactor_tluts_are_patched_as_affine_rows(sb):
+    """The SCG's affine row patching (scg.affine, checked there against the PPC on random keys)
+    covers every cofactor TLUT: each holds one fixed quarter of the S-box, index XORed by kb[0..5]."""
+    from dcsflow.scg.affine import affine_rows
+    from dcsflow.scg.buildfolder import load_build as scg_load
+
+    out, _ = sb
+    tm = json.loads((out / "tmap" / "netlist.json").read_text())
+    cofactors = {f"$dcs${lut['name']}" for lut in tm["luts"] if len(lut["inputs"]) == 6}
+    rows, covered = affine_rows(scg_load(out))
+    assert len(cofactors) == 32 and {r.name for r in rows} == cofactors and len(covered) == 32 * 64
 
 
 @pytest.mark.parametrize("key,rtl_key", [(0x00, 0x00), (0x5C, 0x5C), (0xFF, 0xFF), (0x5C, 0x5D)])
