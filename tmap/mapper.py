@@ -967,6 +967,8 @@ class _LutBuilder:
         self.luts = []
         self.muxes = []
         self.select_luts = 0       # LUTs of select XOR nodes made for wide functions (_add_wide)
+        self._tab_memo = (None, None)
+        self._mux_memo = {}
         self.affine = {}
         self.claims = {}
         self.lut_name = {}
@@ -991,11 +993,11 @@ class _LutBuilder:
         k = len(leaves)
         mask = (1 << (1 << k)) - 1
         cone, frontier = _cone(v, leaves, comb.ands, comb.first_and, param)
+        if k > LUT6:
+            self._add_wide(v, list(leaves), cone, frontier, polarities)
+            return
         f = _cone_function(v, cone, leaves, comb.ands, comb.first_and, param, ppc)
         ins = [_leaf_name(l, self.lut_name, comb.input_names) for l in leaves]
-        if k > LUT6:
-            self._add_wide(v, list(leaves), cone, frontier, f, polarities)
-            return
         aff = _affine_shape(comb, v, f, cone, leaves, frontier, param)
         for c in polarities:
             nm = self.namer(f"n{v}" if c == 0 else f"n{v}_inv")
@@ -1035,14 +1037,55 @@ class _LutBuilder:
             stack += [a >> 1, b >> 1]
         return found
 
+    def _tables(self, v: int, cone: list, leaves: list, frontier: list) -> tuple[list, list]:
+        """(sorted frontier, :func:`dcsflow.tmap.affine.cone_tables` of ``v`` over ``leaves`` per frontier
+        value), memoized for the last cut asked."""
+        key = (v, tuple(leaves))
+        if self._tab_memo[0] != key:
+            fr = sorted(frontier)
+            self._tab_memo = (key, (fr, cone_tables(self.comb.ands, self.comb.first_and, cone, list(leaves), fr, v)))
+        return self._tab_memo[1]
+
+    def _entries_from_tables(self, fr: list, tabs: list, k: int) -> list:
+        """The PPC literal of each of the 2^k entries of a cone whose tables per frontier value are
+        ``tabs`` (frontier ``fr``, at most MAX_FRONTIER nodes): entry i as a function of the frontier
+        (bit f of its table = bit i of ``tabs[f]``), built as a multiplexer tree over the frontier
+        literals, shared by every entry and cone with the same sub-table (the same functions as
+        :func:`_cone_function`, without evaluating the cone once per entry)."""
+        nf = len(fr)
+        lits = [self.ppc.literal(x) for x in fr]
+        memo = self._mux_memo.setdefault(tuple(lits), {})
+        aig = self.ppc.aig
+
+        def lit(tt: int, n: int) -> int:
+            if n == 0:
+                return tt & 1
+            key = (tt, n)
+            r = memo.get(key)
+            if r is None:
+                h = 1 << (n - 1)
+                lo, hi = tt & ((1 << h) - 1), tt >> h
+                r = lit(lo, n - 1) if lo == hi else aig.add_mux(lits[n - 1], lit(hi, n - 1), lit(lo, n - 1))
+                memo[key] = r
+            return r
+
+        size = 1 << k
+        tt = [0] * size
+        for f, t in enumerate(tabs):
+            bit = 1 << f
+            while t:
+                low = t & -t
+                tt[low.bit_length() - 1] |= bit
+                t ^= low
+        return [lit(x, nf) for x in tt]
+
     def _affine_quarters(self, v: int, cone: list, leaves: list, frontier: list, c: int) -> list | None:
         """Per cofactor LUT of a wide cut (64-entry quarter of the table over ``leaves``), its
         AffineTlut (complemented when ``c``), or None when some quarter is not affine (or the cone is
         out of range for the test, as in :func:`_affine_shape`)."""
         if not 1 <= len(frontier) <= MAX_FRONTIER or any(self.param[l] for l in leaves):
             return None
-        fr = sorted(frontier)
-        tabs = cone_tables(self.comb.ands, self.comb.first_and, cone, list(leaves), fr, v)
+        fr, tabs = self._tables(v, cone, leaves, frontier)
         m64 = (1 << 64) - 1
         out = []
         for q in range(1 << (len(leaves) - LUT6)):
@@ -1054,9 +1097,9 @@ class _LutBuilder:
                                   found[1], qt[0] ^ (m64 if c else 0)))
         return out
 
-    def _add_wide(self, v: int, leaves: list, cone: list, frontier: list, f, polarities: list[int]) -> None:
-        """A wide function of node ``v`` (7 or 8 cut ``leaves``; ``cone``, ``frontier`` and function
-        ``f`` over the leaves as in :meth:`add_node`): per polarity, LUT6 ``<name>_q<q>`` on the first
+    def _add_wide(self, v: int, leaves: list, cone: list, frontier: list, polarities: list[int]) -> None:
+        """A wide function of node ``v`` (7 or 8 cut ``leaves``; ``cone`` and ``frontier`` as in
+        :meth:`add_node`): per polarity, LUT6 ``<name>_q<q>`` on the first
         six leaves holding the entries ``q * 64 .. q * 64 + 63`` (the cofactor at select 7 = q & 1,
         select 8 = q >> 1), MUXF7 ``O = sel7 ? q1 : q0`` (and q3/q2), and for 8 leaves MUXF8
         ``O = sel8 ? F7(q2, q3) : F7(q0, q1)`` (UG474). The last mux carries the node's name and claim.
@@ -1073,22 +1116,26 @@ class _LutBuilder:
         m64 = (1 << 64) - 1
         low = leaves[:LUT6]
         aff = None
-        if not isinstance(f, int):
-            aff = [self._affine_quarters(v, cone, leaves, frontier, c) for c in polarities]
-            if None in aff:
-                ts = [self._select_xor(v, leaves, s) for s in leaves[LUT6:]]
-                if None not in ts and len(set(ts)) == len(ts):
-                    leaves2 = low + ts
-                    cone2, frontier2 = _cone(v, leaves2, comb.ands, comb.first_and, param)
-                    aff2 = [self._affine_quarters(v, cone2, leaves2, frontier2, c) for c in polarities]
-                    if None not in aff2:
-                        for t, s in zip(ts, leaves[LUT6:]):
-                            if t not in self.lut_name:
-                                n0 = len(self.luts)
-                                self.add_node(t, (s,), [0])
-                                self.select_luts += len(self.luts) - n0
-                        leaves, cone, aff = leaves2, cone2, aff2
-                        f = _cone_function(v, cone, leaves, comb.ands, comb.first_and, param, self.ppc)
+        if frontier:                     # the cone reads parameters: cofactor TLUTs, affine ones wanted
+            ts = [self._select_xor(v, leaves, s) for s in leaves[LUT6:]]
+            if None not in ts and len(set(ts)) == len(ts):
+                leaves2 = low + ts
+                cone2, frontier2 = _cone(v, leaves2, comb.ands, comb.first_and, param)
+                aff2 = [self._affine_quarters(v, cone2, leaves2, frontier2, c) for c in polarities]
+                if None not in aff2 and (self._affine_quarters(v, cone, leaves, frontier, 0) is None):
+                    for t, s in zip(ts, leaves[LUT6:]):
+                        if t not in self.lut_name:
+                            n0 = len(self.luts)
+                            self.add_node(t, (s,), [0])
+                            self.select_luts += len(self.luts) - n0
+                    leaves, cone, aff = leaves2, cone2, aff2
+            if aff is None:
+                aff = [self._affine_quarters(v, cone, leaves, frontier, c) for c in polarities]
+        if frontier and len(frontier) <= MAX_FRONTIER and not any(param[l] for l in leaves):
+            fr, tabs = self._tables(v, cone, leaves, frontier)
+            f = self._entries_from_tables(fr, tabs, len(leaves))
+        else:
+            f = _cone_function(v, cone, leaves, comb.ands, comb.first_and, param, self.ppc)
         ins = [_leaf_name(l, self.lut_name, comb.input_names) for l in leaves]
         nsel = len(ins) - LUT6
         for pi, c in enumerate(polarities):
