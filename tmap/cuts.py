@@ -67,7 +67,7 @@ class Cover:
 
 def select_cover(first_and: int, fanin0: list, fanin1: list, param: bytearray, out_vars: list,
                  K: int = 6, C: int = 8, area_mode: bool = False, flow_passes: int = 3,
-                 exact_passes: int = 3, wide: bool = False, depth_bound: int = 0) -> Cover:
+                 exact_passes: int = 3, wide: bool = False, depth_bound: int = 0, single: bool = False) -> Cover:
     """Choose one K-feasible reduced cut for every regular AND node, covering the outputs.
 
     Args:
@@ -86,12 +86,17 @@ def select_cover(first_and: int, fanin0: list, fanin1: list, param: bytearray, o
             (only with K = 6; ignored at other K).
         depth_bound: depth-bounded modes: the outputs' required time is this bound when it is above
             the depth found (area recovery may then use the slack); 0: the depth found.
+        single: one starting point instead of two (default mode: the (depth, area flow) pass; area
+            mode: the area-flow pass), about half the time.
     Returns:
         a :class:`Cover` (its ``best`` cuts may have up to 8 leaves with ``wide``).
     """
     lut_k = K
     if wide and K == 6:
         K = WIDE_LEAVES
+    if single:
+        return _select(first_and, fanin0, fanin1, param, out_vars, K, C, 2 if area_mode else 3, flow_passes,
+                       exact_passes, lut_k, depth_bound)
     if area_mode:
         # two starting points (depth-oriented and area-flow-oriented first pass); keep the smaller cover
         covers = [_select(first_and, fanin0, fanin1, param, out_vars, K, C, m, flow_passes, exact_passes,

@@ -713,22 +713,18 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
 def _wide_cover(g: Aig, pvars: set, opt: MapOptions, cover):
     """The cover of ``g`` with wide cuts (:func:`dcsflow.tmap.cuts.select_cover` ``wide``) when it
     beats ``cover`` (the cover without them): no more LUTs and no greater depth, better in one; of
-    such covers the one with the fewest LUTs, then the smaller depth. Two wide covers are tried:
-    depth-optimal, and area recovery bounded by the depth of ``cover`` (its slack used for area; not
-    in area mode, which has no depth bound). Returns the chosen cover (``cover`` itself when none
-    beats it)."""
+    such covers the one with the fewest LUTs, then the smaller depth. One wide cover is selected,
+    its area recovery bounded by the depth of ``cover`` (the slack of a shallower wide cover is spent
+    on area; area mode has no bound).
+    Returns the chosen cover (``cover`` itself when the wide one does not beat it)."""
     base = (_cover_size(cover, g.first_and), cover.depth)
-    best, best_key = cover, base
-    for bound in ((0,) if opt.area else (0, cover.depth)):
-        cw, _ = _cover_of(g, pvars, opt, wide=True, depth_bound=bound)
-        key = (_cover_size(cw, g.first_and), cw.depth)
-        if key[0] <= base[0] and key[1] <= base[1] and key < best_key:
-            best, best_key = cw, key
-    return best
+    cw, _ = _cover_of(g, pvars, opt, wide=True, depth_bound=0 if opt.area else cover.depth)
+    key = (_cover_size(cw, g.first_and), cw.depth)
+    return cw if key[0] <= base[0] and key[1] <= base[1] and key < base else cover
 
 
 def _cover_of(comb: Aig, pvars: set, opt: MapOptions, wide: bool = False, depth_bound: int = 0,
-              wide_pass: dict | None = None):
+              wide_pass: dict | None = None, single: bool = False):
     """Mark parameter-only variables of ``comb`` and select its cover (``wide``: with wide cuts,
     ``depth_bound``: see :func:`dcsflow.tmap.cuts.select_cover`); returns (cover, param).
 
@@ -753,7 +749,7 @@ def _cover_of(comb: Aig, pvars: set, opt: MapOptions, wide: bool = False, depth_
     out_vars = [o >> 1 for o in comb.outputs]
     cover = select_cover(base, fanin0, fanin1, param, [v for v in out_vars if v >= base and not param[v]],
                          K=opt.K, C=opt.cuts_per_node, area_mode=opt.area, flow_passes=opt.flow_passes,
-                         exact_passes=opt.exact_passes, wide=wide, depth_bound=depth_bound)
+                         exact_passes=opt.exact_passes, wide=wide, depth_bound=depth_bound, single=single)
     return cover, param
 
 
@@ -967,6 +963,7 @@ class _LutBuilder:
         self.luts = []
         self.muxes = []
         self.select_luts = 0       # LUTs of select XOR nodes made for wide functions (_add_wide)
+        self.best = None           # the cover's cuts (cover.best), for the select XOR nodes' cuts
         self._tab_memo = (None, None)
         self._mux_memo = {}
         self.affine = {}
@@ -1125,8 +1122,11 @@ class _LutBuilder:
                 if None not in aff2 and (self._affine_quarters(v, cone, leaves, frontier, 0) is None):
                     for t, s in zip(ts, leaves[LUT6:]):
                         if t not in self.lut_name:
+                            # t = s XOR p over s's own cut when s is a LUT (p is free: a reduced cut), so
+                            # s's LUT is swept when nothing else reads it; else a 1-input TLUT on s
+                            cut = self.best[s] if self.best is not None and s >= comb.first_and else None
                             n0 = len(self.luts)
-                            self.add_node(t, (s,), [0])
+                            self.add_node(t, tuple(cut) if cut is not None and len(cut) <= LUT6 else (s,), [0])
                             self.select_luts += len(self.luts) - n0
                     leaves, cone, aff = leaves2, cone2, aff2
             if aff is None:
@@ -1199,15 +1199,39 @@ def _build(comb: Aig, params: list, param: bytearray, cover, K: int):
     used_as_leaf = _leaf_vars(mapped, cover.best, comb.max_var + 1)
     pos_out, neg_out = _output_polarities(comb, param)
     lb = _LutBuilder(comb, param, ppc)
+    lb.best = cover.best
     for v in mapped:
         want_pos = pos_out[v] or used_as_leaf[v] or not neg_out[v]
         want_neg = neg_out[v]
         lb.add_node(v, cover.best[v], ([0] if want_pos else []) + ([1] if want_neg else []))
     outputs = [(oname, lb.output_driver(o)) for oname, o in zip(comb.output_names, comb.outputs)]
+    if lb.select_luts:
+        lb.select_luts -= _sweep(lb, outputs)
     regular_inputs = [nm for j, nm in enumerate(comb.input_names) if not param[1 + j]]
     netlist = TlutNetlist(K=K, inputs=regular_inputs, params=list(params), luts=lb.luts, outputs=outputs,
                           muxes=lb.muxes)
     return netlist, ppc.aig, lb.claims, lb.affine, lb.select_luts
+
+
+def _sweep(lb: "_LutBuilder", outputs: list) -> int:
+    """Remove the LUTs that nothing reads (a LUT whose only reader became a wide function's select
+    XOR LUT, :meth:`_LutBuilder._add_wide`), with their claims and affine records; returns how many."""
+    read = {d for _, d in outputs}
+    for m in lb.muxes:
+        read.update((m.i0, m.i1, m.s))
+    removed = 0
+    while True:
+        reads = set(read)
+        for lut in lb.luts:
+            reads.update(lut.inputs)
+        dead = {lut.name for lut in lb.luts if lut.name not in reads}
+        if not dead:
+            return removed
+        removed += len(dead)
+        lb.luts = [lut for lut in lb.luts if lut.name not in dead]
+        for n in dead:
+            lb.claims.pop(n, None)
+            lb.affine.pop(n, None)
 
 
 def _leaf_name(l, lut_name, names_in):
