@@ -94,10 +94,12 @@ class MapOptions:
             as given), else ``()``.
         wide: wide functions on MUXF7/MUXF8 (UG474): cuts of 7 or 8 regular leaves become 2 or 4 LUT6
             (TLUTs when the cone reads parameters) on the cofactors of their last one or two leaves
-            plus MUXF7 / MUXF7+MUXF7+MUXF8 cells (:class:`Mux`). The final cover is remapped with wide
-            cuts (depth-optimal, and depth-bounded by the cover without them) and a wide cover is kept
-            only when it has no more LUTs and no greater LUT depth (MUXF7/MUXF8 add no LUT level) and
-            beats it in one of them. None: on at K = 6, off at other K (False is forced there).
+            plus MUXF7 / MUXF7+MUXF7+MUXF8 cells (:class:`Mux`). Every candidate cover is remapped
+            with wide cuts (area recovery bounded by its depth) and the wide cover is kept only when it
+            has no more LUTs and no greater LUT depth (MUXF7/MUXF8 add no LUT level) and beats it in one
+            of them; selects read through a parameter XOR get that XOR's LUT (affine cofactor TLUTs,
+            :meth:`_LutBuilder._add_wide`), and when those LUTs outweigh the saving the cover without
+            wide cuts is built. None: on at K = 6, off at other K (False is forced there).
         shannon: with parameters, also map the Shannon-expanded variant of the AIG
             (:mod:`dcsflow.tmap.shannon`: nodes reading K+1 or K+2 regular inputs rebuilt as
             multiplexers of cofactors on K inputs each, where the cover of the AIG as given spends
