@@ -1130,7 +1130,7 @@ class _LutBuilder:
                             n0 = len(self.luts)
                             self.add_node(t, tuple(cut) if cut is not None and len(cut) <= LUT6 else (s,), [0])
                             self.select_luts += len(self.luts) - n0
-                    leaves, cone, aff = leaves2, cone2, aff2
+                    leaves, cone, frontier, aff = leaves2, cone2, frontier2, aff2
             if aff is None:
                 aff = [self._affine_quarters(v, cone, leaves, frontier, c) for c in polarities]
         if frontier and len(frontier) <= MAX_FRONTIER and not any(param[l] for l in leaves):
