@@ -95,7 +95,8 @@ class MapOptions:
         wide: wide functions on MUXF7/MUXF8 (UG474): cuts of 7 or 8 regular leaves become 2 or 4 LUT6
             (TLUTs when the cone reads parameters) on the cofactors of their last one or two leaves
             plus MUXF7 / MUXF7+MUXF7+MUXF8 cells (:class:`Mux`). Every candidate cover is remapped
-            with wide cuts (area recovery bounded by its depth) and the wide cover is kept only when it
+            with wide cuts (area recovery bounded by its depth; the ABC and Shannon variants only when
+            they paid off on the AIG as given) and the wide cover is kept only when it
             has no more LUTs and no greater LUT depth (MUXF7/MUXF8 add no LUT level) and beats it in one
             of them; selects read through a parameter XOR get that XOR's LUT (affine cofactor TLUTs,
             :meth:`_LutBuilder._add_wide`), and when those LUTs outweigh the saving the cover without
@@ -638,13 +639,16 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
                 if rank(cover2) < rank(cover):
                     cover, param = cover2, param2
         comb_cover = without_wide(cover) or cover    # Shannon roots: on a cover of K-input cuts
+        # the ABC variants and the Shannon variant are remapped with wide cuts only when these paid off
+        # on the AIG as given (bounded time: without parameters, e.g. aes128_iter's logic, they rarely do)
+        wide_pass = nowide if nowide else None
         variant_note = None
         for script, fut in zip(opt.aig_scripts, futures):
             say(f"mapping the ABC-optimized AIG ({script})")
             g2 = fut.result()
             if g2 is comb:
                 continue
-            cover2, param2 = _cover_of(g2, pvars, opt, wide_pass=nowide)
+            cover2, param2 = _cover_of(g2, pvars, opt, wide_pass=wide_pass)
             if _better(cover2, g2.first_and, cover, g.first_and, opt.area):
                 g, cover, param = g2, cover2, param2
                 variant_note = "mapped an ABC-optimized AIG"
@@ -657,7 +661,7 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
         if roots:
             say("mapping the Shannon-expanded AIG")
             g3 = shannon_variant(comb, comb_param, opt.K, roots)
-            cover3, param3 = _cover_of(g3, pvars, opt, wide_pass=nowide)
+            cover3, param3 = _cover_of(g3, pvars, opt, wide_pass=wide_pass)
             if _better(cover3, g3.first_and, cover, g.first_and, opt.area):
                 g, cover, param = g3, cover3, param3
                 variant_note = f"mapped the Shannon-expanded AIG ({len(roots)} node(s) expanded)"
