@@ -975,13 +975,14 @@ def reimport(pre: dict, module: dict, ext: Extraction, netlist: dict, tlut_mode:
         pre: the pre.json document (only its top is replaced; library modules are dropped).
         module: the folded module from :func:`extract_logic`.
         ext: the extraction record.
-        netlist: TLUT netlist (format "dcsflow-tlut-netlist" v1, see tmap contract).
+        netlist: TLUT netlist (format "dcsflow-tlut-netlist" v1 or v2, docs/formats.md); its wide-function
+            multiplexers (v2 ``muxes``) become Xilinx ``MUXF7`` / ``MUXF8`` cells (ports I0, I1, S, O).
         tlut_mode: remove the parameter IBUFs (parameters now live in the configuration).
     Raises:
         FrontendError: the netlist does not match the extraction (unknown input/output names).
     """
-    if netlist.get("format") != "dcsflow-tlut-netlist" or netlist.get("version") != 1:
-        raise FrontendError("mapper result is not a dcsflow-tlut-netlist version 1")
+    if netlist.get("format") != "dcsflow-tlut-netlist" or netlist.get("version") not in (1, 2):
+        raise FrontendError("mapper result is not a dcsflow-tlut-netlist version 1 or 2")
     module = json.loads(json.dumps(module))
     cells = module["cells"]
     for n in [n for n, c in cells.items() if c["type"] in GATE_TYPES]:
@@ -1009,12 +1010,11 @@ def reimport(pre: dict, module: dict, ext: Extraction, netlist: dict, tlut_mode:
         if d not in ybit and d not in in_bit and d not in ("0", "1"):
             ybit[d] = out_bit[o["name"]]
             claimed.add(o["name"])
-    names = {}
-    for lut in netlist["luts"]:
-        if lut["name"] not in ybit:
-            ybit[lut["name"]] = nxt
+    muxes = netlist.get("muxes", [])
+    for cell in list(netlist["luts"]) + list(muxes):
+        if cell["name"] not in ybit:
+            ybit[cell["name"]] = nxt
             nxt += 1
-        names[lut["name"]] = lut
 
     def src(name: str):
         if name in ybit:
@@ -1055,6 +1055,13 @@ def reimport(pre: dict, module: dict, ext: Extraction, netlist: dict, tlut_mode:
                 "parameters": {"WIDTH": format(k, "032b"), "LUT": _lut_param(init, k)},
                 "attributes": {}, "port_directions": {"A": "input", "Y": "output"},
                 "connections": {"A": a, "Y": [y]}}
+    for m in muxes:
+        if m.get("type") not in ("MUXF7", "MUXF8"):
+            raise FrontendError(f"mapper netlist mux {m.get('name')!r}: type {m.get('type')!r} is not MUXF7 or MUXF8")
+        cells[f"$dcs${m['name']}"] = {
+            "hide_name": 0, "type": m["type"], "parameters": {}, "attributes": {},
+            "port_directions": {"I0": "input", "I1": "input", "S": "input", "O": "output"},
+            "connections": {"I0": [src(m["I0"])], "I1": [src(m["I1"])], "S": [src(m["S"])], "O": [ybit[m["name"]]]}}
 
     subst: dict = {}
     for o in netlist["outputs"]:

@@ -22,13 +22,23 @@ from dcsflow.tmap.mapper import ABC_AIG_SCRIPTS, Lut, MapOptions, TlutNetlist, m
 
 def evaluate(nl: TlutNetlist, ppc: Aig, values: dict, width: int) -> dict:
     """Bit-parallel evaluation of netlist ∘ PPC: ``values`` maps every regular input and parameter to
-    an int of ``width`` patterns; returns output name -> int."""
+    an int of ``width`` patterns; returns output name -> int. A MUXF7/MUXF8 (``O = S ? I1 : I0``,
+    UG474) is evaluated when a LUT or an output first reads it."""
     mask = (1 << width) - 1
     pv = ppc.simulate([values[p] for p in nl.params], width=width) if nl.params else []
     sig = {n: values[n] & mask for n in nl.inputs}
     sig["0"], sig["1"] = 0, mask
+    muxes = {m.name: m for m in getattr(nl, "muxes", [])}
+
+    def get(x):
+        if x not in sig and x in muxes:
+            m = muxes[x]
+            s_ = get(m.s)
+            sig[x] = (s_ & get(m.i1)) | (~s_ & mask & get(m.i0))
+        return sig[x]
+
     for lut in nl.luts:
-        ins = [sig[x] for x in lut.inputs]
+        ins = [get(x) for x in lut.inputs]
         acc = 0
         for i in range(1 << len(ins)):
             m = mask
@@ -37,13 +47,26 @@ def evaluate(nl: TlutNetlist, ppc: Aig, values: dict, width: int) -> dict:
             e = (mask if lut.init >> i & 1 else 0) if lut.init is not None else pv[lut.ppc[i]]
             acc |= m & e
         sig[lut.name] = acc
-    return {n: sig[d] for n, d in nl.outputs}
+    return {n: get(d) for n, d in nl.outputs}
 
 
 def check_structure(res, K):
     nl = res.netlist
     names = set(nl.inputs)
+    muxes = list(getattr(nl, "muxes", []))
+    assert all(K == 6 and m.kind in ("MUXF7", "MUXF8") for m in muxes), "wide functions only at K=6"
+
+    def add_ready_muxes():              # a mux is defined once its inputs are
+        ready = True
+        while ready:
+            ready = [m for m in muxes if {m.i0, m.i1, m.s} <= names]
+            for m in ready:
+                assert m.name not in names
+                names.add(m.name)
+                muxes.remove(m)
+
     for lut in nl.luts:
+        add_ready_muxes()
         assert len(lut.inputs) <= K
         assert all(x in names for x in lut.inputs), "inputs defined before use (topological order)"
         assert lut.name not in names
@@ -54,6 +77,8 @@ def check_structure(res, K):
             assert all(0 <= j < res.ppc.num_outputs for j in lut.ppc)
         else:
             assert 0 <= lut.init < 1 << (1 << len(lut.inputs))
+    add_ready_muxes()
+    assert not muxes, "every mux reads defined nets"
     assert res.ppc.input_names == nl.params
 
 
@@ -208,7 +233,7 @@ def test_write_outputs_and_yosys_reads_blif(tmp_path):
     paths = res.write(tmp_path / "out")
     assert [p.name for p in paths] == ["netlist.json", "netlist.blif", "ppc.aig", "ppc.json"]
     doc = json.loads(paths[0].read_text())
-    assert doc["format"] == "dcsflow-tlut-netlist" and doc["version"] == 1 and doc["K"] == 4
+    assert doc["format"] == "dcsflow-tlut-netlist" and doc["version"] == 2 and doc["K"] == 4
     assert TlutNetlist.from_json_obj(doc).to_json_obj() == doc
     man = json.loads(paths[3].read_text())
     assert man["params"] == res.netlist.params and man["source_hash"] == g.canonical_hash()

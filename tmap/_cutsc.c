@@ -1,7 +1,9 @@
 /* Compiled core of tmap.cuts.select_cover: reduced priority cuts, depth pass, area flow and exact
  * area recovery. Same algorithm and data meaning as the Python reference in tmap/cuts.py
  * (Mishchenko et al., "Combinational and sequential mapping with priority cuts", ICCAD 2007;
- * reduced cuts: Bruneel et al., TODAES 16(4), 2011). Built by setup.py as tmap._cutsc (optional). */
+ * reduced cuts: Bruneel et al., TODAES 16(4), 2011). Built by setup.py as tmap._cutsc (optional).
+ * Wide cuts: K is the maximum number of leaves; a cut of n > lut_k leaves costs 2^(n - lut_k) LUTs
+ * (lut_k = 6, K = 8: 2 or 4 LUT6 plus MUXF7/MUXF8, UG474), at the depth of one LUT. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
@@ -24,7 +26,7 @@ typedef struct {
 } Cut;
 
 typedef struct {
-    int nvars, first_and, K, C;
+    int nvars, first_and, K, C, lut_k;
     const int *f0, *f1;
     const unsigned char *param;
     unsigned char *is_and;
@@ -38,6 +40,9 @@ typedef struct {
 } Mgr;
 
 static inline uint64_t leaf_sig(int v) { return (uint64_t)1 << (v & 63); }
+
+/* LUTs of a cut of n leaves: 1 up to lut_k leaves, else 2^(n - lut_k) (wide cut) */
+static inline int cut_cost(const Mgr *m, int n) { return n <= m->lut_k ? 1 : 1 << (n - m->lut_k); }
 
 static int merge(const Cut *a, const Cut *b, Cut *r, int K) {
     int i = 0, j = 0, k = 0;
@@ -95,7 +100,7 @@ static int ensure_stack(Mgr *m, int need) {
 
 /* reference (dir=+1) or dereference (dir=-1) a cut recursively; returns the area (LUT count) */
 static int ref_cut(Mgr *m, const Cut *c, int dir) {
-    int area = 1, sp = 0;
+    int area = cut_cost(m, c->n), sp = 0;
     for (int i = 0; i < c->n; i++) {
         int l = c->leaves[i];
         if (!m->is_and[l]) continue;
@@ -109,7 +114,7 @@ static int ref_cut(Mgr *m, const Cut *c, int dir) {
     while (sp) {
         int v = m->stack[--sp];
         const Cut *b = &m->best[v];
-        area++;
+        area += cut_cost(m, b->n);
         for (int i = 0; i < b->n; i++) {
             int l = b->leaves[i];
             if (!m->is_and[l]) continue;
@@ -183,7 +188,7 @@ static int do_pass(Mgr *m, int mode, Cut *cand, int cand_cap) {
             int is_prev = m->has_best[v] && same_cut(c, &m->best[v]);
             if (d > rv && !is_prev) continue;
             c->delay = d;
-            c->af = (1.0 + s) / m->est[v];
+            c->af = ((double)cut_cost(m, c->n) + s) / m->est[v];
             c->order = t;
             if (mode == DELAY) { c->key0 = d; c->key1 = c->n; c->key2 = c->af; }
             else if (mode == DELAY2) { c->key0 = d; c->key1 = 0; c->key2 = c->af; }
@@ -237,11 +242,12 @@ static void cover_refs(Mgr *m, const int *outs, Py_ssize_t nouts) {
 }
 
 static PyObject *py_select_cover(PyObject *self, PyObject *args) {
-    int first_and, K, C, area_mode, flow_passes, exact_passes;
+    int first_and, K, C, area_mode, flow_passes, exact_passes, lut_k = 0, depth_bound = 0;
     Py_buffer b0, b1, bp, bo;
-    if (!PyArg_ParseTuple(args, "iy*y*y*y*iiiii", &first_and, &b0, &b1, &bp, &bo, &K, &C, &area_mode,
-                          &flow_passes, &exact_passes))
+    if (!PyArg_ParseTuple(args, "iy*y*y*y*iiiii|ii", &first_and, &b0, &b1, &bp, &bo, &K, &C, &area_mode,
+                          &flow_passes, &exact_passes, &lut_k, &depth_bound))
         return NULL;
+    if (lut_k <= 0 || lut_k > K) lut_k = K;
     PyObject *result = NULL;
     Mgr m;
     memset(&m, 0, sizeof m);
@@ -251,7 +257,7 @@ static PyObject *py_select_cover(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "select_cover: bad arguments");
         goto done;
     }
-    m.nvars = n; m.first_and = first_and; m.K = K; m.C = C;
+    m.nvars = n; m.first_and = first_and; m.K = K; m.C = C; m.lut_k = lut_k;
     m.f0 = b0.buf; m.f1 = b1.buf; m.param = bp.buf;
     const int *outs = bo.buf;
     Py_ssize_t nouts = bo.len / (Py_ssize_t)sizeof(int);
@@ -302,7 +308,7 @@ static PyObject *py_select_cover(PyObject *self, PyObject *args) {
         depth = 0;
         for (Py_ssize_t i = 0; i < nouts; i++)
             if (m.arr[outs[i]] > depth) depth = m.arr[outs[i]];
-        int target = (area_mode == 1 || area_mode == 2) ? INF : depth;
+        int target = (area_mode == 1 || area_mode == 2) ? INF : (depth > depth_bound ? depth : depth_bound);
         for (int v = 0; v < n; v++) m.req[v] = INF;
         for (Py_ssize_t i = 0; i < nouts; i++)
             if (m.is_and[outs[i]] && m.req[outs[i]] > target) m.req[outs[i]] = target;
@@ -350,7 +356,9 @@ done:
 static PyMethodDef methods[] = {
     {"select_cover", py_select_cover, METH_VARARGS,
      "select_cover(first_and, fanin0: int32 buffer, fanin1, param: bytes, out_vars: int32 buffer, K, C, "
-     "area_mode, flow_passes, exact_passes) -> (best, arrival, refs, depth)"},
+     "area_mode, flow_passes, exact_passes[, lut_k, depth_bound]) -> (best, arrival, refs, depth); K: maximum "
+     "leaves, lut_k: leaves of one LUT (wider cuts cost 2^(n - lut_k)), depth_bound: required time of the "
+     "outputs when above the depth found (0: none)"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moddef = {PyModuleDef_HEAD_INIT, "tmap._cutsc",

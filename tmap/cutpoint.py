@@ -16,6 +16,13 @@ easy, and together prove the same statement, netlist ∘ PPC ≡ AIG for all par
    the re-derived entry functions and the PPC (ABC ``cec``, as the global proof); entries whose two
    sides are constants are compared directly.
 
+A wide function (LUT6 cofactors under MUXF7/MUXF8 cells, :class:`dcsflow.tmap.mapper.Mux`) is one cut
+point: its last mux carries the claim, and its LUTs and inner MUXF7s, which have no claim, are read
+by nothing else. The cell is checked as one LUT whose inputs are the cofactor LUTs' inputs followed by
+the select of the MUXF7s and then of the MUXF8, and whose entry ``i`` is entry ``i mod 64`` of the
+cofactor LUT that the mux tree passes for the select bits ``i >> 6`` (``O = S ? I1 : I0``, UG474);
+the cofactor LUTs must share their inputs and the MUXF7s of a MUXF8 their select.
+
 By induction over the topological order every LUT output then equals its claimed AIG literal for all
 inputs, and so does every output. This is the classic cut-point (or "internal equivalence")
 decomposition of combinational equivalence checking, e.g. A. Kuehlmann, F. Krohm, "Equivalence
@@ -186,29 +193,71 @@ def _obligations(netlist, ppc: Aig, aig: Aig, claims: dict):
             return
         pairs.setdefault((r, i_lit), what)
 
-    for lut in netlist.luts:
-        if lut.name in claim_of or lut.name in var_of:
-            raise _Fail(f"LUT name {lut.name} used twice")
-        if lut.name not in claims:
-            raise _Fail(f"LUT {lut.name} has no claimed AIG literal")
-        lit = claims[lut.name]
+    def check_entries(lut):
         k = len(lut.inputs)
         size = 1 << k
+        if lut.is_tlut and len(lut.ppc) != size or not lut.is_tlut and lut.init >> size:
+            raise _Fail(f"LUT {lut.name}: truth table does not have 2^{k} entries")
+        if lut.is_tlut and any(not 0 <= e < len(ppc_out) for e in lut.ppc):
+            raise _Fail(f"LUT {lut.name}: PPC output index out of range")
+        return [ppc_out[lut.ppc[i]] for i in range(size)] if lut.is_tlut else \
+            [(lut.init >> i) & 1 for i in range(size)]
+
+    mux_read = set()        # LUTs and MUXF7s read by a mux as data
+    for m in getattr(netlist, "muxes", []):
+        mux_read.update((m.i0, m.i1))
+    pending = {}            # unclaimed LUT / mux name -> (cofactor LUTs, selects), read by a later mux
+
+    def expand(m, name):
+        x = pending.pop(name, None)
+        if x is None:
+            raise _Fail(f"{m.kind} {m.name}: data input {name} is not a cofactor LUT or MUXF7 of its own")
+        return x
+
+    for cell in (netlist.cells() if hasattr(netlist, "cells") else netlist.luts):
+        if cell.name in claim_of or cell.name in var_of or cell.name in pending:
+            raise _Fail(f"LUT name {cell.name} used twice")
+        if hasattr(cell, "kind"):                      # a MUXF7 / MUXF8
+            if cell.kind not in ("MUXF7", "MUXF8"):
+                raise _Fail(f"mux {cell.name}: unknown type {cell.kind}")
+            (l0, s0), (l1, s1) = expand(cell, cell.i0), expand(cell, cell.i1)
+            if s0 != s1 or (cell.kind == "MUXF7") != (not s0):
+                raise _Fail(f"{cell.kind} {cell.name}: inputs are not two "
+                            f"{'LUTs' if cell.kind == 'MUXF7' else 'MUXF7s'} with one select")
+            group = (l0 + l1, s0 + [cell.s])
+            if cell.name not in claims:
+                if cell.name not in mux_read:
+                    raise _Fail(f"{cell.kind} {cell.name} has no claimed AIG literal")
+                pending[cell.name] = group
+                continue
+            luts, sels = group
+            if any(q.inputs != luts[0].inputs for q in luts):
+                raise _Fail(f"{cell.kind} {cell.name}: its cofactor LUTs have different inputs")
+            got = [e for q in luts for e in check_entries(q)]
+            cell_inputs = list(luts[0].inputs) + sels
+        else:
+            if cell.name not in claims:
+                if cell.name not in mux_read:
+                    raise _Fail(f"LUT {cell.name} has no claimed AIG literal")
+                pending[cell.name] = ([cell], [])
+                continue
+            got = check_entries(cell)
+            cell_inputs = list(cell.inputs)
+        lut_name = cell.name
+        lit = claims[lut_name]
+        k = len(cell_inputs)
+        size = 1 << k
         leaf = {}          # AIG variable -> (input position, complemented)
-        for j, nm in enumerate(lut.inputs):
+        for j, nm in enumerate(cell_inputs):
             if nm in claim_of:
                 ll = claim_of[nm]
             elif nm in var_of and nm not in pset:
                 ll = 2 * var_of[nm]
             else:
-                raise _Fail(f"LUT {lut.name}: input {nm} is neither a regular input nor an earlier LUT")
+                raise _Fail(f"LUT {lut_name}: input {nm} is neither a regular input nor an earlier LUT")
             if ll >> 1 in leaf or ll >> 1 == 0:
-                raise _Fail(f"LUT {lut.name}: input {nm} repeats a leaf or is constant")
+                raise _Fail(f"LUT {lut_name}: input {nm} repeats a leaf or is constant")
             leaf[ll >> 1] = (j, ll & 1)
-        if lut.is_tlut and len(lut.ppc) != size or not lut.is_tlut and lut.init >> size:
-            raise _Fail(f"LUT {lut.name}: truth table does not have 2^{k} entries")
-        if lut.is_tlut and any(not 0 <= e < len(ppc_out) for e in lut.ppc):
-            raise _Fail(f"LUT {lut.name}: PPC output index out of range")
         order = []
         stack = [lit >> 1]
         seen = set()
@@ -218,7 +267,7 @@ def _obligations(netlist, ppc: Aig, aig: Aig, claims: dict):
                 continue
             seen.add(x)
             if x < base:
-                raise _Fail(f"LUT {lut.name}: its inputs are not a cut of {names[x - 1]}'s cone "
+                raise _Fail(f"LUT {lut_name}: its inputs are not a cut of {names[x - 1]}'s cone "
                             f"(claim literal {lit})")
             order.append(x)
             a, b = ands[x - base]
@@ -231,9 +280,8 @@ def _obligations(netlist, ppc: Aig, aig: Aig, claims: dict):
         else:
             f = _entry_literals(order, lit, leaf, ands, base, size, ref, param_only)
         for i in range(size):
-            got = ppc_out[lut.ppc[i]] if lut.is_tlut else (lut.init >> i) & 1
-            obligation(f[i], got, f"LUT {lut.name} entry {i}")
-        claim_of[lut.name] = lit
+            obligation(f[i], got[i], f"LUT {lut_name} entry {i}")
+        claim_of[lut_name] = lit
 
     if [n for n, _ in netlist.outputs] != list(aig.output_names):
         raise _Fail("netlist outputs differ from the AIG's outputs (names or order)")

@@ -9,6 +9,11 @@ configurations", ACM TODAES 16(4), 2011 — TMAP): parameter inputs and nodes th
 parameters are never cut leaves and cost nothing; a cut is K-feasible when it has at most K
 (regular) leaves.
 
+Wide cuts (``wide=True``, K = 6): cuts of 7 or 8 regular leaves are allowed too and cost 2 or 4 LUTs
+(:func:`cut_luts`) in area flow and exact area, at the depth of one LUT: such a function is 2 or 4
+LUT6 on the cofactors of its last one or two leaves plus a MUXF7, or two MUXF7 and a MUXF8, inside one
+slice (Xilinx UG474, "7 Series FPGAs CLB User Guide", multiplexers F7AMUX/F7BMUX/F8MUX).
+
 Data: a cut is a ``frozenset`` of variable indices (regular inputs or regular AND nodes) together
 with a 64-bit signature (bit ``v & 63`` per leaf) used as a fast size filter.
 """
@@ -25,6 +30,14 @@ except ImportError:  # pragma: no cover - depends on the build
     _cutsc = None
 
 INF = 1 << 30
+#: Largest cut of a wide cover: 4 LUT6 + 2 MUXF7 + 1 MUXF8 (UG474).
+WIDE_LEAVES = 8
+
+
+def cut_luts(n: int, lut_k: int = 6) -> int:
+    """LUTs that implement a cut of ``n`` leaves: 1 up to ``lut_k`` leaves, else ``2 ** (n - lut_k)``
+    (LUT6 cofactors combined by MUXF7/MUXF8, UG474)."""
+    return 1 if n <= lut_k else 1 << (n - lut_k)
 #: Depth passes of the default mode (alternating rankings; also in tmap/_cutsc.c).
 DEPTH_ROUNDS = 6
 
@@ -54,7 +67,7 @@ class Cover:
 
 def select_cover(first_and: int, fanin0: list, fanin1: list, param: bytearray, out_vars: list,
                  K: int = 6, C: int = 8, area_mode: bool = False, flow_passes: int = 3,
-                 exact_passes: int = 3) -> Cover:
+                 exact_passes: int = 3, wide: bool = False, depth_bound: int = 0, single: bool = False) -> Cover:
     """Choose one K-feasible reduced cut for every regular AND node, covering the outputs.
 
     Args:
@@ -69,13 +82,25 @@ def select_cover(first_and: int, fanin0: list, fanin1: list, param: bytearray, o
         C: priority cuts kept per node.
         area_mode: no depth constraint during area recovery (``--area``).
         flow_passes, exact_passes: area-recovery passes after the depth pass.
+        wide: also allow cuts of up to :data:`WIDE_LEAVES` leaves costing :func:`cut_luts` LUTs
+            (only with K = 6; ignored at other K).
+        depth_bound: depth-bounded modes: the outputs' required time is this bound when it is above
+            the depth found (area recovery may then use the slack); 0: the depth found.
+        single: one starting point instead of two (default mode: the (depth, area flow) pass; area
+            mode: the area-flow pass), about half the time.
     Returns:
-        a :class:`Cover`.
+        a :class:`Cover` (its ``best`` cuts may have up to 8 leaves with ``wide``).
     """
+    lut_k = K
+    if wide and K == 6:
+        K = WIDE_LEAVES
+    if single:
+        return _select(first_and, fanin0, fanin1, param, out_vars, K, C, 2 if area_mode else 3, flow_passes,
+                       exact_passes, lut_k, depth_bound)
     if area_mode:
         # two starting points (depth-oriented and area-flow-oriented first pass); keep the smaller cover
-        covers = [_select(first_and, fanin0, fanin1, param, out_vars, K, C, m, flow_passes, exact_passes)
-                  for m in (1, 2)]
+        covers = [_select(first_and, fanin0, fanin1, param, out_vars, K, C, m, flow_passes, exact_passes,
+                          lut_k, depth_bound) for m in (1, 2)]
         return min(covers, key=lambda c: (_cover_size(c, first_and), c.depth))
     # two depth-oriented starting points, keep the shallower cover, then the smaller:
     # - DEPTH_ROUNDS depth passes alternating the rankings (depth, size, area flow) and (depth, area
@@ -84,23 +109,28 @@ def select_cover(first_and: int, fanin0: list, fanin1: list, param: bytearray, o
     #   new arrival times finds shallower covers than one pass (EPFL hyp: 4193 levels instead of 4195);
     # - one depth pass ranked (depth, area flow): often the smaller cover at the same depth (array
     #   multipliers with a parameter operand: 12% fewer LUTs).
-    covers = [_select(first_and, fanin0, fanin1, param, out_vars, K, C, m, flow_passes, exact_passes)
-              for m in (4, 3)]
+    covers = [_select(first_and, fanin0, fanin1, param, out_vars, K, C, m, flow_passes, exact_passes,
+                      lut_k, depth_bound) for m in (4, 3)]
     return min(covers, key=lambda c: (c.depth, _cover_size(c, first_and)))
 
 
 def _cover_size(cover: Cover, first_and: int) -> int:
-    return sum(1 for v in range(first_and, len(cover.best)) if cover.refs[v] and cover.best[v] is not None)
+    """LUTs of a cover (a wide cut counts :func:`cut_luts` with LUT6)."""
+    return sum(cut_luts(len(cover.best[v])) for v in range(first_and, len(cover.best))
+               if cover.refs[v] and cover.best[v] is not None)
 
 
-def _select(first_and, fanin0, fanin1, param, out_vars, K, C, area_mode, flow_passes, exact_passes) -> Cover:
+def _select(first_and, fanin0, fanin1, param, out_vars, K, C, area_mode, flow_passes, exact_passes,
+            lut_k=None, depth_bound=0) -> Cover:
     """One run of the passes; area_mode 0: depth-bounded, 1: unbounded with a depth-oriented first
     pass, 2: unbounded with an area-flow first pass, 3: depth-bounded with a first pass ranking cuts
-    by (depth, area flow), 4: DEPTH_ROUNDS depth passes alternating the rankings of 0 and 3."""
+    by (depth, area flow), 4: DEPTH_ROUNDS depth passes alternating the rankings of 0 and 3. K: maximum leaves; lut_k: leaves
+    of one LUT (wider cuts cost :func:`cut_luts`)."""
+    lut_k = lut_k or K
     if compiled_core() and K <= 8:
         best, arr, refs, depth = _cutsc.select_cover(
             first_and, array("i", fanin0), array("i", fanin1), bytes(param), array("i", out_vars), K, C,
-            int(area_mode), flow_passes, exact_passes)
+            int(area_mode), flow_passes, exact_passes, lut_k, depth_bound)
         return Cover(best=best, arrival=arr, refs=refs, depth=depth)
     n = len(fanin0)
     is_and = bytearray(n)
@@ -125,11 +155,11 @@ def _select(first_and, fanin0, fanin1, param, out_vars, K, C, area_mode, flow_pa
     first = {2: ["area"], 3: ["delay2"], 4: ["delay", "delay2"] * (DEPTH_ROUNDS // 2)}.get(area_mode, ["delay"])
     passes = first + ["area"] * flow_passes + ["exact"] * exact_passes
     for pi, mode in enumerate(passes):
-        _pass(first_and, fanin0, fanin1, param, is_and, K, C, mode, best, arr, req, est, refs)
+        _pass(first_and, fanin0, fanin1, param, is_and, K, C, mode, best, arr, req, est, refs, lut_k)
         # cover, refs, depth, required times
         refs = _cover_refs(n, first_and, is_and, best, out_vars)
         depth = max([arr[v] for v in out_vars], default=0)
-        target = INF if area_mode in (1, 2) else depth
+        target = INF if area_mode in (1, 2) else max(depth, depth_bound)
         req = [INF] * n
         for v in out_vars:
             if is_and[v]:
@@ -158,7 +188,9 @@ def _cover_refs(n, first_and, is_and, best, out_vars):
     return refs
 
 
-def _pass(first_and, fanin0, fanin1, param, is_and, K, C, mode, best, arr, req, est, refs):
+def _pass(first_and, fanin0, fanin1, param, is_and, K, C, mode, best, arr, req, est, refs, lut_k=None):
+    lut_k = lut_k or K
+    cost = [cut_luts(i, lut_k) for i in range(K + 1)]
     n = len(fanin0)
     empty = (frozenset(), 0)
     cuts = [None] * n
@@ -179,7 +211,7 @@ def _pass(first_and, fanin0, fanin1, param, is_and, K, C, mode, best, arr, req, 
             stack = [cut]
             while stack:
                 c = stack.pop()
-                area += 1
+                area += cost[len(c)]
                 for l in c:
                     if is_and[l]:
                         r = ref[l]
@@ -193,7 +225,7 @@ def _pass(first_and, fanin0, fanin1, param, is_and, K, C, mode, best, arr, req, 
             stack = [cut]
             while stack:
                 c = stack.pop()
-                area += 1
+                area += cost[len(c)]
                 for l in c:
                     if is_and[l]:
                         r = ref[l] - 1
@@ -247,7 +279,7 @@ def _pass(first_and, fanin0, fanin1, param, is_and, K, C, mode, best, arr, req, 
             d = 1 + max(map(arr_get, u))
             if d > rv and u != prev:
                 continue
-            a = (1.0 + sum(map(af_get, u))) / est[v]
+            a = (cost[len(u)] + sum(map(af_get, u))) / est[v]
             if delay2:
                 scored.append((d, 0, a, u, s, a))
             elif delay_mode:

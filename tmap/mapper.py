@@ -30,16 +30,20 @@ from .affine import MAX_FRONTIER, AffineTlut, cone_tables, detect
 from dcsflow.aig import Aig, truth_vars
 
 from .cones import compact, parameter_only
-from .cuts import _cover_size, select_cover
+from .cuts import _cover_size, cut_luts, select_cover
 from .errors import ParamError, TmapError, VerificationError
 
-__all__ = ["ABC_AIG_SCRIPTS", "FULL_MODE_ANDS", "PPC_OPT_MAX_ANDS", "MapOptions", "MapStats", "MapResult", "Lut",
+__all__ = ["ABC_AIG_SCRIPTS", "FULL_MODE_ANDS", "PPC_OPT_MAX_ANDS", "MapOptions", "MapStats", "MapResult", "Lut", "Mux",
            "TlutNetlist", "map_tluts", "read_param_file", "check_params", "resolve_params", "ParamSelection", "compose",
            "NETLIST_FORMAT", "PPC_FORMAT"]
 
 NETLIST_FORMAT = "dcsflow-tlut-netlist"
 PPC_FORMAT = "dcsflow-ppc"
 FORMAT_VERSION = 1
+#: Version of the TLUT netlist format: 2 added the wide-function multiplexers (``muxes``).
+NETLIST_VERSION = 2
+#: Inputs of one LUT site; cuts with more regular leaves are wide (LUT6 cofactors + MUXF7/MUXF8).
+LUT6 = 6
 #: Up to this many parameters, PPC outputs are compared by exhaustive simulation (exact sharing).
 EXHAUSTIVE_PARAMS = 12
 #: ABC scripts of the AIG variants tried by the flow (``MapOptions.aig_scripts``): ``dc2`` (AIG
@@ -88,6 +92,15 @@ class MapOptions:
             result is never worse in that order than the cover with those cuts alone. None: default
             mode, ``(8,)`` in the full mode (never worse than the previous default, 8 cuts on the AIG
             as given), else ``()``.
+        wide: wide functions on MUXF7/MUXF8 (UG474): cuts of 7 or 8 regular leaves become 2 or 4 LUT6
+            (TLUTs when the cone reads parameters) on the cofactors of their last one or two leaves
+            plus MUXF7 / MUXF7+MUXF7+MUXF8 cells (:class:`Mux`). Every candidate cover is remapped
+            with wide cuts (area recovery bounded by its depth; the ABC and Shannon variants only when
+            they paid off on the AIG as given) and the wide cover is kept only when it
+            has no more LUTs and no greater LUT depth (MUXF7/MUXF8 add no LUT level) and beats it in one
+            of them; selects read through a parameter XOR get that XOR's LUT (affine cofactor TLUTs,
+            :meth:`_LutBuilder._add_wide`), and when those LUTs outweigh the saving the cover without
+            wide cuts is built. None: on at K = 6, off at other K (False is forced there).
         shannon: with parameters, also map the Shannon-expanded variant of the AIG
             (:mod:`dcsflow.tmap.shannon`: nodes reading K+1 or K+2 regular inputs rebuilt as
             multiplexers of cofactors on K inputs each, where the cover of the AIG as given spends
@@ -110,6 +123,7 @@ class MapOptions:
     proof_method: str = "auto"
     extra_cuts: tuple | None = None
     shannon: bool | None = None
+    wide: bool | None = None
 
     def resolved(self, aig_ands: int) -> "MapOptions":
         """A copy with the default mode filled in for an AIG of ``aig_ands`` AND nodes: up to
@@ -122,6 +136,7 @@ class MapOptions:
             self, extra_cuts=tuple(self.extra_cuts) if self.extra_cuts is not None else
             ((8,) if full and self.cuts_per_node is None else ()),
             shannon=self.shannon if self.shannon is not None else bool(scripts),
+            wide=bool(self.wide if self.wide is not None else True) and self.K == LUT6,
             cuts_per_node=self.cuts_per_node if self.cuts_per_node is not None else (16 if full else 8),
             aig_scripts=scripts)
 
@@ -149,16 +164,36 @@ class Lut:
 
 
 @dataclass
+class Mux:
+    """A wide-function multiplexer (Xilinx unisim MUXF7 / MUXF8, UG474): ``O = S ? I1 : I0``.
+
+    A MUXF7 reads two LUT outputs (its slice's A/B or C/D LUT), a MUXF8 two MUXF7 outputs; the select
+    ``s`` is a regular input or LUT output (any net, through the slice's bypass pin).
+
+    Attributes:
+        name: net name of its output; kind: ``"MUXF7"`` or ``"MUXF8"``; i0, i1, s: input net names.
+    """
+
+    name: str
+    kind: str
+    i0: str
+    i1: str
+    s: str
+
+
+@dataclass
 class TlutNetlist:
-    """LUT netlist with TLUTs (format ``dcsflow-tlut-netlist`` version 1, see docs/formats.md).
+    """LUT netlist with TLUTs (format ``dcsflow-tlut-netlist`` version 2, see docs/formats.md).
 
     Attributes:
         K: LUT size used for mapping.
         inputs: regular input names (AIG inputs that are not parameters, then latch outputs).
         params: parameter input names, in PPC input order.
-        luts: LUTs in topological order.
-        outputs: (output name, driver) pairs; a driver is a LUT name, a regular input name, "0" or "1".
+        luts: LUTs in topological order (a LUT may read a mux output; that mux reads earlier LUTs).
+        outputs: (output name, driver) pairs; a driver is a LUT or mux name, a regular input name,
+            "0" or "1".
         source_hash: SHA-256 of the canonical source AIG.
+        muxes: :class:`Mux` cells of the wide functions (a MUXF8 after the MUXF7s it reads).
     """
 
     K: int
@@ -167,6 +202,24 @@ class TlutNetlist:
     luts: list
     outputs: list
     source_hash: str = ""
+    muxes: list = field(default_factory=list)
+
+    def cells(self) -> list:
+        """LUTs and muxes in one topological order: each mux right after the last cell it reads."""
+        pos = {lut.name: i for i, lut in enumerate(self.luts)}
+        keyed = [((i, 0, 0), lut) for i, lut in enumerate(self.luts)]
+        mpos = {}
+        for j, m in enumerate(self.muxes):
+            p = max(pos.get(x, mpos.get(x, -1)) for x in (m.i0, m.i1, m.s))
+            mpos[m.name] = p
+            keyed.append(((p, 1, j), m))
+        keyed.sort(key=lambda t: t[0])
+        return [c for _, c in keyed]
+
+    def mux_counts(self) -> tuple[int, int]:
+        """(MUXF7 cells, MUXF8 cells)."""
+        f7 = sum(1 for m in self.muxes if m.kind == "MUXF7")
+        return f7, len(self.muxes) - f7
 
     def to_json_obj(self) -> dict:
         """The JSON document (dict) of this netlist."""
@@ -178,26 +231,33 @@ class TlutNetlist:
             else:
                 d["init"] = format(lut.init, "x")
             luts.append(d)
-        return {"format": NETLIST_FORMAT, "version": FORMAT_VERSION, "K": self.K, "inputs": list(self.inputs),
+        return {"format": NETLIST_FORMAT, "version": NETLIST_VERSION, "K": self.K, "inputs": list(self.inputs),
                 "params": list(self.params), "luts": luts,
+                "muxes": [{"name": m.name, "type": m.kind, "I0": m.i0, "I1": m.i1, "S": m.s} for m in self.muxes],
                 "outputs": [{"name": n, "driver": d} for n, d in self.outputs], "source_hash": self.source_hash}
 
     @classmethod
     def from_json_obj(cls, d: dict) -> "TlutNetlist":
-        """Inverse of :meth:`to_json_obj`; raises TmapError on another format or version."""
-        if d.get("format") != NETLIST_FORMAT or d.get("version") != FORMAT_VERSION:
-            raise TmapError(f"not a {NETLIST_FORMAT} version {FORMAT_VERSION} document")
+        """Inverse of :meth:`to_json_obj` (version 1, without muxes, is read too); raises TmapError on
+        another format or version, or a mux of unknown type."""
+        if d.get("format") != NETLIST_FORMAT or d.get("version") not in (1, NETLIST_VERSION):
+            raise TmapError(f"not a {NETLIST_FORMAT} version 1 or {NETLIST_VERSION} document")
         luts = [Lut(x["name"], list(x["inputs"]), int(x["init"], 16) if "init" in x else None,
                     list(x["ppc"]) if "ppc" in x else None) for x in d["luts"]]
+        muxes = [Mux(x["name"], x["type"], x["I0"], x["I1"], x["S"]) for x in d.get("muxes", [])]
+        for m in muxes:
+            if m.kind not in ("MUXF7", "MUXF8"):
+                raise TmapError(f"mux {m.name}: unknown type {m.kind!r} (MUXF7 or MUXF8)")
         return cls(d["K"], list(d["inputs"]), list(d["params"]), luts,
-                   [(o["name"], o["driver"]) for o in d["outputs"]], d.get("source_hash", ""))
+                   [(o["name"], o["driver"]) for o in d["outputs"]], d.get("source_hash", ""), muxes)
 
     def to_blif(self, model: str = "tmap") -> str:
         """BLIF text readable by Yosys ``read_blif``: static LUTs as ``.names``; TLUTs as
         ``.subckt LUT<k>`` (Xilinx primitive, k ≥ 1) with ``.param INIT`` all zero (template
         placeholder) and ``.attr tlut_ppc "<indices>"`` (PPC output per entry); a TLUT with no
-        input is written as LUT1 on constant 0 with its entry repeated. Outputs are buffers."""
-        out = [f"# {NETLIST_FORMAT} version {FORMAT_VERSION} K={self.K} source_hash={self.source_hash}",
+        input is written as LUT1 on constant 0 with its entry repeated; muxes as ``.subckt MUXF7`` /
+        ``.subckt MUXF8`` (ports I0, I1, S, O). Outputs are buffers."""
+        out = [f"# {NETLIST_FORMAT} version {NETLIST_VERSION} K={self.K} source_hash={self.source_hash}",
                f".model {model}", ".inputs " + " ".join(self.inputs + self.params),
                ".outputs " + " ".join(n for n, _ in self.outputs)]
         need_const0 = False
@@ -218,6 +278,8 @@ class TlutNetlist:
                 for i in range(1 << k):
                     if lut.init >> i & 1:
                         out.append("".join(str(i >> j & 1) for j in range(k)) + (" 1" if k else "1"))
+        for m in self.muxes:
+            out.append(f".subckt {m.kind} I0={m.i0} I1={m.i1} S={m.s} O={m.name}")
         for n, d in self.outputs:
             if d == "0":
                 out.append(f".names {n}")
@@ -231,10 +293,13 @@ class TlutNetlist:
         return "\n".join(out) + "\n"
 
     def depth(self) -> int:
-        """Number of LUT levels on the longest input-to-output path."""
+        """Number of LUT levels on the longest input-to-output path (MUXF7/MUXF8 add none)."""
         lvl = {}
-        for lut in self.luts:
-            lvl[lut.name] = 1 + max((lvl.get(x, 0) for x in lut.inputs), default=0)
+        for c in self.cells():
+            if isinstance(c, Mux):
+                lvl[c.name] = max(lvl.get(c.i0, 0), lvl.get(c.i1, 0), lvl.get(c.s, 0))
+            else:
+                lvl[c.name] = 1 + max((lvl.get(x, 0) for x in c.inputs), default=0)
         return max((lvl.get(d, 0) for _, d in self.outputs), default=0)
 
 
@@ -242,7 +307,8 @@ class TlutNetlist:
 class MapStats:
     """Figures of one mapping: LUT count (static + TLUTs), TLUTs, LUT depth, PPC AND nodes and
     outputs, proof result (None when not run), mapping seconds (wall, including the PPC optimization,
-    whose share is ``ppc_seconds``; the proof is not included), AIG AND nodes, parameter count."""
+    whose share is ``ppc_seconds``; the proof is not included), AIG AND nodes, parameter count,
+    MUXF7 and MUXF8 cells of wide functions."""
 
     luts: int
     tluts: int
@@ -255,6 +321,8 @@ class MapStats:
     params: int
     ppc_seconds: float = 0.0
     proof: str = ""
+    muxf7: int = 0
+    muxf8: int = 0
 
     def as_dict(self) -> dict:
         """Plain dict of the figures."""
@@ -552,24 +620,35 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
 
     with ThreadPoolExecutor(max_workers=max(1, len(opt.aig_scripts))) as pool:
         futures = [pool.submit(optimize_aig, comb, script) for script in opt.aig_scripts]
-        g, cover, param = comb, *_cover_of(comb, pvars, opt)
+        # with opt.wide every candidate cover is improved by wide cuts (_wide_cover) before the
+        # comparisons, so the default mode stays never worse than each candidate alone
+        nowide = {}                          # id(wide-improved cover) -> (it, the cover without wide cuts)
+
+        def without_wide(cv):
+            hit = nowide.get(id(cv))
+            return hit[1] if hit and hit[0] is cv else None
+
+        g, cover, param = comb, *_cover_of(comb, pvars, opt, wide_pass=nowide)
         # further cut counts on the AIG itself: compared by (depth, LUTs), or (LUTs, depth) in area
         # mode, so the result is never worse in that order than the cover with those cuts alone
         rank = (lambda cv: (_cover_size(cv, comb.first_and), cv.depth)) if opt.area else \
             (lambda cv: (cv.depth, _cover_size(cv, comb.first_and)))
         for c in opt.extra_cuts:
             if c != opt.cuts_per_node:
-                cover2, param2 = _cover_of(comb, pvars, dataclasses.replace(opt, cuts_per_node=c))
+                cover2, param2 = _cover_of(comb, pvars, dataclasses.replace(opt, cuts_per_node=c), wide_pass=nowide)
                 if rank(cover2) < rank(cover):
                     cover, param = cover2, param2
-        comb_cover = cover
+        comb_cover = without_wide(cover) or cover    # Shannon roots: on a cover of K-input cuts
+        # the ABC variants and the Shannon variant are remapped with wide cuts only when these paid off
+        # on the AIG as given (bounded time: without parameters, e.g. aes128_iter's logic, they rarely do)
+        wide_pass = nowide if nowide else None
         variant_note = None
         for script, fut in zip(opt.aig_scripts, futures):
             say(f"mapping the ABC-optimized AIG ({script})")
             g2 = fut.result()
             if g2 is comb:
                 continue
-            cover2, param2 = _cover_of(g2, pvars, opt)
+            cover2, param2 = _cover_of(g2, pvars, opt, wide_pass=wide_pass)
             if _better(cover2, g2.first_and, cover, g.first_and, opt.area):
                 g, cover, param = g2, cover2, param2
                 variant_note = "mapped an ABC-optimized AIG"
@@ -582,14 +661,29 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
         if roots:
             say("mapping the Shannon-expanded AIG")
             g3 = shannon_variant(comb, comb_param, opt.K, roots)
-            cover3, param3 = _cover_of(g3, pvars, opt)
+            cover3, param3 = _cover_of(g3, pvars, opt, wide_pass=wide_pass)
             if _better(cover3, g3.first_and, cover, g.first_and, opt.area):
                 g, cover, param = g3, cover3, param3
                 variant_note = f"mapped the Shannon-expanded AIG ({len(roots)} node(s) expanded)"
     if variant_note:
         notes.append(variant_note)
+    nw = without_wide(cover) if opt.wide else None
     say("building LUTs and PPC")
-    netlist, ppc, claims, affine = _build(g, params, param, cover, opt.K)
+    netlist, ppc, claims, affine, n_sel = _build(g, params, param, cover, opt.K)
+    if nw is not None:
+        n_wide = sum(1 for v in range(g.first_and, len(cover.best))
+                     if cover.refs[v] and cover.best[v] is not None and len(cover.best[v]) > LUT6)
+        before, after = _cover_size(nw, g.first_and), _cover_size(cover, g.first_and) + n_sel
+        if after > before:
+            # the select XOR LUTs that keep cofactor TLUTs affine cost more than the wide cuts saved
+            notes.append(f"wide functions not used: {before} LUTs without, {after} with their {n_sel} "
+                         "select LUTs")
+            cover = nw
+            netlist, ppc, claims, affine, n_sel = _build(g, params, param, cover, opt.K)
+        else:
+            sel = f" + {n_sel} select LUTs" if n_sel else ""
+            notes.append(f"wide functions: {n_wide} on MUXF7/MUXF8 ({before} -> {after} LUTs{sel}, "
+                         f"depth {nw.depth} -> {cover.depth})")
     netlist.source_hash = aig.canonical_hash()
     ppc_seconds = 0.0
     if opt.optimize_ppc and ppc.num_ands > PPC_OPT_MAX_ANDS:
@@ -611,9 +705,10 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
         netlist, ppc, affine = _reshare(netlist, ppc, affine)
     seconds = time.perf_counter() - t0
     tl = sum(1 for lut in netlist.luts if lut.is_tlut)
+    f7, f8 = netlist.mux_counts()
     stats = MapStats(luts=len(netlist.luts), tluts=tl, depth=netlist.depth(), ppc_ands=ppc.num_ands,
                      ppc_outputs=ppc.num_outputs, verified=None, seconds=seconds, aig_ands=aig.num_ands,
-                     params=len(params), ppc_seconds=ppc_seconds)
+                     params=len(params), ppc_seconds=ppc_seconds, muxf7=f7, muxf8=f8)
     res = MapResult(netlist, ppc, stats, notes, claims, g if g is not comb else None, affine)
     if opt.verify:
         say("proving netlist ∘ PPC ≡ AIG (yosys-abc cec)")
@@ -621,8 +716,32 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
     return res
 
 
-def _cover_of(comb: Aig, pvars: set, opt: MapOptions):
-    """Mark parameter-only variables of ``comb`` and select its cover; returns (cover, param)."""
+def _wide_cover(g: Aig, pvars: set, opt: MapOptions, cover):
+    """The cover of ``g`` with wide cuts (:func:`dcsflow.tmap.cuts.select_cover` ``wide``) when it
+    beats ``cover`` (the cover without them): no more LUTs and no greater depth, better in one; of
+    such covers the one with the fewest LUTs, then the smaller depth. One wide cover is selected,
+    its area recovery bounded by the depth of ``cover`` (the slack of a shallower wide cover is spent
+    on area; area mode has no bound).
+    Returns the chosen cover (``cover`` itself when the wide one does not beat it)."""
+    base = (_cover_size(cover, g.first_and), cover.depth)
+    cw, _ = _cover_of(g, pvars, opt, wide=True, depth_bound=0 if opt.area else cover.depth)
+    key = (_cover_size(cw, g.first_and), cw.depth)
+    return cw if key[0] <= base[0] and key[1] <= base[1] and key < base else cover
+
+
+def _cover_of(comb: Aig, pvars: set, opt: MapOptions, wide: bool = False, depth_bound: int = 0,
+              wide_pass: dict | None = None, single: bool = False):
+    """Mark parameter-only variables of ``comb`` and select its cover (``wide``: with wide cuts,
+    ``depth_bound``: see :func:`dcsflow.tmap.cuts.select_cover`); returns (cover, param).
+
+    ``wide_pass`` (a dict) with ``opt.wide``: select the cover without wide cuts, improve it with
+    :func:`_wide_cover`, and record ``id(result) -> (result, cover without wide cuts)`` in the dict."""
+    if wide_pass is not None and opt.wide and not wide:
+        cover, param = _cover_of(comb, pvars, opt, depth_bound=depth_bound)
+        better = _wide_cover(comb, pvars, opt, cover)
+        if better is not cover:
+            wide_pass[id(better)] = (better, cover)   # the object too: ids of dropped covers are reused
+        return better, param
     if opt.cuts_per_node is None:
         opt = opt.resolved(comb.num_ands)
     n = comb.max_var + 1
@@ -636,7 +755,7 @@ def _cover_of(comb: Aig, pvars: set, opt: MapOptions):
     out_vars = [o >> 1 for o in comb.outputs]
     cover = select_cover(base, fanin0, fanin1, param, [v for v in out_vars if v >= base and not param[v]],
                          K=opt.K, C=opt.cuts_per_node, area_mode=opt.area, flow_passes=opt.flow_passes,
-                         exact_passes=opt.exact_passes)
+                         exact_passes=opt.exact_passes, wide=wide, depth_bound=depth_bound, single=single)
     return cover, param
 
 
@@ -848,6 +967,11 @@ class _LutBuilder:
         # LUT names differ from input and output names
         self.namer = _unique_namer(set(comb.input_names) | set(comb.output_names))
         self.luts = []
+        self.muxes = []
+        self.select_luts = 0       # LUTs of select XOR nodes made for wide functions (_add_wide)
+        self.best = None           # the cover's cuts (cover.best), for the select XOR nodes' cuts
+        self._tab_memo = (None, None)
+        self._mux_memo = {}
         self.affine = {}
         self.claims = {}
         self.lut_name = {}
@@ -872,6 +996,9 @@ class _LutBuilder:
         k = len(leaves)
         mask = (1 << (1 << k)) - 1
         cone, frontier = _cone(v, leaves, comb.ands, comb.first_and, param)
+        if k > LUT6:
+            self._add_wide(v, list(leaves), cone, frontier, polarities)
+            return
         f = _cone_function(v, cone, leaves, comb.ands, comb.first_and, param, ppc)
         ins = [_leaf_name(l, self.lut_name, comb.input_names) for l in leaves]
         aff = _affine_shape(comb, v, f, cone, leaves, frontier, param)
@@ -885,6 +1012,157 @@ class _LutBuilder:
                                              b0 ^ (mask if c else 0))
             (self.neg_name if c else self.lut_name)[v] = nm
             self.claims[nm] = 2 * v + c
+
+    def _select_xor(self, v: int, leaves: list, s: int):
+        """For select leaf ``s`` of node ``v``'s wide cut: the cone node ``t = s XOR p`` (``p`` a
+        parameter-only literal; AIG form ``AND(NOT AND(a, b), NOT AND(NOT a, NOT b))``) through which
+        alone the cone reads ``s``, or None."""
+        comb, param = self.comb, self.param
+        ands, base = comb.ands, comb.first_and
+        others = set(leaves) - {s}
+        found = None
+        stack, seen = [v], set()
+        while stack:                                 # nodes of the cone between v and the leaves
+            x = stack.pop()
+            if x in seen or x in others or param[x]:
+                continue
+            seen.add(x)
+            if x == s:
+                return None                          # s read other than through one XOR node
+            a, b = ands[x - base]
+            if found is None and a & 1 and b & 1 and (a >> 1) >= base and (b >> 1) >= base:
+                ga, gb = ands[(a >> 1) - base], ands[(b >> 1) - base]
+                if sorted(ga) == sorted(l ^ 1 for l in gb) and s in (ga[0] >> 1, ga[1] >> 1):
+                    p = ga[1] if ga[0] >> 1 == s else ga[0]
+                    if param[p >> 1] and p >> 1:
+                        found = x
+                        continue                     # stop at t: its cone is s and p only
+            stack += [a >> 1, b >> 1]
+        return found
+
+    def _tables(self, v: int, cone: list, leaves: list, frontier: list) -> tuple[list, list]:
+        """(sorted frontier, :func:`dcsflow.tmap.affine.cone_tables` of ``v`` over ``leaves`` per frontier
+        value), memoized for the last cut asked."""
+        key = (v, tuple(leaves))
+        if self._tab_memo[0] != key:
+            fr = sorted(frontier)
+            self._tab_memo = (key, (fr, cone_tables(self.comb.ands, self.comb.first_and, cone, list(leaves), fr, v)))
+        return self._tab_memo[1]
+
+    def _entries_from_tables(self, fr: list, tabs: list, k: int) -> list:
+        """The PPC literal of each of the 2^k entries of a cone whose tables per frontier value are
+        ``tabs`` (frontier ``fr``, at most MAX_FRONTIER nodes): entry i as a function of the frontier
+        (bit f of its table = bit i of ``tabs[f]``), built as a multiplexer tree over the frontier
+        literals, shared by every entry and cone with the same sub-table (the same functions as
+        :func:`_cone_function`, without evaluating the cone once per entry)."""
+        nf = len(fr)
+        lits = [self.ppc.literal(x) for x in fr]
+        memo = self._mux_memo.setdefault(tuple(lits), {})
+        aig = self.ppc.aig
+
+        def lit(tt: int, n: int) -> int:
+            if n == 0:
+                return tt & 1
+            key = (tt, n)
+            r = memo.get(key)
+            if r is None:
+                h = 1 << (n - 1)
+                lo, hi = tt & ((1 << h) - 1), tt >> h
+                r = lit(lo, n - 1) if lo == hi else aig.add_mux(lits[n - 1], lit(hi, n - 1), lit(lo, n - 1))
+                memo[key] = r
+            return r
+
+        size = 1 << k
+        tt = [0] * size
+        for f, t in enumerate(tabs):
+            bit = 1 << f
+            while t:
+                low = t & -t
+                tt[low.bit_length() - 1] |= bit
+                t ^= low
+        return [lit(x, nf) for x in tt]
+
+    def _affine_quarters(self, v: int, cone: list, leaves: list, frontier: list, c: int) -> list | None:
+        """Per cofactor LUT of a wide cut (64-entry quarter of the table over ``leaves``), its
+        AffineTlut (complemented when ``c``), or None when some quarter is not affine (or the cone is
+        out of range for the test, as in :func:`_affine_shape`)."""
+        if not 1 <= len(frontier) <= MAX_FRONTIER or any(self.param[l] for l in leaves):
+            return None
+        fr, tabs = self._tables(v, cone, leaves, frontier)
+        m64 = (1 << 64) - 1
+        out = []
+        for q in range(1 << (len(leaves) - LUT6)):
+            qt = [(t >> (64 * q)) & m64 for t in tabs]
+            found = detect(qt, LUT6, len(fr))
+            if found is None:
+                return None
+            out.append(AffineTlut(LUT6, tuple(self.ppc.output(self.ppc.literal(x)) for x in fr), found[0],
+                                  found[1], qt[0] ^ (m64 if c else 0)))
+        return out
+
+    def _add_wide(self, v: int, leaves: list, cone: list, frontier: list, polarities: list[int]) -> None:
+        """A wide function of node ``v`` (7 or 8 cut ``leaves``; ``cone`` and ``frontier`` as in
+        :meth:`add_node`): per polarity, LUT6 ``<name>_q<q>`` on the first
+        six leaves holding the entries ``q * 64 .. q * 64 + 63`` (the cofactor at select 7 = q & 1,
+        select 8 = q >> 1), MUXF7 ``O = sel7 ? q1 : q0`` (and q3/q2), and for 8 leaves MUXF8
+        ``O = sel8 ? F7(q2, q3) : F7(q0, q1)`` (UG474). The last mux carries the node's name and claim.
+
+        A select leaf is a regular leaf; a parameter read on the way from it changes which entries land
+        in which cofactor (the PPC entries), so a cofactor TLUT of ``S(x ^ k)`` holds a quarter chosen
+        by key bits and is not affine. When the cone reads a select leaf ``s`` only through one node
+        ``t = s XOR p`` (``p`` parameter-only, e.g. AddRoundKey before an S-box) and the cofactors over
+        ``t`` are affine TLUTs (:mod:`dcsflow.tmap.affine`) while those over ``s`` are not, the select
+        is ``t``'s LUT instead (a 1-input affine TLUT, shared by every wide cut that selects on it; no
+        extra LUT level: it reads ``s`` as the cofactor LUTs read their leaves), so the SCG's affine
+        row patching keeps covering the cofactor TLUTs."""
+        comb, param = self.comb, self.param
+        m64 = (1 << 64) - 1
+        low = leaves[:LUT6]
+        aff = None
+        if frontier:                     # the cone reads parameters: cofactor TLUTs, affine ones wanted
+            ts = [self._select_xor(v, leaves, s) for s in leaves[LUT6:]]
+            if None not in ts and len(set(ts)) == len(ts):
+                leaves2 = low + ts
+                cone2, frontier2 = _cone(v, leaves2, comb.ands, comb.first_and, param)
+                aff2 = [self._affine_quarters(v, cone2, leaves2, frontier2, c) for c in polarities]
+                if None not in aff2 and (self._affine_quarters(v, cone, leaves, frontier, 0) is None):
+                    for t, s in zip(ts, leaves[LUT6:]):
+                        if t not in self.lut_name:
+                            # t = s XOR p over s's own cut when s is a LUT (p is free: a reduced cut), so
+                            # s's LUT is swept when nothing else reads it; else a 1-input TLUT on s
+                            cut = self.best[s] if self.best is not None and s >= comb.first_and else None
+                            n0 = len(self.luts)
+                            self.add_node(t, tuple(cut) if cut is not None and len(cut) <= LUT6 else (s,), [0])
+                            self.select_luts += len(self.luts) - n0
+                    leaves, cone, frontier, aff = leaves2, cone2, frontier2, aff2
+            if aff is None:
+                aff = [self._affine_quarters(v, cone, leaves, frontier, c) for c in polarities]
+        if frontier and len(frontier) <= MAX_FRONTIER and not any(param[l] for l in leaves):
+            fr, tabs = self._tables(v, cone, leaves, frontier)
+            f = self._entries_from_tables(fr, tabs, len(leaves))
+        else:
+            f = _cone_function(v, cone, leaves, comb.ands, comb.first_and, param, self.ppc)
+        ins = [_leaf_name(l, self.lut_name, comb.input_names) for l in leaves]
+        nsel = len(ins) - LUT6
+        for pi, c in enumerate(polarities):
+            top = self.namer(f"n{v}" if c == 0 else f"n{v}_inv")
+            q = []
+            for j in range(1 << nsel):
+                fq = (f >> (64 * j)) & m64 if isinstance(f, int) else f[64 * j:64 * (j + 1)]
+                nm = self.namer(f"{top}_q{j}")
+                lut = self._lut(nm, ins[:LUT6], fq, c, m64)
+                self.luts.append(lut)
+                if lut.is_tlut and aff is not None and aff[pi] is not None:
+                    self.affine[nm] = aff[pi][j]
+                q.append(nm)
+            if nsel == 1:
+                self.muxes.append(Mux(top, "MUXF7", q[0], q[1], ins[6]))
+            else:
+                a, b = self.namer(f"{top}_f7a"), self.namer(f"{top}_f7b")
+                self.muxes += [Mux(a, "MUXF7", q[0], q[1], ins[6]), Mux(b, "MUXF7", q[2], q[3], ins[6]),
+                               Mux(top, "MUXF8", a, b, ins[7])]
+            (self.neg_name if c else self.lut_name)[v] = top
+            self.claims[top] = 2 * v + c
 
     def _shared_lut(self, key, nm_base: str, ins: list, o: int, **function) -> str:
         """Name of the LUT for ``key`` (a tunable constant or an inverter an output needs), made on
@@ -921,20 +1199,45 @@ def _build(comb: Aig, params: list, param: bytearray, cover, K: int):
     """Turn the chosen cuts into LUTs/TLUTs and the PPC AIG (before ABC).
 
     Returns (netlist, PPC AIG, claims: LUT name -> literal of ``comb`` it computes, affine: TLUT name
-    -> AffineTlut)."""
+    -> AffineTlut, number of select LUTs made for wide functions beyond the cover)."""
     ppc = _Ppc(comb, params)
     mapped = _mapped_nodes(comb, param, cover)
     used_as_leaf = _leaf_vars(mapped, cover.best, comb.max_var + 1)
     pos_out, neg_out = _output_polarities(comb, param)
     lb = _LutBuilder(comb, param, ppc)
+    lb.best = cover.best
     for v in mapped:
         want_pos = pos_out[v] or used_as_leaf[v] or not neg_out[v]
         want_neg = neg_out[v]
         lb.add_node(v, cover.best[v], ([0] if want_pos else []) + ([1] if want_neg else []))
     outputs = [(oname, lb.output_driver(o)) for oname, o in zip(comb.output_names, comb.outputs)]
+    if lb.select_luts:
+        lb.select_luts -= _sweep(lb, outputs)
     regular_inputs = [nm for j, nm in enumerate(comb.input_names) if not param[1 + j]]
-    netlist = TlutNetlist(K=K, inputs=regular_inputs, params=list(params), luts=lb.luts, outputs=outputs)
-    return netlist, ppc.aig, lb.claims, lb.affine
+    netlist = TlutNetlist(K=K, inputs=regular_inputs, params=list(params), luts=lb.luts, outputs=outputs,
+                          muxes=lb.muxes)
+    return netlist, ppc.aig, lb.claims, lb.affine, lb.select_luts
+
+
+def _sweep(lb: "_LutBuilder", outputs: list) -> int:
+    """Remove the LUTs that nothing reads (a LUT whose only reader became a wide function's select
+    XOR LUT, :meth:`_LutBuilder._add_wide`), with their claims and affine records; returns how many."""
+    read = {d for _, d in outputs}
+    for m in lb.muxes:
+        read.update((m.i0, m.i1, m.s))
+    removed = 0
+    while True:
+        reads = set(read)
+        for lut in lb.luts:
+            reads.update(lut.inputs)
+        dead = {lut.name for lut in lb.luts if lut.name not in reads}
+        if not dead:
+            return removed
+        removed += len(dead)
+        lb.luts = [lut for lut in lb.luts if lut.name not in dead]
+        for n in dead:
+            lb.claims.pop(n, None)
+            lb.affine.pop(n, None)
 
 
 def _leaf_name(l, lut_name, names_in):
@@ -1032,7 +1335,8 @@ def compose(netlist: TlutNetlist, ppc: Aig, input_names: list[str]) -> Aig:
 
     Inputs are ``input_names`` (must contain all regular inputs and parameters), outputs are the
     netlist outputs in order. Each LUT becomes a multiplexer tree over its inputs (Shannon
-    expansion, entry i at select value i). Used for the equivalence proof.
+    expansion, entry i at select value i), each MUXF7/MUXF8 one multiplexer ``S ? I1 : I0``. Used for
+    the equivalence proof.
     """
     g = Aig()
     lit = {}
@@ -1048,7 +1352,11 @@ def compose(netlist: TlutNetlist, ppc: Aig, input_names: list[str]) -> Aig:
     for i, (a, b) in enumerate(ppc.ands):
         pl[pbase + i] = g.add_and(pl[a >> 1] ^ (a & 1), pl[b >> 1] ^ (b & 1))
     ppc_out = [pl[o >> 1] ^ (o & 1) for o in ppc.outputs]
-    for lut in netlist.luts:
+    lit["0"], lit["1"] = 0, 1
+    for lut in netlist.cells():
+        if isinstance(lut, Mux):
+            lit[lut.name] = g.add_mux(lit[lut.s], lit[lut.i1], lit[lut.i0])
+            continue
         sel = [lit[x] for x in lut.inputs]
         k = len(sel)
         if lut.is_tlut:

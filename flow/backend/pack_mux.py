@@ -1,9 +1,11 @@
 """Wide multiplexers: MUXF8 with its two MUXF7s in one slice, the other MUXF7s two per slice.
 
 A MUXF7 selects between the O6 outputs of LUTs A/B (F7AMUX) or C/D (F7BMUX) of its slice; a MUXF8
-between the slice's two MUXF7s. Each data input of a MUXF7 gets the free static LUT driving it, else a
+between the slice's two MUXF7s. Each data input of a MUXF7 gets the free LUT driving it, else a
 route-through (or constant) LUT (:meth:`~.pack_netlist.PackContext.site_for`). The select inputs
-use the bypass pins (counted by :mod:`.pack_ff`).
+use the bypass pins (counted by :mod:`.pack_ff`). A TLUT under a MUXF7 (a cofactor of a wide
+function mapped by TMAP) takes its whole LUT6 site there, and the slice is marked a TLUT slice
+(placed with the TLUT slices, not filled with further static LUTs, its TLUT sites in the frame map).
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ def _place_muxf7(ctx: PackContext, s: PackedSlice, half: int, m7: str) -> None:
     s.muxf7[half] = m7
     s.luts[2 * half] = ctx.site_for(m7, "I0", 0)
     s.luts[2 * half + 1] = ctx.site_for(m7, "I1", 0)
+    if any(x is not None and x.kind == "tlut" for x in s.luts[2 * half:2 * half + 2]):
+        s.tlut = True
 
 
 def _pack_muxf8(ctx: PackContext, m8: str, taken: set) -> None:

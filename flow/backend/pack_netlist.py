@@ -132,24 +132,26 @@ class PackContext:
         """The cell driving ``net`` (None for a constant or an undriven net)."""
         return self.driver.get(net) if isinstance(net, int) else None
 
-    def free_lut_driving(self, net) -> str | None:
-        """The static LUT driving ``net`` if it has no site yet (not a TLUT, not an SRL), else None."""
+    def free_lut_driving(self, net, tlut: bool = False) -> str | None:
+        """The LUT driving ``net`` if it has no site yet (not an SRL; a TLUT only with ``tlut``),
+        else None."""
         d = self.driver_of(net)
         if d is None or d not in self.luts or d in self.used or self.luts[d].srl:
             return None
-        if self.luts[d].tlut:
+        if self.luts[d].tlut and not tlut:
             return None
         return d
 
     def site_for(self, cell: str, port: str, bit: int) -> LutSite:
         """The LUT site feeding input ``port[bit]`` of ``cell`` (a CARRY4 S or MUXF7 data input)
-        through the site's O6: the free LUT driving that net (marked used), else a route-through
-        LUT (O6 = A1) of the net, or a constant LUT for a constant input."""
+        through the site's O6: the free LUT driving that net (marked used; for a MUXF7 also a TLUT,
+        site kind ``tlut``: a wide function's cofactor TLUT sits under its MUXF7), else a
+        route-through LUT (O6 = A1) of the net, or a constant LUT for a constant input."""
         net = self.cells[cell]["connections"][port][bit]
-        d = self.free_lut_driving(net)
+        d = self.free_lut_driving(net, tlut=self.cells[cell]["type"] == "MUXF7")
         if d is not None:
             self.used.add(d)
-            return LutSite("lut", o6=d, pins=list(self.luts[d].inputs))
+            return LutSite("tlut" if self.luts[d].tlut else "lut", o6=d, pins=list(self.luts[d].inputs))
         self.route_throughs += 1
         if not isinstance(net, int):
             return LutSite("const", const_value=int(net == "1"), feeds=(cell, port, bit))

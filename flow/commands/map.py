@@ -52,6 +52,9 @@ def _check_out_dir(out_dir: str) -> Path:
                    "Shannon-expanded variant, and keep the best cover "
                    f"[default: on up to {FULL_MODE_ANDS} AND nodes]. `-C 8 --no-abc-opt` is the "
                    "previous default mode.")
+@click.option("--wide/--no-wide", default=None,
+              help="Map 7- and 8-input functions as 2 or 4 LUT6 plus MUXF7/MUXF8 where that gives fewer LUTs "
+                   "or a smaller LUT depth and neither more [default: on at K=6].")
 @click.option("--no-verify", is_flag=True, help="Skip the ABC equivalence proof (not recommended).")
 @click.option("--proof", "proof_method", type=click.Choice(["auto", "cutpoint", "global"]), default="auto",
               show_default=True,
@@ -59,8 +62,8 @@ def _check_out_dir(out_dir: str) -> Path:
                    "cec of the composed netlist, or cut points with the global cec as fallback.")
 @click.option("--no-baseline", is_flag=True, help="Skip the ABC baseline mapping.")
 @click.option("--json", "as_json", is_flag=True, help="End with one JSON object line of the figures.")
-def COMMAND(aiger, params_file, strict, K, cuts, out_dir, area, param_latches, abc_opt, no_verify, proof_method,
-            no_baseline, as_json):
+def COMMAND(aiger, params_file, strict, K, cuts, out_dir, area, param_latches, abc_opt, wide, no_verify,
+            proof_method, no_baseline, as_json):
     """Map the AIGER circuit AIGER onto LUTs with at most K regular inputs.
 
     Inputs named in --params are parameter inputs: logic depending only on them moves into the
@@ -89,7 +92,7 @@ def COMMAND(aiger, params_file, strict, K, cuts, out_dir, area, param_latches, a
         err.print(f"warning: {sel.warning()}", markup=False, highlight=False, soft_wrap=True)
     scripts = None if abc_opt is None else (ABC_AIG_SCRIPTS if abc_opt else ())  # None: default mode
     opts = MapOptions(K=K, cuts_per_node=cuts, area=area, verify=not no_verify, param_latches=param_latches,
-                      aig_scripts=scripts, proof_method=proof_method)
+                      aig_scripts=scripts, proof_method=proof_method, wide=wide)
     title = f"map {Path(aiger).name}"
     with err.status("mapping") as st:
         with stage(err, title, "TMAP"):
@@ -123,6 +126,7 @@ def COMMAND(aiger, params_file, strict, K, cuts, out_dir, area, param_latches, a
     tab.add_row("parameter inputs", str(s.params), "0 (as inputs)")
     tab.add_row("LUTs (incl. TLUTs)", str(s.luts), str(base.luts) if base else "-")
     tab.add_row("TLUTs", str(s.tluts), "-")
+    tab.add_row("MUXF7 / MUXF8", f"{s.muxf7} / {s.muxf8}", "-")
     tab.add_row("LUT depth", str(s.depth), str(base.depth) if base else "-")
     tab.add_row("PPC AND nodes / outputs", f"{s.ppc_ands} / {s.ppc_outputs}", "-")
     tab.add_row("equivalence proof", proof, "-")
@@ -135,7 +139,8 @@ def COMMAND(aiger, params_file, strict, K, cuts, out_dir, area, param_latches, a
     if out_dir:
         click.echo(f"wrote {out_dir}/netlist.json, netlist.blif, ppc.aig, ppc.json")
     if as_json:
-        click.echo(json.dumps({"luts": s.luts, "tluts": s.tluts, "depth": s.depth, "ppc_ands": s.ppc_ands,
+        click.echo(json.dumps({"luts": s.luts, "tluts": s.tluts, "muxf7": s.muxf7, "muxf8": s.muxf8,
+                               "depth": s.depth, "ppc_ands": s.ppc_ands,
                                "verified": s.verified, "baseline_luts": base.luts if base else None,
                                "baseline_depth": base.depth if base else None, "seconds": round(s.seconds, 4),
                                "baseline_seconds": round(base.seconds, 4) if base else None,

@@ -1,0 +1,198 @@
+"""Wide functions on MUXF7/MUXF8 (issue 21): cuts of 7/8 regular leaves as 2/4 LUT6 + MUXF7/MUXF8.
+
+Expected values from independent sources: the counting argument of UG474 (a function of 8 inputs
+is 4 LUT6 on the cofactors of two inputs, two MUXF7 and one MUXF8, one LUT level; of 7 inputs two
+LUT6 and one MUXF7), exhaustive bit-parallel simulation of the original AIG against an evaluator
+written here (``test_tmap_mapper.evaluate``, not the mapper's ``compose``), and ABC ``cec``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+
+import pytest
+
+from dcsflow.aig import Aig
+from dcsflow.tmap import generators as G
+from dcsflow.tmap.cutpoint import cutpoint_proof
+from dcsflow.tmap.errors import TmapError, VerificationError
+from dcsflow.tmap.mapper import MapOptions, Mux, TlutNetlist, map_tluts, verify
+
+from test_tmap_mapper import check_structure, evaluate
+
+
+def table_aig(n_sel: int, n_out: int, keyed: bool, seed: int = 1) -> tuple[Aig, list[str]]:
+    """``n_out`` random ``n_sel``-input tables (an S-box when 8) read at ``x`` (``x ^ k`` when
+    ``keyed``: k a parameter), each a multiplexer tree, as synthesis leaves a case statement."""
+    rng = random.Random(seed)
+    g = Aig()
+    x = [g.add_input(f"x[{i}]") for i in range(n_sel)]
+    k = [g.add_input(f"k[{i}]") for i in range(n_sel)] if keyed else []
+    y = [g.add_xor(a, b) for a, b in zip(x, k)] if keyed else x
+    for o in range(n_out):
+        vals = [rng.randrange(2) for _ in range(1 << n_sel)]
+        for j in range(n_sel):
+            vals = [g.add_mux(y[j], vals[2 * i + 1], vals[2 * i]) for i in range(len(vals) // 2)]
+        g.add_output(vals[0], f"s[{o}]")
+    return g, [f"k[{i}]" for i in range(n_sel)] if keyed else []
+
+
+def exhaustive(g: Aig) -> tuple[dict, int]:
+    """Every input value at once: input name -> pattern int, and the width."""
+    n = g.num_inputs
+    width = 1 << n
+    vals = {nm: sum(1 << p for p in range(width) if p >> j & 1) for j, nm in enumerate(g.input_names)}
+    return vals, width
+
+
+def check_exhaustive(g: Aig, res) -> None:
+    vals, width = exhaustive(g)
+    want = dict(zip(g.output_names, g.simulate([vals[n] for n in g.input_names], width=width)))
+    assert evaluate(res.netlist, res.ppc, vals, width) == want
+
+
+SLOW_PROOF = dict(cuts_per_node=8, aig_scripts=(), shannon=False)
+
+
+@pytest.mark.parametrize("keyed", [True, False])
+def test_sbox_is_four_lut6_and_f7_f8_per_bit(keyed):
+    g, params = table_aig(8, 3, keyed)
+    base = map_tluts(g, params, MapOptions(wide=False, **SLOW_PROOF))
+    res = map_tluts(g, params, MapOptions(**SLOW_PROOF))          # wide: on at K=6 by default
+    assert base.stats.muxf7 == base.stats.muxf8 == 0 and not base.netlist.muxes
+    # UG474 counting: 4 LUT6 + 2 MUXF7 + 1 MUXF8 per 8-input table, one LUT level; keyed, the two
+    # selects are x[6] ^ k[6] and x[7] ^ k[7] (two 1-input TLUTs shared by the three tables), so each
+    # cofactor TLUT holds one fixed quarter of its table with its index XORed by k[0..5] (affine)
+    assert (res.stats.muxf7, res.stats.muxf8, res.stats.depth) == (6, 3, 1)
+    assert (res.stats.luts, res.stats.tluts) == ((14, 14) if keyed else (12, 0))
+    if keyed:
+        assert sorted(res.affine) == sorted(l.name for l in res.netlist.luts), "every TLUT affine"
+        sel = [l for l in res.netlist.luts if len(l.inputs) == 1]
+        assert sorted(l.inputs[0] for l in sel) == ["x[6]", "x[7]"]
+        assert {m.s for m in res.netlist.muxes} == {l.name for l in sel}
+    assert base.stats.depth == 2 and base.stats.luts > res.stats.luts
+    assert res.stats.verified is True and "cut-point proof" in res.stats.proof
+    assert any("wide functions" in n for n in res.notes)
+    check_structure(res, 6)
+    check_exhaustive(g, res)
+    for m in res.netlist.muxes:
+        assert m.s not in params, "select inputs are never parameters"
+
+
+def test_seven_input_function_is_two_luts_and_a_muxf7():
+    g, params = table_aig(7, 2, True, seed=3)
+    res = map_tluts(g, params, MapOptions(**SLOW_PROOF))
+    # two LUT6 per table (cofactors at the select x[6] ^ k[6]) + the select's 1-input TLUT, shared;
+    # without wide functions a 7-input function is 3 LUTs (two cofactors and a multiplexer LUT)
+    assert (res.stats.luts, res.stats.muxf7, res.stats.muxf8, res.stats.depth) == (5, 2, 0, 1)
+    assert len(res.affine) == 5
+    check_exhaustive(g, res)
+    # the global proof (composed netlist, every mux a multiplexer) agrees with the cut-point proof
+    verify(res, g.combinational(), 120, "global")
+    assert res.stats.verified is True
+
+
+def _swap_first_mux(res):
+    bad = dataclasses.replace(res, netlist=dataclasses.replace(res.netlist, muxes=list(res.netlist.muxes)))
+    m = bad.netlist.muxes[0]
+    bad.netlist.muxes[0] = Mux(m.name, m.kind, m.i1, m.i0, m.s)
+    return bad
+
+
+@pytest.mark.parametrize("n_sel", [7, 8])
+def test_swapped_mux_data_inputs_fail_the_proof(n_sel):
+    g, params = table_aig(n_sel, 2, True, seed=5)
+    res = map_tluts(g, params, MapOptions(**SLOW_PROOF))
+    assert res.netlist.muxes
+    ok, verdict = cutpoint_proof(res.netlist, res.ppc, g.combinational(), res.claims)
+    assert ok, verdict
+    bad = _swap_first_mux(res)
+    vals, width = exhaustive(g)
+    want = dict(zip(g.output_names, g.simulate([vals[n] for n in g.input_names], width=width)))
+    assert evaluate(bad.netlist, bad.ppc, vals, width) != want, "the swap changes the function"
+    ok, verdict = cutpoint_proof(bad.netlist, bad.ppc, g.combinational(), bad.claims)
+    assert not ok and "failed" in verdict
+    with pytest.raises(VerificationError):
+        verify(bad, g.combinational(), 120, "cutpoint")
+    if n_sel == 7:
+        with pytest.raises(VerificationError):
+            verify(bad, g.combinational(), 120, "global")
+
+
+def test_mux_reading_a_claimed_lut_fails_the_proof():
+    """A mux whose data input is a LUT with a claim of its own (not a cofactor) is no wide cell."""
+    g, params = table_aig(7, 1, False, seed=2)
+    res = map_tluts(g, params, MapOptions(**SLOW_PROOF))
+    m = res.netlist.muxes[0]
+    claims = dict(res.claims)
+    claims[m.i0] = claims[m.name]
+    ok, verdict = cutpoint_proof(res.netlist, res.ppc, g.combinational(), claims)
+    assert not ok and "failed" in verdict
+
+
+def test_one_keyed_table_keeps_five_luts():
+    """One keyed 8-input table: 4 cofactor TLUTs + 2 select TLUTs would be 6 LUTs against 5 without
+    wide functions (4 quarter TLUTs + a multiplexer TLUT), so the wide cut is not used."""
+    g, params = table_aig(8, 1, True, seed=9)
+    res = map_tluts(g, params, MapOptions(**SLOW_PROOF))
+    assert (res.stats.luts, res.stats.depth, res.netlist.muxes) == (5, 2, [])
+    assert any("wide functions not used" in n for n in res.notes)
+    check_exhaustive(g, res)
+
+
+def test_netlist_v2_round_trip_blif_and_v1():
+    g, params = table_aig(8, 1, False)
+    res = map_tluts(g, params, MapOptions(**SLOW_PROOF))
+    d = json.loads(json.dumps(res.netlist.to_json_obj()))
+    assert d["version"] == 2 and [m["type"] for m in d["muxes"]] == ["MUXF7", "MUXF7", "MUXF8"]
+    back = TlutNetlist.from_json_obj(d)
+    assert back.muxes == res.netlist.muxes and back.depth() == 1
+    blif = res.netlist.to_blif()
+    assert blif.count(".subckt MUXF7 ") == 2 and blif.count(".subckt MUXF8 ") == 1
+    v1 = dict(d, version=1)
+    del v1["muxes"]
+    assert TlutNetlist.from_json_obj(v1).muxes == []
+    with pytest.raises(TmapError):
+        TlutNetlist.from_json_obj(dict(d, version=3))
+    with pytest.raises(TmapError, match="MUXF9"):
+        TlutNetlist.from_json_obj(dict(d, muxes=[dict(d["muxes"][0], type="MUXF9")]))
+
+
+def test_wide_off_at_other_k_and_by_option():
+    g, params = table_aig(8, 1, True)
+    for opt in (MapOptions(K=5, **SLOW_PROOF), MapOptions(wide=False, **SLOW_PROOF),
+                MapOptions(K=4, wide=True, **SLOW_PROOF)):
+        res = map_tluts(g, params, opt)
+        assert not res.netlist.muxes and all(len(l.inputs) <= opt.K for l in res.netlist.luts)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_wide_never_more_luts_or_depth(seed):
+    rng = random.Random(seed)
+    g = G.random_aig(rng, 12, 250, 6)
+    params = rng.sample(g.input_names, 3)
+    a = map_tluts(g, params, MapOptions(wide=False, **SLOW_PROOF))
+    b = map_tluts(g, params, MapOptions(**SLOW_PROOF))
+    assert b.stats.luts <= a.stats.luts and b.stats.depth <= a.stats.depth
+    assert b.stats.verified
+    check_structure(b, 6)
+
+
+def test_compiled_core_matches_python_reference_with_wide_cuts(monkeypatch):
+    from dcsflow.tmap import cuts
+    from dcsflow.tmap.mapper import _cover_of
+
+    if cuts._cutsc is None:
+        pytest.skip("compiled core not built")
+    g, params = table_aig(8, 2, True, seed=7)
+    comb = g.combinational()
+    pvars = {1 + comb.input_names.index(p) for p in params}
+    opt = MapOptions(cuts_per_node=8).resolved(comb.num_ands)
+    a, _ = _cover_of(comb, pvars, opt, wide=True)
+    monkeypatch.setenv("TMAP_PURE_PYTHON", "1")
+    b, _ = _cover_of(comb, pvars, opt, wide=True)
+    sa, sb = cuts._cover_size(a, comb.first_and), cuts._cover_size(b, comb.first_and)
+    assert a.depth == b.depth == 1 and sa == sb == 8
+    assert cuts.cut_luts(6) == 1 and cuts.cut_luts(7) == 2 and cuts.cut_luts(8) == 4
