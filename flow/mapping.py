@@ -80,13 +80,16 @@ def tmap_mapper(aig_path: Path, params: list[str], out_dir: Path, K: int = 6, ar
 def param_only_luts(netlist, params) -> int:
     """How many LUTs of a TMAP netlist mapped *without* parameters (``tmap.mapper.TlutNetlist``)
     compute functions of the parameter inputs ``params`` alone (every input a parameter, a constant
-    or such a LUT): the logic a TLUT build moves into the PPC."""
+    or such a LUT or wide multiplexer): the logic a TLUT build moves into the PPC."""
+    from dcsflow.tmap.mapper import Mux
+
     ponly = set(params) | {"0", "1"}
     n = 0
-    for lut in netlist.luts:               # topological order
-        if all(x in ponly for x in lut.inputs):
-            ponly.add(lut.name)
-            n += 1
+    for cell in netlist.cells():           # LUTs and MUXF7/MUXF8 in topological order
+        ins = [cell.i0, cell.i1, cell.s] if isinstance(cell, Mux) else cell.inputs
+        if all(x in ponly for x in ins):
+            ponly.add(cell.name)
+            n += not isinstance(cell, Mux)
     return n
 
 

@@ -184,3 +184,17 @@ def test_build_refuses_unknown_baseline(tmp_path, dcsflow):
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and "unknown baseline 'vivado'" in lines[0] and "Traceback" not in r.stderr
     assert not (tmp_path / "b").exists()
+
+
+def test_param_only_luts_counted_through_wide_muxes():
+    """The 'ppc' cause counts the LUTs of the no-parameter mapping that read only parameters,
+    constants and such cells (also through a MUXF7); worked out by hand."""
+    from dcsflow.flow.mapping import param_only_luts
+    from dcsflow.tmap.mapper import Lut, Mux, TlutNetlist
+
+    n = TlutNetlist(6, ["x"], ["k0", "k1", "k2"],
+                    [Lut("a", ["k0", "k1"], 6), Lut("b", ["k1", "1"], 2), Lut("c", ["a", "x"], 6),
+                     Lut("d", ["m"], 2), Lut("e", ["c", "k0"], 6)],
+                    [("o", "d"), ("p", "e")], muxes=[Mux("m", "MUXF7", "a", "b", "k2")])
+    assert param_only_luts(n, ["k0", "k1", "k2"]) == 3          # a, b, d (c and e read x)
+    assert param_only_luts(n, ["k0", "k1"]) == 2                # the mux's select k2 is regular now
