@@ -629,6 +629,16 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
             return hit[1] if hit and hit[0] is cv else None
 
         g, cover, param = comb, *_cover_of(comb, pvars, opt, wide_pass=nowide)
+        # the same choices made on the covers without wide cuts (today's choice, ``base``: g, its
+        # wide-improved cover, its cover without wide cuts, param, note); used at the end when the
+        # choice among wide-improved covers is not at least as good in LUTs and depth
+        base = [g, cover, without_wide(cover) or cover, param, None]
+
+        def follow(better: bool, g_, cv, prm, note=None) -> None:
+            """Update ``base`` with candidate (g_, cv) when its cover without wide cuts wins."""
+            if better:
+                base[:] = [g_, cv, without_wide(cv) or cv, prm, note]
+
         # further cut counts on the AIG itself: compared by (depth, LUTs), or (LUTs, depth) in area
         # mode, so the result is never worse in that order than the cover with those cuts alone
         rank = (lambda cv: (_cover_size(cv, comb.first_and), cv.depth)) if opt.area else \
@@ -636,6 +646,7 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
         for c in opt.extra_cuts:
             if c != opt.cuts_per_node:
                 cover2, param2 = _cover_of(comb, pvars, dataclasses.replace(opt, cuts_per_node=c), wide_pass=nowide)
+                follow(rank(without_wide(cover2) or cover2) < rank(base[2]), comb, cover2, param2)
                 if rank(cover2) < rank(cover):
                     cover, param = cover2, param2
         comb_cover = without_wide(cover) or cover    # Shannon roots: on a cover of K-input cuts
@@ -649,6 +660,8 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
             if g2 is comb:
                 continue
             cover2, param2 = _cover_of(g2, pvars, opt, wide_pass=wide_pass)
+            follow(_better(without_wide(cover2) or cover2, g2.first_and, base[2], base[0].first_and, opt.area),
+                   g2, cover2, param2, "mapped an ABC-optimized AIG")
             if _better(cover2, g2.first_and, cover, g.first_and, opt.area):
                 g, cover, param = g2, cover2, param2
                 variant_note = "mapped an ABC-optimized AIG"
@@ -662,9 +675,15 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
             say("mapping the Shannon-expanded AIG")
             g3 = shannon_variant(comb, comb_param, opt.K, roots)
             cover3, param3 = _cover_of(g3, pvars, opt, wide_pass=wide_pass)
+            follow(_better(without_wide(cover3) or cover3, g3.first_and, base[2], base[0].first_and, opt.area),
+                   g3, cover3, param3, f"mapped the Shannon-expanded AIG ({len(roots)} node(s) expanded)")
             if _better(cover3, g3.first_and, cover, g.first_and, opt.area):
                 g, cover, param = g3, cover3, param3
                 variant_note = f"mapped the Shannon-expanded AIG ({len(roots)} node(s) expanded)"
+    if opt.wide and not (_cover_size(cover, g.first_and) <= _cover_size(base[2], base[0].first_and)
+                         and cover.depth <= base[2].depth):
+        # never worse than the choice without wide cuts: that choice, with its own wide improvement
+        g, cover, _, param, variant_note = base
     if variant_note:
         notes.append(variant_note)
     nw = without_wide(cover) if opt.wide else None
