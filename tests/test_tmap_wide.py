@@ -196,3 +196,16 @@ def test_compiled_core_matches_python_reference_with_wide_cuts(monkeypatch):
     sa, sb = cuts._cover_size(a, comb.first_and), cuts._cover_size(b, comb.first_and)
     assert a.depth == b.depth == 1 and sa == sb == 8
     assert cuts.cut_luts(6) == 1 and cuts.cut_luts(7) == 2 and cuts.cut_luts(8) == 4
+
+
+def test_wide_default_off_for_large_aigs_with_parameters():
+    """Wide functions are off by default above WIDE_PARAM_MAX_ANDS AND nodes when there are
+    parameters (their cut-point proof does not scale there), on without parameters and when asked."""
+    from dcsflow.tmap.mapper import WIDE_PARAM_MAX_ANDS
+
+    big = WIDE_PARAM_MAX_ANDS + 1
+    assert MapOptions().resolved(big, True).wide is False
+    assert MapOptions().resolved(big, False).wide is True
+    assert MapOptions().resolved(WIDE_PARAM_MAX_ANDS, True).wide is True
+    assert MapOptions(wide=True).resolved(big, True).wide is True
+    assert MapOptions(K=5, wide=True).resolved(10, True).wide is False

@@ -54,7 +54,8 @@ def _check_out_dir(out_dir: str) -> Path:
                    "previous default mode.")
 @click.option("--wide/--no-wide", default=None,
               help="Map 7- and 8-input functions as 2 or 4 LUT6 plus MUXF7/MUXF8 where that gives fewer LUTs "
-                   "or a smaller LUT depth and neither more [default: on at K=6].")
+                   "or a smaller LUT depth and neither more [default: on at K=6, except for AIGs with parameters above "
+                   "100,000 AND nodes, whose proof does not scale with them].")
 @click.option("--no-verify", is_flag=True, help="Skip the ABC equivalence proof (not recommended).")
 @click.option("--proof", "proof_method", type=click.Choice(["auto", "cutpoint", "global"]), default="auto",
               show_default=True,
