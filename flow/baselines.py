@@ -79,21 +79,24 @@ class BaselineError(FlowError):
 
 @dataclass
 class BaselineRun:
-    """What making one candidate gave: its name, the netlist (relative to the build folder), wall
-    seconds, and the mapper's own figures on the extracted logic (``mapper_luts``/``mapper_depth``,
-    None for ``yosys-abc``) and the proof verdict (``proved``: True, or None when not applicable)."""
+    """What making one candidate gave: its name, the netlist (relative to the build folder; None when
+    it failed), wall seconds, the mapper's own figures on the extracted logic
+    (``mapper_luts``/``mapper_depth``, None for ``yosys-abc``), the proof verdict (``proved``: True,
+    or None when not applicable) and ``failed``: why it could not be made (one line), or None."""
 
     name: str
-    netlist: str
+    netlist: str | None
     seconds: float
     mapper_luts: int | None = None
     mapper_depth: int | None = None
     proved: bool | None = None
+    failed: str | None = None
 
     def as_dict(self) -> dict:
         """JSON form (stage record)."""
         return {"name": self.name, "netlist": self.netlist, "seconds": round(self.seconds, 3),
-                "mapper_luts": self.mapper_luts, "mapper_depth": self.mapper_depth, "proved": self.proved}
+                "mapper_luts": self.mapper_luts, "mapper_depth": self.mapper_depth, "proved": self.proved,
+                "failed": self.failed}
 
 
 def conventional_pre(out: Path) -> Path:
@@ -304,7 +307,11 @@ def abc_lut_netlist(aig: Aig, script: str, K: int = 6, timeout: float = 1800.0,
 
 
 def _aig_candidates(out: Path, top: str, pre: dict, names: tuple[str, ...], status) -> list[BaselineRun]:
-    """The candidates made from the extracted conventional logic (``tmap``, the ABC ones)."""
+    """The candidates made from the extracted conventional logic (``tmap``, the ABC ones). One that
+    fails (a mapper or proof error, a tool that times out) is recorded with ``failed`` and left out
+    of the choice; only the reference must be made."""
+    from dcsflow.tmap.errors import TmapError
+
     from .mapping import map_logic
 
     todo = [n for n in names if n != "yosys-abc"]
@@ -324,22 +331,31 @@ def _aig_candidates(out: Path, top: str, pre: dict, names: tuple[str, ...], stat
         if d.exists():
             shutil.rmtree(d)
         d.mkdir(parents=True)
-        status(f"baseline {name}: mapping {ext.ands} AND nodes")
-        if name == "tmap":
-            mo = map_logic(ldir / "logic.aag", [], d / "map", status=lambda s: status(f"baseline tmap: {s}"))
-            netlist, luts, depth = mo.netlist, mo.stats.get("luts"), mo.stats.get("depth")
-            proved = mo.stats.get("verified")
-        else:
-            netlist, depth, _ = abc_lut_netlist(aig, ABC_SCRIPTS[name], wide=name == "abc-wide")
-            luts, proved = len(netlist["luts"]), True
-        status(f"baseline {name}: yosys (re-import, rest of synth_xilinx)")
-        doc = fe.reimport(cpre, module, ext, netlist, tlut_mode=False)
-        (d / "mapped.json").write_text(json.dumps(doc))
-        fe.continue_synthesis(d / "mapped.json", top, "", d / "post.json", d, "yosys")
-        _finish(d, top, pre)
-        runs.append(BaselineRun(name, f"baselines/{name}/netlist.json", time.perf_counter() - t0, luts, depth,
-                                bool(proved) if proved is not None else None))
+        try:
+            runs.append(_aig_candidate(name, d, ldir, aig, ext, module, cpre, top, pre, t0, status, map_logic))
+        except (FlowError, TmapError) as e:
+            (d / "netlist.json").unlink(missing_ok=True)
+            runs.append(BaselineRun(name, None, time.perf_counter() - t0, failed=str(e).splitlines()[0][:300]))
     return runs
+
+
+def _aig_candidate(name, d, ldir, aig, ext, module, cpre, top, pre, t0, status, map_logic) -> BaselineRun:
+    """One candidate from the extracted logic into folder ``d`` (see :func:`_aig_candidates`)."""
+    status(f"baseline {name}: mapping {ext.ands} AND nodes")
+    if name == "tmap":
+        mo = map_logic(ldir / "logic.aag", [], d / "map", status=lambda s: status(f"baseline tmap: {s}"))
+        netlist, luts, depth = mo.netlist, mo.stats.get("luts"), mo.stats.get("depth")
+        proved = mo.stats.get("verified")
+    else:
+        netlist, depth, _ = abc_lut_netlist(aig, ABC_SCRIPTS[name], wide=name == "abc-wide")
+        luts, proved = len(netlist["luts"]), True
+    status(f"baseline {name}: yosys (re-import, rest of synth_xilinx)")
+    doc = fe.reimport(cpre, module, ext, netlist, tlut_mode=False)
+    (d / "mapped.json").write_text(json.dumps(doc))
+    fe.continue_synthesis(d / "mapped.json", top, "", d / "post.json", d, "yosys")
+    _finish(d, top, pre)
+    return BaselineRun(name, f"baselines/{name}/netlist.json", time.perf_counter() - t0, luts, depth,
+                       bool(proved) if proved is not None else None)
 
 
 def run_candidates(out: Path, top: str, pre: dict, names: tuple[str, ...], status=lambda s: None) -> list[BaselineRun]:

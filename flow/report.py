@@ -56,6 +56,9 @@ def build_report(ctx, front, mapped, verified, backend, tlut_stats, conv_stats, 
         **({"vhdl": front.vhdl} if front.vhdl else {}),
         "stage_seconds": {k: round(v, 3) for k, v in secs.items()},
     }
+    failed = {b["name"]: b["failed"] for b in mapped.baselines if b.get("failed")}
+    if failed:
+        report["baselines_failed"] = failed
     report["savings"] = savings(report)
     return report
 
@@ -160,6 +163,8 @@ def print_table(report: dict, file=None) -> None:
     con.print(tab)
     if report.get("baselines"):
         con.print(baselines_table(report))
+    for name, why in (report.get("baselines_failed") or {}).items():
+        con.print(f"candidate {name} not made: {why}", markup=False, highlight=False)
     if report.get("savings"):
         con.print(savings_table(report))
 

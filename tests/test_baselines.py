@@ -198,3 +198,28 @@ def test_param_only_luts_counted_through_wide_muxes():
                     [("o", "d"), ("p", "e")], muxes=[Mux("m", "MUXF7", "a", "b", "k2")])
     assert param_only_luts(n, ["k0", "k1", "k2"]) == 3          # a, b, d (c and e read x)
     assert param_only_luts(n, ["k0", "k1"]) == 2                # the mux's select k2 is regular now
+
+
+def test_a_failing_candidate_is_left_out(tmp_path, monkeypatch):
+    """A candidate that cannot be made (here: abc-dch's ABC run fails) does not stop the build: it
+    is reported under baselines_failed and left out of the choice."""
+    from pathlib import Path
+
+    import dcsflow.flow.baselines as bl
+    from dcsflow.flow.build import BuildOptions, build
+
+    real = bl.abc_lut_netlist
+
+    def failing(aig, script, *a, **kw):
+        if script == ABC_SCRIPTS["abc-dch"]:
+            raise BaselineError("ABC wrote no netlist (test)")
+        return real(aig, script, *a, **kw)
+
+    monkeypatch.setattr(bl, "abc_lut_netlist", failing)
+    data = Path(__file__).parent / "data" / "flow" / "keyxor.v"
+    rep = build(BuildOptions(design=str(data), out=tmp_path / "b", progress=False, frontend_check=False,
+                             baselines=("yosys-abc", "abc-synch2", "abc-dch"))).report
+    assert rep["baselines_failed"] == {"abc-dch": "ABC wrote no netlist (test)"}
+    assert sorted(rep["baselines"]) == ["abc-synch2", "yosys-abc"]
+    assert rep["conventional"]["baseline"] in rep["baselines"]
+    assert not (tmp_path / "b" / "baselines" / "abc-dch" / "netlist.json").exists()

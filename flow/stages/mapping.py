@@ -88,5 +88,5 @@ def run(ctx: Context, front: FrontendResult) -> MapResult:
                      files=[str(f.relative_to(ctx.out)) for f in (mo.ppc_path, mo.ppc_path.with_name("ppc.json"),
                                                                    ctx.out / "tmap" / "netlist.json",
                                                                    ctx.out / "tlut" / "netlist.json",
-                                                                   *(ctx.out / r.netlist for r in runs))
+                                                                   *(ctx.out / r.netlist for r in runs if r.netlist))
                             if f.is_file()])

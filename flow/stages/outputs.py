@@ -64,7 +64,8 @@ def run(ctx: Context, front: FrontendResult, mapped: MapResult, verified: Verify
     top = front.top
     final = _load(out / "tlut" / "netlist.json", "tmap")
     chosen = (backend.summary.get("conventional") or {}).get("baseline")
-    cand = {b["name"]: _load(out / b["netlist"], "tmap")["modules"][top] for b in mapped.baselines}
+    cand = {b["name"]: _load(out / b["netlist"], "tmap")["modules"][top] for b in mapped.baselines
+            if b.get("netlist")}
     if chosen not in cand:
         raise BuildError(f"the back end chose baseline {chosen!r}, which the tmap stage did not make; "
                          "run from the tmap stage (--from tmap)")
