@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-#: largest frontier for which a TLUT is tested (2^(k+F) truth-table bits, k <= 6)
-MAX_FRONTIER = 6
+#: largest frontier for which a TLUT is tested (2^(k+F) truth-table bits, k <= 6); 8 takes in an S-box
+#: whose cone reads a whole key byte (aes128_pipe: its first-round S-boxes read 7 key-derived nodes)
+MAX_FRONTIER = 8
 
 #: butterfly masks: entries whose index bit s is 0 (within a 64-entry table)
 _LOW = [0x5555555555555555, 0x3333333333333333, 0x0F0F0F0F0F0F0F0F,

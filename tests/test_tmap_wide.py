@@ -198,14 +198,83 @@ def test_compiled_core_matches_python_reference_with_wide_cuts(monkeypatch):
     assert cuts.cut_luts(6) == 1 and cuts.cut_luts(7) == 2 and cuts.cut_luts(8) == 4
 
 
-def test_wide_default_off_for_large_aigs_with_parameters():
-    """Wide functions are off by default above WIDE_PARAM_MAX_ANDS AND nodes when there are
-    parameters (their cut-point proof does not scale there), on without parameters and when asked."""
-    from dcsflow.tmap.mapper import WIDE_PARAM_MAX_ANDS
+def test_wide_default_on_at_k6_whatever_the_size():
+    """Wide functions are on by default at K = 6 for every AIG size, with or without parameters (the
+    cut-point proof decides wide TLUT entries by simulation over their frontier), off at other K."""
+    from dcsflow.tmap.mapper import FULL_MODE_ANDS
 
-    big = WIDE_PARAM_MAX_ANDS + 1
-    assert MapOptions().resolved(big, True).wide is False
-    assert MapOptions().resolved(big, False).wide is True
-    assert MapOptions().resolved(WIDE_PARAM_MAX_ANDS, True).wide is True
-    assert MapOptions(wide=True).resolved(big, True).wide is True
-    assert MapOptions(K=5, wide=True).resolved(10, True).wide is False
+    for n in (10, FULL_MODE_ANDS + 1, 10 * FULL_MODE_ANDS):
+        assert MapOptions().resolved(n).wide is True
+        assert MapOptions(wide=False).resolved(n).wide is False
+    assert MapOptions(K=5, wide=True).resolved(10).wide is False
+
+
+def test_keyed_table_entries_decided_by_frontier_simulation():
+    """Entries of cofactor TLUTs over a keyed table are functions of the key bits their cone reads
+    (the frontier): they are decided by exhaustive simulation over the frontier, without ABC, and a
+    wrong entry among them is still rejected (it goes to ``cec``, which finds the difference)."""
+    g, params = table_aig(8, 3, True, seed=4)
+    res = map_tluts(g, params, MapOptions(**SLOW_PROOF))
+    assert res.netlist.muxes
+    ok, verdict = cutpoint_proof(res.netlist, res.ppc, g.combinational(), res.claims)
+    assert ok, verdict
+    n_local = int(verdict.split(" by simulation over their frontier")[0].rsplit(", ", 1)[1])
+    cofactor_entries = 64 * sum(1 for lut in res.netlist.luts if lut.is_tlut and len(lut.inputs) == 6)
+    assert n_local >= cofactor_entries // 2, verdict
+    assert "without SAT" in verdict
+    vals, width = exhaustive(g)
+    want = dict(zip(g.output_names, g.simulate([vals[n] for n in g.input_names], width=width)))
+    tl = next(lut for lut in res.netlist.luts if lut.is_tlut and len(lut.inputs) == 6)
+    for i in range(64):
+        bad = dataclasses.replace(res, netlist=TlutNetlist.from_json_obj(res.netlist.to_json_obj()))
+        bl = next(lut for lut in bad.netlist.luts if lut.name == tl.name)
+        bl.ppc[i] = bl.ppc[(i + 1) % 64]
+        if evaluate(bad.netlist, bad.ppc, vals, width) == want:
+            continue                                  # the two entries are the same function
+        ok, verdict = cutpoint_proof(bad.netlist, bad.ppc, g.combinational(), bad.claims)
+        assert not ok and "failed" in verdict, (i, verdict)
+        break
+    else:
+        pytest.fail("no entry of the TLUT differs from its neighbour")
+
+
+def test_frontier_simulation_is_sound_under_correlated_frontiers():
+    """``_decide_local`` treats the frontier nodes as free variables: it may leave pairs that are
+    equal only because the frontier nodes are correlated, but every pair it decides is equal for
+    every parameter value (checked by exhaustive simulation over the parameters)."""
+    from dcsflow.tmap.cutpoint import _decide_local, _patterns
+
+    for n in range(1, 7):                             # bit t of word j is bit j of t
+        assert _patterns(n) == [sum(1 << t for t in range(1 << n) if t >> j & 1) for j in range(n)]
+    rng = random.Random(7)
+    decided_total = left_correlated = 0
+    for trial in range(40):
+        m = Aig()
+        ps = [m.add_input(f"p{j}") for j in range(5)]
+        # frontier: nodes over the parameters, some of them correlated (e.g. f2 = f0 AND f1)
+        fr = [m.add_xor(rng.choice(ps), rng.choice(ps) ^ rng.randrange(2)) for _ in range(3)]
+        fr.append(m.add_and(fr[0], fr[1]))
+        fr = [f for f in fr if f > 1]
+        items = []
+        for _ in range(12):
+            def rand_fn(depth=3):
+                if depth == 0:
+                    return rng.choice(fr) ^ rng.randrange(2)
+                return m.add_and(rand_fn(depth - 1), rand_fn(depth - 1)) ^ rng.randrange(2)
+            a = rand_fn()
+            b = rand_fn() if rng.random() < 0.5 else m.add_and(a ^ 1, a ^ 1) ^ 1   # b == a
+            items.append((a, b, f"pair {len(items)}"))
+        left = _decide_local(m, {f >> 1 for f in fr}, items)
+        width = 1 << len(ps)
+        pats = [sum(1 << t for t in range(width) if t >> j & 1) for j in range(len(ps))]
+        for a, b, what in items:
+            m2 = Aig(num_inputs=m.num_inputs, ands=m.ands, input_names=list(m.input_names))
+            m2.add_output(a)
+            m2.add_output(b)
+            sa, sb = m2.simulate(pats, width=width)
+            if (a, b, what) not in left:
+                assert sa == sb, (trial, what)
+                decided_total += 1
+            elif sa == sb:
+                left_correlated += 1
+    assert decided_total > 50 and left_correlated > 0

@@ -12,9 +12,14 @@ easy, and together prove the same statement, netlist ∘ PPC ≡ AIG for all par
    netlist output is driven by the LUT / input / constant that implements that AIG output;
 2. function, per LUT and per truth-table entry i: the AIG cone evaluated with the cut leaves set to
    the bits of i (a function of the parameters only) equals the entry — the INIT bit of a static LUT,
-   the PPC output named by a TLUT. All entries of all LUTs are proved at once: one ``cec`` between
-   the re-derived entry functions and the PPC (ABC ``cec``, as the global proof); entries whose two
-   sides are constants are compared directly.
+   the PPC output named by a TLUT. The re-derived entry functions and the PPC are built in one
+   structurally hashed AIG over the parameters, so an entry whose two sides become the same literal
+   is proved there; the entries of a LUT whose cone reads parameters through at most
+   :data:`LOCAL_MAX_FRONTIER` parameter-only nodes (its *frontier*, e.g. the round-key byte before an
+   S-box) are then simulated exhaustively with the frontier nodes as free variables, when the PPC side
+   of every entry is built on those same nodes too (it is when the PPC is used as the mapper built
+   it): equal tables prove the entries for every value of the frontier, so for every parameter
+   value. The remaining entries are proved at once by one ``cec`` (ABC ``cec``, as the global proof).
 
 A wide function (LUT6 cofactors under MUXF7/MUXF8 cells, :class:`dcsflow.tmap.mapper.Mux`) is one cut
 point: its last mux carries the claim, and its LUTs and inner MUXF7s, which have no claim, are read
@@ -35,7 +40,14 @@ from dcsflow.aig import Aig
 
 from .cones import parameter_only
 
-__all__ = ["cutpoint_proof"]
+__all__ = ["cutpoint_proof", "LOCAL_MAX_FRONTIER"]
+
+#: Largest frontier (parameter-only nodes a LUT's cone reads) whose entries are decided by exhaustive
+#: simulation (2^16-bit words) instead of ABC ``cec``.
+LOCAL_MAX_FRONTIER = 16
+#: Most AND nodes between a frontier and the entries of one group that the local simulation visits;
+#: larger groups go to ``cec``.
+LOCAL_MAX_NODES = 200_000
 
 
 class _Fail(Exception):
@@ -59,17 +71,19 @@ def cutpoint_proof(netlist, ppc: Aig, aig: Aig, claims: dict, seconds: float = 6
         ToolError: ABC failed. ToolMissing (:mod:`dcsflow.tools`): ABC missing.
     """
     try:
-        ref, imp, n_pairs = _obligations(netlist, ppc, aig, claims)
+        ref, imp, n_pairs, n_local = _obligations(netlist, ppc, aig, claims)
     except _Fail as e:
         return False, f"cut-point proof failed: {e}"
+    local = f", {n_local} by simulation over their frontier" if n_local else ""
     if not ref.outputs:
-        return True, f"cut-point proof: {len(netlist.luts)} LUTs, {n_pairs} entries, all decided without SAT"
+        return True, (f"cut-point proof: {len(netlist.luts)} LUTs, {n_pairs} entries, all decided "
+                      f"without SAT{local}")
     from .abc import cec
 
     ok, verdict = cec(ref, imp, seconds)
     if not ok:
         return False, f"cut-point proof failed on the TLUT entries: {verdict}"
-    return True, (f"cut-point proof: {len(netlist.luts)} LUTs, {n_pairs} entries, "
+    return True, (f"cut-point proof: {len(netlist.luts)} LUTs, {n_pairs} entries{local}, "
                   f"{ref.num_outputs} parametric ones by yosys-abc cec: {verdict}")
 
 
@@ -96,10 +110,12 @@ def _truth_table(order, lit, leaf, ands, base, size):
     return t ^ (mask if lit & 1 else 0)
 
 
-def _entry_literals(order, lit, leaf, ands, base, size, ref: Aig, param_only) -> list:
+def _entry_literals(order, lit, leaf, ands, base, size, ref: Aig, param_only) -> tuple[list, set]:
     """Per truth-table entry i, the literal (in ``ref``, over the parameters) of ``lit`` with the leaves
-    set to the bits of i; ``param_only(v)`` gives the literal of a parameter-only variable."""
+    set to the bits of i; ``param_only(v)`` gives the literal of a parameter-only variable. Returns
+    (literals, frontier: the ``ref`` variables of the parameter-only nodes the cone reads)."""
     val = {}
+    frontier = set()
     for v, (j, c) in leaf.items():
         val[v] = [((i >> j) & 1) ^ c for i in range(size)]
 
@@ -107,14 +123,72 @@ def _entry_literals(order, lit, leaf, ands, base, size, ref: Aig, param_only) ->
         v = lt >> 1
         x = val.get(v)
         if x is None:                                 # a parameter or parameter-only node
-            x = val[v] = [param_only(v)] * size
+            p = param_only(v)
+            if p > 1:
+                frontier.add(p >> 1)
+            x = val[v] = [p] * size
         return x if not lt & 1 else [y ^ 1 for y in x]
 
     for x in order:
         if x not in val:
             a, b = ands[x - base]
             val[x] = [ref.add_and(p, q) for p, q in zip(value(a), value(b))]
-    return value(lit)
+    return value(lit), frontier
+
+
+_PATTERNS: dict = {}
+
+
+def _patterns(n: int) -> list[int]:
+    """Exhaustive simulation words for ``n`` free variables: bit t of word j is bit j of t."""
+    if n not in _PATTERNS:
+        width = 1 << n
+        out = []
+        for j in range(n):
+            block = ((1 << (1 << j)) - 1) << (1 << j)          # 2^j zeros, then 2^j ones
+            period = 1 << (j + 1)
+            w = 0
+            for t in range(0, width, period):
+                w |= block << t
+            out.append(w)
+        _PATTERNS[n] = out
+    return _PATTERNS[n]
+
+
+def _decide_local(m: Aig, frontier, items: list) -> list:
+    """Entries of ``items`` ((reference literal, implemented literal, what), literals of ``m``) that
+    are equal for every value of the ``frontier`` variables taken as free variables; returns the
+    others. All are returned when a cone of the group reaches an input or node outside the frontier
+    before the frontier, or the group is larger than :data:`LOCAL_MAX_NODES`."""
+    base, ands = m.first_and, m.ands
+    fvars = sorted(frontier)
+    stop = set(fvars)
+    stop.add(0)
+    order, seen = [], set()
+    stack = [x >> 1 for r, i, _ in items for x in (r, i)]
+    while stack:
+        x = stack.pop()
+        if x in seen or x in stop:
+            continue
+        if x < base or len(order) >= LOCAL_MAX_NODES:
+            return items                              # not a function of the frontier alone
+        seen.add(x)
+        order.append(x)
+        a, b = ands[x - base]
+        stack.append(a >> 1)
+        stack.append(b >> 1)
+    order.sort()
+    full = (1 << (1 << len(fvars))) - 1
+    sim = dict(zip(fvars, _patterns(len(fvars))))
+    sim[0] = 0
+    for x in order:
+        a, b = ands[x - base]
+        sim[x] = (sim[a >> 1] ^ (full if a & 1 else 0)) & (sim[b >> 1] ^ (full if b & 1 else 0))
+
+    def value(lt):
+        return sim[lt >> 1] ^ (full if lt & 1 else 0)
+
+    return [it for it in items if value(it[0]) != value(it[1])]
 
 
 def _obligations(netlist, ppc: Aig, aig: Aig, claims: dict):
@@ -133,13 +207,13 @@ def _obligations(netlist, ppc: Aig, aig: Aig, claims: dict):
             raise _Fail(f"regular input {nm} is not a regular input of the AIG")
     base = aig.first_and
     ands = aig.ands
-    ref = Aig()
-    imp = Aig()
+    # one structurally hashed AIG over the parameters for both sides: the reference entries (built
+    # from the AIG's cones) and the PPC
+    ref = imp = Aig()
     pvar = {}
     for p in params:
         pvar[var_of[p]] = ref.add_input(p)
-        imp.add_input(p)
-    # PPC copied into imp (its inputs are imp's inputs 1..P in order)
+    # PPC copied in (its inputs are the inputs 1..P in order)
     plit = {0: 0}
     for j in range(ppc.num_inputs):
         plit[1 + j] = 2 * (1 + j)
@@ -182,16 +256,20 @@ def _obligations(netlist, ppc: Aig, aig: Aig, claims: dict):
 
     claim_of = {}           # LUT name -> AIG literal, for LUTs seen so far
     pairs = {}              # (reference literal, implemented literal) -> first obligation naming it
+    groups = {}             # frontier (frozenset of variables) -> [(ref, imp, what)] for _decide_local
     n_pairs = 0
 
-    def obligation(r, i_lit, what):
+    def obligation(r, i_lit, what, frontier=None):
         nonlocal n_pairs
         n_pairs += 1
+        if r == i_lit:
+            return                                    # the same literal: structurally equal
         if r <= 1 and i_lit <= 1:
-            if r != i_lit:
-                raise _Fail(f"{what} differs for every parameter value")
-            return
-        pairs.setdefault((r, i_lit), what)
+            raise _Fail(f"{what} differs for every parameter value")
+        if frontier and len(frontier) <= LOCAL_MAX_FRONTIER:
+            groups.setdefault(frontier, []).append((r, i_lit, what))
+        else:
+            pairs.setdefault((r, i_lit), what)
 
     def check_entries(lut):
         k = len(lut.inputs)
@@ -275,12 +353,14 @@ def _obligations(netlist, ppc: Aig, aig: Aig, claims: dict):
             stack.append(b >> 1)
         order.sort()
         t = _truth_table(order, lit, leaf, ands, base, size)
+        frontier = None
         if t is not None:                             # cone without parameters: bit-parallel
             f = [(t >> i) & 1 for i in range(size)]
         else:
-            f = _entry_literals(order, lit, leaf, ands, base, size, ref, param_only)
+            f, fr = _entry_literals(order, lit, leaf, ands, base, size, ref, param_only)
+            frontier = frozenset(fr)
         for i in range(size):
-            obligation(f[i], got[i], f"LUT {lut_name} entry {i}")
+            obligation(f[i], got[i], f"LUT {lut_name} entry {i}", frontier)
         claim_of[lut_name] = lit
 
     if [n for n, _ in netlist.outputs] != list(aig.output_names):
@@ -296,7 +376,15 @@ def _obligations(netlist, ppc: Aig, aig: Aig, claims: dict):
                 raise _Fail(f"output {oname} is driven by input {drv}, which is not the AIG's output")
         else:
             raise _Fail(f"output {oname}: unknown driver {drv}")
+    n_local = 0
+    for frontier, items in groups.items():
+        left = _decide_local(imp, frontier, items)
+        n_local += len(items) - len(left)
+        for r, i_lit, what in left:
+            pairs.setdefault((r, i_lit), what)
+    # the two sides as two AIGs over the same nodes (ABC cec matches outputs by order)
+    ref = Aig(num_inputs=imp.num_inputs, ands=imp.ands, input_names=list(imp.input_names))
     for (r, i_lit), what in pairs.items():
         ref.add_output(r, what)
         imp.add_output(i_lit, what)
-    return ref, imp, n_pairs
+    return ref, imp, n_pairs, n_local

@@ -33,7 +33,7 @@ from .cones import compact, parameter_only
 from .cuts import _cover_size, cut_luts, select_cover
 from .errors import ParamError, TmapError, VerificationError
 
-__all__ = ["ABC_AIG_SCRIPTS", "FULL_MODE_ANDS", "PPC_OPT_MAX_ANDS", "WIDE_PARAM_MAX_ANDS", "MapOptions", "MapStats", "MapResult", "Lut", "Mux",
+__all__ = ["ABC_AIG_SCRIPTS", "FULL_MODE_ANDS", "PPC_OPT_MAX_ANDS", "MapOptions", "MapStats", "MapResult", "Lut", "Mux",
            "TlutNetlist", "map_tluts", "read_param_file", "check_params", "resolve_params", "ParamSelection", "compose",
            "NETLIST_FORMAT", "PPC_FORMAT"]
 
@@ -57,12 +57,6 @@ FULL_MODE_ANDS = 100_000
 #: 2.4M AND nodes, did not finish in 600 s); below, an optimization that runs out of
 #: ``MapOptions.ppc_opt_seconds`` keeps the PPC as built (a note says so) instead of failing.
 PPC_OPT_MAX_ANDS = 500_000
-#: Wide functions (``MapOptions.wide``) are off by default for AIGs with parameters above this many
-#: AND nodes: the cut-point proof checks a wide TLUT's 256 entries against PPC outputs that are not
-#: structurally equal to them, and on aes128_pipe (192,137 AND nodes, PPC 2.7M) that ABC ``cec`` ran
-#: out of its 600 s on a shared 2-core machine where the proof without wide cuts takes 4 s (structural
-#: hashing alone). ``wide=True`` maps them with wide functions anyway.
-WIDE_PARAM_MAX_ANDS = FULL_MODE_ANDS
 
 
 @dataclass
@@ -106,9 +100,7 @@ class MapOptions:
             has no more LUTs and no greater LUT depth (MUXF7/MUXF8 add no LUT level) and beats it in one
             of them; selects read through a parameter XOR get that XOR's LUT (affine cofactor TLUTs,
             :meth:`_LutBuilder._add_wide`), and when those LUTs outweigh the saving the cover without
-            wide cuts is built. None: on at K = 6, except for an AIG with parameters above
-            :data:`FULL_MODE_ANDS` AND nodes (:data:`WIDE_PARAM_MAX_ANDS`); off at other K (False is
-            forced there).
+            wide cuts is built. None: on at K = 6; off at other K (False is forced there).
         shannon: with parameters, also map the Shannon-expanded variant of the AIG
             (:mod:`dcsflow.tmap.shannon`: nodes reading K+1 or K+2 regular inputs rebuilt as
             multiplexers of cofactors on K inputs each, where the cover of the AIG as given spends
@@ -133,20 +125,19 @@ class MapOptions:
     shannon: bool | None = None
     wide: bool | None = None
 
-    def resolved(self, aig_ands: int, params: bool = False) -> "MapOptions":
+    def resolved(self, aig_ands: int) -> "MapOptions":
         """A copy with the default mode filled in for an AIG of ``aig_ands`` AND nodes (``params``:
         it has parameter inputs): up to :data:`FULL_MODE_ANDS` nodes 16 cuts,
         :data:`ABC_AIG_SCRIPTS` and (when the cut count is not given) ``extra_cuts=(8,)``; above, 8
-        cuts and no variants; ``shannon`` on when variants are tried; ``wide`` on at K = 6 unless
-        ``params`` and more than :data:`WIDE_PARAM_MAX_ANDS` nodes. Values given explicitly are kept."""
+        cuts and no variants; ``shannon`` on when variants are tried; ``wide`` on at K = 6. Values given
+        explicitly are kept."""
         full = aig_ands <= FULL_MODE_ANDS
-        wide_default = not (params and aig_ands > WIDE_PARAM_MAX_ANDS)
         scripts = tuple(self.aig_scripts) if self.aig_scripts is not None else (ABC_AIG_SCRIPTS if full else ())
         return dataclasses.replace(
             self, extra_cuts=tuple(self.extra_cuts) if self.extra_cuts is not None else
             ((8,) if full and self.cuts_per_node is None else ()),
             shannon=self.shannon if self.shannon is not None else bool(scripts),
-            wide=bool(self.wide if self.wide is not None else wide_default) and self.K == LUT6,
+            wide=bool(self.wide if self.wide is not None else True) and self.K == LUT6,
             cuts_per_node=self.cuts_per_node if self.cuts_per_node is not None else (16 if full else 8),
             aig_scripts=scripts)
 
@@ -596,7 +587,7 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
         VerificationError: the ABC proof failed (``options.verify``). ToolError: ABC failed.
         ToolMissing (:mod:`dcsflow.tools`): ABC missing.
     """
-    opt = (options or MapOptions()).resolved(aig.num_ands, bool(params))
+    opt = (options or MapOptions()).resolved(aig.num_ands)
     if not 2 <= opt.K <= 6:
         raise TmapError(f"K must be between 2 and 6, got {opt.K}")
     if opt.cuts_per_node < 1:
