@@ -20,7 +20,12 @@ carries the records
 
 Rows with the same frontier and columns share ``D`` (:func:`group_tables`: in AES the 32 TLUTs of
 one S-box), so the firmware computes ``D`` once per group, and the ECC syndromes of a group's
-half-words in one frame are pre-summed for each of the 4 values of ``D``'s two frame bits. The
+half-words in one frame are pre-summed for each of the 4 values of ``D``'s two frame bits.
+
+A cofactor TLUT of a wide function whose select inputs are XORed by key bits holds one of 2 or 4
+quarter tables chosen by ``h(f)`` (record ``quarters``/``hcols``, :class:`dcsflow.affine.AffineTlut`):
+its row carries ``V0`` for every value of ``h`` (bits 7..8 of ``D``), the firmware selects one with
+masks (no key-dependent address), and the ECC pre-sums exist per value of ``h`` too. The
 firmware loop (``scg.codegen.affine_source``) and :func:`apply_tables` (its Python mirror, for
 tests) do the same constant-time steps: no branch and no address depends on the key.
 """
@@ -50,6 +55,8 @@ class AffineRow:
             ``2 * (frame_index * 101 + word) + half`` of half-word m in the shadow frames;
         fidx: frame index (into the blob's FARs) of half-word m; q: byte m = X | parity << 4 of
             V0's half-word m; code: ECC code of the half-word's bit 0 (:func:`dcsflow.scg.device.bit_code`).
+        v0s, qs: ``V0`` and ``q`` for each value h of the quarter choice (``dcols`` bits 7..8) of a
+            wide function's cofactor TLUT; ``(v0,)`` and ``(q,)`` otherwise.
     """
 
     name: str
@@ -60,6 +67,12 @@ class AffineRow:
     fidx: tuple
     q: int
     code: int
+    v0s: tuple = ()
+    qs: tuple = ()
+
+    def candidates(self) -> tuple[tuple, tuple]:
+        """(``v0s``, ``qs``), with ``(v0,)``, ``(q,)`` for a row without quarter choice."""
+        return (self.v0s, self.qs) if self.v0s else ((self.v0,), (self.q,))
 
 
 def _xidx(h: int) -> int:
@@ -127,24 +140,31 @@ def affine_rows(build: BuildFolder, check_keys: int = 16) -> tuple[list[AffineRo
             continue
         v, lin, fars, word, o = vm
         kmask = (1 << a.k) - 1
-        v0 = 0
-        for i in range(64):
-            v0 |= ((a.base >> (i & kmask)) & 1) << v[i]
+
+        def frame_order(table):
+            v0 = 0
+            for i in range(64):
+                v0 |= ((table >> (i & kmask)) & 1) << v[i]
+            q = 0
+            for m in range(4):
+                h = (v0 >> (16 * m)) & 0xFFFF
+                q |= (_xidx(h) | (bin(h).count("1") & 1) << 4) << (8 * m)
+            return v0, q
+
         dcols = []
         for j, col in enumerate(a.cols):
             d = 0
             for b in range(6):
                 if col >> b & 1:
                     d ^= lin[b]
-            dcols.append(d | ((a.neg >> j) & 1) << 6)
-        q = 0
-        for m in range(4):
-            h = (v0 >> (16 * m)) & 0xFFFF
-            q |= (_xidx(h) | (bin(h).count("1") & 1) << 4) << (8 * m)
+            hcol = a.hcols[j] if a.quarters else 0
+            dcols.append(d | ((a.neg >> j) & 1) << 6 | hcol << 7)
+        v0, q = frame_order(a.base)
+        cand = [frame_order(a.quarters[a.q ^ h]) for h in range(len(a.quarters))] if a.quarters else []
         fi = tuple(fidx[f] for f in fars)
         rows.append(AffineRow(t["name"], tuple(a.frontier), tuple(dcols), v0,
                               tuple(2 * (f * FRAME_WORDS + word) + (o >> 4) for f in fi), fi, q,
-                              bit_code(word, o)))
+                              bit_code(word, o), tuple(c[0] for c in cand), tuple(c[1] for c in cand)))
     at = {(far, w, b): j for far, w, b, j in build.entries} if rows else {}
     if rows and check_keys:
         _check_rows(build, rows, check_keys, at)
@@ -221,7 +241,8 @@ def affine_value(r: AffineRow, fvals) -> int:
     for fj, c in zip(fvals, r.dcols):
         if fj:
             d ^= c
-    return xor_permute(r.v0, d & 63, 6) ^ (_M64 if d >> 6 & 1 else 0)
+    v0s, _ = r.candidates()
+    return xor_permute(v0s[d >> 7], d & 63, 6) ^ (_M64 if d >> 6 & 1 else 0)
 
 
 @dataclass(frozen=True)
@@ -232,17 +253,20 @@ class AffineTables:
     Attributes:
         nf: frontier slots per group (the largest frontier; shorter ones padded with zero columns).
         groups: flat, per group ``[rows, ecc entries, frontier outputs[nf], columns[nf]]``.
-        rows: flat, per row ``[V0 lo, V0 hi, half-word index m=0..3]`` (6 words), in group order.
-        eccs: flat, per (group, frame) ``[frame index, v0 | v1 << 16, v2 | v3 << 16]`` with ``v_h`` =
-            ``C | P << 13`` for the two frame bits ``h`` of ``D`` (D bits 4, 5): ``C`` = XOR over the
-            group's half-words in that frame of ``X ^ parity * code`` of the half-word they then
-            hold (13 bits), ``P`` = XOR of their parities; the syndrome is ``C ^ P * (D & 15)``.
+        rows: flat, per row ``[V0 lo, V0 hi] * nh + [half-word index m=0..3]`` (2 nh + 4 words), in
+            group order; pair e is V0 for quarter choice e (``D`` bits 7..8).
+        eccs: flat, per (group, frame) ``[frame index] + [v0 | v1 << 16, v2 | v3 << 16] * nh`` with
+            ``v_h`` = ``C | P << 13`` for the two frame bits ``h`` of ``D`` (D bits 4, 5): ``C`` = XOR
+            over the group's half-words in that frame of ``X ^ parity * code`` of the half-word they
+            then hold (13 bits), ``P`` = XOR of their parities; the syndrome is ``C ^ P * (D & 15)``.
+        nh: quarter choices per row: 1 (no wide function's cofactor with key-XORed selects), 2 or 4.
     """
 
     nf: int
     groups: list
     rows: list
     eccs: list
+    nh: int = 1
 
     @property
     def num_groups(self) -> int:
@@ -253,6 +277,7 @@ class AffineTables:
 def group_tables(rows: list[AffineRow]) -> AffineTables:
     """Group ``rows`` (:func:`affine_rows`) into :class:`AffineTables` (groups in first-row order)."""
     nf = max((len(r.frontier) for r in rows), default=0)
+    nh = max((len(r.candidates()[0]) for r in rows), default=1)
     by: dict = {}
     for r in rows:
         by.setdefault((r.frontier, r.dcols), []).append(r)
@@ -261,16 +286,24 @@ def group_tables(rows: list[AffineRow]) -> AffineTables:
         pad = nf - len(fr)
         per_frame: dict = {}
         for r in members:
-            flat += [r.v0 & 0xFFFFFFFF, r.v0 >> 32, *r.hidx]
+            v0s, qs = r.candidates()
+            for e in range(nh):
+                v0 = v0s[e % len(v0s)]
+                flat += [v0 & 0xFFFFFFFF, v0 >> 32]
+            flat += r.hidx
             for m in range(4):
-                vals = per_frame.setdefault(r.fidx[m], [0, 0, 0, 0])
-                for h in range(4):
-                    b = (r.q >> (8 * (m ^ h))) & 0x1F   # half-word m holds source half-word m ^ h
-                    vals[h] ^= ((b & 15) ^ (r.code if b >> 4 else 0)) | (b >> 4) << 13
+                vals = per_frame.setdefault(r.fidx[m], [[0, 0, 0, 0] for _ in range(nh)])
+                for e in range(nh):
+                    q = qs[e % len(qs)]
+                    for h in range(4):
+                        b = (q >> (8 * (m ^ h))) & 0x1F   # half-word m holds source half-word m ^ h
+                        vals[e][h] ^= ((b & 15) ^ (r.code if b >> 4 else 0)) | (b >> 4) << 13
         groups += [len(members), len(per_frame), *fr, *([fr[0]] * pad), *dc, *([0] * pad)]
-        for fi, v in per_frame.items():
-            eccs += [fi, v[0] | v[1] << 16, v[2] | v[3] << 16]
-    return AffineTables(nf, groups, flat, eccs)
+        for fi, ve in per_frame.items():
+            eccs.append(fi)
+            for v in ve:
+                eccs += [v[0] | v[1] << 16, v[2] | v[3] << 16]
+    return AffineTables(nf, groups, flat, eccs, nh)
 
 
 def apply_tables(t: AffineTables, y: list[int], f16: list[int], eacc: list[int]) -> None:
@@ -278,21 +311,31 @@ def apply_tables(t: AffineTables, y: list[int], f16: list[int], eacc: list[int])
     row's 4 half-words into ``f16`` (the shadow frames as 16-bit words, little-endian halves) and XOR
     the groups' ECC syndromes into ``eacc`` (per frame index). ``y``: PPC output bits (0/1)."""
     gi = ri = ei = 0
-    nf = t.nf
+    nf, nh = t.nf, t.nh
     for _ in range(t.num_groups):
         g = t.groups[gi:gi + 2 + 2 * nf]
         gi += 2 + 2 * nf
         d = 0
         for i in range(nf):
             d ^= (0 - y[g[2 + i]]) & g[2 + nf + i]
+        # the quarter choice by masks, as the firmware (no key-dependent index)
+        sel = [(0 - (((((d >> 7) & 3) ^ e) - 1) >> 31 & 1)) & 0xFFFFFFFF for e in range(nh)]
         for _ in range(g[0]):
-            v = xor_permute(t.rows[ri] | t.rows[ri + 1] << 32, d & 63, 6) ^ (_M64 if d >> 6 & 1 else 0)
+            lo = hi = 0
+            for e in range(nh):
+                lo |= t.rows[ri + 2 * e] & sel[e]
+                hi |= t.rows[ri + 2 * e + 1] & sel[e]
+            v = xor_permute(lo | hi << 32, d & 63, 6) ^ (_M64 if d >> 6 & 1 else 0)
             for m in range(4):
-                f16[t.rows[ri + 2 + m]] = (v >> (16 * m)) & 0xFFFF
-            ri += 6
+                f16[t.rows[ri + 2 * nh + m]] = (v >> (16 * m)) & 0xFFFF
+            ri += 2 * nh + 4
         for _ in range(g[1]):
-            fi, a, b = t.eccs[ei:ei + 3]
-            ei += 3
+            fi = t.eccs[ei]
+            a = b = 0
+            for e in range(nh):
+                a |= t.eccs[ei + 1 + 2 * e] & sel[e]
+                b |= t.eccs[ei + 2 + 2 * e] & sel[e]
+            ei += 1 + 2 * nh
             pair = b if d >> 5 & 1 else a
             v = (pair >> 16 if d >> 4 & 1 else pair) & 0xFFFF
             eacc[fi] ^= (v & 0x1FFF) ^ ((0 - (v >> 13)) & (d & 15))

@@ -457,7 +457,9 @@ def affine_source(rows: list[AffineRow], frames: int, slot: dict | None = None) 
     Tables of :func:`dcsflow.scg.affine.group_tables`: ``scg_ag`` (groups), ``scg_ar`` (rows), ``scg_ae``
     (pre-summed ECC per group and frame). The loop (inside ``scg_gen_patch``, after the generic
     words and before the ECC rows) computes per group the mask ``D`` from its frontier outputs and
-    the 7 stage masks; per row it permutes V0 with 6 butterfly stages (the masks, never a branch),
+    the 7 stage masks (and, with quarter choices, ``nh`` select masks from ``D`` bits 7..8 that pick
+    a row's V0 and a frame's pre-summed ECC); per row it permutes V0 with 6 butterfly stages (the
+    masks, never a branch),
     complements it by bit 6 of ``D`` and writes its 4 half-words; per (group, frame) it selects the
     syndrome for ``D``'s two frame bits with masks and XORs it into ``scg_eacc[frame]``. Loop counts
     and addresses come from the tables only. ``slot``: PPC output -> index into ``y``.
@@ -474,13 +476,31 @@ def affine_source(rows: list[AffineRow], frames: int, slot: dict | None = None) 
             "typedef uint16_t __attribute__((may_alias)) scg_h16;\n"
             "#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__\n"
             "#error \"scg_gen.c: the half-word writes assume a little-endian target\"\n#endif\n\n")
+    nh = t.nh
+    if nh == 1:
+        sel_decl = sel = ""
+        load_v0 = "lo = r[0]; hi = r[1];"
+        load_ecc = "c = x[1] ^ ((x[1] ^ x[2]) & m5);"
+        sel_clear = ""
+    else:   # quarter choice e = D bits 7..8: masks, never an index (docs: scg.affine)
+        sel_decl = ", e, " + ", ".join(f"s{j}" for j in range(nh))
+        sel = "\n            e = (d >> 7) & 3u;\n" + "".join(
+            f"            s{j} = 0u - ((((e ^ {j}u) - 1u) >> 31) & 1u);\n" for j in range(nh))
+        load_v0 = ("lo = " + " | ".join(f"(r[{2 * j}] & s{j})" for j in range(nh)) + ";\n                hi = "
+                   + " | ".join(f"(r[{2 * j + 1}] & s{j})" for j in range(nh)) + ";")
+        load_ecc = ("lo = " + " | ".join(f"(x[{1 + 2 * j}] & s{j})" for j in range(nh)) + ";\n                hi = "
+                    + " | ".join(f"(x[{2 + 2 * j}] & s{j})" for j in range(nh)) + ";\n"
+                    "                c = lo ^ ((lo ^ hi) & m5);")
+        sel_clear = " e = " + " = ".join(f"s{j}" for j in range(nh)) + " = 0u; (void)e;" + "".join(
+            f" (void)s{j};" for j in range(nh))
+    rw, ew = 2 * nh + 4, 1 + 2 * nh
     loop = f"""    {{
         scg_h16 *h = (scg_h16 *)f;
         const uint32_t *g = scg_ag, *r = scg_ar, *x = scg_ae;
-        uint32_t k, i, d, lo, hi, t, m0, m1, m2, m3, m4, m5, m6, c;
+        uint32_t k, i, d, lo, hi, t, m0, m1, m2, m3, m4, m5, m6, c{sel_decl};
         for (k = 0; k < {t.num_groups}u; k++, g += {2 + 2 * nf}u) {{
             d = 0u;
-            for (i = 0; i < {nf}u; i++) d ^= y[g[2u + i]] & g[{2 + nf}u + i];
+            for (i = 0; i < {nf}u; i++) d ^= y[g[2u + i]] & g[{2 + nf}u + i];{sel}
             m0 = (0u - (d & 1u)) & 0x55555555u;
             m1 = (0u - ((d >> 1) & 1u)) & 0x33333333u;
             m2 = (0u - ((d >> 2) & 1u)) & 0x0F0F0F0Fu;
@@ -488,8 +508,8 @@ def affine_source(rows: list[AffineRow], frames: int, slot: dict | None = None) 
             m4 = (0u - ((d >> 4) & 1u)) & 0x0000FFFFu;
             m5 = 0u - ((d >> 5) & 1u);
             m6 = 0u - ((d >> 6) & 1u);
-            for (i = g[0]; i != 0u; i--, r += 6) {{
-                lo = r[0]; hi = r[1];
+            for (i = g[0]; i != 0u; i--, r += {rw}) {{
+                {load_v0}
                 t = ((lo >> 1) ^ lo) & m0; lo ^= t ^ (t << 1);
                 t = ((hi >> 1) ^ hi) & m0; hi ^= t ^ (t << 1);
                 t = ((lo >> 2) ^ lo) & m1; lo ^= t ^ (t << 2);
@@ -501,20 +521,20 @@ def affine_source(rows: list[AffineRow], frames: int, slot: dict | None = None) 
                 t = ((lo >> 16) ^ lo) & m4; lo ^= t ^ (t << 16);
                 t = ((hi >> 16) ^ hi) & m4; hi ^= t ^ (t << 16);
                 t = (lo ^ hi) & m5; lo ^= t ^ m6; hi ^= t ^ m6;
-                h[r[2]] = (scg_h16)lo; h[r[3]] = (scg_h16)(lo >> 16);
-                h[r[4]] = (scg_h16)hi; h[r[5]] = (scg_h16)(hi >> 16);
+                h[r[{rw - 4}]] = (scg_h16)lo; h[r[{rw - 3}]] = (scg_h16)(lo >> 16);
+                h[r[{rw - 2}]] = (scg_h16)hi; h[r[{rw - 1}]] = (scg_h16)(hi >> 16);
             }}
             m4 = 0u - ((d >> 4) & 1u);
             d &= 15u;
-            for (i = g[1]; i != 0u; i--, x += 3) {{
-                c = x[1] ^ ((x[1] ^ x[2]) & m5);
+            for (i = g[1]; i != 0u; i--, x += {ew}) {{
+                {load_ecc}
                 c = (c ^ (((c >> 16) ^ c) & m4)) & 0xFFFFu;
                 scg_eacc[x[0]] ^= (c & 0x1FFFu) ^ ((0u - (c >> 13)) & d);
             }}
         }}
         d = lo = hi = t = m0 = m1 = m2 = m3 = m4 = m5 = m6 = c = 0u;
         (void)d; (void)lo; (void)hi; (void)t; (void)m0; (void)m1; (void)m2; (void)m3; (void)m4; (void)m5;
-        (void)m6; (void)c;
+        (void)m6; (void)c;{sel_clear}
     }}
 """
     return decl, loop

@@ -57,37 +57,36 @@ def test_tluts_sit_under_their_muxes(sb):
     tm = json.loads((out / "tmap" / "netlist.json").read_text())
     assert tm["version"] == 2
     assert [m["type"] for m in tm["muxes"]].count("MUXF7") == 16 and [m["type"] for m in tm["muxes"]].count("MUXF8") == 8
-    # 4 cofactor TLUTs per bit + the selects d[6] ^ kb[6], d[7] ^ kb[7] (1-input TLUTs, shared)
-    assert len(tm["luts"]) == 34 and all("ppc" in lut for lut in tm["luts"])
-    assert sum(len(lut["inputs"]) == 1 for lut in tm["luts"]) == 2
+    # 4 cofactor TLUTs per bit on d[0..5]; the selects are d[6], d[7] themselves (kb[6], kb[7] only
+    # choose which quarter of the S-box each TLUT holds)
+    assert len(tm["luts"]) == 32 and all("ppc" in lut and len(lut["inputs"]) == 6 for lut in tm["luts"])
+    sels = {m["S"] for m in tm["muxes"]}
+    assert len(sels) == 2 and sels <= set(tm["inputs"]) - set(tm["params"])
     cells = json.loads((out / "tlut" / "netlist.json").read_text())["modules"]["sbox8"]["cells"]
     types = [c["type"] for c in cells.values()]
     assert types.count("MUXF7") == 16 and types.count("MUXF8") == 8
     pl = json.loads((out / "tlut" / "placement.json").read_text())
     u = json.loads((out / "tlut" / "utilization.json").read_text())
     # UG474: one slice per F8 group, its four LUT sites the TLUTs feeding the two F7s
-    # (+ one TLUT slice for the two select TLUTs)
-    assert (u["slices"], u["tluts"], u["route_throughs"], u["muxf7"], u["muxf8"]) == (9, 34, 0, 16, 8)
+    assert (u["slices"], u["tluts"], u["route_throughs"], u["muxf7"], u["muxf8"]) == (8, 32, 0, 16, 8)
     assert sum(1 for s in pl["slices"] if s["muxf8"]) == 8
     for s in pl["slices"]:
-        if not s["muxf8"]:
-            assert [e["kind"] for e in s["luts"]] == ["tlut"] * 2
-            continue
-        assert s["tlut"] and [e["kind"] for e in s["luts"]] == ["tlut"] * 4
+        assert s["tlut"] and s["muxf8"] and [e["kind"] for e in s["luts"]] == ["tlut"] * 4
         by_bel = {e["bel"]: e["o6"] for e in s["luts"]}
         f7a, f7b = (cells[m]["connections"] for m in s["muxf7"])
         drv = {n: cells[n]["connections"]["O"][0] for n in by_bel.values()}
         assert (drv[by_bel["A6LUT"]], drv[by_bel["B6LUT"]]) in ((f7a["I0"][0], f7a["I1"][0]), (f7a["I1"][0], f7a["I0"][0]))
         assert {drv[by_bel["C6LUT"]], drv[by_bel["D6LUT"]]} == {f7b["I0"][0], f7b["I1"][0]}
     fm = json.loads((out / "tlut" / "framemap.json").read_text())
-    assert len(fm["entries"]) == 34 * 64
+    assert len(fm["entries"]) == 32 * 64
     t = rep["tlut"]
-    assert (t["luts"], t["tluts"], t["muxf7"], t["muxf8"], t["depth"]) == (34, 34, 16, 8, 1)
+    assert (t["luts"], t["tluts"], t["muxf7"], t["muxf8"], t["depth"]) == (32, 32, 16, 8, 1)
 
 
 def test_cofactor_tluts_are_patched_as_affine_rows(sb):
     """The SCG's affine row patching (scg.affine, checked there against the PPC on random keys)
-    covers every cofactor TLUT: each holds one fixed quarter of the S-box, index XORed by kb[0..5]."""
+    covers every cofactor TLUT: each holds the quarter of the S-box chosen by kb[6], kb[7], index
+    XORed by kb[0..5] (four candidate V0 per row)."""
     from dcsflow.scg.affine import affine_rows
     from dcsflow.scg.buildfolder import load_build as scg_load
 
@@ -96,6 +95,7 @@ def test_cofactor_tluts_are_patched_as_affine_rows(sb):
     cofactors = {f"$dcs${lut['name']}" for lut in tm["luts"] if len(lut["inputs"]) == 6}
     rows, covered = affine_rows(scg_load(out))
     assert len(cofactors) == 32 and {r.name for r in rows} == cofactors and len(covered) == 32 * 64
+    assert all(len(r.v0s) == 4 and len(set(r.v0s)) == 4 for r in rows)
 
 
 @pytest.mark.parametrize("key,rtl_key", [(0x00, 0x00), (0x5C, 0x5C), (0xFF, 0xFF), (0x5C, 0x5D)])
@@ -126,3 +126,39 @@ def test_scg_rekeys_and_reads_back(sb, capsys):
         rc = cli.main(["rekey", str(out), "--param", f"key={key}", "--to", "emulator", "--verify"])
         o, e = capsys.readouterr()
         assert rc == 0 and "read-back verified" in o and e == "", (o, e)
+
+
+@pytest.mark.parametrize("style", ["straight", "table"])
+def test_firmware_patches_quarter_rows_like_python(sb, tmp_path, style):
+    """The generated C (``codegen``, quarter choice by masks) on the host: frames after each rekey
+    equal the Python SCG's plan word for word (the plan evaluates the PPC entry by entry, not the
+    affine rows), for keys that choose each of the four quarters."""
+    import os
+    import re
+    import sys
+
+    from dcsflow.flow.paths import REPO_ROOT
+    from dcsflow.scg import buildfolder as bf, plan as pl
+
+    out, _ = sb
+    gen, fw = tmp_path / "gen", tmp_path / "fw"
+    subprocess.run([sys.executable, "-m", "dcsflow.flow", "codegen", str(out), "--out", str(gen), "--style", style],
+                   cwd=REPO_ROOT, check=True, capture_output=True, env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
+    src = (gen / "scg_gen.c").read_text()
+    assert "s3 = 0u - ((((e ^ 3u) - 1u) >> 31) & 1u);" in src, "the quarter choice is generated"
+    subprocess.run(["make", "-s", "-C", str(REPO_ROOT / "firmware"), f"GEN={gen}", f"BUILD={fw}", "host"],
+                   check=True, capture_output=True)
+    keys = ["00", "40", "80", "c0", "5c", "a3"]          # bits 6, 7 choose the quarter
+    cmds = ["verify on"]
+    for k in keys:
+        cmds += [f"rekey {k}", "dump"]
+    text = subprocess.run([str(fw / "host" / "scg_host"), *cmds], capture_output=True, text=True, check=True,
+                          timeout=60).stdout
+    assert text.startswith("init rc=0"), text[:200]
+    b = bf.load_build(out)
+    dumps = [[line.split() for line in blk.strip().splitlines()] for blk in re.split(r"^rekey .*$", text, flags=re.M)[1:]]
+    assert len(dumps) == len(keys)
+    for k, dump in zip(keys, dumps):
+        want = pl.plan(b, {"key": int(k, 16)}).frames
+        got = {int(d[1], 16): [int(w, 16) for w in d[2:]] for d in dump if d and d[0] == "frame"}
+        assert got == want, k

@@ -56,22 +56,38 @@ def check_exhaustive(g: Aig, res) -> None:
 SLOW_PROOF = dict(cuts_per_node=8, aig_scripts=(), shannon=False)
 
 
+def check_records_against_ppc(res) -> None:
+    """Every affine record's table (:meth:`AffineTlut.table`) equals the TLUT's entries evaluated
+    from the PPC, for every parameter value (the PPC is proved against the AIG separately)."""
+    n = res.ppc.num_inputs
+    width = 1 << n
+    pats = [sum(1 << p for p in range(width) if p >> j & 1) for j in range(n)]
+    outs = res.ppc.simulate(pats, width=width)
+    for lut in res.netlist.luts:
+        a = res.affine.get(lut.name)
+        if a is None:
+            continue
+        for p in range(width):
+            f = [(outs[j] >> p) & 1 for j in a.frontier]
+            want = sum(((outs[e] >> p) & 1) << i for i, e in enumerate(lut.ppc))
+            assert a.table(f) == want, (lut.name, p)
+
+
 @pytest.mark.parametrize("keyed", [True, False])
 def test_sbox_is_four_lut6_and_f7_f8_per_bit(keyed):
     g, params = table_aig(8, 3, keyed)
     base = map_tluts(g, params, MapOptions(wide=False, **SLOW_PROOF))
     res = map_tluts(g, params, MapOptions(**SLOW_PROOF))          # wide: on at K=6 by default
     assert base.stats.muxf7 == base.stats.muxf8 == 0 and not base.netlist.muxes
-    # UG474 counting: 4 LUT6 + 2 MUXF7 + 1 MUXF8 per 8-input table, one LUT level; keyed, the two
-    # selects are x[6] ^ k[6] and x[7] ^ k[7] (two 1-input TLUTs shared by the three tables), so each
-    # cofactor TLUT holds one fixed quarter of its table with its index XORed by k[0..5] (affine)
+    # UG474 counting: 4 LUT6 + 2 MUXF7 + 1 MUXF8 per 8-input table, one LUT level; keyed, the selects
+    # are x[6] and x[7] themselves and k[6], k[7] only choose which quarter of its table each
+    # cofactor TLUT holds, its index XORed by k[0..5] (affine records with quarters)
     assert (res.stats.muxf7, res.stats.muxf8, res.stats.depth) == (6, 3, 1)
-    assert (res.stats.luts, res.stats.tluts) == ((14, 14) if keyed else (12, 0))
+    assert (res.stats.luts, res.stats.tluts) == ((12, 12) if keyed else (12, 0))
+    assert {m.s for m in res.netlist.muxes} == {"x[6]", "x[7]"}
     if keyed:
         assert sorted(res.affine) == sorted(l.name for l in res.netlist.luts), "every TLUT affine"
-        sel = [l for l in res.netlist.luts if len(l.inputs) == 1]
-        assert sorted(l.inputs[0] for l in sel) == ["x[6]", "x[7]"]
-        assert {m.s for m in res.netlist.muxes} == {l.name for l in sel}
+        check_records_against_ppc(res)
     assert base.stats.depth == 2 and base.stats.luts > res.stats.luts
     assert res.stats.verified is True and "cut-point proof" in res.stats.proof
     assert any("wide functions" in n for n in res.notes)
@@ -84,10 +100,11 @@ def test_sbox_is_four_lut6_and_f7_f8_per_bit(keyed):
 def test_seven_input_function_is_two_luts_and_a_muxf7():
     g, params = table_aig(7, 2, True, seed=3)
     res = map_tluts(g, params, MapOptions(**SLOW_PROOF))
-    # two LUT6 per table (cofactors at the select x[6] ^ k[6]) + the select's 1-input TLUT, shared;
+    # two LUT6 per table (cofactors at the select x[6]; k[6] chooses which half each holds);
     # without wide functions a 7-input function is 3 LUTs (two cofactors and a multiplexer LUT)
-    assert (res.stats.luts, res.stats.muxf7, res.stats.muxf8, res.stats.depth) == (5, 2, 0, 1)
-    assert len(res.affine) == 5
+    assert (res.stats.luts, res.stats.muxf7, res.stats.muxf8, res.stats.depth) == (4, 2, 0, 1)
+    assert len(res.affine) == 4 and all(len(a.quarters) == 2 for a in res.affine.values())
+    check_records_against_ppc(res)
     check_exhaustive(g, res)
     # the global proof (composed netlist, every mux a multiplexer) agrees with the cut-point proof
     verify(res, g.combinational(), 120, "global")
@@ -132,14 +149,17 @@ def test_mux_reading_a_claimed_lut_fails_the_proof():
     assert not ok and "failed" in verdict
 
 
-def test_one_keyed_table_keeps_five_luts():
-    """One keyed 8-input table: 4 cofactor TLUTs + 2 select TLUTs would be 6 LUTs against 5 without
-    wide functions (4 quarter TLUTs + a multiplexer TLUT), so the wide cut is not used."""
+def test_one_keyed_table_is_four_tluts():
+    """One keyed 8-input table: 4 cofactor TLUTs + MUXF7/MUXF8 (one LUT level), against 5 TLUTs at
+    depth 2 without wide functions (4 quarter TLUTs + a multiplexer TLUT): the key bits on the
+    selects cost no LUT."""
     g, params = table_aig(8, 1, True, seed=9)
     res = map_tluts(g, params, MapOptions(**SLOW_PROOF))
-    assert (res.stats.luts, res.stats.depth, res.netlist.muxes) == (5, 2, [])
-    assert any("wide functions not used" in n for n in res.notes)
+    base = map_tluts(g, params, MapOptions(wide=False, **SLOW_PROOF))
+    assert (res.stats.luts, res.stats.depth, len(res.netlist.muxes)) == (4, 1, 3)
+    assert (base.stats.luts, base.stats.depth) == (5, 2)
     check_exhaustive(g, res)
+    check_records_against_ppc(res)
 
 
 def test_netlist_v2_round_trip_blif_and_v1():

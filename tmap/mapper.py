@@ -98,9 +98,10 @@ class MapOptions:
             with wide cuts (area recovery bounded by its depth; the ABC and Shannon variants only when
             they paid off on the AIG as given) and the wide cover is kept only when it
             has no more LUTs and no greater LUT depth (MUXF7/MUXF8 add no LUT level) and beats it in one
-            of them; selects read through a parameter XOR get that XOR's LUT (affine cofactor TLUTs,
-            :meth:`_LutBuilder._add_wide`), and when those LUTs outweigh the saving the cover without
-            wide cuts is built. None: on at K = 6; off at other K (False is forced there).
+            of them; when a wide table is affine in its frontier, key bits XORed into the selects
+            choose which quarter each cofactor TLUT holds (affine records with quarters), else selects
+            read through a parameter XOR get that XOR's LUT (:meth:`_LutBuilder._add_wide`), and when
+            those LUTs outweigh the saving the cover without wide cuts is built. None: on at K = 6; off at other K (False is forced there).
         shannon: with parameters, also map the Shannon-expanded variant of the AIG
             (:mod:`dcsflow.tmap.shannon`: nodes reading K+1 or K+2 regular inputs rebuilt as
             multiplexers of cofactors on K inputs each, where the cover of the AIG as given spends
@@ -1120,6 +1121,31 @@ class _LutBuilder:
                                   found[1], qt[0] ^ (m64 if c else 0)))
         return out
 
+    def _quarter_records(self, v: int, cone: list, leaves: list, frontier: list, c: int) -> list | None:
+        """Per cofactor LUT of a wide cut, its AffineTlut (complemented when ``c``) when the whole
+        2^k-entry table over ``leaves`` is affine in the frontier (:func:`dcsflow.tmap.affine.detect`
+        on k = 7 or 8 inputs): index XOR ``S(f)`` and complement ``n(f)``. The low six bits of ``S``
+        permute within a quarter, the select bits choose which quarter each cofactor holds
+        (:class:`dcsflow.affine.AffineTlut` ``quarters``/``hcols``; none when no select is XORed).
+        None when the table is not affine (or out of range for the test, as in :func:`_affine_shape`)."""
+        if not 1 <= len(frontier) <= MAX_FRONTIER or any(self.param[l] for l in leaves):
+            return None
+        k = len(leaves)
+        fr, tabs = self._tables(v, cone, leaves, frontier)
+        found = detect(tabs, k, len(fr))
+        if found is None:
+            return None
+        cols, neg = found
+        m64 = (1 << 64) - 1
+        nq = 1 << (k - LUT6)
+        quarters = tuple(((tabs[0] >> (64 * q)) & m64) ^ (m64 if c else 0) for q in range(nq))
+        low = tuple(x & 63 for x in cols)
+        hcols = tuple(x >> 6 for x in cols)
+        outs = tuple(self.ppc.output(self.ppc.literal(x)) for x in fr)
+        if not any(hcols):
+            return [AffineTlut(LUT6, outs, low, neg, quarters[q]) for q in range(nq)]
+        return [AffineTlut(LUT6, outs, low, neg, quarters[q], quarters, q, hcols) for q in range(nq)]
+
     def _add_wide(self, v: int, leaves: list, cone: list, frontier: list, polarities: list[int]) -> None:
         """A wide function of node ``v`` (7 or 8 cut ``leaves``; ``cone`` and ``frontier`` as in
         :meth:`add_node`): per polarity, LUT6 ``<name>_q<q>`` on the first
@@ -1129,7 +1155,10 @@ class _LutBuilder:
 
         A select leaf is a regular leaf; a parameter read on the way from it changes which entries land
         in which cofactor (the PPC entries), so a cofactor TLUT of ``S(x ^ k)`` holds a quarter chosen
-        by key bits and is not affine. When the cone reads a select leaf ``s`` only through one node
+        by key bits. When the whole table is affine in the frontier (:meth:`_quarter_records`), each
+        cofactor TLUT gets a record with the quarter tables and the key bits that choose among them
+        (:class:`dcsflow.affine.AffineTlut` ``quarters``/``hcols``), which the SCG's row patching
+        handles, and no LUT is added. Otherwise, when the cone reads a select leaf ``s`` only through one node
         ``t = s XOR p`` (``p`` parameter-only, e.g. AddRoundKey before an S-box) and the cofactors over
         ``t`` are affine TLUTs (:mod:`dcsflow.tmap.affine`) while those over ``s`` are not, the select
         is ``t``'s LUT instead (a 1-input affine TLUT, shared by every wide cut that selects on it; no
@@ -1140,21 +1169,25 @@ class _LutBuilder:
         low = leaves[:LUT6]
         aff = None
         if frontier:                     # the cone reads parameters: cofactor TLUTs, affine ones wanted
-            ts = [self._select_xor(v, leaves, s) for s in leaves[LUT6:]]
-            if None not in ts and len(set(ts)) == len(ts):
-                leaves2 = low + ts
-                cone2, frontier2 = _cone(v, leaves2, comb.ands, comb.first_and, param)
-                aff2 = [self._affine_quarters(v, cone2, leaves2, frontier2, c) for c in polarities]
-                if None not in aff2 and (self._affine_quarters(v, cone, leaves, frontier, 0) is None):
-                    for t, s in zip(ts, leaves[LUT6:]):
-                        if t not in self.lut_name:
-                            # t = s XOR p over s's own cut when s is a LUT (p is free: a reduced cut), so
-                            # s's LUT is swept when nothing else reads it; else a 1-input TLUT on s
-                            cut = self.best[s] if self.best is not None and s >= comb.first_and else None
-                            n0 = len(self.luts)
-                            self.add_node(t, tuple(cut) if cut is not None and len(cut) <= LUT6 else (s,), [0])
-                            self.select_luts += len(self.luts) - n0
-                    leaves, cone, frontier, aff = leaves2, cone2, frontier2, aff2
+            qa = [self._quarter_records(v, cone, leaves, frontier, c) for c in polarities]
+            if None not in qa:
+                aff = qa                 # affine over the whole table: quarters chosen by key bits
+            else:
+                ts = [self._select_xor(v, leaves, s) for s in leaves[LUT6:]]
+                if None not in ts and len(set(ts)) == len(ts):
+                    leaves2 = low + ts
+                    cone2, frontier2 = _cone(v, leaves2, comb.ands, comb.first_and, param)
+                    aff2 = [self._affine_quarters(v, cone2, leaves2, frontier2, c) for c in polarities]
+                    if None not in aff2 and (self._affine_quarters(v, cone, leaves, frontier, 0) is None):
+                        for t, s in zip(ts, leaves[LUT6:]):
+                            if t not in self.lut_name:
+                                # t = s XOR p over s's own cut when s is a LUT (p is free: a reduced cut), so
+                                # s's LUT is swept when nothing else reads it; else a 1-input TLUT on s
+                                cut = self.best[s] if self.best is not None and s >= comb.first_and else None
+                                n0 = len(self.luts)
+                                self.add_node(t, tuple(cut) if cut is not None and len(cut) <= LUT6 else (s,), [0])
+                                self.select_luts += len(self.luts) - n0
+                        leaves, cone, frontier, aff = leaves2, cone2, frontier2, aff2
             if aff is None:
                 aff = [self._affine_quarters(v, cone, leaves, frontier, c) for c in polarities]
         if frontier and len(frontier) <= MAX_FRONTIER and not any(param[l] for l in leaves):
