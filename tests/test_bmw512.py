@@ -171,3 +171,13 @@ def test_compress_trace_ends_with_compress():
     assert tuple(values[f"Q{i}"] for i in range(32)) == Qa + bmw.f1(bmw.IV512, M, Qa)
     assert all(0 <= v < 2**64 for v in values.values())
 
+
+def test_operation_counts_document_is_current():
+    """designs/ppe/BMW512.md quotes operation_counts(); the table there must match the model."""
+    counts = bmw.operation_counts()
+    assert counts == bmw.operation_counts(bmw.CONST_FINAL, bmw.IV512)   # value-independent
+    text = (VECTOR_DIR.parent / "BMW512.md").read_text()
+    for name in ("f0", "f1", "f2", "total"):
+        c = counts[name]
+        row = f"| {name} | {c['add']} | {c['sub']} | {c['xor']} | {c['rot']} | {c['shl']} | {c['shr']} | {c['all']} |"
+        assert row in text, f"BMW512.md lacks the current row {row!r}"
