@@ -66,7 +66,7 @@ setup(
     package_dir=ROOTS,
     include_package_data=True,
     package_data={"": ["*.v", "*.vh", "*.json", "*.yaml", "*.db", "*.md", "SHA256SUMS", "*.test-vectors", "*.tcl",
-                       "*.xdc", "*.j2"],
+                       "*.xdc", "*.j2", "*.txt"],
                   "dcsflow.scg.firmware": ["*.c", "*.h", "*.S", "*.ld", "Makefile"]},
     install_requires=[],            # the runtime: standard library only
     extras_require={
