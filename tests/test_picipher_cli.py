@@ -106,3 +106,46 @@ def test_picipher_params_agree_with_model(dcsflow):
     assert r.returncode == 0
     assert f"cis_param 448'h{model.cis_parameters(key, pmn).as_int():0112X}" in r.stdout
     assert "key_mn    160'h000102030405060708090A0B0C0D0E0F01020304" in r.stdout
+
+
+def test_picipher_wide_encrypt_decrypt_match_official_records(dcsflow):
+    """--word 32/64: the golden model's command line on official π32/π64 records (read from the
+    shipped files): one without SMN, one with (CIPHER = C0 || C || tag)."""
+    from dcsflow.designs.picipher.vectors import load_official
+
+    for w, bits in ((32, 256), (64, 128)):
+        vs = load_official(bits, w)
+        for v in (next(v for v in vs if v.smn is None and v.msg), next(v for v in vs if v.smn and len(v.msg) > w)):
+            args = ["--word", str(w), "--key", v.key.hex(), "--pmn", v.pmn.hex()]
+            smn = ["--smn", v.smn.hex()] if v.smn else []
+            r = dcsflow("picipher", "encrypt", *args, "--msg", v.msg.hex(), "--ad", v.ad.hex(), *smn)
+            assert r.returncode == 0 and r.stdout.strip() == v.cipher.hex().upper(), (w, v.number, r.stderr)
+            flag = ["--with-smn"] if v.smn else []
+            r = dcsflow("picipher", "decrypt", *args, "--cipher", v.cipher.hex(), "--ad", v.ad.hex(), *flag)
+            want = ([f"SMN {v.smn.hex().upper()}"] if v.smn else []) + [v.msg.hex().upper()]
+            assert r.returncode == 0 and r.stdout.split("\n")[:len(want)] == want, (w, v.number, r.stderr)
+            bad = bytes([v.cipher[0] ^ 1]) + v.cipher[1:]
+            r = dcsflow("picipher", "decrypt", *args, "--cipher", bad.hex(), "--ad", v.ad.hex(), *flag)
+            assert r.returncode == 1 and r.stdout == "" and r.stderr.startswith("error: tag mismatch")
+
+
+def test_picipher_wide_bad_input_is_one_line(dcsflow):
+    r = dcsflow("picipher", "encrypt", "--word", "64", "--key", "00" * 12, "--pmn", "00" * 16)
+    assert r.returncode == 1 and "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert "π64-Cipher key" in r.stderr and "16 bytes (32 hex digits) or 32 bytes (64 hex digits)" in r.stderr
+    r = dcsflow("picipher", "params", "--word", "32", "--key", "00" * 16, "--pmn", "00" * 4)
+    assert r.returncode == 1 and "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert "π32-Cipher PMN (nonce) must be 16 bytes (32 hex digits), got 4 bytes" in r.stderr
+    r = dcsflow("picipher", "encrypt", "--word", "32", "--key", "00" * 16, "--pmn", "00" * 16, "--smn", "00" * 16)
+    assert r.returncode == 1 and "π32-Cipher SMN must be 32 bytes (64 hex digits)" in r.stderr
+    r = dcsflow("picipher", "encrypt", "--word", "24", "--key", "00" * 16, "--pmn", "00" * 16)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+
+
+def test_picipher_wide_params(dcsflow):
+    key, pmn = bytes(range(32)), bytes(range(16))
+    r = dcsflow("picipher", "params", "--word", "64", "--key", key.hex(), "--pmn", pmn.hex())
+    assert r.returncode == 0, r.stderr
+    p = model.PI64.cis_parameters(key, pmn)
+    assert f"key_mn    384'h{(key + pmn).hex().upper()}" in r.stdout
+    assert f"cis_param 1600'h{p.as_int():0400X}" in r.stdout
