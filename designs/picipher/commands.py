@@ -1,5 +1,6 @@
-"""The π16-Cipher designs' commands: ``dcsflow sim picipher...`` (RTL on vectors), ``dcsflow picipher``
-(the golden model, hex in, hex out) and the RTL simulation of ``dcsflow demo --rtl-sim``.
+"""The π-Cipher designs' commands: ``dcsflow sim picipher...`` (RTL on vectors, every word size),
+``dcsflow picipher`` (the golden model, hex in, hex out) and the RTL simulation of
+``dcsflow demo --rtl-sim``.
 
 Registered through the designs' :class:`~dcsflow.flow.design.Design` descriptions (``sims``,
 ``commands``, ``demo``), not known to the flow by name.
@@ -21,16 +22,21 @@ from .vectors import official_file, read_vectors
 
 
 def run_check(key_bits: int, cis: bool, vectors: Path | None, buffer_key: int, simulator: str,
-              stall_seed: int | None, err: Console, name: str) -> tuple[sim.CheckReport, Path]:
-    """Read the vector file (default: the official one of the key size, SHA-256 checked) and
-    simulate its records without AD/SMN. Returns (report, vector file)."""
-    path = Path(vectors) if vectors else official_file(key_bits)
+              stall_seed: int | None, err: Console, name: str, word_bits: int = 16) -> tuple[sim.CheckReport, Path]:
+    """Read the vector file (default: the official one of the word and key size, SHA-256 checked)
+    and simulate its records without AD/SMN. Returns (report, vector file).
+
+    Raises:
+        VectorFileError, ChecksumError: unreadable file; InputError: records of another word or key
+        size than the design's.
+    """
+    path = Path(vectors) if vectors else official_file(key_bits, word_bits)
     with err.status(f"reading {path.name}"):
         vs = read_vectors(path, check=True if vectors is None else None)
     cases, _ = sim.cases_from_vectors(vs)
     with err.status(f"simulating {name} ({simulator}): {3 * len(cases)} messages in one run"):
         rep = sim.check_vectors(vs, key_bits, buffer_key=buffer_key, cis=cis, stall_seed=stall_seed,
-                                simulator=simulator)
+                                simulator=simulator, word_bits=word_bits)
     return rep, path
 
 
@@ -55,21 +61,21 @@ def print_report(out: Console, title: str, rep: sim.CheckReport) -> None:
             out.print(f"FAIL {r.name} ({r.msg_len} bytes, {r.direction}): {r.detail}")
 
 
-def sim_command(name: str, key_bits: int, cis: bool) -> click.Command:
+def sim_command(name: str, key_bits: int, cis: bool, word_bits: int = 16) -> click.Command:
     """``dcsflow sim NAME``: the message processor's RTL (``picipher_mp``, or ``picipher_cis_mp`` with
-    its parameter from the golden model) on a vector file."""
+    its parameter from the golden model; Verilog parameter ``W`` = ``word_bits``) on a vector file."""
 
     @click.command(name)
     @click.option("--vectors", type=click.Path(dir_okay=False), default=None,
                   help="Vector file in the official record format (default: the official file of the "
-                       "design's key size, SHA-256 checked).")
+                       "design's word and key size, SHA-256 checked).")
     @click.option("--buffer-key", is_flag=True, help="Simulate with BUFFER_KEY=1 (Key||PMN register buffer).")
     @click.option("--simulator", type=click.Choice(sim.SIMULATORS), default="icarus", show_default=True)
     @click.option("--stall", "stall_seed", type=int, default=None, metavar="SEED",
                   help="Random gaps on s_valid and m_ready (seeded), to exercise the handshake.")
     def cmd(vectors, buffer_key, simulator, stall_seed):
         out, err = Console(), Console(stderr=True)
-        rep, path = run_check(key_bits, cis, vectors, int(buffer_key), simulator, stall_seed, err, name)
+        rep, path = run_check(key_bits, cis, vectors, int(buffer_key), simulator, stall_seed, err, name, word_bits)
         print_report(out, f"{name} on {path.name} ({simulator}{', BUFFER_KEY=1' if buffer_key else ''})", rep)
         out.print(f"skipped {rep.skipped} record(s) with AD or SMN")
         out.print(f"passed {rep.passed}/{rep.total}")
@@ -77,7 +83,8 @@ def sim_command(name: str, key_bits: int, cis: bool) -> click.Command:
             raise click.exceptions.Exit(1)
 
     top = "picipher_cis_mp, parameter from the golden model" if cis else "picipher_mp"
-    cmd.help = (f"Simulate the RTL ({top}, {key_bits}-bit key) on every record of a vector file without "
+    wtxt = "" if word_bits == 16 else f" W={word_bits} (π{word_bits}-Cipher),"
+    cmd.help = (f"Simulate the RTL ({top},{wtxt} {key_bits}-bit key) on every record of a vector file without "
                 "AD and SMN: each record encrypting, decrypting, and decrypting with a corrupted tag (which "
                 "must be rejected); records with AD or SMN are skipped and counted. Prints a table and "
                 "'passed N/M'; exit status 0 only if every case ran and passed.")
