@@ -1,5 +1,5 @@
-"""RTL of the π16-Cipher message processor, simulated with Icarus (and Verilator) against the
-official vectors and the golden model."""
+"""RTL of the π-Cipher message processor (π16; π32 and π64 with W = 32 / 64), simulated with Icarus
+(and Verilator) against the official vectors and the golden model."""
 
 from __future__ import annotations
 
