@@ -106,3 +106,82 @@ def test_picipher_params_agree_with_model(dcsflow):
     assert r.returncode == 0
     assert f"cis_param 448'h{model.cis_parameters(key, pmn).as_int():0112X}" in r.stdout
     assert "key_mn    160'h000102030405060708090A0B0C0D0E0F01020304" in r.stdout
+
+
+def test_picipher_wide_encrypt_decrypt_match_official_records(dcsflow):
+    """--word 32/64: the golden model's command line on official π32/π64 records (read from the
+    shipped files): one without SMN, one with (CIPHER = C0 || C || tag)."""
+    from dcsflow.designs.picipher.vectors import load_official
+
+    for w, bits in ((32, 256), (64, 128)):
+        vs = load_official(bits, w)
+        for v in (next(v for v in vs if v.smn is None and v.msg), next(v for v in vs if v.smn and len(v.msg) > w)):
+            args = ["--word", str(w), "--key", v.key.hex(), "--pmn", v.pmn.hex()]
+            smn = ["--smn", v.smn.hex()] if v.smn else []
+            r = dcsflow("picipher", "encrypt", *args, "--msg", v.msg.hex(), "--ad", v.ad.hex(), *smn)
+            assert r.returncode == 0 and r.stdout.strip() == v.cipher.hex().upper(), (w, v.number, r.stderr)
+            flag = ["--with-smn"] if v.smn else []
+            r = dcsflow("picipher", "decrypt", *args, "--cipher", v.cipher.hex(), "--ad", v.ad.hex(), *flag)
+            want = ([f"SMN {v.smn.hex().upper()}"] if v.smn else []) + [v.msg.hex().upper()]
+            assert r.returncode == 0 and r.stdout.split("\n")[:len(want)] == want, (w, v.number, r.stderr)
+            bad = bytes([v.cipher[0] ^ 1]) + v.cipher[1:]
+            r = dcsflow("picipher", "decrypt", *args, "--cipher", bad.hex(), "--ad", v.ad.hex(), *flag)
+            assert r.returncode == 1 and r.stdout == "" and r.stderr.startswith("error: tag mismatch")
+
+
+def test_picipher_wide_bad_input_is_one_line(dcsflow):
+    r = dcsflow("picipher", "encrypt", "--word", "64", "--key", "00" * 12, "--pmn", "00" * 16)
+    assert r.returncode == 1 and "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert "π64-Cipher key" in r.stderr and "16 bytes (32 hex digits) or 32 bytes (64 hex digits)" in r.stderr
+    r = dcsflow("picipher", "params", "--word", "32", "--key", "00" * 16, "--pmn", "00" * 4)
+    assert r.returncode == 1 and "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert "π32-Cipher PMN (nonce) must be 16 bytes (32 hex digits), got 4 bytes" in r.stderr
+    r = dcsflow("picipher", "encrypt", "--word", "32", "--key", "00" * 16, "--pmn", "00" * 16, "--smn", "00" * 16)
+    assert r.returncode == 1 and "π32-Cipher SMN must be 32 bytes (64 hex digits)" in r.stderr
+    r = dcsflow("picipher", "encrypt", "--word", "24", "--key", "00" * 16, "--pmn", "00" * 16)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+
+
+def test_picipher_wide_params(dcsflow):
+    key, pmn = bytes(range(32)), bytes(range(16))
+    r = dcsflow("picipher", "params", "--word", "64", "--key", key.hex(), "--pmn", pmn.hex())
+    assert r.returncode == 0, r.stderr
+    p = model.PI64.cis_parameters(key, pmn)
+    assert f"key_mn    384'h{(key + pmn).hex().upper()}" in r.stdout
+    assert f"cis_param 1600'h{p.as_int():0400X}" in r.stdout
+
+
+def test_sim_wide_designs_on_official_vectors(dcsflow):
+    # every π-Cipher sim command takes the official record format; default: the design's own file
+    for design, n in (("picipher32", 49), ("picipher64_256_cis", 97)):
+        r = dcsflow("sim", design)
+        assert r.returncode == 0, r.stdout[-1000:] + r.stderr
+        assert f"passed {3 * n}/{3 * n}" in r.stdout
+    from dcsflow.designs.picipher.vectors import official_file
+
+    r = dcsflow("sim", "picipher64", "--vectors", official_file(128, 32))
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert r.stderr.strip() == "error: vector #1 is a π32-Cipher record; design expects π64-Cipher"
+    r = dcsflow("sim", "picipher", "--vectors", official_file(256, 64))
+    assert r.returncode == 1 and "design expects π16-Cipher" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_wide_designs_are_installed(dcsflow):
+    import json
+
+    r = dcsflow("designs", "--json")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    for w in (32, 64):
+        assert d[f"picipher{w}"]["check"] and d[f"picipher{w}_cis"]["check"]
+        assert d[f"picipher{w}_cis"]["user_params"] == {"key_mn": 256}
+        assert d[f"picipher{w}"]["origin"].startswith(f"entry point picipher{w} ")
+
+
+def test_wide_cis_transform_matches_the_model():
+    from dcsflow.designs.picipher.design import PICIPHER64_CIS
+
+    key, pmn = bytes(range(16)), bytes(range(50, 66))
+    got = PICIPHER64_CIS.circuit_values({"key_mn": int.from_bytes(key + pmn, "big")})
+    assert got == {"cis_param": model.PI64.cis_parameters(key, pmn).as_int()}
+    assert got["cis_param"] < 1 << 1600

@@ -1,5 +1,5 @@
-"""RTL of the π16-Cipher message processor, simulated with Icarus (and Verilator) against the
-official vectors and the golden model."""
+"""RTL of the π-Cipher message processor (π16; π32 and π64 with W = 32 / 64), simulated with Icarus
+(and Verilator) against the official vectors and the golden model."""
 
 from __future__ import annotations
 
@@ -129,3 +129,64 @@ def test_icarus_compile_error_is_a_simulation_error(tmp_path, monkeypatch):
     monkeypatch.setattr(sim, "RTL_DIR", bad)
     with pytest.raises(sim.SimulationError, match="iverilog failed"):
         sim.simulate([sim.SimMessage(bytes(12), bytes(4), b"")], 96)
+
+
+# ------------------------------------------------------------------------------ π32 and π64 (W = 32 / 64)
+@pytest.mark.parametrize("w,bits,cis", [(32, 128, False), (64, 256, False), (32, 256, True), (64, 128, True)])
+def test_wide_official_vectors_icarus(w, bits, cis):
+    """The RTL with W = 32 / 64 on every official record without AD and SMN (π32: 49, π64: 97 per
+    key size), encrypting, decrypting and with a tampered tag; the CIS variant with its parameter
+    from the golden model."""
+    vs = load_official(bits, w)
+    rep = sim.check_vectors(vs, bits, cis=cis, word_bits=w)
+    n = 49 if w == 32 else 97
+    assert rep.skipped == len(vs) - n and rep.total == 3 * n
+    assert rep.ok, [r for r in rep.rows if not r.passed][:3]
+    assert {r.msg_len for r in rep.rows} >= {0, w - 1, w, w + 1}        # around the block boundary
+
+
+@pytest.mark.parametrize("w,bits", [(32, 256), (64, 128)])
+def test_wide_random_messages_stalls_and_key_buffer(w, bits):
+    cases = sim.random_cases(14, bits, max_len=5 * w + 3, seed=w + bits, word_bits=w)
+    rep = sim.check_cases(cases, bits, buffer_key=1, stall_seed=w, tamper_every=3, word_bits=w)
+    assert rep.ok, [r for r in rep.rows if not r.passed][:3]
+    msgs = [sim.SimMessage(c.key, c.pmn, c.msg) for c in cases[:4]]
+    res = sim.simulate(msgs, bits, buffer_key=1, scramble_key=True, word_bits=w)
+    assert [r.output + r.tag for r in res] == [c.cipher for c in cases[:4]]
+
+
+def test_wide_check_can_fail_and_sizes_are_checked():
+    c = sim.random_cases(1, 128, seed=4, word_bits=32)[0]
+    wrong = sim.Case("wrong", c.key, c.pmn, c.msg, c.cipher[:-1] + bytes([c.cipher[-1] ^ 0x80]))
+    rep = sim.check_cases([c, wrong], 128, tamper_every=0, word_bits=32)
+    assert [r.passed for r in rep.rows] == [True, True, False, False]
+    with pytest.raises(sim.InputError, match="key_bits must be 128 or 256 for π64-Cipher"):
+        sim.simulate([sim.SimMessage(bytes(12), bytes(16), b"")], 96, word_bits=64)
+    with pytest.raises(sim.InputError, match="π32-Cipher record; design expects π16"):
+        sim.check_vectors(load_official(128, 32), 128)
+
+
+@pytest.mark.skipif(not has_tool("verilator"), reason="verilator not installed ($DCSFLOW_VERILATOR)")
+@pytest.mark.parametrize("top,params", [("picipher_mp", ["-GW=32", "-GKEY_BITS=128", "-GBUFFER_KEY=1"]),
+                                        ("picipher_mp", ["-GW=64", "-GKEY_BITS=256", "-GBUFFER_KEY=0"]),
+                                        ("picipher_cis_mp", ["-GW=32"]), ("picipher_cis_mp", ["-GW=64"])])
+def test_wide_verilator_lint_clean(top, params):
+    r = subprocess.run([find_tool("verilator"), "--lint-only", "-Wall", "--top-module", top, *params,
+                        *map(str, sim.rtl_files(cis=True))], capture_output=True, text=True)
+    assert r.returncode == 0 and "%Warning" not in r.stderr, r.stderr
+
+
+def test_wide_rtl_is_clean_in_yosys_with_parameter_port_widths(tmp_path):
+    files = [str(f) for f in sim.rtl_files(cis=True)]
+    for top, w, kb, port, width in (("picipher_mp", 32, 128, "key_mn", 256), ("picipher_mp", 64, 256, "key_mn", 384),
+                                    ("picipher_cis_mp", 32, None, "cis_param", 832),
+                                    ("picipher_cis_mp", 64, None, "cis_param", 1600)):
+        chp = f" -chparam W {w}" + (f" -chparam KEY_BITS {kb}" if kb else "")
+        out = tmp_path / f"{top}{w}.json"
+        r = subprocess.run([find_tool("yosys"), "-q", "-p", f"read_verilog {' '.join(files)}; hierarchy -check -top "
+                            f"{top}{chp}; proc; check -assert; write_json {out}"], capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        (topmod,) = [m for m in json.loads(out.read_text())["modules"].values() if m["attributes"].get("top")]
+        assert len(topmod["ports"][port]["bits"]) == width
+        assert len(topmod["ports"]["tag"]["bits"]) == 8 * w and len(topmod["ports"]["s_bytes"]["bits"]) == (6 if w == 32 else 7)
+        assert [n for n, v in topmod["netnames"].items() if "PARAM" in v["attributes"]] == [port]

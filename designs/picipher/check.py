@@ -1,11 +1,12 @@
-"""The π16-Cipher message processor's side of ``dcsflow check`` (a :class:`dcsflow.flow.check.DesignCheck`).
+"""The π-Cipher message processor's side of ``dcsflow check`` (a :class:`dcsflow.flow.check.DesignCheck`).
 
 For every vector without AD and SMN, one specialized netlist (Key‖PMN differs per vector) is
 simulated with Icarus Verilog against Yosys's ``xilinx/cells_sim.v``, driven by the message-processor
 test bench ``tb/tb_picipher.v`` (stimulus/result formats in its header). Output = ciphertext ‖ tag
 must equal the vector's CIPHER. The stimulus carries a zero parameter value: the test bench's key
 port is unused (the TLUT netlist does not read it; the key is in the LUT contents).
-Default vectors: the official no-AD/no-SMN vectors of the design's key size (25 per key size).
+Default vectors: the official no-AD/no-SMN vectors of the design's word and key size (π16: 25 per key
+size; π32: 49; π64: 97).
 """
 
 from __future__ import annotations
@@ -21,12 +22,14 @@ from .sim import TB_FILE, message_words
 from .vectors import load_official, read_vectors
 
 
-def select_vectors(vectors: list, key_bits: int) -> list:
-    """Vectors the message processor can run: no AD, no SMN, and the design's key size."""
-    return [v for v in vectors if not v.ad and v.smn is None and len(v.key) * 8 == key_bits]
+def select_vectors(vectors: list, key_bits: int, word_bits: int = 16) -> list:
+    """Vectors the message processor can run: no AD, no SMN, the design's word and key size."""
+    return [v for v in vectors if not v.ad and v.smn is None and len(v.key) * 8 == key_bits
+            and getattr(v, "word_bits", 16) == word_bits]
 
 
-def simulate_netlist(work: Path, verilog: str, key_bits: int, cis: bool, msg: bytes) -> tuple[bytes, bytes, int]:
+def simulate_netlist(work: Path, verilog: str, key_bits: int, cis: bool, msg: bytes,
+                     word_bits: int = 16) -> tuple[bytes, bytes, int]:
     """Encrypt ``msg`` with a specialized netlist (Verilog text, written with mode 0600 into the
     private folder ``work``). Returns (output bytes, tag, cycles); cycles -1 on a test-bench
     timeout, tag ``b"x"`` when the outputs carry x/z bits (a wrong netlist, not a tool failure).
@@ -36,11 +39,14 @@ def simulate_netlist(work: Path, verilog: str, key_bits: int, cis: bool, msg: by
     """
     net = work / "netlist.v"
     write_text_atomic(net, verilog, private=True)
-    words, last = message_words(msg)
+    words, last = message_words(msg, word_bits)          # a block is word_bits bytes (8 words)
     stim = ["picipher-stim 1 1", f"0 {len(words)} {last} 0 0"] + [f"{w:04x}" for w in words]
     (work / "stim.txt").write_text("\n".join(stim) + "\n")
     res = work / "res.txt"
-    icarus([net, TB_FILE, cells_sim()], work, parameters={"KEY_BITS": key_bits, "BUFFER_KEY": 0},
+    params = {"KEY_BITS": key_bits, "BUFFER_KEY": 0}
+    if word_bits != 16:
+        params = {"W": word_bits, **params}
+    icarus([net, TB_FILE, cells_sim()], work, parameters=params,
            defines={"CIS": None} if cis else None, plusargs=[f"+in={work / 'stim.txt'}", f"+out={res}"])
     if not res.exists():
         raise CheckError("vvp wrote no result file")
@@ -56,7 +62,7 @@ def simulate_netlist(work: Path, verilog: str, key_bits: int, cis: bool, msg: by
                 out += bytes((w & 0xFF, w >> 8))
             elif f[0] == "D":
                 cycles = int(f[1])
-                tag = bytes.fromhex(f"{int(f[2], 16):032x}")
+                tag = int(f[2], 16).to_bytes(word_bits, "big")      # 8 words of ω bits = ω bytes
             elif f[0] == "TIMEOUT":
                 return b"", b"", -1
         except ValueError:              # x/z bits in the output
@@ -64,25 +70,28 @@ def simulate_netlist(work: Path, verilog: str, key_bits: int, cis: bool, msg: by
     return bytes(out[:len(msg)]), tag, cycles
 
 
-def pi16_check(build, options: CheckOptions, *, key_bits: int, cis: bool) -> DesignCheck:
-    """:class:`DesignCheck` of a π16 message-processor build (module docstring).
+def pi16_check(build, options: CheckOptions, *, key_bits: int, cis: bool, word_bits: int = 16) -> DesignCheck:
+    """:class:`DesignCheck` of a π-Cipher message-processor build (module docstring); the name is
+    historical: ``word_bits`` selects π16 (default), π32 or π64.
 
     Raises:
         CheckError: the build's parameter is not the design's, or no usable vector in the file.
         VectorFileError, ChecksumError: unreadable or corrupted vector file.
     """
-    want = {"cis_param": 448} if cis else {"key_mn": key_bits + 32}
+    pmn_bits = 32 if word_bits == 16 else 128
+    want = {"cis_param": 24 * word_bits + 64} if cis else {"key_mn": key_bits + pmn_bits}
     if dict(build.manifest["params"]) != want:
-        raise CheckError(f"{build.path}: a π16 check needs the parameter {want}, the build has "
+        raise CheckError(f"{build.path}: a π{word_bits} check needs the parameter {want}, the build has "
                          f"{dict(build.manifest['params'])}")
-    vecs = read_vectors(options.vectors, check=False) if options.vectors else load_official(key_bits)
-    vecs = select_vectors(vecs, key_bits)
+    vecs = (read_vectors(options.vectors, check=False) if options.vectors
+            else load_official(key_bits, word_bits))
+    vecs = select_vectors(vecs, key_bits, word_bits)
     if not vecs:
-        raise CheckError(f"no vectors without AD and SMN with a {key_bits}-bit key")
+        raise CheckError(f"no π{word_bits}-Cipher vectors without AD and SMN with a {key_bits}-bit key")
 
     def run_group(work: Path, verilog: str, top: str, group: list):
         v = group[0]
-        out, tag, cycles = simulate_netlist(work, verilog, key_bits, cis, v.msg)
+        out, tag, cycles = simulate_netlist(work, verilog, key_bits, cis, v.msg, word_bits)
         ok = out + tag == v.cipher
         return [(ok, "" if ok else "timeout" if cycles < 0 else "output differs")], [(len(v.msg), cycles)]
 

@@ -1,5 +1,6 @@
-"""The π16-Cipher designs' commands: ``dcsflow sim picipher...`` (RTL on vectors), ``dcsflow picipher``
-(the golden model, hex in, hex out) and the RTL simulation of ``dcsflow demo --rtl-sim``.
+"""The π-Cipher designs' commands: ``dcsflow sim picipher...`` (RTL on vectors, every word size),
+``dcsflow picipher`` (the golden model, hex in, hex out) and the RTL simulation of
+``dcsflow demo --rtl-sim``.
 
 Registered through the designs' :class:`~dcsflow.flow.design.Design` descriptions (``sims``,
 ``commands``, ``demo``), not known to the flow by name.
@@ -21,16 +22,21 @@ from .vectors import official_file, read_vectors
 
 
 def run_check(key_bits: int, cis: bool, vectors: Path | None, buffer_key: int, simulator: str,
-              stall_seed: int | None, err: Console, name: str) -> tuple[sim.CheckReport, Path]:
-    """Read the vector file (default: the official one of the key size, SHA-256 checked) and
-    simulate its records without AD/SMN. Returns (report, vector file)."""
-    path = Path(vectors) if vectors else official_file(key_bits)
+              stall_seed: int | None, err: Console, name: str, word_bits: int = 16) -> tuple[sim.CheckReport, Path]:
+    """Read the vector file (default: the official one of the word and key size, SHA-256 checked)
+    and simulate its records without AD/SMN. Returns (report, vector file).
+
+    Raises:
+        VectorFileError, ChecksumError: unreadable file; InputError: records of another word or key
+        size than the design's.
+    """
+    path = Path(vectors) if vectors else official_file(key_bits, word_bits)
     with err.status(f"reading {path.name}"):
         vs = read_vectors(path, check=True if vectors is None else None)
     cases, _ = sim.cases_from_vectors(vs)
     with err.status(f"simulating {name} ({simulator}): {3 * len(cases)} messages in one run"):
         rep = sim.check_vectors(vs, key_bits, buffer_key=buffer_key, cis=cis, stall_seed=stall_seed,
-                                simulator=simulator)
+                                simulator=simulator, word_bits=word_bits)
     return rep, path
 
 
@@ -55,21 +61,21 @@ def print_report(out: Console, title: str, rep: sim.CheckReport) -> None:
             out.print(f"FAIL {r.name} ({r.msg_len} bytes, {r.direction}): {r.detail}")
 
 
-def sim_command(name: str, key_bits: int, cis: bool) -> click.Command:
+def sim_command(name: str, key_bits: int, cis: bool, word_bits: int = 16) -> click.Command:
     """``dcsflow sim NAME``: the message processor's RTL (``picipher_mp``, or ``picipher_cis_mp`` with
-    its parameter from the golden model) on a vector file."""
+    its parameter from the golden model; Verilog parameter ``W`` = ``word_bits``) on a vector file."""
 
     @click.command(name)
     @click.option("--vectors", type=click.Path(dir_okay=False), default=None,
                   help="Vector file in the official record format (default: the official file of the "
-                       "design's key size, SHA-256 checked).")
+                       "design's word and key size, SHA-256 checked).")
     @click.option("--buffer-key", is_flag=True, help="Simulate with BUFFER_KEY=1 (Key||PMN register buffer).")
     @click.option("--simulator", type=click.Choice(sim.SIMULATORS), default="icarus", show_default=True)
     @click.option("--stall", "stall_seed", type=int, default=None, metavar="SEED",
                   help="Random gaps on s_valid and m_ready (seeded), to exercise the handshake.")
     def cmd(vectors, buffer_key, simulator, stall_seed):
         out, err = Console(), Console(stderr=True)
-        rep, path = run_check(key_bits, cis, vectors, int(buffer_key), simulator, stall_seed, err, name)
+        rep, path = run_check(key_bits, cis, vectors, int(buffer_key), simulator, stall_seed, err, name, word_bits)
         print_report(out, f"{name} on {path.name} ({simulator}{', BUFFER_KEY=1' if buffer_key else ''})", rep)
         out.print(f"skipped {rep.skipped} record(s) with AD or SMN")
         out.print(f"passed {rep.passed}/{rep.total}")
@@ -77,7 +83,8 @@ def sim_command(name: str, key_bits: int, cis: bool) -> click.Command:
             raise click.exceptions.Exit(1)
 
     top = "picipher_cis_mp, parameter from the golden model" if cis else "picipher_mp"
-    cmd.help = (f"Simulate the RTL ({top}, {key_bits}-bit key) on every record of a vector file without "
+    wtxt = "" if word_bits == 16 else f" W={word_bits} (π{word_bits}-Cipher),"
+    cmd.help = (f"Simulate the RTL ({top},{wtxt} {key_bits}-bit key) on every record of a vector file without "
                 "AD and SMN: each record encrypting, decrypting, and decrypting with a corrupted tag (which "
                 "must be rejected); records with AD or SMN are skipped and counted. Prints a table and "
                 "'passed N/M'; exit status 0 only if every case ran and passed.")
@@ -98,42 +105,53 @@ def rtl_sim(simulator: str = "icarus") -> bool:
 
 
 # ------------------------------------------------------------------------------ golden model CLI
-def _key_pmn(key, pmn):
-    return model.parse_hex(key, "key", model.KEY_BYTES), model.parse_hex(pmn, "PMN (nonce)", model.PMN_BYTES)
+def _key_pmn(c: model.PiCipher, key, pmn):
+    return (model.parse_hex(key, f"{c.name} key", c.key_bytes),
+            model.parse_hex(pmn, f"{c.name} PMN (nonce)", c.pmn_bytes))
+
+
+_WORD = click.option("--word", "word", type=click.Choice(["16", "32", "64"]), default="16", show_default=True,
+                     help="Word size ω: π16-, π32- or π64-Cipher.")
 
 
 @click.group("picipher")
 def golden_model():
-    """π16-Cipher v2 golden model (96/128-bit keys): encrypt, decrypt, parameter values.
+    """π-Cipher v2 golden model (π16: 96/128-bit keys; π32, π64: 128/256-bit keys, --word):
+    encrypt, decrypt, parameter values.
 
-    All values are hex strings (KEY 24 or 32 hex digits, PMN 8, SMN 32).
+    All values are hex strings: π16 KEY 24 or 32 hex digits, PMN 8, SMN 32; π32/π64 KEY 32 or 64,
+    PMN 32, SMN 64 (π32) or 128 (π64).
     """
 
 
 @golden_model.command("encrypt")
-@click.option("--key", required=True, help="Key, 12 or 16 bytes in hex.")
-@click.option("--pmn", required=True, help="Public message number (NPUB), 4 bytes in hex.")
+@click.option("--key", required=True, help="Key in hex: π16 12 or 16 bytes, π32/π64 16 or 32 bytes.")
+@click.option("--pmn", required=True, help="Public message number (NPUB) in hex: π16 4 bytes, π32/π64 16.")
 @click.option("--msg", default="", help="Plaintext in hex (default: empty).")
 @click.option("--ad", default="", help="Associated data in hex (default: empty).")
-@click.option("--smn", default=None, help="Secret message number (NSEC), 16 bytes in hex.")
-def encrypt_cmd(key, pmn, msg, ad, smn):
+@click.option("--smn", default=None, help="Secret message number (NSEC) in hex, one block: 16/32/64 bytes.")
+@_WORD
+def encrypt_cmd(key, pmn, msg, ad, smn, word):
     """Print CIPHER = [C0] || C || tag in hex (the official vector field)."""
-    k, p = _key_pmn(key, pmn)
-    s = model.parse_hex(smn, "SMN", model.SMN_BYTES) if smn is not None else None
-    click.echo(model.encrypt(k, p, model.parse_hex(msg, "message"), model.parse_hex(ad, "AD"), s).hex().upper())
+    c = model.cipher(int(word))
+    k, p = _key_pmn(c, key, pmn)
+    s = model.parse_hex(smn, f"{c.name} SMN", c.smn_bytes) if smn is not None else None
+    click.echo(c.encrypt(k, p, model.parse_hex(msg, "message"), model.parse_hex(ad, "AD"), s).hex().upper())
 
 
 @golden_model.command("decrypt")
-@click.option("--key", required=True, help="Key, 12 or 16 bytes in hex.")
-@click.option("--pmn", required=True, help="Public message number (NPUB), 4 bytes in hex.")
+@click.option("--key", required=True, help="Key in hex: π16 12 or 16 bytes, π32/π64 16 or 32 bytes.")
+@click.option("--pmn", required=True, help="Public message number (NPUB) in hex: π16 4 bytes, π32/π64 16.")
 @click.option("--cipher", required=True, help="CIPHER = [C0] || C || tag in hex.")
 @click.option("--ad", default="", help="Associated data in hex (default: empty).")
 @click.option("--with-smn", is_flag=True, help="CIPHER starts with the encrypted SMN (C0).")
-def decrypt_cmd(key, pmn, cipher, ad, with_smn):
+@_WORD
+def decrypt_cmd(key, pmn, cipher, ad, with_smn, word):
     """Print the plaintext in hex (and the SMN first, with --with-smn); a wrong tag is an error and
     prints nothing else."""
-    k, p = _key_pmn(key, pmn)
-    r = model.decrypt(k, p, model.parse_hex(cipher, "ciphertext"), model.parse_hex(ad, "AD"), with_smn)
+    c = model.cipher(int(word))
+    k, p = _key_pmn(c, key, pmn)
+    r = c.decrypt(k, p, model.parse_hex(cipher, "ciphertext"), model.parse_hex(ad, "AD"), with_smn)
     if with_smn:
         click.echo(f"SMN {r[0].hex().upper()}")
         r = r[1]
@@ -141,15 +159,19 @@ def decrypt_cmd(key, pmn, cipher, ad, with_smn):
 
 
 @golden_model.command("params")
-@click.option("--key", required=True, help="Key, 12 or 16 bytes in hex.")
-@click.option("--pmn", required=True, help="Public message number (NPUB), 4 bytes in hex.")
-def params_cmd(key, pmn):
-    """Print the parameter values of both tops for Key || PMN: key_mn of picipher_mp and the 448-bit
-    cis_param of picipher_cis_mp (CIS, counter and tag after init + empty-AD step)."""
-    k, p = _key_pmn(key, pmn)
-    cp = model.cis_parameters(k, p)
-    click.echo(f"key_mn    {len(k) * 8 + 32}'h{(k + p).hex().upper()}")
-    click.echo(f"cis_param 448'h{cp.as_int():0112X}")
-    click.echo(f"  CIS W0..W15 {' '.join(f'{w:04X}' for w in cp.cis)}")
+@click.option("--key", required=True, help="Key in hex: π16 12 or 16 bytes, π32/π64 16 or 32 bytes.")
+@click.option("--pmn", required=True, help="Public message number (NPUB) in hex: π16 4 bytes, π32/π64 16.")
+@_WORD
+def params_cmd(key, pmn, word):
+    """Print the parameter values of both tops for Key || PMN: key_mn of picipher_mp and cis_param
+    of picipher_cis_mp (CIS, counter and tag after init + empty-AD step; 448 bits for π16, 24ω+64
+    in general)."""
+    c = model.cipher(int(word))
+    k, p = _key_pmn(c, key, pmn)
+    cp = c.cis_parameters(k, p)
+    digits = c.word_bits // 4
+    click.echo(f"key_mn    {len(k + p) * 8}'h{(k + p).hex().upper()}")
+    click.echo(f"cis_param {cp.bits}'h{cp.as_int():0{cp.bits // 4}X}")
+    click.echo(f"  CIS W0..W15 {' '.join(f'{w:0{digits}X}' for w in cp.cis)}")
     click.echo(f"  ctr         {cp.ctr:016X}")
-    click.echo(f"  T[0..7]     {' '.join(f'{w:04X}' for w in cp.tag)}")
+    click.echo(f"  T[0..7]     {' '.join(f'{w:0{digits}X}' for w in cp.tag)}")

@@ -1,4 +1,4 @@
-"""The π16-Cipher message processor's :class:`~dcsflow.flow.design.Design` descriptions.
+"""The π-Cipher message processor's :class:`~dcsflow.flow.design.Design` descriptions.
 
 Registered in ``setup.py`` (entry-point group ``dcsflow.designs``), one line each:
 
@@ -8,6 +8,11 @@ Registered in ``setup.py`` (entry-point group ``dcsflow.designs``), one line eac
 - ``picipher_cis``: top ``picipher_cis_mp`` (no initialization path); its circuit parameter
   ``cis_param`` (CIS, counter and tag accumulator after initialization and the empty-AD step, 448
   bits) is derived from the user's ``key_mn`` by the golden model (:func:`cis_transform`).
+- ``picipher32`` / ``picipher64``: top ``picipher_mp`` with ``W`` = 32 / 64 (π32/π64-Cipher), 128-bit
+  key, 128-bit PMN, ``BUFFER_KEY=1``; parameter input ``key_mn`` = Key‖PMN (256 bits). Their
+  ``dcsflow sim`` commands also run the 256-bit key RTL (``picipher32_256``, ``picipher64_256``).
+- ``picipher32_cis`` / ``picipher64_cis``: top ``picipher_cis_mp`` with ``W`` = 32 / 64; ``cis_param``
+  (24ω + 64 bits: 832 / 1600) derived from the user's ``key_mn`` (Key‖PMN, 256 bits, 128-bit key).
 """
 
 from __future__ import annotations
@@ -19,8 +24,9 @@ from dcsflow.flow.design import Demo, Design, ParamTransform
 from .board import BOARD_PORTS
 from .check import pi16_check
 from .commands import golden_model, rtl_sim, sim_command
-from .model import cis_parameters
+from .model import cipher, cis_parameters
 from .sim import rtl_files
+
 
 def cis_transform(user: dict[str, int]) -> dict[str, int]:
     """``key_mn`` (Key‖PMN, 128 bits, key byte 0 in the MSBs; 96-bit key) -> ``cis_param`` (448 bits).
@@ -31,6 +37,33 @@ def cis_transform(user: dict[str, int]) -> dict[str, int]:
     """
     raw = user["key_mn"].to_bytes(16, "big")
     return {"cis_param": cis_parameters(raw[:12], raw[12:]).as_int()}
+
+
+def wide_cis_transform(user: dict[str, int], *, word_bits: int) -> dict[str, int]:
+    """π32/π64: ``key_mn`` (Key‖PMN, 256 bits: 128-bit key, 128-bit PMN, key byte 0 in the MSBs) ->
+    ``cis_param`` (24ω + 64 bits), by the golden model (:meth:`PiCipher.cis_parameters`)."""
+    raw = user["key_mn"].to_bytes(32, "big")
+    return {"cis_param": cipher(word_bits).cis_parameters(raw[:16], raw[16:]).as_int()}
+
+
+def _wide(word_bits: int) -> tuple[Design, Design]:
+    """The ``picipher<ω>`` and ``picipher<ω>_cis`` designs of π32 or π64 (module docstring)."""
+    n = f"picipher{word_bits}"
+    mp = Design(
+        name=n, top="picipher_mp", sources=tuple(rtl_files()),
+        chparams={"W": word_bits, "KEY_BITS": 128, "BUFFER_KEY": 1},
+        check=partial(pi16_check, key_bits=128, cis=False, word_bits=word_bits),
+        sims={n: sim_command(n, 128, False, word_bits), f"{n}_256": sim_command(f"{n}_256", 256, False, word_bits)},
+        description=f"π{word_bits}-Cipher message processor, 128-bit key; key_mn")
+    cis = Design(
+        name=f"{n}_cis", top="picipher_cis_mp", sources=tuple(rtl_files(cis=True)),
+        chparams={"W": word_bits},
+        transform=ParamTransform({"key_mn": 256}, partial(wide_cis_transform, word_bits=word_bits)),
+        check=partial(pi16_check, key_bits=128, cis=True, word_bits=word_bits),
+        sims={f"{n}_cis": sim_command(f"{n}_cis", 128, True, word_bits),
+              f"{n}_256_cis": sim_command(f"{n}_256_cis", 256, True, word_bits)},
+        description=f"π{word_bits}-Cipher, no init path; cis_param from key_mn")
+    return mp, cis
 
 
 PICIPHER = Design(
@@ -59,3 +92,6 @@ PICIPHER_CIS = Design(
     sims={"picipher_cis": sim_command("picipher_cis", 96, True),
           "picipher128_cis": sim_command("picipher128_cis", 128, True)},
     description="π16-Cipher, no init path; cis_param from key_mn")
+
+PICIPHER32, PICIPHER32_CIS = _wide(32)
+PICIPHER64, PICIPHER64_CIS = _wide(64)

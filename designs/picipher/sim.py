@@ -5,7 +5,10 @@ bench ``designs/picipher/tb/tb_picipher.v`` reads, and parses the result file it
 are described in the test bench's header and in ``docs/formats.md``).
 
 Designs: ``picipher`` (top ``picipher_mp``, 96-bit key), ``picipher128`` (same, 128-bit key),
-``picipher_cis`` (top ``picipher_cis_mp``; the parameter input is computed by the golden model).
+``picipher_cis`` (top ``picipher_cis_mp``; the parameter input is computed by the golden model);
+``picipher32`` / ``picipher64`` (and ``_cis``): the same RTL with the Verilog parameter ``W`` = 32 / 64
+(``word_bits`` here; π32/π64-Cipher, 128- or 256-bit key, 16-byte PMN, 32/64-byte blocks and tags).
+The stream is 16 bits wide for every word size.
 """
 
 from __future__ import annotations
@@ -28,8 +31,10 @@ RTL_DIR = HERE / "rtl"
 TB_FILE = HERE / "tb" / "tb_picipher.v"
 CIS_RTL_DIR = HERE / "rtl_cis"
 
-#: Design name → (key size in bits, uses the CIS variant).
-DESIGNS = {"picipher": (96, False), "picipher128": (128, False), "picipher_cis": (None, True)}
+#: Design name → (key size in bits, uses the CIS variant, word size).
+DESIGNS = {"picipher": (96, False, 16), "picipher128": (128, False, 16), "picipher_cis": (None, True, 16),
+           "picipher32": (128, False, 32), "picipher64": (128, False, 64),
+           "picipher32_cis": (None, True, 32), "picipher64_cis": (None, True, 64)}
 
 
 def rtl_files(cis: bool = False) -> list[Path]:
@@ -45,17 +50,17 @@ class SimMessage:
     """One message for the RTL.
 
     Attributes:
-        key: 12 or 16 bytes; pmn: 4 bytes.
+        key: π16 12 or 16 bytes, π32/π64 16 or 32 bytes; pmn: 4 (π16) or 16 bytes.
         data: plaintext (encrypt) or ciphertext without tag (decrypt), any length.
         decrypt: direction.
-        tag: decrypt: the expected tag (16 bytes) presented on ``tag_in``.
+        tag: decrypt: the expected tag (16/32/64 bytes) presented on ``tag_in``; empty: zeros.
     """
 
     key: bytes
     pmn: bytes
     data: bytes
     decrypt: bool = False
-    tag: bytes = bytes(16)
+    tag: bytes = b""
 
 
 @dataclass
@@ -64,7 +69,7 @@ class SimResult:
 
     Attributes:
         output: ciphertext or plaintext bytes (len(data) of them).
-        tag: the 16-byte tag port at done; tag_ok: the tag_ok flag; cycles: clock cycles from the
+        tag: the tag port at done (16/32/64 bytes); tag_ok: the tag_ok flag; cycles: clock cycles from the
         first s_valid to done; framing_ok: the output words carried m_last exactly on the final word
         with the right m_bytes, and their number matched the input words.
     """
@@ -76,20 +81,27 @@ class SimResult:
     framing_ok: bool
 
 
-def message_words(data: bytes) -> tuple[list[int], int]:
-    """Message bytes → 16-bit stream words (little-endian) and the byte count of the final block."""
+def message_words(data: bytes, block_bytes: int = 16) -> tuple[list[int], int]:
+    """Message bytes → 16-bit stream words (little-endian) and the byte count of the final block
+    (blocks of ``block_bytes``: 16/32/64 for π16/π32/π64)."""
     n = len(data)
-    last = 0 if n == 0 else n - 16 * ((n - 1) // 16)
+    last = 0 if n == 0 else n - block_bytes * ((n - 1) // block_bytes)
     padded = data + bytes(len(data) % 2)
     words = [padded[2 * k] | padded[2 * k + 1] << 8 for k in range(len(padded) // 2)] or [0]
     return words, last
 
 
-def _param(msg: SimMessage, cis: bool) -> int:
-    model.check_key_pmn(msg.key, msg.pmn)
+def _param(msg: SimMessage, cis: bool, word_bits: int = 16) -> int:
+    c = model.cipher(word_bits)
+    c.check_key_pmn(msg.key, msg.pmn)
     if cis:
-        return model.cis_parameters(msg.key, msg.pmn).as_int()
+        return c.cis_parameters(msg.key, msg.pmn).as_int()
     return int.from_bytes(msg.key + msg.pmn, "big")
+
+
+def key_sizes(word_bits: int = 16) -> tuple[int, ...]:
+    """Key sizes in bits of the official variants of a word size (π16: 96, 128; π32/π64: 128, 256)."""
+    return tuple(8 * n for n in model.cipher(word_bits).key_bytes)
 
 
 def _require(tool: str) -> str:
@@ -124,7 +136,7 @@ def _cache_dir() -> Path:
     return Path(tempfile.gettempdir()) / f"dcsflow-verilator-{os.getuid()}"
 
 
-def build_verilator(key_bits: int = 96, buffer_key: int = 0, cis: bool = False) -> Path:
+def build_verilator(key_bits: int = 96, buffer_key: int = 0, cis: bool = False, word_bits: int = 16) -> Path:
     """Build (or reuse from the cache ``~/.cache/dcsflow/verilator``) a Verilator binary of the test
     bench; the cache key is a hash of the sources and settings. Returns the executable.
 
@@ -136,7 +148,7 @@ def build_verilator(key_bits: int = 96, buffer_key: int = 0, cis: bool = False) 
 
     exe = _require("verilator")
     files = rtl_files(cis) + [TB_FILE]
-    h = hashlib.sha256(f"{key_bits}/{buffer_key}/{cis}".encode())
+    h = hashlib.sha256(f"{key_bits}/{buffer_key}/{cis}".encode() + (f"/W{word_bits}".encode() if word_bits != 16 else b""))
     for f in files:
         h.update(f.name.encode() + f.read_bytes())
     dest = _cache_dir() / h.hexdigest()[:16]
@@ -146,7 +158,7 @@ def build_verilator(key_bits: int = 96, buffer_key: int = 0, cis: bool = False) 
     dest.parent.mkdir(parents=True, exist_ok=True)
     build = Path(tempfile.mkdtemp(prefix=".build-", dir=dest.parent))
     cmd = [exe, "--binary", "--timing", "-Wno-fatal", "-Wno-lint", "-Wno-style", "--top-module", "tb",
-           f"-GKEY_BITS={key_bits}", f"-GBUFFER_KEY={buffer_key}", "-Mdir", str(build / "obj"),
+           f"-GW={word_bits}", f"-GKEY_BITS={key_bits}", f"-GBUFFER_KEY={buffer_key}", "-Mdir", str(build / "obj"),
            "-o", "Vtb"] + (["-DCIS"] if cis else []) + [str(f) for f in files]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
@@ -163,12 +175,13 @@ def build_verilator(key_bits: int = 96, buffer_key: int = 0, cis: bool = False) 
 
 def simulate(messages: list[SimMessage], key_bits: int = 96, buffer_key: int = 0, cis: bool = False,
              stall_seed: int | None = None, workdir: str | Path | None = None,
-             simulator: str = "icarus", scramble_key: bool = False) -> list[SimResult]:
+             simulator: str = "icarus", scramble_key: bool = False, word_bits: int = 16) -> list[SimResult]:
     """Run all messages through the RTL in one simulator process (Icarus, or Verilator).
 
     Args:
-        messages: the messages; keys must be ``key_bits`` long (any size when ``cis``).
-        key_bits: 96 or 128 (``KEY_BITS`` of picipher_mp); buffer_key: ``BUFFER_KEY`` (0/1).
+        messages: the messages; keys must be ``key_bits`` long (any official size when ``cis``).
+        key_bits: ``KEY_BITS`` of picipher_mp (π16: 96 or 128; π32/π64: 128 or 256); buffer_key:
+            ``BUFFER_KEY`` (0/1).
         cis: simulate ``picipher_cis_mp`` (parameter = init + empty-AD step from the golden model).
         stall_seed: if given, random gaps on s_valid and m_ready (seeded).
         workdir: folder for the stimulus/result files (default: a temporary folder, removed).
@@ -176,6 +189,7 @@ def simulate(messages: list[SimMessage], key_bits: int = 96, buffer_key: int = 0
             :func:`build_verilator`).
         scramble_key: after the ``key_load`` pulse (BUFFER_KEY=1), drive the inverted value on the
             parameter input while the message runs: only a working key buffer gives right results.
+        word_bits: the word size ω, Verilog parameter ``W`` (16, 32, 64).
     Returns:
         one :class:`SimResult` per message, in order.
     Raises:
@@ -184,15 +198,20 @@ def simulate(messages: list[SimMessage], key_bits: int = 96, buffer_key: int = 0
     """
     if simulator not in SIMULATORS:
         raise InputError(f"simulator must be one of {', '.join(SIMULATORS)}, got {simulator!r}")
-    if not cis and key_bits not in (96, 128):
-        raise InputError(f"key_bits must be 96 or 128, got {key_bits}")
+    c = model.cipher(word_bits)
+    if not cis and key_bits not in key_sizes(word_bits):
+        raise InputError(f"key_bits must be {' or '.join(map(str, key_sizes(word_bits)))} for {c.name}, "
+                         f"got {key_bits}")
     lines = [f"{STIM_MAGIC} {FORMAT_VERSION} {len(messages)}"]
     meta = []
     for m in messages:
         if not cis and len(m.key) * 8 != key_bits:
             raise InputError(f"key must be {key_bits // 8} bytes for KEY_BITS={key_bits}, got {len(m.key)}")
-        words, last = message_words(bytes(m.data))
-        lines.append(f"{int(m.decrypt)} {len(words)} {last} {_param(m, cis):x} {bytes(m.tag).hex()}")
+        tag = bytes(m.tag) or bytes(c.tag_bytes)
+        if len(tag) != c.tag_bytes:
+            raise InputError(f"tag must be {c.tag_bytes} bytes for {c.name}, got {len(tag)}")
+        words, last = message_words(bytes(m.data), c.block_bytes)
+        lines.append(f"{int(m.decrypt)} {len(words)} {last} {_param(m, cis, word_bits):x} {tag.hex()}")
         lines += [f"{w:04x}" for w in words]
         meta.append((len(m.data), len(words), last))
     tmp = None
@@ -203,27 +222,31 @@ def simulate(messages: list[SimMessage], key_bits: int = 96, buffer_key: int = 0
         wd = Path(workdir)
         wd.mkdir(parents=True, exist_ok=True)
         kb = key_bits if not cis else 96
+        params = {"KEY_BITS": kb, "BUFFER_KEY": buffer_key}
+        if word_bits != 16:
+            params = {"W": word_bits, **params}
         stim, res = wd / "stimulus.txt", wd / "results.txt"
         stim.write_text("\n".join(lines) + "\n")
         plusargs = [f"+in={stim}", f"+out={res}"] + ([f"+stall={int(stall_seed)}"] if stall_seed is not None else []) \
             + (["+scramble"] if scramble_key else [])
         if simulator == "icarus":
-            icarus(rtl_files(cis) + [TB_FILE], wd, parameters={"KEY_BITS": kb, "BUFFER_KEY": buffer_key},
+            icarus(rtl_files(cis) + [TB_FILE], wd, parameters=params,
                    defines={"CIS": None} if cis else None, plusargs=plusargs, error=SimulationError,
                    missing=SimulatorMissing)
         else:
-            r = subprocess.run([str(build_verilator(kb, buffer_key, cis)), *plusargs], capture_output=True, text=True)
+            r = subprocess.run([str(build_verilator(kb, buffer_key, cis, word_bits)), *plusargs], capture_output=True,
+                               text=True)
             if r.returncode != 0:
                 raise SimulationError("verilator run failed: " + (r.stderr or r.stdout).strip()[-500:])
         if not res.exists():
             raise SimulationError(f"{simulator} run wrote no result file")
-        return _parse_results(res.read_text(), meta)
+        return _parse_results(res.read_text(), meta, c.tag_bytes)
     finally:
         if tmp is not None:
             tmp.cleanup()
 
 
-def _parse_results(text: str, meta) -> list[SimResult]:
+def _parse_results(text: str, meta, tag_bytes: int = 16) -> list[SimResult]:
     out: list[SimResult] = []
     words: list[tuple[int, int, int]] = []
     lines = text.splitlines()
@@ -244,7 +267,7 @@ def _parse_results(text: str, meta) -> list[SimResult]:
                 framing = (len(words) == nwords
                            and [x[1] for x in words] == [0] * (nwords - 1) + [1]
                            and words[-1][2] == last)
-                out.append(SimResult(data, bytes.fromhex(f"{int(f[2], 16):032x}"), f[3] == "1",
+                out.append(SimResult(data, int(f[2], 16).to_bytes(tag_bytes, "big"), f[3] == "1",
                                      int(f[1]), framing))
                 words = []
             elif f[0] == "TIMEOUT":
@@ -313,27 +336,28 @@ class Case:
 
 def check_cases(cases: list[Case], key_bits: int = 96, buffer_key: int = 0, cis: bool = False,
                 tamper_every: int = 1, stall_seed: int | None = None,
-                simulator: str = "icarus") -> CheckReport:
+                simulator: str = "icarus", word_bits: int = 16) -> CheckReport:
     """Simulate each case encrypting, decrypting, and (every ``tamper_every``-th case; 0 = never)
-    decrypting with one tag bit flipped.
+    decrypting with one tag bit flipped (π``word_bits``-Cipher RTL).
 
     A case passes encryption when output ‖ tag equals ``cipher`` and the framing is right; decryption
     when the plaintext equals ``msg`` and tag_ok is 1; tampered decryption when tag_ok is 0.
     """
     msgs: list[SimMessage] = []
     kinds = []
+    tb = model.cipher(word_bits).tag_bytes
     for i, c in enumerate(cases):
-        ctext, tag = c.cipher[:-16], c.cipher[-16:]
+        ctext, tag = c.cipher[:-tb], c.cipher[-tb:]
         msgs.append(SimMessage(c.key, c.pmn, c.msg))
         kinds.append((c, "enc"))
         msgs.append(SimMessage(c.key, c.pmn, ctext, decrypt=True, tag=tag))
         kinds.append((c, "dec"))
         if tamper_every and i % tamper_every == 0:
             bad = bytearray(tag)
-            bad[i % 16] ^= 1 << (i % 8)
+            bad[i % tb] ^= 1 << (i % 8)
             msgs.append(SimMessage(c.key, c.pmn, ctext, decrypt=True, tag=bytes(bad)))
             kinds.append((c, "dec-tampered"))
-    results = simulate(msgs, key_bits, buffer_key, cis, stall_seed, simulator=simulator)
+    results = simulate(msgs, key_bits, buffer_key, cis, stall_seed, simulator=simulator, word_bits=word_bits)
     rep = CheckReport()
     for (c, kind), r in zip(kinds, results):
         if kind == "enc":
@@ -361,34 +385,40 @@ def cases_from_vectors(vectors) -> tuple[list[Case], int]:
 
 
 def check_vectors(vectors, key_bits: int, buffer_key: int = 0, cis: bool = False,
-                  stall_seed: int | None = None, simulator: str = "icarus") -> CheckReport:
+                  stall_seed: int | None = None, simulator: str = "icarus", word_bits: int = 16) -> CheckReport:
     """Simulate the official-format records without AD/SMN (both directions + tampered tag).
 
     Raises:
-        InputError: a record's key size differs from ``key_bits``.
+        InputError: a record's word size differs from ``word_bits`` or its key size from ``key_bits``.
     """
+    for v in vectors:
+        w = getattr(v, "word_bits", 16)
+        if w != word_bits:
+            raise InputError(f"vector #{v.number} is a π{w}-Cipher record; design expects π{word_bits}-Cipher")
     cases, skipped = cases_from_vectors(vectors)
     for c in cases:
         if len(c.key) * 8 != key_bits:
             raise InputError(f"vector {c.name} has a {len(c.key) * 8}-bit key; design expects {key_bits}")
-    rep = (check_cases(cases, key_bits, buffer_key, cis, stall_seed=stall_seed, simulator=simulator)
-           if cases else CheckReport())
+    rep = (check_cases(cases, key_bits, buffer_key, cis, stall_seed=stall_seed, simulator=simulator,
+                       word_bits=word_bits) if cases else CheckReport())
     rep.skipped = skipped
     return rep
 
 
-def random_cases(n: int, key_bits: int, max_len: int = 256, seed: int = 1) -> list[Case]:
+def random_cases(n: int, key_bits: int, max_len: int = 256, seed: int = 1, word_bits: int = 16) -> list[Case]:
     """``n`` random messages (lengths 0..max_len, all block-boundary cases included) with answers
-    from the golden model."""
+    from the golden model of the word size."""
     import random
 
+    c = model.cipher(word_bits)
+    bb = c.block_bytes
     rng = random.Random(seed)
-    special = [0, 1, 15, 16, 17, 31, 32, 33, 48, max_len]
+    special = [0, 1, bb - 1, bb, bb + 1, 2 * bb - 1, 2 * bb, 2 * bb + 1, 3 * bb, max_len]
     out = []
     for i in range(n):
         ln = special[i] if i < len(special) else rng.randint(0, max_len)
         key = rng.randbytes(key_bits // 8)
-        pmn = rng.randbytes(4)
+        pmn = rng.randbytes(c.pmn_bytes)
         msg = rng.randbytes(ln)
-        out.append(Case(f"rand{i}", key, pmn, msg, model.encrypt(key, pmn, msg)))
+        out.append(Case(f"rand{i}", key, pmn, msg, c.encrypt(key, pmn, msg)))
     return out

@@ -1,4 +1,5 @@
-"""Reader for the official π16-Cipher test-vector files (CAESAR / SUPERCOP record format).
+"""Reader for the official π-Cipher test-vector files (CAESAR / SUPERCOP record format), π16, π32
+and π64.
 
 Record format (``shared/vectors/picipher/PI16CIPHER.md``)::
 
@@ -6,13 +7,17 @@ Record format (``shared/vectors/picipher/PI16CIPHER.md``)::
     [msg_len = 0]                 section markers (ignored)
     [vector #1 (1)]               starts a record
     KEY (12) = 2DAF0E1D...        field NAME (byte count) = hex (empty when the count is 0)
-    NPUB (4) = ...                PMN
-    NSEC (16) = ...               SMN (absent, or count 0, when there is none)
+    NPUB (4) = ...                PMN (4 bytes for π16, 16 for π32/π64)
+    NSEC (16) = ...               SMN, one block (16/32/64 bytes); absent, or count 0, when there is none
     MSG (0) =
     AD (0) =
-    CIPHER (32) = ...             [C0 if NSEC] || C || tag
+    CIPHER (32) = ...             [C0 if NSEC] || C || tag (tag 16/32/64 bytes)
 
-Official files are checked against ``SHA256SUMS`` (upstream hashes) before use.
+The word size of a record follows from its sizes: a 4-byte NPUB is π16 (the only variant with a
+32-bit PMN); otherwise the SMN, or without one CIPHER minus MSG (the tag), is 32 bytes for π32 and
+64 for π64 (one block = one tag = 8 words of ω bits). Official files are checked against
+``SHA256SUMS`` before use (upstream hashes for π16; for the π32/π64 files, which keep the sections
+with an empty AD or an empty message, the hashes of those files as copied, ``testvectors/SOURCES.md``).
 """
 
 from __future__ import annotations
@@ -23,10 +28,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import ChecksumError, VectorFileError
-from .model import KEY_BYTES, PMN_BYTES, SMN_BYTES, TAG_BYTES
+from .model import KEY_SIZES, PMN_SIZES, WORD_BITS, cipher
 
-#: File names of the official vectors by key size in bits (byte copies of ``shared/vectors/picipher``).
+#: File names of the official π16 vectors by key size in bits (byte copies of ``shared/vectors/picipher``).
 OFFICIAL_FILES = {96: "pi16cipher096v2_4.test-vectors", 128: "pi16cipher128v2_4.test-vectors"}
+#: File names of the official vectors of every word size: (word bits, key bits) → file name.
+OFFICIAL = {(16, 96): OFFICIAL_FILES[96], (16, 128): OFFICIAL_FILES[128],
+            (32, 128): "pi32cipher128v2_16.noad-or-nomsg.test-vectors",
+            (32, 256): "pi32cipher256v2_16.noad-or-nomsg.test-vectors",
+            (64, 128): "pi64cipher128v2_16.noad-or-nomsg.test-vectors",
+            (64, 256): "pi64cipher256v2_16.noad-or-nomsg.test-vectors"}
 #: Folder of the official vectors in this design's package (with SHA256SUMS and SOURCES.md).
 VECTOR_DIR = Path(__file__).resolve().parent / "testvectors"
 
@@ -43,9 +54,11 @@ class Vector:
 
     Attributes:
         number: the record's number (``[vector #N ...]``).
-        key: 12 or 16 bytes; pmn: 4 bytes; smn: 16 bytes or None; msg, ad: bytes.
-        cipher: the CIPHER field: [C0 (16 B) if smn] ‖ C ‖ tag (16 B).
+        key: π16 12 or 16 bytes, π32/π64 16 or 32 bytes; pmn: 4 (π16) or 16 bytes; smn: one block
+            (16/32/64 bytes) or None; msg, ad: bytes.
+        cipher: the CIPHER field: [C0 (one block) if smn] ‖ C ‖ tag (16/32/64 bytes).
         line: line number of the record header in its file (1-based).
+        word_bits: ω of the record's cipher, 16, 32 or 64.
     """
 
     number: int
@@ -56,22 +69,28 @@ class Vector:
     ad: bytes
     cipher: bytes
     line: int
+    word_bits: int = 16
 
     @property
     def key_bits(self) -> int:
-        """Key size in bits (96 or 128)."""
+        """Key size in bits (96 or 128 for π16, 128 or 256 for π32/π64)."""
         return 8 * len(self.key)
 
     @property
+    def tag_bytes(self) -> int:
+        """Tag size in bytes: 8 words of ω bits (16, 32 or 64)."""
+        return self.word_bits
+
+    @property
     def tag(self) -> bytes:
-        """The 16-byte tag (last bytes of CIPHER)."""
-        return self.cipher[-TAG_BYTES:]
+        """The tag (last :attr:`tag_bytes` bytes of CIPHER)."""
+        return self.cipher[-self.tag_bytes:]
 
     @property
     def ciphertext(self) -> bytes:
         """C: the message ciphertext, without C0 and tag."""
-        start = SMN_BYTES if self.smn is not None else 0
-        return self.cipher[start:-TAG_BYTES]
+        start = self.tag_bytes if self.smn is not None else 0
+        return self.cipher[start:-self.tag_bytes]
 
 
 def sha256_file(path: str | Path) -> str:
@@ -121,13 +140,14 @@ def verify_checksum(path: str | Path, sums: str | Path | None = None) -> str:
     return digest
 
 
-def read_vectors(path: str | Path, check: bool | None = None) -> list[Vector]:
+def read_vectors(path: str | Path, check: bool | None = None, word_bits: int | None = None) -> list[Vector]:
     """Read a vector file in the official record format.
 
     Args:
         path: the file.
         check: verify the SHA-256 against ``SHA256SUMS`` beside the file first. ``None`` (default):
             verify when such a SHA256SUMS exists and lists this file name.
+        word_bits: the word size every record must have (16, 32, 64), or None for any.
     Returns:
         the records, in file order.
     Raises:
@@ -146,14 +166,26 @@ def read_vectors(path: str | Path, check: bool | None = None) -> list[Vector]:
         text = path.read_text(encoding="ascii")
     except (UnicodeDecodeError, OSError) as e:
         raise VectorFileError(f"{path}: cannot read as ASCII text: {e}") from None
-    return parse_vectors(text, str(path))
+    return parse_vectors(text, str(path), word_bits)
 
 
-def parse_vectors(text: str, name: str = "<text>") -> list[Vector]:
+def _word_bits(f: dict) -> int | None:
+    """The word size a record's field sizes imply (module docstring), None if they fit none."""
+    if len(f["NPUB"]) == PMN_SIZES[16]:
+        return 16
+    smn = f.get("NSEC")
+    n = len(smn) if smn else len(f["CIPHER"]) - len(f["MSG"])
+    return n if n in WORD_BITS else None
+
+
+def parse_vectors(text: str, name: str = "<text>", word_bits: int | None = None) -> list[Vector]:
     """Parse the record format from a string; ``name`` is used in error messages.
 
+    Args:
+        word_bits: the word size every record must have (16, 32, 64), or None for any.
     Raises:
-        VectorFileError: ``name:line: what`` for the first malformed line or incomplete record.
+        VectorFileError: ``name:line: what`` for the first malformed line or incomplete record
+            (sizes that fit no word size, or not ``word_bits``).
     """
     out: list[Vector] = []
     cur: dict | None = None
@@ -168,16 +200,23 @@ def parse_vectors(text: str, name: str = "<text>") -> list[Vector]:
         f = cur["f"]
         key, pmn, smn = f["KEY"], f["NPUB"], f.get("NSEC") or None
         where = f"{name}:{cur['line']}: vector #{cur['num']}"
-        if len(key) not in KEY_BYTES:
-            raise VectorFileError(f"{where}: KEY must be 12 or 16 bytes, got {len(key)}")
-        if len(pmn) != PMN_BYTES:
-            raise VectorFileError(f"{where}: NPUB must be {PMN_BYTES} bytes, got {len(pmn)}")
-        if smn is not None and len(smn) != SMN_BYTES:
-            raise VectorFileError(f"{where}: NSEC must be 0 or {SMN_BYTES} bytes, got {len(smn)}")
-        want = len(f["MSG"]) + TAG_BYTES + (SMN_BYTES if smn else 0)
+        w = word_bits or _word_bits(f)
+        if w is None:
+            raise VectorFileError(f"{where}: field sizes fit no π-Cipher word size (NPUB {len(pmn)}, "
+                                  f"NSEC {len(smn or b'')}, CIPHER {len(f['CIPHER'])} bytes for MSG "
+                                  f"{len(f['MSG'])} bytes)")
+        c = cipher(w)
+        keys = " or ".join(map(str, KEY_SIZES[w]))
+        if len(key) not in c.key_bytes:
+            raise VectorFileError(f"{where}: KEY must be {keys} bytes for {c.name}, got {len(key)}")
+        if len(pmn) != c.pmn_bytes:
+            raise VectorFileError(f"{where}: NPUB must be {c.pmn_bytes} bytes for {c.name}, got {len(pmn)}")
+        if smn is not None and len(smn) != c.smn_bytes:
+            raise VectorFileError(f"{where}: NSEC must be 0 or {c.smn_bytes} bytes for {c.name}, got {len(smn)}")
+        want = len(f["MSG"]) + c.tag_bytes + (c.smn_bytes if smn else 0)
         if len(f["CIPHER"]) != want:
             raise VectorFileError(f"{where}: CIPHER must be {want} bytes, got {len(f['CIPHER'])}")
-        out.append(Vector(cur["num"], key, pmn, smn, f["MSG"], f["AD"], f["CIPHER"], cur["line"]))
+        out.append(Vector(cur["num"], key, pmn, smn, f["MSG"], f["AD"], f["CIPHER"], cur["line"], w))
 
     lines = text.splitlines()
     for n, raw in enumerate(lines, start=1):
@@ -207,26 +246,30 @@ def parse_vectors(text: str, name: str = "<text>") -> list[Vector]:
     return out
 
 
-def official_file(key_bits: int) -> Path:
-    """Path of the official vector file for a key size (96 or 128), shipped in :data:`VECTOR_DIR`.
+def official_file(key_bits: int, word_bits: int = 16) -> Path:
+    """Path of the official vector file for a word size and key size, shipped in :data:`VECTOR_DIR`
+    (π16: key 96 or 128 bits; π32/π64: 128 or 256).
 
     Raises:
-        ValueError: key_bits not 96/128. VectorFileError: the file is missing from the package
-            (the message names the path).
+        ValueError: no official file of that word/key size. VectorFileError: the file is missing
+            from the package (the message names the path).
     """
-    if key_bits not in OFFICIAL_FILES:
-        raise ValueError("key_bits must be 96 or 128")
-    p = VECTOR_DIR / OFFICIAL_FILES[key_bits]
+    if (word_bits, key_bits) not in OFFICIAL:
+        sizes = " or ".join(str(k) for w, k in OFFICIAL if w == word_bits) or "none"
+        raise ValueError(f"no official π{word_bits}-Cipher vectors for a {key_bits}-bit key "
+                         f"(key bits: {sizes})")
+    p = VECTOR_DIR / OFFICIAL[(word_bits, key_bits)]
     if not p.is_file():
         raise VectorFileError(f"official vectors missing from the package: {p} (reinstall dcsflow)")
     return p
 
 
-def load_official(key_bits: int) -> list[Vector]:
-    """Read the official vectors of a key size after checking their SHA-256 (always checked).
+def load_official(key_bits: int, word_bits: int = 16) -> list[Vector]:
+    """Read the official vectors of a word size and key size after checking their SHA-256 (always
+    checked).
 
     Raises:
-        ChecksumError, VectorFileError.
+        ChecksumError, VectorFileError; ValueError (as :func:`official_file`).
     """
-    p = official_file(key_bits)
-    return read_vectors(p, check=True)
+    p = official_file(key_bits, word_bits)
+    return read_vectors(p, check=True, word_bits=word_bits)

@@ -1,33 +1,41 @@
 // Message-processor datapath shared by picipher_mp (HAS_INIT = 1) and picipher_cis_mp (HAS_INIT = 0):
 // pi core, ALU, tag accumulator, MPCU, CIS and counter registers, and the 16-bit stream buffers.
-// Ports and handshake: see designs/picipher/README.md.
+// W = word size (16, 32, 64): a block is W bytes = W/2 stream words; LENW = bits of a byte count 0..W
+// (5, 6, 7; derived from W by the tops). Ports and handshake: see designs/picipher/README.md.
 module picipher_core #(
+    parameter W        = 16,
+    parameter LENW     = 5,
     parameter HAS_INIT = 1
 ) (
-    input  wire         clk,
-    input  wire         rst,
-    input  wire [255:0] init_state,   // HAS_INIT: Key||PMN||01||0 from KPIG
+    input  wire            clk,
+    input  wire            rst,
+    input  wire [16*W-1:0] init_state,   // HAS_INIT: Key||PMN||01||0 from KPIG
     /* verilator lint_off UNUSEDSIGNAL */   // which of these are used depends on HAS_INIT
-    input  wire [255:0] cis_p,        // !HAS_INIT: CIS after init + empty-AD step
-    input  wire [63:0]  ctr_p,        // !HAS_INIT: counter after the empty-AD step
-    input  wire [127:0] tag_p,        // !HAS_INIT: tag accumulator after the empty-AD step
+    input  wire [16*W-1:0] cis_p,        // !HAS_INIT: CIS after init + empty-AD step
+    input  wire [63:0]     ctr_p,        // !HAS_INIT: counter after the empty-AD step
+    input  wire [8*W-1:0]  tag_p,        // !HAS_INIT: tag accumulator after the empty-AD step
     /* verilator lint_on UNUSEDSIGNAL */
-    input  wire         mode,         // 0 encrypt, 1 decrypt; sampled when a message starts
-    input  wire [15:0]  s_data,
-    input  wire         s_valid,
-    output wire         s_ready,
-    input  wire         s_last,
-    input  wire [4:0]   s_bytes,
-    output wire [15:0]  m_data,
-    output wire         m_valid,
-    input  wire         m_ready,
-    output wire         m_last,
-    output wire [4:0]   m_bytes,
-    output wire [127:0] tag,
-    input  wire [127:0] tag_in,
-    output reg          done,
-    output reg          tag_ok
+    input  wire            mode,         // 0 encrypt, 1 decrypt; sampled when a message starts
+    input  wire [15:0]     s_data,
+    input  wire            s_valid,
+    output wire            s_ready,
+    input  wire            s_last,
+    input  wire [LENW-1:0] s_bytes,
+    output wire [15:0]     m_data,
+    output wire            m_valid,
+    input  wire            m_ready,
+    output wire            m_last,
+    output wire [LENW-1:0] m_bytes,
+    output wire [8*W-1:0]  tag,
+    input  wire [8*W-1:0]  tag_in,
+    output reg             done,
+    output reg             tag_ok
 );
+    localparam RW = 8 * W;                 // bits of a block (the rate)
+    localparam OLW = LENW - 1;             // bits of a stream-word count 0..W/2
+    localparam ICW = LENW - 2;             // bits of a stream-word index 0..W/2-1
+    localparam [LENW-1:0] BLOCK = {1'b1, {(LENW-1){1'b0}}};   // bytes of a block: W = 2^(LENW-1)
+    localparam [ICW-1:0]  LASTW = {ICW{1'b1}};               // index of a block's last stream word
     // ---------------- control ----------------
     /* verilator lint_off UNUSEDSIGNAL */   // cis_we is unused when HAS_INIT = 0
     wire       start, pi_load, pi_start, blk_sel, in_consume, out_write, cis_we, ctr_ld0, ctr_inc;
@@ -36,16 +44,16 @@ module picipher_core #(
     wire [1:0] alu_op;
 
     reg          in_full, in_last, msg_in_done, running, dec;
-    reg  [2:0]   in_cnt;
-    reg  [4:0]   in_bytes;
-    reg  [127:0] inbuf;
-    reg  [127:0] outbuf;
-    reg  [3:0]   out_left;
-    reg          out_last_blk;
-    reg  [4:0]   out_bytes;
-    wire         out_busy = (out_left != 4'd0);
+    reg  [ICW-1:0]  in_cnt;
+    reg  [LENW-1:0] in_bytes;
+    reg  [RW-1:0]   inbuf;
+    reg  [RW-1:0]   outbuf;
+    reg  [OLW-1:0]  out_left;
+    reg             out_last_blk;
+    reg  [LENW-1:0] out_bytes;
+    wire            out_busy = (out_left != {OLW{1'b0}});
 
-    picipher_mpcu #(.HAS_INIT(HAS_INIT)) mpcu (
+    picipher_mpcu #(.LENW(LENW), .HAS_INIT(HAS_INIT)) mpcu (
         .clk(clk), .rst(rst), .s_valid(s_valid), .in_full(in_full), .in_last(in_last),
         .in_bytes(in_bytes), .out_busy(out_busy), .pi_busy(pi_busy), .start(start),
         .pi_load(pi_load), .pi_start(pi_start), .alu_op(alu_op), .blk_sel(blk_sel),
@@ -53,14 +61,14 @@ module picipher_core #(
         .ctr_inc(ctr_inc), .tag_add(tag_add), .finish(finish));
 
     // ---------------- datapath ----------------
-    wire [255:0] s, dout, cis;
-    wire [127:0] t, out_blk;
+    wire [16*W-1:0] s, dout, cis;
+    wire [RW-1:0]   t, out_blk;
     reg  [63:0]  ctr;
     wire [63:0]  ctr_next = ctr + 64'd1;
 
     generate
         if (HAS_INIT) begin : g_cis
-            reg [255:0] cis_r;
+            reg [16*W-1:0] cis_r;
             always @(posedge clk)
                 if (cis_we) cis_r <= s;
             assign cis = cis_r;
@@ -71,71 +79,71 @@ module picipher_core #(
 
     always @(posedge clk) begin
         if (start && !HAS_INIT) ctr <= ctr_p;
-        else if (ctr_ld0)       ctr <= s[127:64];    // W4..W7
+        else if (ctr_ld0)       ctr <= s[4*W+63:4*W];    // 64 bits from W4 up
         else if (ctr_inc)       ctr <= ctr_next;
     end
 
-    picipher_pi pi_core (.clk(clk), .rst(rst), .load(pi_load), .din(dout), .start(pi_start),
+    picipher_pi #(.W(W)) pi_core (.clk(clk), .rst(rst), .load(pi_load), .din(dout), .start(pi_start),
                          .busy(pi_busy), .s(s));
 
-    picipher_alu #(.HAS_INIT(HAS_INIT)) alu (
+    picipher_alu #(.W(W), .LENW(LENW), .HAS_INIT(HAS_INIT)) alu (
         .op(alu_op), .s(s), .cis(cis), .init_state(init_state), .ctr(ctr_next), .tag(t),
-        .blk(blk_sel ? inbuf : 128'd0), .len(blk_sel ? in_bytes : 5'd0), .dec(dec & blk_sel),
+        .blk(blk_sel ? inbuf : {RW{1'b0}}), .len(blk_sel ? in_bytes : {LENW{1'b0}}), .dec(dec & blk_sel),
         .dout(dout), .out(out_blk));
 
-    picipher_tag tag_acc (.clk(clk), .clr(start && HAS_INIT), .ld(start && !HAS_INIT), .init(tag_p),
-                          .add(tag_add), .rate({s[191:128], s[63:0]}), .t(t));
+    picipher_tag #(.W(W)) tag_acc (.clk(clk), .clr(start && HAS_INIT), .ld(start && !HAS_INIT), .init(tag_p),
+                          .add(tag_add), .rate({s[12*W-1:8*W], s[4*W-1:0]}), .t(t));
 
-    // tag port: T as 8 little-endian words = 16 bytes; byte 0 in tag[127:120] (hex-string order)
+    // tag port: T as 8 little-endian words = W bytes; byte 0 in tag[8W-1:8W-8] (hex-string order)
     genvar b;
     generate
-        for (b = 0; b < 16; b = b + 1) begin : g_tag
-            assign tag[127-8*b -: 8] = t[8*b+7:8*b];
+        for (b = 0; b < W; b = b + 1) begin : g_tag
+            assign tag[RW-1-8*b -: 8] = t[8*b+7:8*b];
         end
     endgenerate
 
-    // ---------------- input stream: 16-bit words collected into a 16-byte block ----------------
+    // ---------------- input stream: 16-bit words collected into a W-byte block ----------------
     assign s_ready = running && !in_full && !msg_in_done;
     always @(posedge clk) begin
         if (rst) begin
-            running <= 1'b0; in_full <= 1'b0; msg_in_done <= 1'b0; in_cnt <= 3'd0; dec <= 1'b0;
+            running <= 1'b0; in_full <= 1'b0; msg_in_done <= 1'b0; in_cnt <= {ICW{1'b0}}; dec <= 1'b0;
         end else if (start) begin
-            running <= 1'b1; in_full <= 1'b0; msg_in_done <= 1'b0; in_cnt <= 3'd0; dec <= mode;
+            running <= 1'b1; in_full <= 1'b0; msg_in_done <= 1'b0; in_cnt <= {ICW{1'b0}}; dec <= mode;
         end else begin
             if (finish) running <= 1'b0;
             if (in_consume) in_full <= 1'b0;
             if (s_valid && s_ready) begin
                 inbuf[16*in_cnt +: 16] <= s_data;
-                if (s_last || in_cnt == 3'd7) begin
+                if (s_last || in_cnt == LASTW) begin
                     in_full  <= 1'b1;
-                    in_cnt   <= 3'd0;
+                    in_cnt   <= {ICW{1'b0}};
                     in_last  <= s_last;
-                    in_bytes <= (!s_last || s_bytes > 5'd16) ? 5'd16 : s_bytes;
+                    in_bytes <= (!s_last || s_bytes > BLOCK) ? BLOCK : s_bytes;
                     if (s_last) msg_in_done <= 1'b1;
                 end else begin
-                    in_cnt <= in_cnt + 3'd1;
+                    in_cnt <= in_cnt + {{(ICW-1){1'b0}}, 1'b1};
                 end
             end
         end
     end
 
     // ---------------- output stream: the block's words, low word first ----------------
-    wire [3:0] out_words = in_bytes[4:1] + {3'd0, in_bytes[0]};   // words of the block: ceil(bytes / 2)
+    wire [OLW-1:0] out_words = in_bytes[LENW-1:1] + {{(OLW-1){1'b0}}, in_bytes[0]};   // ceil(bytes / 2)
     assign m_valid = out_busy;
     assign m_data  = outbuf[15:0];
-    assign m_last  = out_last_blk && (out_left == 4'd1);
+    assign m_last  = out_last_blk && (out_left == {{(OLW-1){1'b0}}, 1'b1});
     assign m_bytes = out_bytes;
     always @(posedge clk) begin
         if (rst) begin
-            out_left <= 4'd0;
+            out_left <= {OLW{1'b0}};
         end else if (out_write) begin
             outbuf       <= out_blk;
-            out_left     <= (in_bytes == 5'd0) ? 4'd1 : out_words;
+            out_left     <= (in_bytes == {LENW{1'b0}}) ? {{(OLW-1){1'b0}}, 1'b1} : out_words;
             out_last_blk <= in_last;
             out_bytes    <= in_bytes;
         end else if (m_valid && m_ready) begin
-            outbuf   <= {16'd0, outbuf[127:16]};
-            out_left <= out_left - 4'd1;
+            outbuf   <= {16'd0, outbuf[RW-1:16]};
+            out_left <= out_left - {{(OLW-1){1'b0}}, 1'b1};
         end
     end
 

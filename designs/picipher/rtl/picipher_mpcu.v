@@ -2,10 +2,11 @@
 //   [HAS_INIT] init: state <= Key||PMN||01||0, pi -> CIS, ctr <= ctr0 (W4..W7)
 //   [HAS_INIT] empty-AD step: triplex on the padding block 01 00..00 with ctr0+1, then CIS <= pi(CIS ^ T)
 //   message blocks j = 1..: triplex with ctr+j (state <= CIS ^ ctr, pi, rate XOR, pi, T += rate);
-//   a final block of 16 bytes is followed by the extra padding block (no output);
+//   a final full block (W bytes = 2^(LENW-1)) is followed by the extra padding block (no output);
 //   finish: wait until the output buffer is empty, pulse done.
 // Without HAS_INIT, CIS / ctr / T come from the parameter input and the first two phases are skipped.
 module picipher_mpcu #(
+    parameter LENW     = 5,        // bits of a byte count 0..W (a block is W = 2^(LENW-1) bytes)
     parameter HAS_INIT = 1
 ) (
     input  wire       clk,
@@ -13,7 +14,7 @@ module picipher_mpcu #(
     input  wire       s_valid,     // a message is waiting (starts the processor when idle)
     input  wire       in_full,     // input block buffer holds a block
     input  wire       in_last,     // ... and it is the message's final block
-    input  wire [4:0] in_bytes,    // ... with this many bytes (0..16)
+    input  wire [LENW-1:0] in_bytes,    // ... with this many bytes (0..W)
     input  wire       out_busy,    // output buffer still holds words to send
     input  wire       pi_busy,
     output reg        start,       // one cycle: a message starts (clear T, sample mode)
@@ -33,11 +34,12 @@ module picipher_mpcu #(
                S_UPD  = 3'd5, S_PI3  = 3'd6, S_FIN = 3'd7;
     localparam K_AD = 2'd0, K_MSG = 2'd1, K_PAD = 2'd2;
     localparam OP_INIT = 2'd0, OP_CTR = 2'd1, OP_MSG = 2'd2, OP_UPD = 2'd3;
+    localparam [LENW-1:0] BLOCK = {1'b1, {(LENW-1){1'b0}}};   // bytes of a block: W = 2^(LENW-1)
 
     reg [2:0] state;
     reg [1:0] kind;        // kind of the block in the current triplex call
     reg       blk_last;    // the message block being processed is the final one
-    reg       blk_full;    // ... and has 16 bytes (the padding block follows)
+    reg       blk_full;    // ... and is a full block (the padding block follows)
 
     always @* begin
         start = 1'b0; pi_load = 1'b0; pi_start = 1'b0; alu_op = OP_CTR; blk_sel = 1'b0;
@@ -86,7 +88,7 @@ module picipher_mpcu #(
                 S_PI1:  if (!pi_busy && !(kind == K_MSG && out_busy)) begin
                     if (kind == K_MSG) begin
                         blk_last <= in_last;
-                        blk_full <= (in_bytes >= 5'd16);
+                        blk_full <= (in_bytes >= BLOCK);
                     end
                     state <= S_PI2;
                 end

@@ -1,20 +1,24 @@
 // Test bench of picipher_mp (or picipher_cis_mp with -DCIS): runs many messages in one simulator run.
+// Parameters W (word size 16/32/64), KEY_BITS, BUFFER_KEY as the design's.
 // Plusargs: +in=STIMULUS +out=RESULTS [+stall=SEED] (random gaps on s_valid and m_ready)
 //           [+scramble] (BUFFER_KEY=1: invert the parameter input after key_load, so only the buffer
 //           holds the right Key||PMN).
 // Stimulus (text, docs/formats.md "picipher-stim"): first line "picipher-stim 1 N" (version 1, N messages);
 // per message a line
-//   MODE NWORDS LASTBYTES PARAM_HEX TAGIN_HEX
+//   MODE NWORDS LASTBYTES PARAM_HEX TAGIN_HEX     (TAGIN: W bytes)
 // followed by NWORDS lines of one 16-bit hex word each (byte 2k in the low byte).
 // Results: first line "picipher-results 1", then per output word "W <hex> <m_last> <m_bytes>", per message "D <cycles> <tag> <tag_ok>",
 // at the end "END"; "TIMEOUT <message>" if a message does not finish.
 module tb;
+    parameter W          = 16;
     parameter KEY_BITS   = 96;
     parameter BUFFER_KEY = 0;
+    localparam LENW = W == 16 ? 5 : W == 32 ? 6 : 7;
+    localparam TB = 8 * W;                  // tag bits
 `ifdef CIS
-    localparam PB = 448;
+    localparam PB = 24 * W + 64;
 `else
-    localparam PB = KEY_BITS + 32;
+    localparam PB = KEY_BITS + (W == 16 ? 32 : 128);
 `endif
     localparam MAXW = 8192;
     localparam LIMIT = 200000;
@@ -26,18 +30,18 @@ module tb;
     reg [PB-1:0] param = 0;
     reg [15:0]   s_data = 16'd0;
     reg          s_valid = 1'b0, s_last = 1'b0, m_ready = 1'b0;
-    reg [4:0]    s_bytes = 5'd0;
-    reg [127:0]  tag_in = 128'd0;
+    reg [LENW-1:0] s_bytes = 0;
+    reg [TB-1:0] tag_in = 0;
     wire         s_ready, m_valid, m_last, done, tag_ok;
     wire [15:0]  m_data;
-    wire [4:0]   m_bytes;
-    wire [127:0] tag;
+    wire [LENW-1:0] m_bytes;
+    wire [TB-1:0] tag;
 
 `ifdef CIS
-    picipher_cis_mp dut (
+    picipher_cis_mp #(.W(W)) dut (
         .clk(clk), .rst(rst), .cis_param(param), .mode(mode),
 `else
-    picipher_mp #(.KEY_BITS(KEY_BITS), .BUFFER_KEY(BUFFER_KEY)) dut (
+    picipher_mp #(.W(W), .KEY_BITS(KEY_BITS), .BUFFER_KEY(BUFFER_KEY)) dut (
         .clk(clk), .rst(rst), .key_mn(param), .key_load(key_load), .mode(mode),
 `endif
         .s_data(s_data), .s_valid(s_valid), .s_ready(s_ready), .s_last(s_last), .s_bytes(s_bytes),
@@ -49,7 +53,7 @@ module tb;
     integer          version;
     integer fd, fo, rc, n, i, k, nwords, lastb, md, stall, seed, cyc, t0, ndone, fire, scramble;
     reg [PB-1:0]  pv;
-    reg [127:0]   tv;
+    reg [TB-1:0]  tv;
     reg [15:0]    words [0:MAXW-1];
 
     initial cyc = 0;
