@@ -83,8 +83,17 @@ def _eval(text: str, symbols: dict[str, int], loc: _Line) -> int:
     src = text.strip()
     if not src:
         raise _err(loc, "missing expression")
+    names: dict[str, str] = {}
+
+    def mangle(m):
+        return names.setdefault(m.group(1), f"_s{len(names)}")
+
+    # symbol names may contain dots (.Lloop_3): give each a plain identifier for the parser
+    py = re.sub(r"(?<![0-9A-Za-z_.])([A-Za-z_.][A-Za-z0-9_.]*)", mangle, src)
+    symbols = {**{v: symbols[k] for k, v in names.items() if k in symbols}}
+    unknown = {v: k for k, v in names.items()}
     try:
-        tree = ast.parse(src, mode="eval")
+        tree = ast.parse(py, mode="eval")
     except SyntaxError:
         raise _err(loc, f"bad expression '{src}'") from None
 
@@ -95,7 +104,7 @@ def _eval(text: str, symbols: dict[str, int], loc: _Line) -> int:
             return node.value
         if isinstance(node, ast.Name):
             if node.id not in symbols:
-                raise _err(loc, f"undefined symbol '{node.id}'")
+                raise _err(loc, f"undefined symbol '{unknown.get(node.id, node.id)}'")
             return symbols[node.id]
         if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
             a, b = ev(node.left), ev(node.right)
@@ -351,11 +360,11 @@ def _parse_insn(text: str, symbols: dict[str, int], loc: _Line, imem_depth: int,
         if ctl_text is not None:
             raise _err(loc, "two control actions in one word")
         ctl, imm = _parse_ctl(dp, symbols, loc, imem_depth)
-        return isa.Instr(ctl=ctl, imm=imm).encode()
+        return isa.Instr(lanes=0, ctl=ctl, imm=imm).encode()
     if mnem == "nop":
         if ops_text.strip():
             raise _err(loc, "'nop' takes no operands")
-        return isa.Instr(ctl=ctl, imm=imm).encode()
+        return isa.Instr(lanes=0, ctl=ctl, imm=imm).encode()
 
     pieces = mnem.split(".")
     op1 = pieces[0]

@@ -114,71 +114,64 @@ module ppe #(
         end
     endfunction
 
-    // lane-wise rotate left by r (r < lane width), six stages
+    // lane-wise rotate left by r (r already reduced mod the lane width), six stages; only the
+    // bits that wrap around a lane boundary depend on the lane width
     function [63:0] lrot;
         input [63:0] x;
         input [5:0] r;
         input [1:0] lw;
-        reg [63:0] v, t16, t32, t64;
+        reg [63:0] v, t;
+        reg src;
         integer k, i, s;
         begin
             v = x;
             for (k = 0; k < 6; k = k + 1) begin
                 s = 1 << k;
                 for (i = 0; i < 64; i = i + 1) begin
-                    t16[i] = v[(i & 48) | ((i - s) & 15)];
-                    t32[i] = v[(i & 32) | ((i - s) & 31)];
-                    t64[i] = v[(i - s) & 63];
-                end
-                if (r[k]) begin
-                    if (lw == 2'd0)
-                        v = (s < 16) ? t16 : v;
-                    else if (lw == 2'd1)
-                        v = (s < 32) ? t32 : v;
+                    if ((i % 64) >= s && (s >= 32 || (i % 32) >= s) && (s >= 16 || (i % 16) >= s))
+                        src = v[i - s];
+                    else if (s >= 32)
+                        src = v[(i - s) & 63];
+                    else if (s >= 16)
+                        src = (lw == 2'd1) ? v[(i & 32) | ((i - s) & 31)] : v[(i - s) & 63];
                     else
-                        v = t64;
+                        src = (lw == 2'd0) ? v[(i & 48) | ((i - s) & 15)]
+                            : (lw == 2'd1) ? v[(i & 32) | ((i - s) & 31)] : v[(i - s) & 63];
+                    t[i] = r[k] ? src : v[i];
                 end
+                v = t;
             end
             lrot = v;
         end
     endfunction
 
     wire [5:0] wmask = (lanes == 2'd0) ? 6'd15 : (lanes == 2'd1) ? 6'd31 : 6'd63;
-    wire [5:0] n_eff = n & wmask;                                   // amount mod lane width
     wire [5:0] r_eff = ((sh == 2'd2) ? (6'd0 - n) : n) & wmask;    // shr = rotl by w-n, then mask
 
-    // shift mask: bit j of a lane survives shl if j >= n, shr if j < w - n
-    reg [63:0] smask;
-    integer mi;
-    always @(*) begin
-        for (mi = 0; mi < 64; mi = mi + 1) begin
-            if (sh == 2'd1)
-                smask[mi] = ((mi & wmask) >= n_eff);
-            else if (sh == 2'd2)
-                smask[mi] = ((mi & wmask) + n_eff <= wmask);
-            else
-                smask[mi] = 1'b1;
-        end
-    end
+    // shift mask: bit j of a lane survives shl if j >= n, shr if j < w - n (shifted constants:
+    // no comparators)
+    wire [15:0] m16 = (sh == 2'd1) ? (16'hFFFF << n[3:0]) : (sh == 2'd2) ? (16'hFFFF >> n[3:0]) : 16'hFFFF;
+    wire [31:0] m32 = (sh == 2'd1) ? (32'hFFFFFFFF << n[4:0]) : (sh == 2'd2) ? (32'hFFFFFFFF >> n[4:0])
+                    : 32'hFFFFFFFF;
+    wire [63:0] m64 = (sh == 2'd1) ? ({64{1'b1}} << n[5:0]) : (sh == 2'd2) ? ({64{1'b1}} >> n[5:0])
+                    : {64{1'b1}};
+    wire [63:0] smask = (lanes == 2'd0) ? {4{m16}} : (lanes == 2'd1) ? {2{m32}} : m64;
 
-    reg [63:0] t1, t2;
+    // one adder per stage: op1 add/sub share it, op2 add/sub share the second
+    wire [63:0] sum1 = addsub(opa, opb, op1 == 3'd1, lanes);
+    reg  [63:0] t1;
     always @(*) begin
         case (op1)
-            3'd1:    t1 = addsub(opa, opb, 1'b1, lanes);
             3'd2:    t1 = opa ^ opb;
             3'd3:    t1 = opa & opb;
             3'd4:    t1 = opa | opb;
             3'd5:    t1 = opa;
             3'd6:    t1 = opb;
-            default: t1 = addsub(opa, opb, 1'b0, lanes);
-        endcase
-        case (op2)
-            2'd1:    t2 = addsub(t1, opc, 1'b0, lanes);
-            2'd2:    t2 = addsub(t1, opc, 1'b1, lanes);
-            2'd3:    t2 = t1 ^ opc;
-            default: t2 = t1;
+            default: t1 = sum1;          // 0 add, 1 sub (7 reserved: add)
         endcase
     end
+    wire [63:0] sum2 = addsub(t1, opc, op2 == 2'd2, lanes);
+    wire [63:0] t2 = (op2 == 2'd0) ? t1 : (op2 == 2'd3) ? (t1 ^ opc) : sum2;
     wire [63:0] result = lrot(t2, r_eff, lanes) & smask;
 
     // ---------------------------------------------------------------- writes

@@ -120,17 +120,17 @@ module tb_ppe;
             end
             iw_en = 1'b0;
             halted = !busy;
+            // a word still in the output buffer (not yet taken) is part of this run's output;
+            // after a halt one more clock empties the buffer (the PE is idle, nothing executes)
+            if (out_valid) $fdisplay(fo, "out %016h", out_data);
+            out_ready = 1'b1; in_valid = 1'b0;
+            if (halted) tick;
             // the second program must be complete before it starts
-            while (run == 0 && have2 && streamed < nprog2) begin
+            while (halted && run == 0 && have2 && streamed < nprog2) begin
                 iw_en = 1'b1; iw_addr = addr2 + streamed; iw_data = prog2[streamed];
                 streamed = streamed + 1; tick;
             end
             iw_en = 1'b0;
-            // drain the output buffer
-            out_ready = 1'b1; in_valid = 1'b0;
-            @(posedge clk);
-            if (out_valid && out_ready) $fdisplay(fo, "out %016h", out_data);
-            #1;
             $fdisplay(fo, "run %0d cycles %0d halted %0d inputs %0d", run, cyc, halted, ip);
             if (!halted) run = 2;
         end
