@@ -16,7 +16,7 @@ from dcsflow.flow.simulate import SimulatorError, icarus
 from . import isa
 
 HERE = Path(__file__).resolve().parent
-RTL_FILES = (HERE / "rtl" / "ppe.v",)
+RTL_FILES = (HERE / "rtl" / "ppe_core.v", HERE / "rtl" / "ppe.v")
 TB_FILE = HERE / "tb" / "tb_ppe.v"
 RESULTS_MAGIC, RESULTS_VERSION = "ppe-results", 1
 
@@ -51,7 +51,7 @@ class SimResult:
 
 
 def rtl_files() -> list[Path]:
-    """Verilog sources of the PE (top ``ppe``)."""
+    """Verilog sources of the PE with its memories (top ``ppe``; the core is ``ppe_core``)."""
     return list(RTL_FILES)
 
 

@@ -74,7 +74,7 @@ module tb_ppe;
             $readmemh(fin, inw, 0, nin - 1);
         end
         // the register file starts at zero, as in the ISS (the RTL itself does not clear it)
-        for (i = 0; i < 64; i = i + 1) dut.rf[i] = 64'd0;
+        for (i = 0; i < 64; i = i + 1) dut.core.rf[i] = 64'd0;
         fo = $fopen(fout, "w");
         $fdisplay(fo, "ppe-results 1");
 
@@ -134,9 +134,9 @@ module tb_ppe;
             $fdisplay(fo, "run %0d cycles %0d halted %0d inputs %0d", run, cyc, halted, ip);
             if (!halted) run = 2;
         end
-        for (i = 0; i < 64; i = i + 1) $fdisplay(fo, "r %0d %016h", i, dut.rf[i]);
+        for (i = 0; i < 64; i = i + 1) $fdisplay(fo, "r %0d %016h", i, dut.core.rf[i]);
         for (i = 0; i < 64; i = i + 1) $fdisplay(fo, "c %0d %016h", i, dut.cm[i]);
-        $fdisplay(fo, "lc %0d b %0d", dut.lc, dut.base);
+        $fdisplay(fo, "lc %0d b %0d", dut.core.lc, dut.core.base);
         $fdisplay(fo, "end");
         $fclose(fo);
         $finish;
