@@ -86,6 +86,7 @@ setup(
             "picipher_cis = dcsflow.designs.picipher.design:PICIPHER_CIS",
             "aes128_iter = dcsflow.designs.aes128.design:AES128_ITER",
             "aes128_pipe = dcsflow.designs.aes128.design:AES128_PIPE",
+            "ppe = dcsflow.designs.ppe.design:PPE",
         ],
     },
 )

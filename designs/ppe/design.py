@@ -1,0 +1,34 @@
+"""The PPE's :class:`~dcsflow.flow.design.Design` description: the program as a parameter input.
+
+Registered in ``setup.py`` (entry-point group ``dcsflow.designs``):
+
+- ``ppe``: top ``ppe_prog`` (``rtl/ppe_prog.v`` around ``rtl/ppe_core.v``), ``IMEM_DEPTH`` = 256.
+  TLUT build (``PROGRAM_RAM=0``): the parameter inputs ``program`` (256 instruction words, 16,384
+  bits) and ``coefs`` (64 coefficient words, 4,096 bits) are the memory contents, folded into TLUTs.
+  Conventional build (``PROGRAM_RAM=1``): distributed RAMs written through a narrow port carried on
+  the same ports (layout in ``rtl/ppe_prog.v``).
+
+No check yet (``dcsflow check`` refuses with one line): the specialized netlist's simulation with
+a π program as parameter value is future work (README.md of this folder).
+"""
+
+from __future__ import annotations
+
+from dcsflow.flow.design import Design
+
+from .sim import HERE
+
+#: instruction-memory depth of the ``ppe`` build (the π programs need 208 words)
+PROG_DEPTH = 256
+
+
+def prog_files():
+    """Verilog sources of ``ppe_prog`` (core first)."""
+    return (HERE / "rtl" / "ppe_core.v", HERE / "rtl" / "ppe_prog.v")
+
+
+PPE = Design(
+    name="ppe", top="ppe_prog", sources=prog_files(),
+    chparams={"PROGRAM_RAM": 0, "IMEM_DEPTH": PROG_DEPTH},
+    conventional_chparams={"PROGRAM_RAM": 1},
+    description="ARX processing element; program + coefficients as parameter")
