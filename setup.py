@@ -65,7 +65,7 @@ setup(
     packages=_packages(),
     package_dir=ROOTS,
     include_package_data=True,
-    package_data={"": ["*.v", "*.vh", "*.json", "*.yaml", "*.db", "*.md", "SHA256SUMS", "*.test-vectors", "*.tcl",
+    package_data={"": ["*.v", "*.vh", "*.s", "*.inc", "*.json", "*.yaml", "*.db", "*.md", "SHA256SUMS", "*.test-vectors", "*.tcl",
                        "*.xdc", "*.j2"],
                   "dcsflow.scg.firmware": ["*.c", "*.h", "*.S", "*.ld", "Makefile"]},
     install_requires=[],            # the runtime: standard library only

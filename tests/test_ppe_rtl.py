@@ -202,3 +202,38 @@ def test_yosys_synth_xilinx_succeeds_and_reports_lut_ff_counts(tmp_path):
     assert luts > 0 and ffs > 0
     # the register file and the coefficient memory are distributed RAM, the program a block RAM
     assert cells.get("RAM64M", 0) > 0 and cells.get("RAMB36E1", 0) == 1
+
+
+# ------------------------------------------------------------------ the program as a parameter input
+@pytest.mark.parametrize("program_ram", [0, 1])
+def test_ppe_prog_runs_pi16_from_the_parameter_ports(program_ram):
+    """``ppe_prog``: PROGRAM_RAM=0 reads the program and coefficients from the (* PARAM *) ports,
+    PROGRAM_RAM=1 writes them into distributed RAM through the narrow port on the same ports."""
+    prog = asm.assemble_file(PROGRAMS / "pi16.s", imem_depth=256)
+    rng = random.Random(40 + program_ram)
+    states = [[rng.getrandbits(16) for _ in range(16)] for _ in range(4)]
+    r = sim.simulate(prog.words, prog.coef, lanes_in(states, 16), imem_depth=256, top="ppe_prog",
+                     program_ram=program_ram, seed=program_ram * 77)
+    assert r.halted == [True] and len(r.outputs) == 16
+    for k in range(4):
+        assert lanes_out(r.outputs, 16, k) == model.pi(tuple(states[k]))
+    if program_ram == 0:
+        assert r.cycles == [560]
+
+
+@pytest.mark.parametrize("program_ram", [0, 1])
+def test_ppe_prog_synthesizes(tmp_path, program_ram):
+    rtl = " ".join(str(p) for p in sim.PROG_FILES)
+    r = subprocess.run([find_tool("yosys"), "-p", f"read_verilog {rtl}; chparam -set PROGRAM_RAM {program_ram} "
+                        f"ppe_prog; synth_xilinx -top ppe_prog; stat"],
+                       capture_output=True, text=True, cwd=tmp_path, timeout=900)
+    assert r.returncode == 0, r.stderr[-2000:] + r.stdout[-2000:]
+    stat = r.stdout[r.stdout.rindex("Number of cells"):]
+    cells = {m.group(1): int(m.group(2)) for m in re.finditer(r"^\s+(\w+)\s+(\d+)$", stat, re.M)}
+    luts = sum(v for k, v in cells.items() if re.fullmatch(r"LUT\d", k))
+    print(f"\nppe_prog PROGRAM_RAM={program_ram} synth_xilinx (ABC, parameters as ordinary inputs): "
+          f"LUT {luts}, FF {sum(v for k, v in cells.items() if k.startswith('FD'))}, "
+          f"RAM64M {cells.get('RAM64M', 0)}, RAM256X1S {cells.get('RAM256X1S', 0)}, "
+          f"RAMB36E1 {cells.get('RAMB36E1', 0)}")
+    if program_ram:
+        assert cells.get("RAMB36E1", 0) == 0       # the program memory is distributed RAM

@@ -18,6 +18,10 @@ from . import isa
 HERE = Path(__file__).resolve().parent
 RTL_FILES = (HERE / "rtl" / "ppe_core.v", HERE / "rtl" / "ppe.v")
 TB_FILE = HERE / "tb" / "tb_ppe.v"
+PROG_FILES = (HERE / "rtl" / "ppe_core.v", HERE / "rtl" / "ppe_prog.v")
+PROG_TB_FILE = HERE / "tb" / "tb_ppe_prog.v"
+#: tops :func:`simulate` can run
+TOPS = ("ppe", "ppe_prog")
 RESULTS_MAGIC, RESULTS_VERSION = "ppe-results", 1
 
 
@@ -61,8 +65,13 @@ def _hex(path: Path, words: Sequence[int]) -> None:
 
 def simulate(words: Sequence[int], coef: Sequence[int], inputs: Sequence[int] = (), *,
              imem_depth: int = isa.DEFAULT_IMEM, second: tuple[Sequence[int], int] | None = None,
-             seed: int = 0, max_cycles: int = 200_000, workdir: Path | None = None) -> SimResult:
+             seed: int = 0, max_cycles: int = 200_000, workdir: Path | None = None,
+             top: str = "ppe", program_ram: int = 0) -> SimResult:
     """Load ``words`` at address 0 and ``coef`` through the write ports, run from 0, collect results.
+
+    ``top="ppe_prog"`` runs the program-as-parameter top instead (bench ``tb/tb_ppe_prog.v``; one
+    run, no ``second``; ``program_ram`` 0: contents on the parameter ports, 1: written through the
+    narrow port; ``imem_depth`` must be a power of two). Its result has no coefficient dump (zeros).
 
     Args:
         words: instruction words (at most ``imem_depth``); coef: up to 64 coefficient words.
@@ -75,6 +84,10 @@ def simulate(words: Sequence[int], coef: Sequence[int], inputs: Sequence[int] = 
         PpeSimError: the simulator is missing, failed, or its result file is malformed.
         ValueError: a program does not fit ``imem_depth``.
     """
+    if top not in TOPS:
+        raise ValueError(f"top must be one of {', '.join(TOPS)}, got {top!r}")
+    if top == "ppe_prog" and (second is not None or imem_depth & (imem_depth - 1)):
+        raise ValueError("ppe_prog: one program, imem_depth a power of two")
     if len(words) > imem_depth:
         raise ValueError(f"{len(words)} words do not fit an instruction memory of {imem_depth}")
     if second is not None and second[1] + len(second[0]) > imem_depth:
@@ -91,8 +104,13 @@ def simulate(words: Sequence[int], coef: Sequence[int], inputs: Sequence[int] = 
         if second is not None:
             _hex(w / "prog2.hex", second[0])
             plus += [f"+prog2={w / 'prog2.hex'}", f"+nprog2={len(second[0])}", f"+addr2={second[1]}"]
-        icarus([*RTL_FILES, TB_FILE], w, top="tb_ppe", parameters={"IMEM_DEPTH": imem_depth},
-               plusargs=plus, name="tb_ppe", error=PpeSimError, missing=PpeSimError)
+        if top == "ppe":
+            icarus([*RTL_FILES, TB_FILE], w, top="tb_ppe", parameters={"IMEM_DEPTH": imem_depth},
+                   plusargs=plus, name="tb_ppe", error=PpeSimError, missing=PpeSimError)
+        else:
+            icarus([*PROG_FILES, PROG_TB_FILE], w, top="tb_ppe_prog",
+                   parameters={"IMEM_DEPTH": imem_depth, "PROGRAM_RAM": program_ram},
+                   plusargs=plus, name="tb_ppe_prog", error=PpeSimError, missing=PpeSimError)
         return _parse(w / "out.txt")
 
 
