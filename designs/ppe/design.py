@@ -8,14 +8,15 @@ Registered in ``setup.py`` (entry-point group ``dcsflow.designs``):
   Conventional build (``PROGRAM_RAM=1``): distributed RAMs written through a narrow port carried on
   the same ports (layout in ``rtl/ppe_prog.v``).
 
-No check yet (``dcsflow check`` refuses with one line): the specialized netlist's simulation with
-a π program as parameter value is future work (README.md of this folder).
+Check (``dcsflow check``, :mod:`.check`): one specialized netlist per π program (the parameter
+value), simulated on random states against the golden model's π.
 """
 
 from __future__ import annotations
 
 from dcsflow.flow.design import Design
 
+from .check import ppe_check
 from .sim import HERE
 
 #: instruction-memory depth of the ``ppe`` build (the π programs need 208 words)
@@ -31,4 +32,5 @@ PPE = Design(
     name="ppe", top="ppe_prog", sources=prog_files(),
     chparams={"PROGRAM_RAM": 0, "IMEM_DEPTH": PROG_DEPTH},
     conventional_chparams={"PROGRAM_RAM": 1},
+    check=ppe_check,
     description="ARX processing element; program + coefficients as parameter")
