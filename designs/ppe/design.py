@@ -17,6 +17,7 @@ from __future__ import annotations
 from dcsflow.flow.design import Design
 
 from .check import ppe_check
+from .commands import ppe_command
 from .sim import HERE
 
 #: instruction-memory depth of the ``ppe`` build (the π programs need 208 words)
@@ -33,4 +34,5 @@ PPE = Design(
     chparams={"PROGRAM_RAM": 0, "IMEM_DEPTH": PROG_DEPTH},
     conventional_chparams={"PROGRAM_RAM": 1},
     check=ppe_check,
+    commands=(ppe_command,),
     description="ARX processing element; program + coefficients as parameter")
