@@ -1,7 +1,7 @@
 """The PPE's side of ``dcsflow check`` (a :class:`dcsflow.flow.check.DesignCheck`).
 
-Parameter inputs of ``ppe_prog``: ``program`` (IMEM_DEPTH × 64 bits, word a at [64a+63:64a]) and
-``coefs`` (64 × 64 bits). One parameter value = one assembled π program (``programs/pi16.s``, and
+Parameter inputs of ``ppe_prog``: ``prog_image`` (IMEM_DEPTH × 64 bits, word a at [64a+63:64a]) and
+``coef_image`` (64 × 64 bits). One parameter value = one assembled π program (``programs/pi16.s``, and
 ``pi32.s``/``pi64.s`` when the generalized π-Cipher model exists): each is one specialized netlist,
 simulated with ``tb/tb_ppe_prog.v`` (``NETLIST`` mode) on random states (``--keys`` cases per
 program, ``--seed``), the outputs compared with the golden model's π.
@@ -47,24 +47,24 @@ def _golden(bits: int):
 
 
 def program_values(bits: int, depth: int) -> dict[str, int]:
-    """Parameter values (``program``, ``coefs``) of ``pi<bits>.s`` for an instruction memory of ``depth``."""
+    """Parameter values (``prog_image``, ``coef_image``) of ``pi<bits>.s`` for an instruction memory of ``depth``."""
     p = assemble_file(PROGRAMS / f"pi{bits}.s", imem_depth=depth)
-    return {"program": sum(w << (64 * a) for a, w in enumerate(p.words)),
-            "coefs": sum(v << (64 * a) for a, v in enumerate(p.coef))}
+    return {"prog_image": sum(w << (64 * a) for a, w in enumerate(p.words)),
+            "coef_image": sum(v << (64 * a) for a, v in enumerate(p.coef))}
 
 
 def ppe_check(build, options: CheckOptions) -> DesignCheck:
     """:class:`DesignCheck` of a ``ppe`` build (module docstring).
 
     Raises:
-        CheckError: the build's parameters are not ``program`` (a multiple of 64 bits) and ``coefs``
+        CheckError: the build's parameters are not ``prog_image`` (a multiple of 64 bits) and ``coef_image``
         (4096 bits).
     """
     params = dict(build.manifest["params"])
-    if set(params) != {"program", "coefs"} or params["coefs"] != 64 * isa.NCOEF or params["program"] % 64:
-        raise CheckError(f"{build.path}: a PPE check needs parameters 'program' (64·depth bits) and "
-                         f"'coefs' (4096 bits), the build has {params}")
-    depth = params["program"] // 64
+    if set(params) != {"prog_image", "coef_image"} or params["coef_image"] != 64 * isa.NCOEF or params["prog_image"] % 64:
+        raise CheckError(f"{build.path}: a PPE check needs parameters 'prog_image' (64·depth bits) and "
+                         f"'coef_image' (4096 bits), the build has {params}")
+    depth = params["prog_image"] // 64
     rng = random.Random(options.seed)
     n = options.keys or 2
     cases: list[PiCase] = []

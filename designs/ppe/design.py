@@ -3,8 +3,8 @@
 Registered in ``setup.py`` (entry-point group ``dcsflow.designs``):
 
 - ``ppe``: top ``ppe_prog`` (``rtl/ppe_prog.v`` around ``rtl/ppe_core.v``), ``IMEM_DEPTH`` = 256.
-  TLUT build (``PROGRAM_RAM=0``): the parameter inputs ``program`` (256 instruction words, 16,384
-  bits) and ``coefs`` (64 coefficient words, 4,096 bits) are the memory contents, folded into TLUTs.
+  TLUT build (``PROGRAM_RAM=0``): the parameter inputs ``prog_image`` (256 instruction words, 16,384
+  bits) and ``coef_image`` (64 coefficient words, 4,096 bits) are the memory contents, folded into TLUTs.
   Conventional build (``PROGRAM_RAM=1``): distributed RAMs written through a narrow port carried on
   the same ports (layout in ``rtl/ppe_prog.v``).
 

@@ -6,8 +6,8 @@
 // dropped), so programs that write c[] (BMW-512's plan) need the RAM variant.
 // PROGRAM_RAM = 1 (the conventional build): the same ports carry a narrow write port into
 // distributed RAMs instead:
-//   program[0] write enable, program[10:1] address, program[74:11] instruction word;
-//   coefs[0] write enable, coefs[6:1] address, coefs[70:7] coefficient word (other bits unused).
+//   prog_image[0] write enable, prog_image[10:1] address, prog_image[74:11] instruction word;
+//   coef_image[0] write enable, coef_image[6:1] address, coef_image[70:7] coefficient word (other bits unused).
 module ppe_prog #(
     parameter IMEM_DEPTH = 256,         // a power of two, 2..1024
     parameter PROGRAM_RAM = 0
@@ -18,8 +18,8 @@ module ppe_prog #(
     input  wire [9:0]  start_addr,
     output wire        busy,
     // word a at bits [64a+63:64a]
-    (* PARAM *) input wire [IMEM_DEPTH*64-1:0] program,
-    (* PARAM *) input wire [64*64-1:0]         coefs,
+    (* PARAM *) input wire [IMEM_DEPTH*64-1:0] prog_image,
+    (* PARAM *) input wire [64*64-1:0]         coef_image,
     input  wire [63:0] in_data,
     input  wire        in_valid,
     output wire        in_ready,
@@ -39,23 +39,23 @@ module ppe_prog #(
     generate
         if (PROGRAM_RAM == 0) begin : rom
             always @(posedge clk) begin
-                ir <= program[fetch*64 +: 64];
+                ir <= prog_image[fetch*64 +: 64];
             end
-            assign cm_b_data = coefs[cm_b_addr*64 +: 64];
-            assign cm_c_data = coefs[cm_c_addr*64 +: 64];
+            assign cm_b_data = coef_image[cm_b_addr*64 +: 64];
+            assign cm_c_data = coef_image[cm_c_addr*64 +: 64];
         end else begin : ram
             (* ram_style = "distributed" *) reg [63:0] imem [0:IMEM_DEPTH-1];
             reg [63:0] cm [0:63];
             always @(posedge clk) begin
-                if (program[0])
-                    imem[program[AW:1]] <= program[74:11];
+                if (prog_image[0])
+                    imem[prog_image[AW:1]] <= prog_image[74:11];
             end
             always @(posedge clk) begin
                 ir <= imem[fetch];
             end
             always @(posedge clk) begin
-                if (coefs[0])
-                    cm[coefs[6:1]] <= coefs[70:7];
+                if (coef_image[0])
+                    cm[coef_image[6:1]] <= coef_image[70:7];
                 else if (cm_we)
                     cm[cm_waddr] <= cm_wdata;
             end
@@ -69,7 +69,7 @@ module ppe_prog #(
         .pc_next(pc_next), .ir(ir),
         .cm_b_addr(cm_b_addr), .cm_b_data(cm_b_data), .cm_c_addr(cm_c_addr), .cm_c_data(cm_c_data),
         .cm_we(cm_we), .cm_waddr(cm_waddr), .cm_wdata(cm_wdata),
-        .cm_busy(PROGRAM_RAM != 0 && coefs[0]),
+        .cm_busy(PROGRAM_RAM != 0 && coef_image[0]),
         .in_data(in_data), .in_valid(in_valid), .in_ready(in_ready),
         .out_data(out_data), .out_valid(out_valid), .out_ready(out_ready));
 endmodule

@@ -13,8 +13,8 @@ module tb_ppe_prog;
     reg rst = 1'b1;
     reg start = 1'b0;
     wire busy;
-    reg [IMEM_DEPTH*64-1:0] program = 0;
-    reg [64*64-1:0] coefs = 0;
+    reg [IMEM_DEPTH*64-1:0] prog_image = 0;
+    reg [64*64-1:0] coef_image = 0;
     reg [63:0] in_data = 64'd0;
     reg in_valid = 1'b0;
     wire in_ready;
@@ -28,7 +28,7 @@ module tb_ppe_prog;
     ppe_prog #(.IMEM_DEPTH(IMEM_DEPTH), .PROGRAM_RAM(PROGRAM_RAM)) dut (
 `endif
         .clk(clk), .rst(rst), .start(start), .start_addr(10'd0), .busy(busy),
-        .program(program), .coefs(coefs),
+        .prog_image(prog_image), .coef_image(coef_image),
         .in_data(in_data), .in_valid(in_valid), .in_ready(in_ready),
         .out_data(out_data), .out_valid(out_valid), .out_ready(out_ready));
 
@@ -61,19 +61,19 @@ module tb_ppe_prog;
         fo = $fopen(fout, "w");
         $fdisplay(fo, "ppe-results 1");
         if (PROGRAM_RAM == 0) begin
-            for (i = 0; i < IMEM_DEPTH; i = i + 1) program[64*i +: 64] = prog[i];
-            for (i = 0; i < 64; i = i + 1) coefs[64*i +: 64] = coef[i];
+            for (i = 0; i < IMEM_DEPTH; i = i + 1) prog_image[64*i +: 64] = prog[i];
+            for (i = 0; i < 64; i = i + 1) coef_image[64*i +: 64] = coef[i];
         end
         tick; tick; rst = 1'b0;
         if (PROGRAM_RAM != 0) begin
             for (i = 0; i < IMEM_DEPTH; i = i + 1) begin
-                program = 0; program[0] = 1'b1; program[10:1] = i; program[74:11] = prog[i]; tick;
+                prog_image = 0; prog_image[0] = 1'b1; prog_image[10:1] = i; prog_image[74:11] = prog[i]; tick;
             end
-            program = 0;
+            prog_image = 0;
             for (i = 0; i < 64; i = i + 1) begin
-                coefs = 0; coefs[0] = 1'b1; coefs[6:1] = i; coefs[70:7] = coef[i]; tick;
+                coef_image = 0; coef_image[0] = 1'b1; coef_image[6:1] = i; coef_image[70:7] = coef[i]; tick;
             end
-            coefs = 0;
+            coef_image = 0;
         end
         ip = 0;
         start = 1'b1; tick; start = 1'b0;
