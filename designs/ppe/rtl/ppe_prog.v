@@ -35,14 +35,16 @@ module ppe_prog #(
     wire [63:0] cm_b_data, cm_c_data, cm_wdata;
     wire        cm_we;
     wire [AW-1:0] fetch = pc_next[AW-1:0];
+    // word indices as {index, 6'd0}, not index*64: a $mul here would look like a multiplier with a
+    // parameter operand to the flow's front end
 
     generate
         if (PROGRAM_RAM == 0) begin : rom
             always @(posedge clk) begin
-                ir <= prog_image[fetch*64 +: 64];
+                ir <= prog_image[{fetch, 6'd0} +: 64];
             end
-            assign cm_b_data = coef_image[cm_b_addr*64 +: 64];
-            assign cm_c_data = coef_image[cm_c_addr*64 +: 64];
+            assign cm_b_data = coef_image[{cm_b_addr, 6'd0} +: 64];
+            assign cm_c_data = coef_image[{cm_c_addr, 6'd0} +: 64];
         end else begin : ram
             (* ram_style = "distributed" *) reg [63:0] imem [0:IMEM_DEPTH-1];
             reg [63:0] cm [0:63];
