@@ -65,8 +65,8 @@ setup(
     packages=_packages(),
     package_dir=ROOTS,
     include_package_data=True,
-    package_data={"": ["*.v", "*.vh", "*.json", "*.yaml", "*.db", "*.md", "SHA256SUMS", "*.test-vectors", "*.tcl",
-                       "*.xdc", "*.j2", "*.txt"],
+    package_data={"": ["*.v", "*.vh", "*.s", "*.inc", "*.json", "*.yaml", "*.db", "*.md", "SHA256SUMS",
+                       "*.test-vectors", "*.tcl", "*.xdc", "*.j2", "*.txt"],
                   "dcsflow.scg.firmware": ["*.c", "*.h", "*.S", "*.ld", "Makefile"]},
     install_requires=[],            # the runtime: standard library only
     extras_require={
@@ -90,6 +90,7 @@ setup(
             "picipher64_cis = dcsflow.designs.picipher.design:PICIPHER64_CIS",
             "aes128_iter = dcsflow.designs.aes128.design:AES128_ITER",
             "aes128_pipe = dcsflow.designs.aes128.design:AES128_PIPE",
+            "ppe = dcsflow.designs.ppe.design:PPE",
         ],
     },
 )

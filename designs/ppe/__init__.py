@@ -1,1 +1,2 @@
-"""ARX programmable processing element (PPE) and its BMW-512 golden model."""
+"""The ARX programmable processing element (PPE): ISA, assembler, instruction-set simulator, RTL,
+programs, and the BMW-512 golden model."""

@@ -1,0 +1,614 @@
+"""PPE assembler: assembly text -> 64-bit instruction words and a coefficient-memory image.
+
+The language is described in ``designs/ppe/README.md`` ("Assembly language"); the object file
+(``ppe-object 1``) in ``docs/formats.md``. Public API::
+
+    prog = assemble_file("programs/pi64.s")            # or assemble(text, name="<text>")
+    prog.words      # list of int, one 64-bit instruction word per address 0..len-1
+    prog.coef       # list of 64 int, the coefficient-memory image (unset words are 0)
+    write_object(prog, path); read_object(path)
+
+Every error is an :class:`AsmError` whose message is one line ``file:line: reason``.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import isa
+
+__all__ = ["AsmError", "Program", "assemble", "assemble_file", "write_object", "read_object",
+           "OBJECT_MAGIC", "OBJECT_VERSION"]
+
+OBJECT_MAGIC, OBJECT_VERSION = "ppe-object", 1
+_MAX_INCLUDE_DEPTH = 16
+_MAX_EXPANSIONS = 100_000
+
+
+class AsmError(ValueError):
+    """Source that does not assemble; the message is ``file:line: reason`` (one line).
+
+    ``user_error = True``: the dcsflow CLI prints it as one line, exit status 1.
+    """
+
+    user_error = True
+
+
+@dataclass
+class Program:
+    """An assembled program.
+
+    Attributes:
+        words: instruction words, address 0 first (64-bit ints); ``len(words)`` <= ``imem_depth``.
+        coef: the 64-word coefficient-memory image (64-bit ints; words no ``.coef`` set are 0).
+        imem_depth: the instruction-memory size the program was checked against.
+        symbols: labels and ``.equ`` names -> value.
+        origins: address -> ``file:line`` of the statement that produced the word.
+    """
+
+    words: list[int]
+    coef: list[int]
+    imem_depth: int = isa.DEFAULT_IMEM
+    symbols: dict[str, int] = field(default_factory=dict)
+    origins: dict[int, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _Line:
+    file: str
+    line: int
+    text: str
+
+    def where(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+def _err(loc: _Line, msg: str) -> AsmError:
+    return AsmError(f"{loc.where()}: {msg}")
+
+
+# ----------------------------------------------------------------------------- expressions
+_BINOPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+           ast.FloorDiv: lambda a, b: a // b, ast.Div: lambda a, b: a // b, ast.Mod: lambda a, b: a % b,
+           ast.LShift: lambda a, b: a << b, ast.RShift: lambda a, b: a >> b,
+           ast.BitAnd: lambda a, b: a & b, ast.BitOr: lambda a, b: a | b, ast.BitXor: lambda a, b: a ^ b}
+_UNOPS = {ast.USub: lambda a: -a, ast.UAdd: lambda a: a, ast.Invert: lambda a: ~a}
+
+
+def _eval(text: str, symbols: dict[str, int], loc: _Line) -> int:
+    """Integer value of an expression (numbers, symbols, + - * / % << >> & | ^ ~ and parentheses)."""
+    src = text.strip()
+    if not src:
+        raise _err(loc, "missing expression")
+    names: dict[str, str] = {}
+
+    def mangle(m):
+        return names.setdefault(m.group(1), f"_s{len(names)}")
+
+    # symbol names may contain dots (.Lloop_3): give each a plain identifier for the parser
+    py = re.sub(r"(?<![0-9A-Za-z_.])([A-Za-z_.][A-Za-z0-9_.]*)", mangle, src)
+    symbols = {**{v: symbols[k] for k, v in names.items() if k in symbols}}
+    unknown = {v: k for k, v in names.items()}
+    try:
+        tree = ast.parse(py, mode="eval")
+    except SyntaxError:
+        raise _err(loc, f"bad expression '{src}'") from None
+
+    def ev(node):
+        if isinstance(node, ast.Expression):
+            return ev(node.body)
+        if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+            return node.value
+        if isinstance(node, ast.Name):
+            if node.id not in symbols:
+                raise _err(loc, f"undefined symbol '{unknown.get(node.id, node.id)}'")
+            return symbols[node.id]
+        if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
+            a, b = ev(node.left), ev(node.right)
+            if isinstance(node.op, (ast.Div, ast.FloorDiv, ast.Mod)) and b == 0:
+                raise _err(loc, f"division by zero in '{src}'")
+            if isinstance(node.op, (ast.LShift, ast.RShift)) and not 0 <= b <= 4096:
+                raise _err(loc, f"shift count {b} out of range in '{src}'")
+            return _BINOPS[type(node.op)](a, b)
+        if isinstance(node, ast.UnaryOp) and type(node.op) in _UNOPS:
+            return _UNOPS[type(node.op)](ev(node.operand))
+        raise _err(loc, f"bad expression '{src}'")
+
+    return ev(tree)
+
+
+# ----------------------------------------------------------------------------- preprocessing
+def _split_top(text: str, sep: str = ",") -> list[str]:
+    """Split at ``sep`` outside () and []."""
+    out, depth, cur = [], 0, []
+    for ch in text:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        if ch == sep and depth == 0:
+            out.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    out.append("".join(cur))
+    return [s.strip() for s in out]
+
+
+def _strip_comment(text: str) -> str:
+    for i, ch in enumerate(text):
+        if ch in ";#":
+            return text[:i]
+    return text
+
+
+_NAME = r"[A-Za-z_.][A-Za-z0-9_.]*"
+
+
+def _read_source(path: Path, loc: _Line | None) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        reason = "no such file"
+    except IsADirectoryError:
+        reason = "is a folder, not a source file"
+    except UnicodeDecodeError:
+        reason = "not UTF-8 text"
+    except OSError as e:
+        reason = f"cannot read: {e.strerror}"
+    if loc is None:
+        raise AsmError(f"{path}: {reason}")
+    raise _err(loc, f"'{path}': {reason}")
+
+
+def _lines(text: str, name: str, base: Path | None, depth: int = 0) -> list[_Line]:
+    """Source lines with includes expanded, comments stripped, blank lines dropped."""
+    out: list[_Line] = []
+    for i, raw in enumerate(text.splitlines(), start=1):
+        loc = _Line(name, i, _strip_comment(raw).strip())
+        if not loc.text:
+            continue
+        m = re.fullmatch(r"\.include\s+\"([^\"]+)\"", loc.text)
+        if m:
+            if base is None:
+                raise _err(loc, ".include needs a source file (assemble_file), not text")
+            if depth >= _MAX_INCLUDE_DEPTH:
+                raise _err(loc, f".include nested more than {_MAX_INCLUDE_DEPTH} deep")
+            inc = (base / m.group(1))
+            out += _lines(_read_source(inc, loc), str(Path(name).parent / m.group(1)) if name else m.group(1),
+                          inc.parent, depth + 1)
+            continue
+        if loc.text.startswith(".include"):
+            raise _err(loc, '.include needs a file name in double quotes')
+        out.append(loc)
+    return out
+
+
+def _expand_macros(lines: list[_Line]) -> list[_Line]:
+    """Collect ``.macro`` definitions and expand their uses (recursively, bounded)."""
+    macros: dict[str, tuple[list[str], list[_Line], _Line]] = {}
+    body: list[_Line] = []
+    i = 0
+    while i < len(lines):
+        loc = lines[i]
+        m = re.fullmatch(rf"\.macro\s+({_NAME})\s*(.*)", loc.text)
+        if m:
+            name = m.group(1)
+            params = [p for p in _split_top(m.group(2))] if m.group(2).strip() else []
+            for p in params:
+                if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", p):
+                    raise _err(loc, f"bad macro parameter name '{p}'")
+            if len(set(params)) != len(params):
+                raise _err(loc, f"macro '{name}' names a parameter twice")
+            if name in macros:
+                raise _err(loc, f"macro '{name}' defined twice (first at {macros[name][2].where()})")
+            j = i + 1
+            mbody = []
+            while j < len(lines) and lines[j].text != ".endm":
+                if lines[j].text.startswith(".macro"):
+                    raise _err(lines[j], "a .macro inside a .macro")
+                mbody.append(lines[j])
+                j += 1
+            if j == len(lines):
+                raise _err(loc, f"macro '{name}' has no .endm")
+            macros[name] = (params, mbody, loc)
+            i = j + 1
+            continue
+        if loc.text == ".endm":
+            raise _err(loc, ".endm without .macro")
+        body.append(loc)
+        i += 1
+
+    count = [0]
+
+    def expand(seq: list[_Line], depth: int) -> list[_Line]:
+        out = []
+        for loc in seq:
+            label, rest = _take_labels(loc)
+            word = rest.split(None, 1)
+            if word and word[0] in macros:
+                if depth > 32:
+                    raise _err(loc, f"macro '{word[0]}' expands recursively")
+                params, mbody, _ = macros[word[0]]
+                args = _split_top(word[1]) if len(word) > 1 and word[1].strip() else []
+                if len(args) != len(params):
+                    raise _err(loc, f"macro '{word[0]}' takes {len(params)} arguments, got {len(args)}")
+                count[0] += 1
+                if count[0] > _MAX_EXPANSIONS:
+                    raise _err(loc, "too many macro expansions")
+                tag = count[0]
+                if label:
+                    out.append(_Line(loc.file, loc.line, label))
+                sub = []
+                for b in mbody:
+                    t = b.text
+                    for p, a in sorted(zip(params, args), key=lambda pa: -len(pa[0])):
+                        t = t.replace("\\" + p, a)
+                    t = re.sub(r"\.L([A-Za-z0-9_]+)", lambda mm: f".L{mm.group(1)}_{tag}", t)
+                    if "\\" in t:
+                        raise _err(loc, f"macro '{word[0]}' (line {b.line}): unknown parameter in '{b.text}'")
+                    # errors inside an expansion point at the use, naming the macro line
+                    sub.append(_Line(loc.file, loc.line, t))
+                out += expand(sub, depth + 1)
+            else:
+                out.append(loc)
+        return out
+
+    return expand(body, 0)
+
+
+def _take_labels(loc: _Line) -> tuple[str, str]:
+    """``'a: b: add ...'`` -> (``'a: b:'``, ``'add ...'``)."""
+    text = loc.text
+    labels = []
+    while True:
+        m = re.match(rf"({_NAME})\s*:(?!:)\s*", text)
+        if not m:
+            break
+        labels.append(m.group(1) + ":")
+        text = text[m.end():]
+    return " ".join(labels), text
+
+
+# ----------------------------------------------------------------------------- operands
+@dataclass(frozen=True)
+class _Opnd:
+    kind: str          # 'r', 'c', 'in', 'out', 'none'
+    index: int = 0
+    base: int = 0
+
+
+def _operand(text: str, symbols: dict[str, int], loc: _Line) -> _Opnd:
+    t = text.strip()
+    if t == "-":
+        return _Opnd("none")
+    if t == "in":
+        return _Opnd("in")
+    if t == "out":
+        return _Opnd("out")
+    m = re.fullmatch(r"r(\d+)", t) or re.fullmatch(r"r(\(.*\))", t)
+    if m:
+        v = _eval(m.group(1), symbols, loc)
+        if not 0 <= v < isa.NREGS:
+            raise _err(loc, f"register r{v} out of range r0..r{isa.NREGS - 1}")
+        return _Opnd("r", v)
+    m = re.fullmatch(r"c\[(.*)\]", t)
+    if m:
+        inner = m.group(1).strip()
+        base = 0
+        mb = re.fullmatch(r"b\s*(?:\+\s*(.*))?", inner)
+        if mb:
+            base = 1
+            inner = mb.group(1) if mb.group(1) is not None else "0"
+        v = _eval(inner, symbols, loc)
+        if not 0 <= v < isa.NCOEF:
+            raise _err(loc, f"coefficient address {v} out of range 0..{isa.NCOEF - 1}")
+        return _Opnd("c", v, base)
+    raise _err(loc, f"bad operand '{t}' (expected rN, r(expr), c[expr], c[b+expr], in, out or -)")
+
+
+# ----------------------------------------------------------------------------- assembler
+_CTL_NAMES = set(isa.CTL) - {""}
+
+
+def _parse_ctl(text: str, symbols: dict[str, int], loc: _Line, imem_depth: int) -> tuple[int, int]:
+    parts = text.split(None, 1)
+    if not parts:
+        raise _err(loc, "empty control slot after '||'")
+    name = parts[0]
+    if name not in _CTL_NAMES:
+        raise _err(loc, f"unknown control action '{name}' (expected {', '.join(sorted(_CTL_NAMES))})")
+    arg = parts[1].strip() if len(parts) > 1 else ""
+    if name not in isa.CTL_ARG:
+        if arg:
+            raise _err(loc, f"'{name}' takes no argument")
+        return isa.CTL[name], 0
+    if not arg:
+        raise _err(loc, f"'{name}' needs an argument")
+    v = _eval(arg, symbols, loc)
+    if name in ("jmp", "djnz"):
+        if not 0 <= v < imem_depth:
+            raise _err(loc, f"{name} target {v} outside the instruction memory (0..{imem_depth - 1})")
+    elif name == "setlc":
+        if not 0 <= v < (1 << isa.LC_BITS):
+            raise _err(loc, f"setlc {v} out of range 0..{(1 << isa.LC_BITS) - 1}")
+    elif name == "setb":
+        if not 0 <= v < isa.NCOEF:
+            raise _err(loc, f"setb {v} out of range 0..{isa.NCOEF - 1}")
+    else:  # addb: any integer, mod 64
+        v %= isa.NCOEF
+    return isa.CTL[name], v
+
+
+def _parse_insn(text: str, symbols: dict[str, int], loc: _Line, imem_depth: int,
+                default_width: int) -> int:
+    """One statement (no label) -> instruction word."""
+    dp, ctl_text = (text.split("||", 1) + [None])[:2] if "||" in text else (text, None)
+    dp = dp.strip()
+    ctl, imm = 0, 0
+    if ctl_text is not None:
+        ctl, imm = _parse_ctl(ctl_text.strip(), symbols, loc, imem_depth)
+    parts = dp.split(None, 1)
+    if not parts:
+        raise _err(loc, "missing instruction before '||'")
+    mnem = parts[0].lower()
+    ops_text = parts[1] if len(parts) > 1 else ""
+    if mnem in _CTL_NAMES:
+        if ctl_text is not None:
+            raise _err(loc, "two control actions in one word")
+        ctl, imm = _parse_ctl(dp, symbols, loc, imem_depth)
+        return isa.Instr(lanes=0, ctl=ctl, imm=imm).encode()
+    if mnem == "nop":
+        if ops_text.strip():
+            raise _err(loc, "'nop' takes no operands")
+        return isa.Instr(lanes=0, ctl=ctl, imm=imm).encode()
+
+    pieces = mnem.split(".")
+    op1 = pieces[0]
+    if op1 not in ("add", "sub", "xor", "and", "or", "mov"):
+        raise _err(loc, f"unknown instruction '{parts[0]}'")
+    op2, width = "", default_width
+    seen_w = False
+    for p in pieces[1:]:
+        if p in ("16", "32", "64"):
+            if seen_w:
+                raise _err(loc, f"two lane widths in '{parts[0]}'")
+            width, seen_w = int(p), True
+        elif p in ("add", "sub", "xor"):
+            if op2 or seen_w:
+                raise _err(loc, f"bad instruction '{parts[0]}' (form: op1[.op2][.16|.32|.64])")
+            op2 = p
+        else:
+            raise _err(loc, f"bad suffix '.{p}' in '{parts[0]}' (op2 add/sub/xor, width 16/32/64)")
+
+    ops = _split_top(ops_text) if ops_text.strip() else []
+    sh, n = 0, 0
+    if ops and re.match(r"(rotl|shl|shr)\b", ops[-1]):
+        sname, _, amount = ops.pop().partition(" ")
+        if not amount.strip():
+            raise _err(loc, f"'{sname}' needs an amount")
+        sh = isa.SH[sname]
+        n = _eval(amount, symbols, loc)
+        if not 0 <= n < width:
+            raise _err(loc, f"{sname} amount {n} out of range 0..{width - 1} for {width}-bit lanes")
+    nsrc = (1 if op1 == "mov" else 2) + (1 if op2 else 0)
+    if len(ops) != 1 + nsrc:
+        form = "dest, " + ("src" if op1 == "mov" else "a, b") + (", c" if op2 else "")
+        raise _err(loc, f"'{parts[0]}' takes {1 + nsrc} operands ({form}"
+                        f"[, rotl|shl|shr n]), got {len(ops)}")
+    o = [_operand(x, symbols, loc) for x in ops]
+    dest, srcs = o[0], o[1:]
+    f = dict(op2=isa.OP2[op2], lanes=isa.LANES[width], sh=sh, n=n)
+
+    def set_b(op: _Opnd, what: str):
+        if op.kind == "r":
+            f.update(b_c=0, bi=op.index)
+        elif op.kind == "c":
+            f.update(b_c=1, b_base=op.base, bi=op.index)
+        else:
+            raise _err(loc, f"{what} must be a register or c[...], not '{op.kind}'")
+
+    def set_a(op: _Opnd):
+        if op.kind == "r":
+            f.update(ra=op.index)
+        elif op.kind == "in":
+            f.update(a_in=1)
+        else:
+            raise _err(loc, "operand A must be a register or 'in'")
+
+    if op1 == "mov":
+        s = srcs[0]
+        if s.kind == "c":
+            f["op1"] = isa.OP1["movb"]
+            set_b(s, "source")
+        else:
+            if s.kind not in ("r", "in"):
+                raise _err(loc, f"bad source '{ops[1]}'")
+            f["op1"] = isa.OP1["mova"]
+            set_a(s)
+        rest = srcs[1:]
+    else:
+        a, b = srcs[0], srcs[1]
+        if a.kind == "c" and op1 != "sub" and b.kind in ("r", "in"):
+            a, b = b, a     # commutative: the register goes to A
+        if a.kind == "c":
+            raise _err(loc, "operand A must be a register or 'in' (c[...] is only allowed as B or C)")
+        if b.kind == "in":
+            raise _err(loc, "'in' can only be operand A")
+        f["op1"] = isa.OP1[op1]
+        set_a(a)
+        set_b(b, "operand B")
+        rest = srcs[2:]
+    if op2:
+        c = rest[0]
+        if c.kind == "r":
+            f.update(c_c=0, ci=c.index)
+        elif c.kind == "c":
+            f.update(c_c=1, c_base=c.base, ci=c.index)
+        else:
+            raise _err(loc, f"operand C must be a register or c[...], not '{ops[-1]}'")
+    if dest.kind == "r":
+        f.update(dk=isa.DK_REG, di=dest.index)
+    elif dest.kind == "c":
+        f.update(dk=isa.DK_COEF, di=dest.index, d_base=dest.base)
+    elif dest.kind == "out":
+        f.update(dk=isa.DK_OUT)
+    elif dest.kind == "none":
+        f.update(dk=isa.DK_NONE)
+    else:
+        raise _err(loc, "'in' cannot be a destination")
+    f.update(ctl=ctl, imm=imm)
+    return isa.Instr(**f).encode()
+
+
+def _assemble_lines(lines: list[_Line], imem_depth: int) -> Program:
+    if not 1 <= imem_depth <= isa.MAX_IMEM:
+        raise AsmError(f"instruction memory depth {imem_depth} out of range 1..{isa.MAX_IMEM}")
+    lines = _expand_macros(lines)
+    # pass 1: addresses of labels, .equ values
+    symbols: dict[str, int] = {}
+    where: dict[str, str] = {}
+    stmts: list[tuple[int, _Line, str, int]] = []   # (address, loc, text, lane width)
+    coef: dict[int, tuple[int, _Line]] = {}
+    pc = 0
+    width = 64
+    pending_equ: list[tuple[_Line, str, str]] = []
+
+    def define(name: str, value: int, loc: _Line):
+        if name in ("b", "in", "out") or re.fullmatch(r"r\d+", name):
+            raise _err(loc, f"'{name}' is reserved and cannot be a symbol")
+        if name in symbols and symbols[name] != value:
+            raise _err(loc, f"symbol '{name}' redefined (first at {where[name]})")
+        symbols[name] = value
+        where.setdefault(name, loc.where())
+
+    for loc in lines:
+        label, text = _take_labels(loc)
+        for lab in label.split():
+            define(lab[:-1], pc, loc)
+        if not text:
+            continue
+        if text.startswith("."):
+            d, _, arg = text.partition(" ")
+            arg = arg.strip()
+            if d == ".equ":
+                m = re.fullmatch(rf"({_NAME})\s*,\s*(.+)", arg)
+                if not m:
+                    raise _err(loc, ".equ needs 'NAME, expr'")
+                define(m.group(1), _eval(m.group(2), symbols, loc), loc)
+            elif d == ".lanes":
+                w = _eval(arg, symbols, loc)
+                if w not in isa.LANES:
+                    raise _err(loc, f".lanes {w}: lane width must be 16, 32 or 64")
+                width = w
+            elif d == ".org":
+                a = _eval(arg, symbols, loc)
+                if a < pc:
+                    raise _err(loc, f".org {a} goes backwards (next address is {pc})")
+                pc = a
+            elif d == ".coef":
+                pa = _split_top(arg)
+                if len(pa) != 2:
+                    raise _err(loc, ".coef needs 'addr, value'")
+                pending_equ.append((loc, pa[0], pa[1]))
+            else:
+                raise _err(loc, f"unknown directive '{d}'")
+            continue
+        stmts.append((pc, loc, text, width))
+        pc += 1
+    if pc > imem_depth:
+        first = next(loc for a, loc, _, _ in stmts if a >= imem_depth) if any(
+            a >= imem_depth for a, *_ in stmts) else lines[-1]
+        raise _err(first, f"program needs {pc} words, instruction memory holds {imem_depth}")
+    # pass 2
+    words = [0] * pc
+    origins = {}
+    for addr, loc, text, w in stmts:
+        words[addr] = _parse_insn(text, symbols, loc, imem_depth, w)
+        origins[addr] = loc.where()
+    image = [0] * isa.NCOEF
+    for loc, a_text, v_text in pending_equ:
+        a = _eval(a_text, symbols, loc)
+        if not 0 <= a < isa.NCOEF:
+            raise _err(loc, f"coefficient address {a} out of range 0..{isa.NCOEF - 1}")
+        v = _eval(v_text, symbols, loc)
+        if not 0 <= v <= isa.WORD_MASK:
+            raise _err(loc, f"coefficient value {v:#x} does not fit 64 bits")
+        if a in coef and coef[a][0] != v:
+            raise _err(loc, f"coefficient {a} set twice (first at {coef[a][1].where()})")
+        coef[a] = (v, loc)
+        image[a] = v
+    return Program(words, image, imem_depth, symbols, origins)
+
+
+def assemble(text: str, name: str = "<text>", imem_depth: int = isa.DEFAULT_IMEM) -> Program:
+    """Assemble source text (``.include`` is not available: no file to be relative to).
+
+    Args:
+        text: the program. name: file name used in error messages.
+        imem_depth: instruction-memory size in words (1..1024); a longer program is an error.
+    Raises:
+        AsmError: ``name:line: reason``.
+    """
+    return _assemble_lines(_lines(text, name, None), imem_depth)
+
+
+def assemble_file(path: str | Path, imem_depth: int = isa.DEFAULT_IMEM) -> Program:
+    """Assemble a source file (``.include`` paths are relative to the including file).
+
+    Raises:
+        AsmError: ``file:line: reason``, or ``file: reason`` when the file cannot be read.
+    """
+    p = Path(path)
+    return _assemble_lines(_lines(_read_source(p, None), str(path), p.parent), imem_depth)
+
+
+# ----------------------------------------------------------------------------- object files
+def write_object(prog: Program, path: str | Path) -> None:
+    """Write ``prog`` as a ``ppe-object 1`` text file (docs/formats.md)."""
+    lines = [f"# {OBJECT_MAGIC} {OBJECT_VERSION} words={len(prog.words)} imem_depth={prog.imem_depth}"]
+    lines += [f"i {a:03x} {w:016x}" for a, w in enumerate(prog.words)]
+    lines += [f"c {a:02x} {v:016x}" for a, v in enumerate(prog.coef) if v]
+    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def read_object(path: str | Path) -> Program:
+    """Read a ``ppe-object`` file.
+
+    Raises:
+        AsmError: ``file:line: reason`` for a wrong header/version, a bad line, an address out of range.
+    """
+    name = str(path)
+    text = _read_source(Path(path), None)
+    lines = text.splitlines()
+    m = re.fullmatch(rf"# {OBJECT_MAGIC} (\d+) words=(\d+) imem_depth=(\d+)", lines[0].strip()) if lines else None
+    if not m:
+        raise AsmError(f"{name}:1: not a {OBJECT_MAGIC} file (header '# {OBJECT_MAGIC} 1 words=N imem_depth=D')")
+    if int(m.group(1)) != OBJECT_VERSION:
+        raise AsmError(f"{name}:1: {OBJECT_MAGIC} version {m.group(1)} not supported (this reader: {OBJECT_VERSION})")
+    nwords, depth = int(m.group(2)), int(m.group(3))
+    if not 1 <= depth <= isa.MAX_IMEM or nwords > depth:
+        raise AsmError(f"{name}:1: words={nwords} / imem_depth={depth} out of range")
+    words, coef = [0] * nwords, [0] * isa.NCOEF
+    for i, raw in enumerate(lines[1:], start=2):
+        t = raw.strip()
+        if not t or t.startswith("#"):
+            continue
+        mm = re.fullmatch(r"([ic]) ([0-9a-fA-F]+) ([0-9a-fA-F]{16})", t)
+        if not mm:
+            raise AsmError(f"{name}:{i}: bad line (expected 'i ADDR HEX16' or 'c ADDR HEX16')")
+        a, v = int(mm.group(2), 16), int(mm.group(3), 16)
+        if mm.group(1) == "i":
+            if a >= nwords:
+                raise AsmError(f"{name}:{i}: instruction address {a} >= words={nwords}")
+            if not isa.valid_word(v):
+                raise AsmError(f"{name}:{i}: {v:016x} is not a valid instruction word")
+            words[a] = v
+        else:
+            if a >= isa.NCOEF:
+                raise AsmError(f"{name}:{i}: coefficient address {a} out of range 0..{isa.NCOEF - 1}")
+            coef[a] = v
+    return Program(words, coef, depth)

@@ -1,0 +1,38 @@
+"""The PPE's :class:`~dcsflow.flow.design.Design` description: the program as a parameter input.
+
+Registered in ``setup.py`` (entry-point group ``dcsflow.designs``):
+
+- ``ppe``: top ``ppe_prog`` (``rtl/ppe_prog.v`` around ``rtl/ppe_core.v``), ``IMEM_DEPTH`` = 256.
+  TLUT build (``PROGRAM_RAM=0``): the parameter inputs ``prog_image`` (256 instruction words, 16,384
+  bits) and ``coef_image`` (64 coefficient words, 4,096 bits) are the memory contents, folded into TLUTs.
+  Conventional build (``PROGRAM_RAM=1``): distributed RAMs written through a narrow port carried on
+  the same ports (layout in ``rtl/ppe_prog.v``).
+
+Check (``dcsflow check``, :mod:`.check`): one specialized netlist per π program (the parameter
+value), simulated on random states against the golden model's π.
+"""
+
+from __future__ import annotations
+
+from dcsflow.flow.design import Design
+
+from .check import ppe_check
+from .commands import ppe_command
+from .sim import HERE
+
+#: instruction-memory depth of the ``ppe`` build (the π programs need 208 words)
+PROG_DEPTH = 256
+
+
+def prog_files():
+    """Verilog sources of ``ppe_prog`` (core first)."""
+    return (HERE / "rtl" / "ppe_core.v", HERE / "rtl" / "ppe_prog.v")
+
+
+PPE = Design(
+    name="ppe", top="ppe_prog", sources=prog_files(),
+    chparams={"PROGRAM_RAM": 0, "IMEM_DEPTH": PROG_DEPTH},
+    conventional_chparams={"PROGRAM_RAM": 1},
+    check=ppe_check,
+    commands=(ppe_command,),
+    description="ARX processing element; program + coefficients as parameter")
