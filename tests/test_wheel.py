@@ -35,7 +35,8 @@ from dcsflow.flow.paths import REPO_ROOT
 
 #: package-data folders (relative to the repository) whose every file the wheel must contain
 DATA_DIRS = ["scg/xc7", "designs/picipher/testvectors", "designs/picipher/rtl", "designs/picipher/tb",
-             "designs/picipher/rtl_cis", "designs/aes128/rtl", "designs/aes128/tb", "designs/ppe/vectors", "flow/yosys_lib",
+             "designs/picipher/rtl_cis", "designs/aes128/rtl", "designs/aes128/tb", "designs/ppe/vectors",
+             "designs/ppe/rtl", "designs/ppe/programs", "designs/ppe/tb", "flow/yosys_lib",
              "flow/boards", "flow/templates"]
 _IGNORE = shutil.ignore_patterns(".git", ".venv", "build", "*.egg-info", "__pycache__", "tests", "benchmarks",
                                  "docs", ".ci")
