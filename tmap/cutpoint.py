@@ -36,7 +36,7 @@ checking using cuts and heaps", DAC 1997.
 
 from __future__ import annotations
 
-from dcsflow.aig import Aig
+from dcsflow.aig import Aig, truth_vars
 
 from .cones import parameter_only
 
@@ -136,25 +136,6 @@ def _entry_literals(order, lit, leaf, ands, base, size, ref: Aig, param_only) ->
     return value(lit), frontier
 
 
-_PATTERNS: dict = {}
-
-
-def _patterns(n: int) -> list[int]:
-    """Exhaustive simulation words for ``n`` free variables: bit t of word j is bit j of t."""
-    if n not in _PATTERNS:
-        width = 1 << n
-        out = []
-        for j in range(n):
-            block = ((1 << (1 << j)) - 1) << (1 << j)          # 2^j zeros, then 2^j ones
-            period = 1 << (j + 1)
-            w = 0
-            for t in range(0, width, period):
-                w |= block << t
-            out.append(w)
-        _PATTERNS[n] = out
-    return _PATTERNS[n]
-
-
 def _decide_local(m: Aig, frontier, items: list) -> list:
     """Entries of ``items`` ((reference literal, implemented literal, what), literals of ``m``) that
     are equal for every value of the ``frontier`` variables taken as free variables; returns the
@@ -179,7 +160,7 @@ def _decide_local(m: Aig, frontier, items: list) -> list:
         stack.append(b >> 1)
     order.sort()
     full = (1 << (1 << len(fvars))) - 1
-    sim = dict(zip(fvars, _patterns(len(fvars))))
+    sim = dict(zip(fvars, truth_vars(len(fvars))))
     sim[0] = 0
     for x in order:
         a, b = ands[x - base]
