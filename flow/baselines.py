@@ -17,7 +17,10 @@ Candidates (:data:`CANDIDATES`), each from the conventional front end's netlist
 - ``abc-wide``: ABC's ``&if`` on ``&synch2`` choices with a LUT library of 1..8 inputs in which a 7-
   or 8-input LUT costs 2 or 4 (:data:`WIDE_LUT_LIBRARY`: 2 LUT6 + MUXF7, 4 LUT6 + 2 MUXF7 + MUXF8,
   UG474) and the depth of one LUT; each 7/8-input LUT is then split into LUT6 cofactors on its first
-  six inputs and MUXF7/MUXF8 on the last one or two (:func:`split_wide`).
+  six inputs and MUXF7/MUXF8 on the last one or two (:func:`split_wide`). Two mappings are made
+  (:data:`WIDE_SCRIPTS`: area-oriented, and delay-oriented with more area-recovery passes) and the
+  one with fewer LUTs at no greater depth than the reference's is kept (:func:`pick_variant`; the
+  reference's depth is known by then, its Yosys run having been waited for).
 
 The three AIG-based candidates are re-imported into the module (:func:`dcsflow.flow.frontend.reimport`)
 and finished with the rest of synth_xilinx (FF mapping, IO buffers), like the TLUT build. Every
@@ -43,8 +46,8 @@ from dcsflow.fileio import write_text_atomic
 from . import frontend as fe
 from .errors import FlowError
 
-__all__ = ["CANDIDATES", "REFERENCE", "ABC_SCRIPTS", "HOW", "BaselineError", "BaselineRun", "conventional_pre",
-           "run_candidates", "abc_lut_netlist", "choose", "parse_names"]
+__all__ = ["CANDIDATES", "REFERENCE", "ABC_SCRIPTS", "WIDE_SCRIPTS", "HOW", "BaselineError", "BaselineRun", "conventional_pre",
+           "run_candidates", "abc_lut_netlist", "abc_wide_netlist", "pick_variant", "choose", "parse_names"]
 
 #: every candidate, in the order they are tried and reported
 CANDIDATES = ("yosys-abc", "tmap", "abc-synch2", "abc-dch", "abc-wide")
@@ -59,6 +62,11 @@ ABC_SCRIPTS = {"abc-synch2": "&st; &synch2; &if -K {K}; &mfs",
                # no -K: the LUT library below decides (ABC read_lut); on aes128_iter's conventional
                # logic 1340 LUT6 equivalents at 5 levels against 1443 without -a
                "abc-wide": "&st; &synch2; &if -a"}
+#: the ``abc-wide`` candidate's two mappings (:func:`abc_wide_netlist`): the area-oriented one of
+#: :data:`ABC_SCRIPTS`, and a delay-oriented one with four area-flow and four exact-area passes
+#: (``-F 4 -A 4``). On aes128_pipe's conventional logic (193,097 AND nodes, 2026-11-24): ``-a``
+#: 11,579 LUT6 at 7 levels, ``&if`` 12,039 at 4, ``&if -F 4 -A 4`` 11,422 at 4 (yosys-abc: 5 levels).
+WIDE_SCRIPTS = (ABC_SCRIPTS["abc-wide"], "&st; &synch2; &if -F 4 -A 4")
 #: ABC ``read_lut`` library of the ``abc-wide`` candidate: inputs, area, delay per line; a 7-input
 #: LUT is 2 LUT6 + MUXF7 and an 8-input one 4 LUT6 + 2 MUXF7 + MUXF8 (UG474), one LUT level each
 WIDE_LUT_LIBRARY = "".join(f"{k} {1 if k <= 6 else 2 if k == 7 else 4}.00 1.00\n" for k in range(1, 9))
@@ -68,7 +76,8 @@ HOW = {
     "tmap": "TMAP (the flow's mapper, default mode) on the extracted logic without parameters",
     "abc-synch2": "ABC &st; &synch2; &if -K 6; &mfs on the extracted logic (structural choices)",
     "abc-dch": "ABC &st; &dch; &if -K 6; &mfs on the extracted logic (structural choices)",
-    "abc-wide": "ABC &st; &synch2; &if -a with 7/8-input LUTs as 2/4 LUT6 + MUXF7/MUXF8",
+    "abc-wide": "ABC &st; &synch2; &if with 7/8-input LUTs as 2/4 LUT6 + MUXF7/MUXF8: -a or -F 4 -A 4, "
+                "the fewer LUTs at no greater depth than yosys-abc",
 }
 
 
@@ -82,7 +91,8 @@ class BaselineRun:
     """What making one candidate gave: its name, the netlist (relative to the build folder; None when
     it failed), wall seconds, the mapper's own figures on the extracted logic
     (``mapper_luts``/``mapper_depth``, None for ``yosys-abc``), the proof verdict (``proved``: True,
-    or None when not applicable) and ``failed``: why it could not be made (one line), or None."""
+    or None when not applicable), ``failed``: why it could not be made (one line), or None, and
+    ``script``: the ABC script of the mapping kept (None for ``yosys-abc`` and ``tmap``)."""
 
     name: str
     netlist: str | None
@@ -91,12 +101,13 @@ class BaselineRun:
     mapper_depth: int | None = None
     proved: bool | None = None
     failed: str | None = None
+    script: str | None = None
 
     def as_dict(self) -> dict:
         """JSON form (stage record)."""
         return {"name": self.name, "netlist": self.netlist, "seconds": round(self.seconds, 3),
                 "mapper_luts": self.mapper_luts, "mapper_depth": self.mapper_depth, "proved": self.proved,
-                "failed": self.failed}
+                "failed": self.failed, "script": self.script}
 
 
 def conventional_pre(out: Path) -> Path:
@@ -237,12 +248,55 @@ def abc_lut_netlist(aig: Aig, script: str, K: int = 6, timeout: float = 1800.0,
         BaselineError: ABC's result cannot be read, does not match the AIG's inputs/outputs, has a
             LUT wider than K, or is not equivalent. ToolError/ToolMissing from running ABC.
     """
+    t0 = time.perf_counter()
+    net = _abc_map(aig, script, K, timeout, wide)
+    _prove(aig, net, script, timeout)
+    return net.to_json_obj(), net.depth(), time.perf_counter() - t0
+
+
+def pick_variant(variants: list[tuple[int, int]], depth_bound: int | None) -> int:
+    """Index of the mapping to keep among ``variants`` = [(LUTs, depth), ...] (non-empty): the
+    fewest LUTs (then the shallower, then the first) among those no deeper than ``depth_bound``
+    (None: no bound); when every one is deeper, the shallowest (then the fewest LUTs)."""
+    within = [i for i, (_, d) in enumerate(variants) if depth_bound is None or d <= depth_bound]
+    if within:
+        return min(within, key=lambda i: (variants[i][0], variants[i][1], i))
+    return min(range(len(variants)), key=lambda i: (variants[i][1], variants[i][0], i))
+
+
+def abc_wide_netlist(aig: Aig, depth_bound: int | None, timeout: float = 1800.0) -> tuple[dict, int, str]:
+    """The ``abc-wide`` candidate's mapping of the combinational ``aig``: each of
+    :data:`WIDE_SCRIPTS` with the wide LUT library (as :func:`abc_lut_netlist` with ``wide``), the
+    one :func:`pick_variant` keeps for ``depth_bound`` (the reference's LUT depth, or None) proved
+    equivalent with ABC ``cec``. Returns (netlist document, its LUT depth, the script kept).
+
+    Raises:
+        BaselineError, ToolError, ToolMissing: as :func:`abc_lut_netlist`.
+    """
+    nets = [_abc_map(aig, s, 6, timeout, True) for s in WIDE_SCRIPTS]
+    k = pick_variant([(len(n.luts), n.depth()) for n in nets], depth_bound)
+    _prove(aig, nets[k], WIDE_SCRIPTS[k], timeout)
+    return nets[k].to_json_obj(), nets[k].depth(), WIDE_SCRIPTS[k]
+
+
+def _prove(aig: Aig, net, script: str, timeout: float) -> None:
+    """ABC ``cec`` of the read-back netlist ``net`` against ``aig``; BaselineError when not equal."""
+    from dcsflow.tmap.abc import cec
+    from dcsflow.tmap.mapper import compose
+
+    ok, verdict = cec(aig, compose(net, Aig(), list(aig.input_names)), timeout)
+    if not ok:
+        raise BaselineError(f"ABC's mapping ({script}) read back is not equivalent to the logic: {verdict}")
+
+
+def _abc_map(aig: Aig, script: str, K: int, timeout: float, wide: bool):
+    """ABC's mapping of ``aig`` by ``script``, read back as a TlutNetlist (unproved); see
+    :func:`abc_lut_netlist`."""
     import tempfile
 
-    from dcsflow.tmap.abc import cec, run_abc
-    from dcsflow.tmap.mapper import Lut, TlutNetlist, compose
+    from dcsflow.tmap.abc import run_abc
+    from dcsflow.tmap.mapper import Lut, TlutNetlist
 
-    t0 = time.perf_counter()
     width = 8 if wide else K
     with tempfile.TemporaryDirectory(prefix="dcs-baseline-") as d:
         write_aiger(aig, Path(d) / "in.aig")
@@ -299,17 +353,15 @@ def abc_lut_netlist(aig: Aig, script: str, K: int = 6, timeout: float = 1800.0,
                 outputs.append((out_of[b], alias[b]))
             else:
                 raise BaselineError(f"ABC's netlist leaves output {b} undriven")
-        net = TlutNetlist(K, list(aig.input_names), [], luts, outputs, muxes=muxes)
-    ok, verdict = cec(aig, compose(net, Aig(), list(aig.input_names)), timeout)
-    if not ok:
-        raise BaselineError(f"ABC's mapping ({script}) read back is not equivalent to the logic: {verdict}")
-    return net.to_json_obj(), net.depth(), time.perf_counter() - t0
+        return TlutNetlist(K, list(aig.input_names), [], luts, outputs, muxes=muxes)
 
 
-def _aig_candidates(out: Path, top: str, pre: dict, names: tuple[str, ...], status) -> list[BaselineRun]:
+def _aig_candidates(out: Path, top: str, pre: dict, names: tuple[str, ...], status,
+                    ref_depth=lambda: None) -> list[BaselineRun]:
     """The candidates made from the extracted conventional logic (``tmap``, the ABC ones). One that
     fails (a mapper or proof error, a tool that times out) is recorded with ``failed`` and left out
-    of the choice; only the reference must be made."""
+    of the choice; only the reference must be made. ``ref_depth()``: the reference's LUT depth (or
+    None), asked for by ``abc-wide`` only."""
     from dcsflow.tmap.errors import TmapError
 
     from .mapping import map_logic
@@ -332,22 +384,31 @@ def _aig_candidates(out: Path, top: str, pre: dict, names: tuple[str, ...], stat
             shutil.rmtree(d)
         d.mkdir(parents=True)
         try:
-            runs.append(_aig_candidate(name, d, ldir, aig, ext, module, cpre, top, pre, t0, status, map_logic))
+            runs.append(_aig_candidate(name, d, ldir, aig, ext, module, cpre, top, pre, t0, status, map_logic,
+                                       ref_depth))
         except (FlowError, TmapError) as e:
             (d / "netlist.json").unlink(missing_ok=True)
             runs.append(BaselineRun(name, None, time.perf_counter() - t0, failed=str(e).splitlines()[0][:300]))
     return runs
 
 
-def _aig_candidate(name, d, ldir, aig, ext, module, cpre, top, pre, t0, status, map_logic) -> BaselineRun:
+def _aig_candidate(name, d, ldir, aig, ext, module, cpre, top, pre, t0, status, map_logic,
+                   ref_depth) -> BaselineRun:
     """One candidate from the extracted logic into folder ``d`` (see :func:`_aig_candidates`)."""
     status(f"baseline {name}: mapping {ext.ands} AND nodes")
     if name == "tmap":
         mo = map_logic(ldir / "logic.aag", [], d / "map", status=lambda s: status(f"baseline tmap: {s}"))
         netlist, luts, depth = mo.netlist, mo.stats.get("luts"), mo.stats.get("depth")
         proved = mo.stats.get("verified")
+        script = None
+    elif name == "abc-wide":
+        bound = ref_depth()
+        status(f"baseline {name}: {len(WIDE_SCRIPTS)} mappings, kept: fewest LUTs at depth <= {bound}")
+        netlist, depth, script = abc_wide_netlist(aig, bound)
+        luts, proved = len(netlist["luts"]), True
     else:
-        netlist, depth, _ = abc_lut_netlist(aig, ABC_SCRIPTS[name], wide=name == "abc-wide")
+        script = ABC_SCRIPTS[name]
+        netlist, depth, _ = abc_lut_netlist(aig, script)
         luts, proved = len(netlist["luts"]), True
     status(f"baseline {name}: yosys (re-import, rest of synth_xilinx)")
     doc = fe.reimport(cpre, module, ext, netlist, tlut_mode=False)
@@ -355,7 +416,7 @@ def _aig_candidate(name, d, ldir, aig, ext, module, cpre, top, pre, t0, status, 
     fe.continue_synthesis(d / "mapped.json", top, "", d / "post.json", d, "yosys")
     _finish(d, top, pre)
     return BaselineRun(name, f"baselines/{name}/netlist.json", time.perf_counter() - t0, luts, depth,
-                       bool(proved) if proved is not None else None)
+                       bool(proved) if proved is not None else None, script=script)
 
 
 def run_candidates(out: Path, top: str, pre: dict, names: tuple[str, ...], status=lambda s: None) -> list[BaselineRun]:
@@ -369,10 +430,18 @@ def run_candidates(out: Path, top: str, pre: dict, names: tuple[str, ...], statu
     """
     from concurrent.futures import ThreadPoolExecutor
 
+    from .netlist import lut_depth
+
+    def ref_depth() -> int | None:
+        if job is None:
+            return None
+        r = job.result()
+        return lut_depth(json.loads((Path(out) / r.netlist).read_text())["modules"][top])
+
     with ThreadPoolExecutor(1) as ex:
         job = ex.submit(_yosys_abc, out, top, pre) if "yosys-abc" in names else None
         try:
-            runs = _aig_candidates(out, top, pre, names, status)
+            runs = _aig_candidates(out, top, pre, names, status, ref_depth)
         finally:
             first = [job.result()] if job is not None else []
     return first + runs

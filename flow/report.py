@@ -37,6 +37,7 @@ def build_report(ctx, front, mapped, verified, backend, tlut_stats, conv_stats, 
             **{k: u[k] for k in ("slices", "slicem", "lut_sites", "lut6_2_pairs", "hpwl") if k in u},
             "eligible": u.get("eligible"), "chosen": name == chosen,
             "mapper_luts": r.get("mapper_luts"), "mapper_depth": r.get("mapper_depth"), "proved": r.get("proved"),
+            "script": r.get("script"),
             "seconds": round(secs["yosys_pre"] + (r.get("seconds") or 0.0), 3)}
     conv_seconds = baselines.get(chosen, {}).get("seconds", round(secs["yosys_pre"] + secs["conventional_yosys"], 3))
     report = {

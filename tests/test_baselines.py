@@ -107,6 +107,38 @@ def test_abc_wide_uses_muxes_on_an_8_input_table():
         assert _eval_netlist(doc, {f"x{j}": i >> j & 1 for j in range(8)})["y"] == table >> i & 1
 
 
+def test_pick_variant_rule():
+    """Fewest LUTs among those within the depth bound; the shallowest when none is."""
+    from dcsflow.flow.baselines import pick_variant
+
+    assert pick_variant([(18, 5), (24, 2)], None) == 0
+    assert pick_variant([(18, 5), (24, 2)], 5) == 0
+    assert pick_variant([(18, 5), (24, 2)], 4) == 1
+    assert pick_variant([(18, 5), (24, 2)], 1) == 1          # none within: the shallowest
+    assert pick_variant([(20, 3), (18, 3)], 3) == 1
+    assert pick_variant([(18, 3), (18, 2)], None) == 1       # a tie in LUTs: the shallower
+
+
+def test_abc_wide_keeps_the_area_mapping_only_within_the_depth_bound():
+    """abc-wide on a random logic whose area-oriented mapping is deeper than the delay-oriented one
+    (seed 1: ABC gives 18 LUTs at 5 levels with -a, 24 at 2 without): without a bound the smaller
+    one is kept, with the bound 2 the shallow one; both compute the AIG's functions."""
+    from dcsflow.flow.baselines import WIDE_SCRIPTS, abc_wide_netlist
+
+    g = _random_aig(1, 12, 300, 8)
+    free, d_free, s_free = abc_wide_netlist(g, None)
+    bound, d_bound, s_bound = abc_wide_netlist(g, 2)
+    assert s_free == WIDE_SCRIPTS[0] and s_bound == WIDE_SCRIPTS[1]
+    assert d_bound <= 2 < d_free and len(free["luts"]) < len(bound["luts"])
+    rng = random.Random(3)
+    for _ in range(300):
+        vals = [rng.getrandbits(1) for _ in range(g.num_inputs)]
+        expect = [e & 1 for e in g.simulate(vals)]
+        for doc in (free, bound):
+            got = _eval_netlist(doc, dict(zip(g.input_names, vals)))
+            assert [got[o] for o in g.output_names] == expect
+
+
 def test_abc_result_not_equivalent_is_refused(monkeypatch):
     """A read-back error (one truth-table bit flipped) is caught by the proof."""
     import dcsflow.flow.baselines as bl
