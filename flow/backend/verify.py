@@ -74,7 +74,7 @@ def rebuild_module(module: dict, placement: dict, lut_init) -> dict:
             init = lut_init(site, bel)
             nets = e["nets"]
             kind = e["kind"]
-            if kind == "srl":
+            if kind in ("srl", "ram"):
                 continue
             if kind in ("lut", "tlut"):
                 remove.add(e["o6"])
