@@ -85,3 +85,12 @@ def test_ppe_program_errors(tmp_path):
     with pytest.raises(NamedParamError, match="no PPE program parameters"):
         program_values("pi16", {"key": 128})
 
+
+
+def test_ppe_design_offers_program_and_designs_json_lists_it(dcsflow):
+    from dcsflow.flow.registry import installed
+
+    d = installed()["ppe"]
+    assert [(n.name, n.sets) for n in d.named_params] == [("program", ("prog_image", "coef_image"))]
+    r = dcsflow("designs", "--json")
+    assert json.loads(r.stdout)["ppe"]["named_params"]["program"]["sets"] == ["prog_image", "coef_image"]
