@@ -54,6 +54,26 @@ def test_rekey_arguments_rewritten_for_the_builds_design(tmp_path, monkeypatch):
         [str(tmp_path / "missing"), "--param", "prog=x"]
 
 
+def test_dcsflow_rekey_bad_program_is_one_line(dcsflow, tmp_path):
+    """Through the CLI, on a folder whose build.json names the installed ``ppe`` design: the value is
+    converted before the runtime opens the build, so a bad program is the error reported."""
+    b = tmp_path / "b"
+    b.mkdir()
+    (b / "build.json").write_text(json.dumps({"params": {"prog_image": 256 * 64, "coef_image": 4096},
+                                              "design_source": {"kind": "installed", "name": "ppe"}}))
+    r = dcsflow("rekey", b, "--param", "program=pi99")
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert r.stderr.strip().splitlines() == [
+        "error: --param program=pi99: no bundled program of that name (pi16, pi32, pi64) and no such file"]
+    bad = tmp_path / "bad.s"
+    bad.write_text("  nop\n  frob r1\n")
+    r = dcsflow("rekey", b, f"--param=program={bad}")
+    assert r.returncode == 1 and len(r.stderr.strip().splitlines()) == 1 and f"{bad}:2: " in r.stderr
+    # a good program gets past the conversion; the runtime then refuses this unfinished folder
+    r = dcsflow("rekey", b, "--param", "program=pi16")
+    assert r.returncode == 1 and r.stderr.strip().splitlines() == [f"error: {b / 'build.json'}: not a dcsflow-build manifest"]
+
+
 PORTS = {"prog_image": 256 * 64, "coef_image": 64 * 64}
 
 

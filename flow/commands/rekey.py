@@ -55,7 +55,7 @@ def expand_args(args: list[str]) -> list[str]:
     try:
         widths = load_build(build).ports     # what the runtime's parser expects
     except (ScgError, OSError, ValueError):
-        return list(args)                    # the runtime reports it
+        widths = None                        # the runtime reports the folder; the value is still checked
     out: list[str] = []
     i = 0
     while i < len(args):
