@@ -66,6 +66,65 @@ class ParamTransform:
         return self.function(dict(values))
 
 
+class NamedParamError(FlowError):
+    """A named parameter value (``--param NAME=TEXT`` of a :class:`NamedParam`) that cannot be
+    converted (unknown name of a bundled value, a file that does not parse); one line."""
+
+
+@dataclass(frozen=True)
+class NamedParam:
+    """A parameter value a design accepts in its own notation instead of hex, as
+    ``--param NAME=TEXT`` (``dcsflow rekey``, ``specialize``): e.g. a processor's program, given as a
+    bundled program's name or an assembly file, that sets the instruction- and coefficient-image
+    parameters.
+
+    name: the NAME (not a parameter port of the build); sets: the parameter ports it gives values
+    for; convert: ``convert(text, ports) -> {port: value}`` where ``ports`` maps the build's
+    parameter ports to their widths in bits and each value is an int of at most that width (bit i =
+    port bit i); raises :class:`NamedParamError` (or another user error) with a one-line message;
+    help: one line for ``dcsflow designs``.
+    """
+
+    name: str
+    sets: tuple[str, ...]
+    convert: Callable[[str, Mapping[str, int]], dict[str, int]]
+    help: str = ""
+
+
+def expand_named_params(design: "Design | None", items: list[str] | tuple[str, ...],
+                        ports: Mapping[str, int], hex_widths: Mapping[str, int] | None = None) -> list[str]:
+    """``NAME=TEXT`` items with every named value of ``design`` (:attr:`Design.named_params`)
+    replaced by ``PORT=HEX`` items of the ports it sets (``ceil(width/4)`` hex digits each, the
+    format of :func:`dcsflow.scg.params.parse_param_args`); other items unchanged, in order.
+
+    ``ports``: the build's parameter ports -> widths in bits (build.json ``params``; what the
+    converter sees). ``hex_widths``: the widths the reader of the items expects where they differ
+    (the runtime's PPC ports end at the highest parameter bit the PPC reads): the value is cut to
+    that width — the bits above have no PPC input, so they cannot change the circuit.
+    Raises:
+        NamedParamError: the converter failed, or gave a port the build does not have or a value
+            wider than its port.
+    """
+    named = {n.name: n for n in (design.named_params if design is not None else ())}
+    out: list[str] = []
+    for it in items:
+        name, eq, text = str(it).partition("=")
+        conv = named.get(name.strip()) if eq else None
+        if conv is None or name.strip() in ports:
+            out.append(it)
+            continue
+        vals = conv.convert(text, dict(ports))
+        for port, v in vals.items():
+            if port not in ports:
+                raise NamedParamError(f"--param {conv.name}: sets {port!r}, which is no parameter of this build")
+            w = ports[port]
+            if not isinstance(v, int) or v < 0 or v >> w:
+                raise NamedParamError(f"--param {conv.name}: value of {port} does not fit its {w} bits")
+            hw = (hex_widths or {}).get(port, w)
+            out.append(f"{port}={v & ((1 << hw) - 1):0{(hw + 3) // 4}x}")
+    return out
+
+
 @dataclass(frozen=True)
 class CheckOptions:
     """Options of ``dcsflow check``: ``vectors`` (a vector file in the design's own format, None = the
@@ -142,6 +201,9 @@ class Design:
             AXI-Lite wrapper when the top has all of them and one parameter port); empty: none.
         commands: extra ``dcsflow`` commands (click commands, e.g. a golden model's CLI).
         sims: ``dcsflow sim NAME`` commands (click commands) by NAME, e.g. RTL simulation on vectors.
+        named_params: parameter values in the design's own notation (:class:`NamedParam`, e.g. a
+            program for a processor's instruction-image parameter), accepted as ``--param NAME=TEXT``
+            by ``dcsflow rekey`` and ``dcsflow specialize``.
         description: one line for ``dcsflow designs``.
         origin: where the description came from: ``entry point <name>``, ``project <path>`` or
             ``files``.
@@ -160,6 +222,7 @@ class Design:
     board_ports: frozenset[str] = frozenset()
     commands: tuple[Any, ...] = ()
     sims: Mapping[str, Any] = field(default_factory=dict)
+    named_params: tuple[NamedParam, ...] = ()
     description: str = ""
     origin: str = "files"
     project: Path | None = None

@@ -266,7 +266,9 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                        description=_REKEY_HELP, formatter_class=_Formatter)
     r.add_argument("build", metavar="BUILD", help="build folder written by dcsflow build")
     r.add_argument("--param", dest="params", action="append", default=[], metavar="NAME=HEX",
-                   help="Parameter value in hex (all parameter ports of the build, each once).")
+                   help="Parameter value in hex (all parameter ports of the build, each once). "
+                        "Through `dcsflow rekey` also NAME=TEXT for a named value of the build's design "
+                        "(`dcsflow designs` lists them; e.g. a program that sets several ports).")
     r.add_argument("--to", dest="target", default="emulator", metavar="TARGET", help=_TARGET_HELP)
     r.add_argument("--verify", action="store_true", help="Read the frames back and compare (rollback on mismatch).")
     r.add_argument("--json", dest="as_json", action="store_true", help="Print one JSON object.")

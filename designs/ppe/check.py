@@ -2,7 +2,8 @@
 
 Parameter inputs of ``ppe_prog``: ``prog_image`` (IMEM_DEPTH × 64 bits, word a at [64a+63:64a]) and
 ``coef_image`` (64 × 64 bits). One parameter value = one assembled π program (``programs/pi16.s``, and
-``pi32.s``/``pi64.s`` when the generalized π-Cipher model exists): each is one specialized netlist,
+``pi32.s``/``pi64.s`` when the generalized π-Cipher model exists; values as ``--param program=``
+gives them, :func:`.params.image_values`): each is one specialized netlist,
 simulated with ``tb/tb_ppe_prog.v`` (``NETLIST`` mode) on random states (``--keys`` cases per
 program, ``--seed``), the outputs compared with the golden model's π.
 """
@@ -20,6 +21,7 @@ from dcsflow.flow.yosys import cells_sim
 
 from . import isa
 from .asm import assemble_file
+from .params import image_values
 from .sim import HERE, PROG_TB_FILE, PpeSimError, _hex, _parse
 
 PROGRAMS = HERE / "programs"
@@ -48,9 +50,7 @@ def _golden(bits: int):
 
 def program_values(bits: int, depth: int) -> dict[str, int]:
     """Parameter values (``prog_image``, ``coef_image``) of ``pi<bits>.s`` for an instruction memory of ``depth``."""
-    p = assemble_file(PROGRAMS / f"pi{bits}.s", imem_depth=depth)
-    return {"prog_image": sum(w << (64 * a) for a, w in enumerate(p.words)),
-            "coef_image": sum(v << (64 * a) for a, v in enumerate(p.coef))}
+    return image_values(assemble_file(PROGRAMS / f"pi{bits}.s", imem_depth=depth))
 
 
 def ppe_check(build, options: CheckOptions) -> DesignCheck:

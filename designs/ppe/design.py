@@ -8,6 +8,9 @@ Registered in ``setup.py`` (entry-point group ``dcsflow.designs``):
   Conventional build (``PROGRAM_RAM=1``): distributed RAMs written through a narrow port carried on
   the same ports (layout in ``rtl/ppe_prog.v``).
 
+Named parameter value ``program`` (:mod:`.params`): ``dcsflow rekey BUILD --param program=pi32``
+switches the algorithm by micro-reconfiguration.
+
 Check (``dcsflow check``, :mod:`.check`): one specialized netlist per π program (the parameter
 value), simulated on random states against the golden model's π.
 """
@@ -18,6 +21,7 @@ from dcsflow.flow.design import Design
 
 from .check import ppe_check
 from .commands import ppe_command
+from .params import PROGRAM
 from .sim import HERE
 
 #: instruction-memory depth of the ``ppe`` build (the π programs need 208 words)
@@ -35,4 +39,5 @@ PPE = Design(
     conventional_chparams={"PROGRAM_RAM": 1},
     check=ppe_check,
     commands=(ppe_command,),
+    named_params=(PROGRAM,),
     description="ARX processing element; program + coefficients as parameter")

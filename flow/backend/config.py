@@ -8,6 +8,9 @@ A1..Am (O6 LUT's inputs first), A6 is tied high: INIT[63:32] = O6 function, INIT
 A TLUT's INIT bit i is PPC output ``dcs_ppc[i mod 2^k]``; the template holds the value for an
 all-zero parameter. With the opt-in TLUT pairs, two TLUTs share a LUT6_2 like static LUTs do and
 INIT[31:0] / INIT[63:32] name the O5 / O6 TLUT's PPC outputs through the pin map. Route-through LUTs hold O6 = A1, constant LUTs all-zero/all-one.
+A distributed-RAM LUT (site kind ``ram``) holds its port's INIT parameter unchanged (address bit i on
+pin A(i+1), so INIT bit a is the word at address a; UG474) and an SRL its INIT: static template
+content, never in the frame map.
 
 The configuration is written into a :class:`dcsflow.scg.bitstream.FrameMemory` with :meth:`set_lut` (frame
 ECC kept consistent); routing, CARRY4 and FF configuration bits are not generated (logic-only).
@@ -35,7 +38,7 @@ def site_init(site: LutSite, packing: Packing, tlut_bits: dict[str, list[int]] |
         return RT_INIT
     if site.kind == "const":
         return (1 << 64) - 1 if site.const_value else 0
-    if site.kind == "srl":
+    if site.kind in ("srl", "ram"):
         return luts[site.o6].init & ((1 << 64) - 1)
 
     def table(name: str) -> int:

@@ -18,7 +18,9 @@ Rules (UG474):
   to move there gets a route-through LUT (INIT = A1), a constant S input of a used stage a constant LUT;
 - a MUXF7 takes the O6 of LUTs A/B (F7AMUX) or C/D (F7BMUX) of its slice; a MUXF8 the two MUXF7s;
   inputs not driven by a free LUT get route-through LUTs;
-- SRL16E/SRLC32E are SLICEM-only (a whole LUT site in a SLICEM).
+- SRL16E/SRLC32E are SLICEM-only (a whole LUT site in a SLICEM);
+- a distributed RAM (RAM64M, RAM64X1D, RAM64X1S) takes the LUTs of one SLICEM of its own
+  (:mod:`.pack_ram`).
 Simplifications (documented in docs/formats.md): an FD from inside the slice reaches any of its 8
 FFs; DI of CARRY4 uses the bypass pins; the O5 of a LUT6_2 leaves through the xMUX output.
 
@@ -29,6 +31,7 @@ cell kinds and holds :class:`~.pack_netlist.PackContext`, the state the steps sh
 route-through LUTs for CARRY4/MUXF7 inputs). :func:`pack` runs the steps in this order, later ones
 filling the room earlier ones left:
 
+0. distributed RAMs, one SLICEM each (:mod:`.pack_ram`);
 1. CARRY4 chains (:mod:`.pack_carry`);
 2. MUXF8 with their MUXF7s, then the other MUXF7s (:mod:`.pack_mux`);
 3. the breadth-first connectivity order of the remaining LUTs (:mod:`.pack_lut`);
@@ -43,13 +46,14 @@ from .pack_carry import pack_carry_chains
 from .pack_ff import pack_ffs
 from .pack_lut import connectivity_order, pack_srls, pack_static_luts
 from .pack_mux import pack_wide_muxes
-from .pack_netlist import PackContext, control_set, group_cells, net_drivers_and_loads, parse_luts
+from .pack_netlist import PackContext, control_set, group_cells, net_drivers_and_loads, parse_luts, parse_rams
+from .pack_ram import pack_rams
 from .pack_tlut import pack_tluts
-from .pack_types import (FF_CELLS, IO_CELLS, LETTERS, LUT_CELLS, RT_INIT, SRL_CELLS, LutCell, LutSite, PackError,
+from .pack_types import (FF_CELLS, IO_CELLS, LETTERS, LUT_CELLS, RAM_CELLS, RT_INIT, SRL_CELLS, LutCell, LutSite, PackError,
                          PackedSlice, Packing)
 
 __all__ = ["pack", "parse_luts", "control_set", "PackError", "Packing", "PackedSlice", "LutSite", "LutCell",
-           "LETTERS", "RT_INIT", "LUT_CELLS", "FF_CELLS", "SRL_CELLS", "IO_CELLS"]
+           "LETTERS", "RT_INIT", "LUT_CELLS", "FF_CELLS", "SRL_CELLS", "IO_CELLS", "RAM_CELLS"]
 
 
 def _carry_pins_filled(cell: dict) -> dict:
@@ -70,12 +74,14 @@ def pack(module: dict, tlut_pairs: bool = False) -> Packing:
     TLUTs of <= 5 inputs sharing <= 5 input nets share one LUT6_2 site (kind ``tlutpair``: both
     halves of the INIT are tunable, the frame map names both).
     Deterministic: cells are visited in the module's order and in a breadth-first order of the
-    LUT connectivity graph. Raises PackError for cell types without a CLB model (RAMB*, DSP48*, LD*).
+    LUT connectivity graph. Raises PackError for cell types without a CLB model (RAMB*, DSP48*, LD*,
+    distributed RAMs other than those of :data:`RAM_CELLS`).
     """
     cells = {n: _carry_pins_filled(c) for n, c in module["cells"].items()}
-    luts = parse_luts(module)
+    luts = {**parse_luts(module), **parse_rams(module)}
     groups = group_cells(cells, luts)
     ctx = PackContext(cells, luts, *net_drivers_and_loads(cells))
+    pack_rams(ctx, groups.rams)
     chains = pack_carry_chains(ctx, groups.carries)
     pack_wide_muxes(ctx, groups.muxf7, groups.muxf8)
     order = connectivity_order(ctx)
@@ -83,4 +89,5 @@ def pack(module: dict, tlut_pairs: bool = False) -> Packing:
     pack_srls(ctx, order)
     pack_static_luts(ctx, order)
     pack_ffs(ctx, groups.ffs)
-    return Packing(ctx.slices, chains, luts, ctx.route_throughs, groups.io)
+    return Packing(ctx.slices, chains, luts, ctx.route_throughs, groups.io,
+                   {cn: cells[cn]["type"] for cn in groups.rams})

@@ -7,6 +7,8 @@ from outside the slice enters through one of the 4 bypass pins AX..DX, which the
 selects and CARRY4 DI/CYINIT inputs use too (at most 4 distinct nets per slice). FFs that do not fit
 their driver's slice go, in netlist order, into a slice already holding their control set (the
 first with room among the next 16 not yet full), else into a slice without FFs, else a new slice.
+A SLICEM holding a distributed RAM clocks its FFs with the RAM's write clock (one CLK pin per slice),
+so only FFs of that clock go there.
 """
 
 from __future__ import annotations
@@ -57,9 +59,12 @@ class _FfSlots:
         self.home = home      # net -> slice that drives it
 
     def fits(self, si: int, cs: tuple, d) -> bool:
-        """True when slice ``si`` can take an FF of control set ``cs`` with D net ``d``."""
+        """True when slice ``si`` can take an FF of control set ``cs`` with D net ``d`` (in a RAM's
+        slice only with the RAM's write clock)."""
         s = self.slices[si]
         if len(s.ffs) >= FFS_PER_SLICE or (s.control_set is not None and s.control_set != cs):
+            return False
+        if s.wclk is not None and cs[0] != str(s.wclk):
             return False
         return self.home.get(d) == si or d in s.bypass or not isinstance(d, int) or len(s.bypass) < BYPASS_PINS
 

@@ -1,6 +1,7 @@
 """Reading the netlist for the packer, and the state its steps share.
 
-:func:`parse_luts` turns LUT, INV and SRL cells into :class:`~.pack_types.LutCell`;
+:func:`parse_luts` turns LUT, INV and SRL cells into :class:`~.pack_types.LutCell`, :func:`parse_rams`
+the read ports of distributed-RAM cells;
 :func:`control_set` gives an FF's control set; :func:`group_cells` sorts the other cells by
 primitive (and rejects cells without a CLB model); :class:`PackContext` holds the net
 drivers/loads, the LUTs already given a site and the slices made so far, and makes the LUT site
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .pack_types import FF_CELLS, IO_CELLS, LUT_CELLS, SRL_CELLS, LutCell, LutSite, PackError, PackedSlice
+from .pack_types import FF_CELLS, IO_CELLS, LUT_CELLS, RAM_CELLS, SRL_CELLS, LutCell, LutSite, PackError, PackedSlice
 
 
 def _init_of(cell: dict, k: int) -> int:
@@ -50,6 +51,40 @@ def parse_luts(module: dict) -> dict[str, LutCell]:
     return out
 
 
+def ram_port_name(cell: str, letter: str) -> str:
+    """Name of the logical LUT for the read port of RAM ``cell`` in LUT ``letter`` (``<cell>/<letter>``)."""
+    return f"{cell}/{letter}"
+
+
+def parse_rams(module: dict) -> dict[str, LutCell]:
+    """Read ports of the distributed-RAM cells (:data:`~.pack_types.RAM_CELLS`) as logical LUTs
+    (``ram`` set to the cell, named by :func:`ram_port_name`), in module order. A data output Yosys
+    left off the cell (nothing reads it) is ``"x"``, a missing address port constant 0; the port's
+    LUT is still occupied (the RAM holds that LUT's memory).
+
+    Raises PackError for a RAM with an inverted write clock (``IS_WCLK_INVERTED``; the slice's
+    clock inversion is shared with its FFs and not modelled)."""
+    out = {}
+    for cn, c in module["cells"].items():
+        shape = RAM_CELLS.get(c["type"])
+        if shape is None:
+            continue
+        params = c.get("parameters", {})
+        if _init_of({"parameters": {"INIT": params.get("IS_WCLK_INVERTED", "0")}}, 0):
+            raise PackError(f"cell {cn} of type {c['type']}: an inverted write clock (IS_WCLK_INVERTED) "
+                            "is not supported by the built-in back end")
+        con = c["connections"]
+        for letter, addr_ports, out_port, init in shape:
+            addr = [b for p in addr_ports for b in con.get(p, ["0"] * (6 // len(addr_ports)))]
+            if len(addr) != 6:
+                raise PackError(f"cell {cn} of type {c['type']}: port {'/'.join(addr_ports)} has "
+                                f"{len(addr)} address bits, expected 6")
+            name = ram_port_name(cn, letter)
+            out[name] = LutCell(name, 6, addr, con.get(out_port, ["x"])[0],
+                                _init_of({"parameters": {"INIT": params.get(init, "0")}}, 6), ram=cn)
+    return out
+
+
 def control_set(cell: dict) -> tuple:
     """(clock net, CE net, SR net, async?) of an FD* cell (constants as "0"/"1")."""
     con = cell["connections"]
@@ -85,10 +120,11 @@ class CellGroups:
     muxf7: list = field(default_factory=list)
     muxf8: list = field(default_factory=list)
     io: list = field(default_factory=list)
+    rams: list = field(default_factory=list)
 
 
 def group_cells(cells: dict, luts: dict) -> CellGroups:
-    """Sort ``cells`` by primitive; the logical LUTs (``luts``) are left out.
+    """Sort ``cells`` by primitive (distributed RAMs in ``rams``); the logical LUTs (``luts``) are left out.
 
     Raises PackError for a cell type without a CLB model (RAMB*, DSP48*, LD*, ...)."""
     g = CellGroups()
@@ -104,9 +140,12 @@ def group_cells(cells: dict, luts: dict) -> CellGroups:
             g.muxf8.append(cn)
         elif t in IO_CELLS:
             g.io.append(cn)
+        elif t in RAM_CELLS:
+            g.rams.append(cn)
         elif cn not in luts:
             raise PackError(f"cell {cn} of type {t} has no model in the built-in back end "
-                            "(supported: LUT1-6, INV, FD[RSCP]E, CARRY4, MUXF7/F8, SRL16E/SRLC32E, I/O buffers)")
+                            "(supported: LUT1-6, INV, FD[RSCP]E, CARRY4, MUXF7/F8, SRL16E/SRLC32E, "
+                            f"{', '.join(sorted(RAM_CELLS))}, I/O buffers)")
     return g
 
 
@@ -136,7 +175,7 @@ class PackContext:
         """The LUT driving ``net`` if it has no site yet (not an SRL; a TLUT only with ``tlut``),
         else None."""
         d = self.driver_of(net)
-        if d is None or d not in self.luts or d in self.used or self.luts[d].srl:
+        if d is None or d not in self.luts or d in self.used or self.luts[d].srl or self.luts[d].ram:
             return None
         if self.luts[d].tlut and not tlut:
             return None

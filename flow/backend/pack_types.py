@@ -7,6 +7,7 @@ packer's modules form no import cycle.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from ..errors import FlowError
@@ -15,6 +16,16 @@ LUT_CELLS = {"LUT1", "LUT2", "LUT3", "LUT4", "LUT5", "LUT6", "INV"}
 FF_CELLS = {"FDRE", "FDSE", "FDCE", "FDPE"}
 SRL_CELLS = {"SRL16E", "SRLC32E"}
 IO_CELLS = {"IBUF", "OBUF", "BUFG", "IOBUF", "OBUFT", "BUFGCTRL"}
+#: distributed-RAM primitives with a SLICEM model (UG474 "Distributed RAM"; ports as in Yosys's
+#: ``xilinx/cells_sim.v``): type -> the LUT sites it takes, each (LUT letter, read-address ports
+#: A1..A6 in pin order, data-out port, INIT parameter). The write address is the D LUT's address
+#: (RAM64M: ``ADDRD``; RAM64X1D/S: ``A0..A5``), shared by the whole SLICEM.
+RAM_CELLS = {
+    "RAM64M": tuple((x, (f"ADDR{x}",), f"DO{x}", f"INIT_{x}") for x in "ABCD"),
+    "RAM64X1D": (("C", tuple(f"DPRA{i}" for i in range(6)), "DPO", "INIT"),
+                 ("D", tuple(f"A{i}" for i in range(6)), "SPO", "INIT")),
+    "RAM64X1S": (("D", tuple(f"A{i}" for i in range(6)), "O", "INIT"),),
+}
 #: LUT sites (and FF BEL names) of a slice, bottom to top.
 LETTERS = "ABCD"
 #: physical INIT of a route-through LUT: O6 = A1 (LUT6 truth-table index, A1 = LSB).
@@ -30,7 +41,9 @@ class PackError(FlowError):
 @dataclass
 class LutCell:
     """A logical LUT: ``inputs`` nets of I0..I(k-1) (int net or "0"/"1"), ``output`` net, ``init``
-    (int, bit i = output for input pattern i, I0 = LSB), ``tlut``/``ppc`` (PPC output per INIT bit)."""
+    (int, bit i = output for input pattern i, I0 = LSB), ``tlut``/``ppc`` (PPC output per INIT bit);
+    ``srl``: an SRL; ``ram``: the distributed-RAM cell this LUT is one read port of (``inputs`` = its
+    read address, ``output`` = its data out, ``init`` = the port's 64-bit INIT), else None."""
 
     name: str
     k: int
@@ -40,6 +53,12 @@ class LutCell:
     tlut: bool = False
     ppc: list = field(default_factory=list)
     srl: bool = False
+    ram: str | None = None
+
+    @property
+    def cell(self) -> str:
+        """The netlist cell this logical LUT stands for (the RAM cell for a RAM port, else ``name``)."""
+        return self.ram or self.name
 
     @property
     def pairable(self) -> bool:
@@ -54,7 +73,8 @@ class LutSite:
 
     kind: ``lut`` (one LUT on O6), ``pair`` (LUT6_2: ``o6`` and ``o5``), ``tlut``, ``tlutpair`` (two
     TLUTs as a LUT6_2, opt-in), ``rt`` (route-through
-    buffer O6 = A1 of net ``pins[0]``), ``const`` (constant ``const_value`` on O6), ``srl``.
+    buffer O6 = A1 of net ``pins[0]``), ``const`` (constant ``const_value`` on O6), ``srl``, ``ram``
+    (one read port of a distributed RAM, ``o6`` its :class:`LutCell`, ``pins`` its address).
     pins: nets on physical pins A1..A6 (len <= 6; missing pins are unused).
     feeds: for ``rt``/``const``, the (cell, port, bit) its O6 drives instead of the original net.
     """
@@ -79,7 +99,8 @@ class PackedSlice:
     """One packed slice: ``luts`` A..D (LutSite or None), ``ffs`` [(cell, bel)], ``control_set``,
     ``carry`` (CARRY4 cell), ``muxf7`` [F7AMUX cell, F7BMUX cell], ``muxf8``, ``slicem`` (needs a
     SLICEM), ``chain`` (chain index, position from the bottom) or None, ``tlut`` (holds TLUTs),
-    ``bypass``: nets on the AX..DX bypass pins (at most 4: MUXF7/F8 selects, CARRY4 DI/CYINIT, and
+    ``ram``: the distributed-RAM cell whose LUTs the slice holds (its write clock ``wclk`` is the
+    slice's clock, so FFs in the slice must use it) or None, ``bypass``: nets on the AX..DX bypass pins (at most 4: MUXF7/F8 selects, CARRY4 DI/CYINIT, and
     the D inputs of FFs whose driver is outside the slice)."""
 
     luts: list = field(default_factory=lambda: [None] * 4)
@@ -91,6 +112,8 @@ class PackedSlice:
     slicem: bool = False
     chain: tuple | None = None
     tlut: bool = False
+    ram: str | None = None
+    wclk: object = None
     bypass: set = field(default_factory=set)
 
     def free_lut_positions(self) -> list[int]:
@@ -98,7 +121,8 @@ class PackedSlice:
         return [i for i, s in enumerate(self.luts) if s is None]
 
     def n_luts(self) -> int:
-        """Logical LUTs in the slice (a pair counts 2; route-throughs and constants count 0)."""
+        """Logical LUTs in the slice (a pair counts 2; route-throughs, constants and distributed-RAM
+        ports count 0)."""
         n = 0
         for s in self.luts:
             if s is not None:
@@ -109,16 +133,21 @@ class PackedSlice:
 @dataclass
 class Packing:
     """Result of :func:`.pack.pack`: slices, carry chains (lists of slice indices, bottom first), the
-    logical LUTs by name, route-through count, and the cells left outside the CLBs (I/O, BUFG)."""
+    logical LUTs by name, route-through count, the cells left outside the CLBs (I/O, BUFG), and the
+    distributed-RAM cells' types (cell -> type)."""
 
     slices: list
     chains: list
     luts: dict
     route_throughs: int
     io_cells: list
+    ram_types: dict = field(default_factory=dict)
 
     def utilization(self) -> dict:
-        """Slices, LUT sites, LUTs, TLUTs, FFs, CARRY4, MUXF7/F8, route-through LUTs, LUT6_2 pairs."""
+        """Slices, SLICEMs, LUT sites (every occupied site, distributed RAM included), LUTs (logical,
+        without RAM), TLUTs, FFs, CARRY4, MUXF7/F8, route-through LUTs, LUT6_2 pairs; distributed RAM:
+        ``lutram_sites`` (LUT sites used as RAM), ``ram_slices`` (SLICEMs holding a RAM) and
+        ``rams`` (RAM cells by type)."""
         sl = self.slices
         return {
             "slices": len(sl), "slicem": sum(1 for s in sl if s.slicem),
@@ -131,4 +160,7 @@ class Packing:
             "ffs": sum(len(s.ffs) for s in sl), "carry4": sum(1 for s in sl if s.carry),
             "muxf7": sum(1 for s in sl for m in s.muxf7 if m), "muxf8": sum(1 for s in sl if s.muxf8),
             "tlut_slices": sum(1 for s in sl if s.tlut),
+            "lutram_sites": sum(1 for s in sl for x in s.luts if x is not None and x.kind == "ram"),
+            "ram_slices": sum(1 for s in sl if s.ram),
+            "rams": dict(sorted(Counter(self.ram_types[s.ram] for s in sl if s.ram).items())),
         }

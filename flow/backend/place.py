@@ -1,7 +1,9 @@
 """TLUT-aware placer: packed slices -> CLB sites of a 7-series device (scg.device site list).
 
 Legality: every slice on its own valid site (holes of the PS and configuration blocks come from the
-device's site list, i.e. ``clb_tile_types.json``); SLICEM-only slices on SLICEM sites; a carry chain
+device's site list, i.e. ``clb_tile_types.json``); SLICEM-only slices (SRLs, distributed RAM) on
+SLICEM sites, never inside a TLUT frame set (a rekey rewrites those frames whole, which would
+overwrite a RAM's contents with the template's); a carry chain
 on vertically consecutive sites of one slice column (same X, Y, Y+1, ...).
 
 TLUT term: a *LUT frame set* is one slice column (X) in one clock region (50 rows): its 4 LUT minors
@@ -59,7 +61,8 @@ class Placement:
 
 
 def slice_nets(packing: Packing, module: dict) -> list[list[int]]:
-    """Nets between slices: list of sorted slice-index lists (>= 2 slices), clock nets excluded."""
+    """Nets between slices: list of sorted slice-index lists (>= 2 slices), clock nets (FF clocks and
+    distributed-RAM write clocks) excluded; a distributed RAM's nets count at its slice."""
     cells = module["cells"]
     where: dict[str, int] = {}
     for si, s in enumerate(packing.slices):
@@ -67,7 +70,7 @@ def slice_nets(packing: Packing, module: dict) -> list[list[int]]:
             if site is not None:
                 for n in (site.o6, site.o5):
                     if n:
-                        where[n] = si
+                        where[packing.luts[n].cell] = si
         for n in (s.carry, s.muxf8, *s.muxf7, *(f for f, _ in s.ffs)):
             if n:
                 where[n] = si
@@ -75,6 +78,8 @@ def slice_nets(packing: Packing, module: dict) -> list[list[int]]:
     for s in packing.slices:
         for f, _ in s.ffs:
             clocks.update(b for b in cells[f]["connections"]["C"] if isinstance(b, int))
+        if s.ram:
+            clocks.update(b for b in cells[s.ram]["connections"]["WCLK"] if isinstance(b, int))
     net_slices: dict[int, set] = {}
     for cn, si in where.items():
         for p, bits in cells[cn]["connections"].items():
@@ -238,8 +243,11 @@ def _placement_region(slices: list, rest: list, free: list, grid: _Grid) -> list
 
 def _place_in_order(slices: list, order: list, region: list, grid: _Grid, loc: list, occ: dict) -> None:
     """Put the slices of ``order`` into the next free site of ``region`` (SLICEM-only slices into the
-    next free SLICEM site of it)."""
+    next free SLICEM site of it; other slices take a SLICEM site only while enough SLICEM sites stay
+    free for the SLICEM-only slices still to come)."""
     ms = [p for p in region if grid.is_slicem(p)]
+    free_m = sum(1 for p in ms if p not in occ)
+    need_m = sum(1 for i in order if slices[i].slicem)
     mi = 0
     ri = 0
     for i in order:
@@ -247,10 +255,13 @@ def _place_in_order(slices: list, order: list, region: list, grid: _Grid, loc: l
             while ms[mi] in occ:
                 mi += 1
             p = ms[mi]
+            need_m -= 1
         else:
-            while region[ri] in occ:
+            while region[ri] in occ or (grid.is_slicem(region[ri]) and free_m <= need_m):
                 ri += 1
             p = region[ri]
+        if grid.is_slicem(p):
+            free_m -= 1
         loc[i] = p
         occ[p] = i
 

@@ -75,13 +75,17 @@ def rekey_model(n_tluts: int, tlut_fars: list, device: Device) -> dict:
 
 
 def table_rows(backend: dict) -> list[tuple[str, str, str]]:
-    """(metric, conventional, TLUT) rows for the comparison table from ``report["backend"]``."""
+    """(metric, conventional, TLUT) rows for the comparison table from ``report["backend"]`` (the
+    distributed-RAM row only when either implementation has one)."""
     c, t, r = backend["conventional"], backend["tlut"], backend["rekey"]
     saved = backend["slices_saved"]
+    ram = [("LUT sites as distributed RAM", str(c.get("lutram_sites", 0)), str(t.get("lutram_sites", 0)))] \
+        if c.get("lutram_sites") or t.get("lutram_sites") else []
     return [
         ("slices (SLICEM)", f"{c['slices']} ({c['slicem']})", f"{t['slices']} ({t['slicem']})"),
         ("slices saved", "-", f"{saved} ({backend['slices_saved_percent']:.1f}%)"),
         ("LUT sites / LUT6_2 pairs", f"{c['lut_sites']} / {c['lut6_2_pairs']}", f"{t['lut_sites']} / {t['lut6_2_pairs']}"),
+        *ram,
         ("HPWL", str(c["hpwl"]), str(t["hpwl"])),
         ("frames per rekey (bound)", "-", f"{r['frames_per_rekey']} ({r['frames_lower_bound']})"),
         ("ICAP words/rekey: per-TLUT RMW", "-", str(r["icap_words_per_tlut_rmw"])),

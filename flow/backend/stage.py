@@ -63,6 +63,8 @@ def placement_doc(impl, module: dict, device, design_hash: str, namer) -> dict:
             if ls.kind == "const":
                 e["value"] = ls.const_value
             luts.append(e)
+            if ls.kind == "ram":
+                continue
             if ls.o6:
                 cells[ls.o6] = f"{site}/{bel}"
             if ls.o5:
@@ -76,10 +78,12 @@ def placement_doc(impl, module: dict, device, design_hash: str, namer) -> dict:
                 cells[m] = f"{site}/{bel}"
         if s.muxf8:
             cells[s.muxf8] = f"{site}/F8MUX"
+        if s.ram:
+            cells[s.ram] = f"{site}/{LETTERS[min(i for i, x in enumerate(s.luts) if x is not None)]}6LUT"
         slices.append({"site": site, "luts": luts, "ffs": [list(x) for x in s.ffs],
                        "control_set": list(s.control_set) if s.control_set else None,
                        "carry": s.carry, "muxf7": s.muxf7, "muxf8": s.muxf8, "tlut": s.tlut,
-                       "chain": list(s.chain) if s.chain else None})
+                       "chain": list(s.chain) if s.chain else None, "ram": s.ram})
     return {"format": PLACEMENT_FORMAT, "version": 1, "device": device.name, "idcode": f"0x{device.idcode:08X}",
             "design_hash": design_hash, "pin_order": "I<q> on A<q+1>; LUT6_2: union of inputs on A1..A5, A6 = 1",
             "seed": placement.seed, "hpwl": placement.hpwl, "slices": slices, "cells": cells,

@@ -5,8 +5,8 @@ For each vector: the template frames (``tlut/template.frm``) are specialized wit
 LUT INIT is then decoded back from those frames through the device model
 (:meth:`dcsflow.scg.bitstream.FrameMemory.get_lut`) and the netlist is rebuilt from the decoded INITs and the
 placement's connectivity (physical pins A1..A6 -> nets, LUT6_2 = LUT6 with A6 = 1 plus LUT5 on
-INIT[31:0], route-through and constant LUTs inserted); FFs, CARRY4, MUXF7/F8 and I/O cells keep the
-template netlist's connections. The rebuilt netlist is simulated exactly like ``dcsflow check``
+INIT[31:0], route-through and constant LUTs inserted); FFs, CARRY4, MUXF7/F8, SRLs, distributed RAMs
+and I/O cells keep the template netlist's cells (a RAM's contents are never in a TLUT frame). The rebuilt netlist is simulated exactly like ``dcsflow check``
 (the design's check: e.g. Icarus + Yosys ``cells_sim.v`` and its test bench) and compared with the
 expected outputs. This
 proves frame addresses, bit order and pin order agree with the placed design.
@@ -74,7 +74,7 @@ def rebuild_module(module: dict, placement: dict, lut_init) -> dict:
             init = lut_init(site, bel)
             nets = e["nets"]
             kind = e["kind"]
-            if kind == "srl":
+            if kind in ("srl", "ram"):
                 continue
             if kind in ("lut", "tlut"):
                 remove.add(e["o6"])

@@ -25,6 +25,8 @@ def COMMAND(as_json):
     if as_json:
         click.echo(json.dumps({n: {"top": d.top, "sources": [str(p) for p in d.sources], "params": list(d.params),
                                    "user_params": dict(d.transform.user_params) if d.transform else None,
+                                   "named_params": {x.name: {"sets": list(x.sets), "help": x.help}
+                                                    for x in d.named_params},
                                    "check": d.check is not None,
                                    "demo": None if d.demo is None else ("default" if d.demo.default else "optional"),
                                    "sims": sorted(d.sims), "origin": d.origin, "description": d.description}

@@ -1,0 +1,72 @@
+"""The PPE's named parameter value ``program`` (``dcsflow rekey BUILD --param program=pi32``).
+
+A program sets both parameter inputs of ``ppe_prog``: ``prog_image`` (word a of the assembled
+program at bits [64a+63:64a], unused words 0) and ``coef_image`` (the 64-word coefficient image,
+word a at [64a+63:64a]). The value is a bundled program's name (``pi16``, ``pi32``, ``pi64``, with or
+without ``.s``; ``programs/``) or the path of an assembly file (assembled by :mod:`.asm` for the
+build's instruction-memory depth = width of ``prog_image`` / 64).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Mapping
+
+from dcsflow.flow.design import NamedParam, NamedParamError
+
+from . import isa
+from .asm import AsmError, Program, assemble_file
+from .sim import HERE
+
+PROGRAMS = HERE / "programs"
+
+
+def bundled_programs() -> list[str]:
+    """Names of the bundled programs (``programs/*.s``, without the suffix), sorted."""
+    return sorted(p.stem for p in PROGRAMS.glob("*.s"))
+
+
+def program_path(text: str) -> Path:
+    """The assembly file of a ``program`` value: a bundled name (with or without ``.s``) or an
+    existing file. Raises NamedParamError naming the bundled programs."""
+    t = text.strip()
+    stem = t[:-2] if t.endswith(".s") else t
+    if stem in bundled_programs() and "/" not in t:
+        return PROGRAMS / f"{stem}.s"
+    p = Path(t).expanduser()
+    if p.is_file():
+        return p
+    raise NamedParamError(f"--param program={text}: no bundled program of that name "
+                          f"({', '.join(bundled_programs())}) and no such file")
+
+
+def image_values(prog: Program) -> dict[str, int]:
+    """``prog_image`` / ``coef_image`` values of an assembled program (module docstring)."""
+    return {"prog_image": sum(w << (64 * a) for a, w in enumerate(prog.words)),
+            "coef_image": sum(v << (64 * a) for a, v in enumerate(prog.coef))}
+
+
+def program_values(text: str, ports: Mapping[str, int]) -> dict[str, int]:
+    """Converter of the named value ``program`` (:class:`dcsflow.flow.design.NamedParam`):
+    ``text`` -> ``{prog_image, coef_image}`` for a build whose parameter widths are ``ports``.
+
+    Raises:
+        NamedParamError: unknown program, a build without ``prog_image`` (a multiple of 64 bits) and
+            ``coef_image`` (4096 bits), a program that does not assemble (``file:line: reason``) or
+            does not fit the build's instruction memory.
+    """
+    if ports.get("coef_image") != 64 * isa.NCOEF or not ports.get("prog_image") or ports["prog_image"] % 64:
+        raise NamedParamError(f"--param program: the build has no PPE program parameters "
+                              f"(prog_image, coef_image); its parameters: {', '.join(ports)}")
+    path = program_path(text)
+    try:
+        prog = assemble_file(path, imem_depth=ports["prog_image"] // 64)
+    except AsmError as e:
+        raise NamedParamError(f"--param program={text}: {e}") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise NamedParamError(f"--param program={text}: cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+    return image_values(prog)
+
+
+PROGRAM = NamedParam("program", ("prog_image", "coef_image"), program_values,
+                     "a π program (pi16, pi32, pi64) or an assembly file: sets prog_image and coef_image")
