@@ -8,6 +8,9 @@ Registered in ``setup.py`` (entry-point group ``dcsflow.designs``):
   Conventional build (``PROGRAM_RAM=1``): distributed RAMs written through a narrow port carried on
   the same ports (layout in ``rtl/ppe_prog.v``).
 
+``dcsflow sim ppe --program pi16|pi32|pi64|bmw512``: the ``ppe`` RTL running a program against its
+golden model (:func:`.commands.sim_command`).
+
 Check (``dcsflow check``, :mod:`.check`): one specialized netlist per π program (the parameter
 value), simulated on random states against the golden model's π.
 """
@@ -17,7 +20,7 @@ from __future__ import annotations
 from dcsflow.flow.design import Design
 
 from .check import ppe_check
-from .commands import ppe_command
+from .commands import ppe_command, sim_command
 from .sim import HERE
 
 #: instruction-memory depth of the ``ppe`` build (the π programs need 208 words)
@@ -35,4 +38,5 @@ PPE = Design(
     conventional_chparams={"PROGRAM_RAM": 1},
     check=ppe_check,
     commands=(ppe_command,),
+    sims={"ppe": sim_command},
     description="ARX processing element; program + coefficients as parameter")
