@@ -276,9 +276,14 @@ def hash_iss(msg: bytes, prog: asm.Program | None = None, machine: iss.Machine |
 def hash_rtl(msgs: Sequence[bytes], prog: asm.Program | None = None, seed: int = 0) -> list[HashRun]:
     """BMW-512 of every message on the RTL (Icarus, one simulation, runs back to back on one PE).
 
+    Args:
+        msgs: the messages (bytes); at most 65,536 input words and runs in all.
+        seed: nonzero: random input/output handshake stalls (cycle counts then include them).
+    Returns:
+        one :class:`HashRun` per message, cycles per run as measured on the RTL.
     Raises:
         sim.PpeSimError: Icarus missing or failed; RuntimeError: a run did not halt or the output
-        count is wrong.
+        count is wrong; ValueError: too many input words or runs for one simulation.
     """
     from . import sim
     prog = prog or load()
@@ -290,6 +295,9 @@ def hash_rtl(msgs: Sequence[bytes], prog: asm.Program | None = None, seed: int =
         for s, ins in runs:
             starts.append(s)
             inputs += ins
+    if len(inputs) > 65536 or len(starts) > 65536:
+        raise ValueError(f"{len(msgs)} messages need {len(inputs)} input words and {len(starts)} runs; "
+                         "one simulation takes at most 65536 of each (split the messages)")
     res = sim.simulate(prog.words, prog.coef, inputs, imem_depth=IMEM_DEPTH, starts=starts,
                        max_cycles=10_000, seed=seed)
     if len(res.cycles) != len(starts) or not all(res.halted):
