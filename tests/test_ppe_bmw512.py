@@ -135,3 +135,11 @@ def test_sim_ppe_passes_and_fails(dcsflow, tmp_path):
     (tmp_path / "mut.s").write_text(SOURCE.replace("rotl 37", "rotl 36", 1))
     r = dcsflow("sim", "ppe", "--program", "bmw512", "--limit", "1", "--source", tmp_path / "mut.s")
     assert r.returncode == 1 and "passed 0/1" in r.stdout and "FAIL Len = 0" in r.stdout, r.stdout + r.stderr
+
+
+def test_simulate_refuses_bad_start_lists():
+    from dcsflow.designs.ppe import sim
+    for kw in ({"starts": []}, {"starts": [512]}, {"starts": [0], "second": ([0], 8)},
+               {"starts": [0], "top": "ppe_prog"}):
+        with pytest.raises(ValueError):
+            sim.simulate([0], [], **kw)
