@@ -143,3 +143,10 @@ def test_simulate_refuses_bad_start_lists():
                {"starts": [0], "top": "ppe_prog"}):
         with pytest.raises(ValueError):
             sim.simulate([0], [], **kw)
+
+
+def test_sim_ppe_program_without_output_fails_with_a_count(dcsflow, tmp_path):
+    (tmp_path / "nodjnz.s").write_text(SOURCE.replace("|| djnz final_tail", "", 1))
+    r = dcsflow("sim", "ppe", "--program", "bmw512", "--limit", "1", "--source", tmp_path / "nodjnz.s")
+    assert r.returncode == 1 and "passed 0/1" in r.stdout and "0 output words" in r.stdout, r.stdout + r.stderr
+    assert "Traceback" not in r.stderr
