@@ -11,6 +11,9 @@ Registered in ``setup.py`` (entry-point group ``dcsflow.designs``):
 Named parameter value ``program`` (:mod:`.params`): ``dcsflow rekey BUILD --param program=pi32``
 switches the algorithm by micro-reconfiguration.
 
+``dcsflow sim ppe --program pi16|pi32|pi64|bmw512``: the ``ppe`` RTL running a program against its
+golden model (:func:`.commands.sim_command`).
+
 Check (``dcsflow check``, :mod:`.check`): one specialized netlist per π program (the parameter
 value), simulated on random states against the golden model's π.
 """
@@ -20,7 +23,7 @@ from __future__ import annotations
 from dcsflow.flow.design import Design
 
 from .check import ppe_check
-from .commands import ppe_command
+from .commands import ppe_command, sim_command
 from .params import PROGRAM
 from .sim import HERE
 
@@ -40,4 +43,5 @@ PPE = Design(
     check=ppe_check,
     commands=(ppe_command,),
     named_params=(PROGRAM,),
+    sims={"ppe": sim_command},
     description="ARX processing element; program + coefficients as parameter")

@@ -66,7 +66,7 @@ def _hex(path: Path, words: Sequence[int]) -> None:
 def simulate(words: Sequence[int], coef: Sequence[int], inputs: Sequence[int] = (), *,
              imem_depth: int = isa.DEFAULT_IMEM, second: tuple[Sequence[int], int] | None = None,
              seed: int = 0, max_cycles: int = 200_000, workdir: Path | None = None,
-             top: str = "ppe", program_ram: int = 0) -> SimResult:
+             top: str = "ppe", program_ram: int = 0, starts: Sequence[int] | None = None) -> SimResult:
     """Load ``words`` at address 0 and ``coef`` through the write ports, run from 0, collect results.
 
     ``top="ppe_prog"`` runs the program-as-parameter top instead (bench ``tb/tb_ppe_prog.v``; one
@@ -79,6 +79,9 @@ def simulate(words: Sequence[int], coef: Sequence[int], inputs: Sequence[int] = 
         second: (words2, addr2): a second program written at ``addr2`` through the instruction
             write port *while the first runs*, started at ``addr2`` after the first halts.
         seed: nonzero: random ``in_valid``/``out_ready`` stalls (cycle counts then include stalls).
+        starts: (top ``ppe`` only, not with ``second``) several runs back to back on one PE, run k
+            from address ``starts[k]`` (1 to 65,536 runs); registers, coefficients, ``lc`` and ``b``
+            carry over, the input stream is shared.
         max_cycles: limit per run. workdir: where to compile (default: a temporary folder).
     Raises:
         PpeSimError: the simulator is missing, failed, or its result file is malformed.
@@ -88,6 +91,12 @@ def simulate(words: Sequence[int], coef: Sequence[int], inputs: Sequence[int] = 
         raise ValueError(f"top must be one of {', '.join(TOPS)}, got {top!r}")
     if top == "ppe_prog" and (second is not None or imem_depth & (imem_depth - 1)):
         raise ValueError("ppe_prog: one program, imem_depth a power of two")
+    if starts is not None:
+        starts = [int(a) for a in starts]
+        if top != "ppe" or second is not None:
+            raise ValueError("starts: top ppe only, and not with a second program")
+        if not 1 <= len(starts) <= 65536 or not all(0 <= a < imem_depth for a in starts):
+            raise ValueError(f"starts: 1..65536 addresses in 0..{imem_depth - 1}")
     if len(words) > imem_depth:
         raise ValueError(f"{len(words)} words do not fit an instruction memory of {imem_depth}")
     if second is not None and second[1] + len(second[0]) > imem_depth:
@@ -104,6 +113,9 @@ def simulate(words: Sequence[int], coef: Sequence[int], inputs: Sequence[int] = 
         if second is not None:
             _hex(w / "prog2.hex", second[0])
             plus += [f"+prog2={w / 'prog2.hex'}", f"+nprog2={len(second[0])}", f"+addr2={second[1]}"]
+        if starts is not None:
+            (w / "starts.hex").write_text("".join(f"{a:03x}\n" for a in starts))
+            plus += [f"+starts={w / 'starts.hex'}", f"+nstarts={len(starts)}"]
         if top == "ppe":
             icarus([*RTL_FILES, TB_FILE], w, top="tb_ppe", parameters={"IMEM_DEPTH": imem_depth},
                    plusargs=plus, name="tb_ppe", error=PpeSimError, missing=PpeSimError)

@@ -9,6 +9,8 @@
 //   +coef=F                   64 coefficient words
 //   +in=F +nin=N              input words (+nin=0: none)
 //   +prog2=F +nprog2=N +addr2=A   optional second program, written at A.. during the first run
+//   +starts=F +nstarts=N      optional: N runs back to back (no second program), run k starting at
+//                             the address on line k of F (hex); state, lc and b carry over
 //   +out=F                    result file (format: docs/formats.md, "ppe-results")
 //   +max=N                    cycle limit per run (default 200000)
 //   +seed=S                   nonzero: random in_valid / out_ready stalls
@@ -47,8 +49,9 @@ module tb_ppe;
     reg [63:0] prog2 [0:1023];
     reg [63:0] coef  [0:63];
     reg [63:0] inw   [0:65535];
-    reg [1023:0] fprog, fprog2, fcoef, fin, fout;
-    integer nprog, nprog2, addr2, nin, maxc, seed, have2;
+    reg [9:0]  starts [0:65535];
+    reg [1023:0] fprog, fprog2, fcoef, fin, fout, fstarts;
+    integer nprog, nprog2, addr2, nin, maxc, seed, have2, nstarts, nruns;
     integer fo, i, cyc, ip, run, halted, streamed;
     integer rnd;
 
@@ -65,6 +68,13 @@ module tb_ppe;
         have2 = $value$plusargs("prog2=%s", fprog2);
         if (!$value$plusargs("nprog2=%d", nprog2)) nprog2 = 0;
         if (!$value$plusargs("addr2=%d", addr2)) addr2 = 0;
+        if (!$value$plusargs("nstarts=%d", nstarts)) nstarts = 0;
+        if (nstarts > 0) begin
+            if (have2) begin $display("tb_ppe: +starts and +prog2 exclude each other"); $finish; end
+            if (!$value$plusargs("starts=%s", fstarts)) begin $display("tb_ppe: +starts missing"); $finish; end
+            $readmemh(fstarts, starts, 0, nstarts - 1);
+        end
+        nruns = have2 ? 2 : (nstarts > 0 ? nstarts : 1);
         for (i = 0; i < 1024; i = i + 1) begin prog[i] = 64'd0; prog2[i] = 64'd0; end
         if (nprog > 0) $readmemh(fprog, prog, 0, nprog - 1);
         if (have2 && nprog2 > 0) $readmemh(fprog2, prog2, 0, nprog2 - 1);
@@ -91,8 +101,8 @@ module tb_ppe;
 
         ip = 0;
         streamed = 0;
-        for (run = 0; run < (have2 ? 2 : 1); run = run + 1) begin
-            start_addr = (run == 0) ? 10'd0 : addr2;
+        for (run = 0; run < nruns; run = run + 1) begin
+            start_addr = (nstarts > 0) ? starts[run] : (run == 0) ? 10'd0 : addr2;
             start = 1'b1; tick; start = 1'b0;
             cyc = 0; halted = 0;
             while (busy && cyc < maxc) begin
@@ -132,7 +142,7 @@ module tb_ppe;
             end
             iw_en = 1'b0;
             $fdisplay(fo, "run %0d cycles %0d halted %0d inputs %0d", run, cyc, halted, ip);
-            if (!halted) run = 2;
+            if (!halted) run = nruns;
         end
         for (i = 0; i < 64; i = i + 1) $fdisplay(fo, "r %0d %016h", i, dut.core.rf[i]);
         for (i = 0; i < 64; i = i + 1) $fdisplay(fo, "c %0d %016h", i, dut.cm[i]);
