@@ -132,6 +132,19 @@ def program_switch(build: Path, tmp: Path) -> dict:
     return {"switches": rows, "us_per_axi_word": us_word}
 
 
+def bmw_figures(rtl: bool) -> dict:
+    """The last line (JSON) of ``benchmarks/ppe_bmw.py`` [``--rtl``]: BMW-512 KAT records and cycles.
+
+    Raises:
+        RuntimeError: the benchmark failed.
+    """
+    p = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "ppe_bmw.py"), *(["--rtl"] if rtl else [])],
+                       capture_output=True, text=True, cwd=ROOT)
+    if p.returncode or not p.stdout.strip():
+        raise RuntimeError(f"benchmarks/ppe_bmw.py failed: {(p.stderr.strip().splitlines() or ['?'])[-1]}")
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
 def _load_script(name: str):
     spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
     mod = importlib.util.module_from_spec(spec)
@@ -178,7 +191,7 @@ def main() -> int:
         for bits, r in cyc.items():
             print(f"PPE pi{bits}: {r['cycles_per_pi']} cycles per pi call, {r['cycles_per_star']:g} per * "
                   f"(seed: {SEED_CYCLES_PER_STAR} at 64 bits), golden model: {r['matches_model']}", flush=True)
-        bmw = _load("ppe_bmw").figures(rtl=a.bmw_rtl)
+        bmw = bmw_figures(a.bmw_rtl)
         print(f"PPE BMW-512: {bmw['bmw512_cycles_per_block']} cycles per block (seed: ~{SEED_BMW_CYCLES_PER_BLOCK}), "
               f"KAT {bmw['bmw512_kat_passed']}/{bmw['bmw512_kat_total']}", flush=True)
     ppe = out["designs"].get("ppe")
