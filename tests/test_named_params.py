@@ -64,7 +64,7 @@ def test_dcsflow_rekey_bad_program_is_one_line(dcsflow, tmp_path):
     r = dcsflow("rekey", b, "--param", "program=pi99")
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert r.stderr.strip().splitlines() == [
-        "error: --param program=pi99: no bundled program of that name (pi16, pi32, pi64) and no such file"]
+        "error: --param program=pi99: no bundled program of that name (bmw512, pi16, pi32, pi64) and no such file"]
     bad = tmp_path / "bad.s"
     bad.write_text("  nop\n  frob r1\n")
     r = dcsflow("rekey", b, f"--param=program={bad}")
