@@ -3,7 +3,9 @@
 official records (independent reference: the reference implementation's CIPHER fields) with a
 corrupted record reported, ``rekey`` (CLI, to the emulator and to a bit file), ``codegen``, the firmware
 on the host (frames byte for byte equal to the Python SCG's plan) and in QEMU (same frame hashes), and
-keys or nonces of the wrong size refused with one line by check, rekey and the firmware.
+keys or nonces of the wrong size refused with one line by check, rekey and the firmware; the Vivado
+export for the PYNQ-Z1 (block design, AXI4-Lite wrapper) of the placed build, its wrapper driven in
+Icarus around a specialized netlist (an official record's Key‖PMN in the TLUTs).
 
 Opt-in: the builds take ~7 min (π32) and ~14 min (π64) on 2 idle cores, the steps after each a few
 minutes. ``DCSFLOW_SLOW_TESTS=1`` builds and runs both; ``DCSFLOW_PICIPHER32_BUILD=DIR`` /
@@ -21,7 +23,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from _axi_tb import run_wrapper
 
+from dcsflow.designs.picipher.board import BOARD_PORTS
 from dcsflow.designs.picipher.check import select_vectors
 from dcsflow.designs.picipher.vectors import load_official
 from dcsflow.flow.paths import REPO_ROOT
@@ -128,3 +132,22 @@ def test_picipher_wide_whole_flow(w, tmp_path, dcsflow):
                             "-kernel", str(fw / "qemu" / "scg_qemu.elf")], capture_output=True, text=True, timeout=300)
         qres = _rekey_lines(q.stdout + q.stderr)
         assert [(d["rc"], d["hash"]) for d in qres] == [(d["rc"], d["hash"]) for d in res], q.stdout[-500:]
+
+    # Vivado export for the PYNQ-Z1 (no Vivado here): block design and a wrapper of this word size,
+    # which runs the specialized netlist of an official record through its AXI registers
+    from dcsflow.flow.backend.vivado import export_vivado, load_board
+    from dcsflow.flow.specialize import specialized_verilog
+    from dcsflow.flow.yosys import cells_sim
+
+    mod = json.loads((out / "tlut" / "netlist.json").read_text())["modules"]["picipher_mp"]
+    fm = json.loads((out / "tlut" / "framemap.json").read_text())
+    viv = tmp_path / "viv"
+    files = export_vivado(viv, mod, "picipher_mp", fm["tluts"], b.device, b.design_hash, load_board("pynq-z1"),
+                          ["key_mn"], board_ports=BOARD_PORTS)
+    assert "vivado/block_design.tcl" in files and "vivado/dcs_axil_wrapper.v" in files
+    v = pick[1]
+    (tmp_path / "spec.v").write_text(specialized_verilog(b, {"key_mn": int.from_bytes(v.key + v.pmn, "big")}))
+    r = run_wrapper(tmp_path, w, [viv / "vivado" / "dcs_axil_wrapper.v", tmp_path / "spec.v", cells_sim()],
+                    v.key, v.pmn, v.msg, rtl=False)
+    assert r["expected"] == v.cipher and r["cipher"] == v.cipher
+    assert r["plain"] == v.msg and r["tag_ok"] == [0, 1, 0]
