@@ -11,6 +11,7 @@ must be refused (``SCG_ERR_KEY``) with the previous frames intact. About 15 s fo
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
@@ -29,7 +30,8 @@ ERR_KEY = -13                                    # SCG_ERR_KEY (firmware/scg_run
 WIDTHS = {256: (32, False), 832: (32, True), 1600: (64, True)}
 
 
-def _values(bits: int) -> list[int]:
+@functools.lru_cache(maxsize=None)
+def _values(bits: int) -> tuple[int, ...]:
     """Parameter values of width ``bits`` from official 128-bit-key records (module docstring), and
     all ones and the top bit alone (they catch a truncated or misordered parameter vector)."""
     from dcsflow.designs.picipher.check import select_vectors
@@ -43,7 +45,7 @@ def _values(bits: int) -> list[int]:
             out.append(cipher(ww).cis_parameters(v.key, v.pmn).as_int() if cis
                        else int.from_bytes(v.key + v.pmn, "big"))
     assert all(0 < x < 1 << bits for x in out)
-    return out + [(1 << bits) - 1, 1 << (bits - 1)]
+    return tuple(out + [(1 << bits) - 1, 1 << (bits - 1)])
 
 
 @pytest.fixture(scope="module", params=sorted(WIDTHS), ids=lambda b: f"{b}bit")
