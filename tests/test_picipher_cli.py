@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from dcsflow.designs.picipher import model
+from dcsflow.designs.picipher.errors import VectorFileError
 
 GOOD = """[vector #1 (1)]
 KEY (12) = 25CFA7958E16A944F11F17EB
@@ -185,3 +188,59 @@ def test_wide_cis_transform_matches_the_model():
     got = PICIPHER64_CIS.circuit_values({"key_mn": int.from_bytes(key + pmn, "big")})
     assert got == {"cis_param": model.PI64.cis_parameters(key, pmn).as_int()}
     assert got["cis_param"] < 1 << 1600
+
+
+def _wide_record(v, key=None, pmn=None):
+    key, pmn = key if key is not None else v.key, pmn if pmn is not None else v.pmn
+    h = lambda b: b.hex().upper()  # noqa: E731
+    return (f"[vector #{v.number} ({v.number})]\nKEY ({len(key)}) = {h(key)}\nNPUB ({len(pmn)}) = {h(pmn)}\n"
+            f"MSG ({len(v.msg)}) = {h(v.msg)}\nAD (0) = \nCIPHER ({len(v.cipher)}) = {h(v.cipher)}\n\n")
+
+
+def test_wide_check_refuses_records_of_another_key_or_word_size(tmp_path):
+    """``dcsflow check`` of a picipher32/64 build: a record (without AD and SMN) with a key or nonce of
+    another size than the design's is an error naming the record, not a silent skip, even among good
+    records; nothing is simulated (the build is a stub: the refusal comes first)."""
+    from types import SimpleNamespace
+
+    from dcsflow.designs.picipher.check import pi16_check, select_vectors
+    from dcsflow.designs.picipher.vectors import load_official
+    from dcsflow.flow.design import CheckError, CheckOptions
+
+    build = SimpleNamespace(manifest={"params": {"key_mn": 256}}, path=tmp_path / "b")
+    for w in (32, 64):
+        good = select_vectors(load_official(128, w), 128, w)[0]
+        k256 = select_vectors(load_official(256, w), 256, w)[0]
+        pi16 = select_vectors(load_official(96), 96)[0]
+        cases = {"256-bit key; design expects 128": _wide_record(good) + _wide_record(k256),
+                 f"is a π16-Cipher record; design expects π{w}-Cipher": _wide_record(pi16) + _wide_record(good)}
+        for msg, text in cases.items():
+            f = tmp_path / "v.txt"
+            f.write_text(text)
+            with pytest.raises(CheckError, match=msg):
+                pi16_check(build, CheckOptions(vectors=f), key_bits=128, cis=False, word_bits=w)
+        f.write_text(_wide_record(good, pmn=good.pmn[:4]))            # a 4-byte nonce with a π32/π64 tag
+        with pytest.raises(VectorFileError, match="CIPHER must be 16 bytes"):
+            pi16_check(build, CheckOptions(vectors=f), key_bits=128, cis=False, word_bits=w)
+        f.write_text(_wide_record(good, key=good.key[:12]))           # a 12-byte (π16) key
+        with pytest.raises(VectorFileError, match=f"KEY must be 16 or 32 bytes for π{w}-Cipher, got 12"):
+            pi16_check(build, CheckOptions(vectors=f), key_bits=128, cis=False, word_bits=w)
+        f.write_text(_wide_record(good))
+        chk = pi16_check(build, CheckOptions(vectors=f), key_bits=128, cis=False, word_bits=w)
+        assert chk.groups == [({"key_mn": int.from_bytes(good.key + good.pmn, "big")}, [0])]
+
+
+def test_wide_sim_refuses_a_key_of_another_size(dcsflow, tmp_path):
+    from dcsflow.designs.picipher.check import select_vectors
+    from dcsflow.designs.picipher.vectors import load_official
+
+    v = select_vectors(load_official(256, 32), 256, 32)[0]
+    f = tmp_path / "v.txt"
+    f.write_text(_wide_record(v))
+    r = dcsflow("sim", "picipher32", "--vectors", f)
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert r.stderr.strip() == f"error: vector #{v.number} has a 256-bit key; design expects 128"
+    f.write_text(_wide_record(v, key=v.key[:12]))
+    r = dcsflow("sim", "picipher64_cis", "--vectors", f)
+    assert r.returncode == 1 and len(r.stderr.strip().splitlines()) == 1
+    assert "KEY must be 16 or 32 bytes for π32-Cipher, got 12" in r.stderr

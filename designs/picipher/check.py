@@ -75,7 +75,8 @@ def pi16_check(build, options: CheckOptions, *, key_bits: int, cis: bool, word_b
     historical: ``word_bits`` selects π16 (default), π32 or π64.
 
     Raises:
-        CheckError: the build's parameter is not the design's, or no usable vector in the file.
+        CheckError: the build's parameter is not the design's, no usable vector in the file, or a
+            record without AD and SMN of another word size or key size than the design's.
         VectorFileError, ChecksumError: unreadable or corrupted vector file.
     """
     pmn_bits = 32 if word_bits == 16 else 128
@@ -85,6 +86,14 @@ def pi16_check(build, options: CheckOptions, *, key_bits: int, cis: bool, word_b
                          f"{dict(build.manifest['params'])}")
     vecs = (read_vectors(options.vectors, check=False) if options.vectors
             else load_official(key_bits, word_bits))
+    for v in vecs:                      # a record the design cannot take is an error, not a skip
+        if v.ad or v.smn is not None:
+            continue
+        w = getattr(v, "word_bits", 16)
+        if w != word_bits:
+            raise CheckError(f"vector #{v.number} is a π{w}-Cipher record; design expects π{word_bits}-Cipher")
+        if len(v.key) * 8 != key_bits:
+            raise CheckError(f"vector #{v.number} has a {len(v.key) * 8}-bit key; design expects {key_bits}")
     vecs = select_vectors(vecs, key_bits, word_bits)
     if not vecs:
         raise CheckError(f"no π{word_bits}-Cipher vectors without AD and SMN with a {key_bits}-bit key")

@@ -54,12 +54,14 @@ def _wide(word_bits: int) -> tuple[Design, Design]:
         chparams={"W": word_bits, "KEY_BITS": 128, "BUFFER_KEY": 1},
         check=partial(pi16_check, key_bits=128, cis=False, word_bits=word_bits),
         sims={n: sim_command(n, 128, False, word_bits), f"{n}_256": sim_command(f"{n}_256", 256, False, word_bits)},
+        board_ports=BOARD_PORTS,
         description=f"π{word_bits}-Cipher message processor, 128-bit key; key_mn")
     cis = Design(
         name=f"{n}_cis", top="picipher_cis_mp", sources=tuple(rtl_files(cis=True)),
         chparams={"W": word_bits},
         transform=ParamTransform({"key_mn": 256}, partial(wide_cis_transform, word_bits=word_bits)),
         check=partial(pi16_check, key_bits=128, cis=True, word_bits=word_bits),
+        board_ports=BOARD_PORTS,
         sims={f"{n}_cis": sim_command(f"{n}_cis", 128, True, word_bits),
               f"{n}_256_cis": sim_command(f"{n}_256_cis", 256, True, word_bits)},
         description=f"π{word_bits}-Cipher, no init path; cis_param from key_mn")

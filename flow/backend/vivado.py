@@ -321,7 +321,8 @@ def template_context(top: str, module: dict, plan: list[dict], board: Board | No
     ``period_ns`` (the board's clock period, 10.0 without a board), ``clock_port``
     (:func:`clock_port`), ``reset_port`` (:func:`reset_port`), ``reset_port_active_low`` (the reset
     port's name ends in ``n``), ``cells`` (:func:`plan_cells`), ``dump_format`` (of
-    ``tlut_cells.json``), ``param_port`` / ``param_width`` (the block design's parameter input, or None).
+    ``tlut_cells.json``), ``param_port`` / ``param_width`` (the block design's parameter input, or None),
+    ``port_widths`` (bits of every port of ``module``, by name: e.g. the wrapper's tag width).
     """
     rst = reset_port(module)
     return {"version": __version__, "top": top, "part": part, "board": board,
@@ -329,7 +330,8 @@ def template_context(top: str, module: dict, plan: list[dict], board: Board | No
             "clock_port": clock_port(module), "reset_port": rst,
             "reset_port_active_low": rst.endswith("n") if rst else None,
             "cells": plan, "dump_format": DUMP_FORMAT, "param_port": param_port,
-            "param_width": len(module["ports"][param_port]["bits"]) if param_port else None}
+            "param_width": len(module["ports"][param_port]["bits"]) if param_port else None,
+            "port_widths": {n: len(p["bits"]) for n, p in module["ports"].items()}}
 
 
 def export_vivado(out: Path, module: dict, top: str, tluts: list, device, design_hash: str,
