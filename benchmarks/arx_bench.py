@@ -75,33 +75,17 @@ def build_figures(name: str, build: Path) -> dict:
 
 def pi_cycles() -> dict:
     """Cycles of the π programs on the PPE RTL (Icarus), checked equal to the ISS and against the
-    golden model: {bits: {cycles_per_pi, cycles_per_star, matches_model}}.
+    golden model (``benchmarks/ppe_cycles.py``): {bits: {cycles_per_pi, cycles_per_star, matches_model}}.
 
     Raises:
         AssertionError: RTL and ISS disagree.
     """
     import random
 
-    from dcsflow.designs.picipher import model
-    from dcsflow.designs.ppe import asm, iss, sim
-
-    rng = random.Random(1)
-    out = {}
-    for bits in (16, 32, 64):
-        prog = asm.assemble_file(sim.HERE / "programs" / f"pi{bits}.s")
-        lanes = 64 // bits
-        states = [[rng.getrandbits(bits) for _ in range(16)] for _ in range(lanes)]
-        inp = [sum(states[k][i] << (bits * k) for k in range(lanes)) for i in range(16)]
-        a = iss.run(prog.words, prog.coef, inp)
-        r = sim.simulate(prog.words, prog.coef, inp)
-        assert r.outputs == a.outputs and r.cycles == [a.cycles], "RTL and ISS disagree"
-        pi = model.cipher(bits).pi
-        mask = (1 << bits) - 1
-        ok = all(tuple((w >> (bits * k)) & mask for w in r.outputs) == tuple(pi(tuple(states[k])))
-                 for k in range(lanes))
-        out[bits] = {"cycles_per_pi": r.cycles[0], "cycles_per_star": (r.cycles[0] - 32) / 24,
-                     "matches_model": ok, "program_words": len(prog.words)}
-    return out
+    flat: dict = {}
+    _load("ppe_cycles").pi_cycles(flat, random.Random(1))
+    return {bits: {"cycles_per_pi": flat[f"pi{bits}_cycles_per_pi"], "cycles_per_star": flat[f"pi{bits}_cycles_per_star"],
+                   "matches_model": flat[f"pi{bits}_matches_model"]} for bits in (16, 32, 64)}
 
 
 def program_switch(build: Path, tmp: Path) -> dict:

@@ -31,9 +31,14 @@ def golden(bits):
     return f(bits).pi if f else None
 
 
-def main() -> int:
-    out = {}
-    rng = random.Random(1)
+def pi_cycles(out: dict, rng: random.Random) -> None:
+    """Runs pi16/pi32/pi64.s on the RTL (Icarus) and the ISS on random states and fills ``out`` with
+    ``pi{bits}_cycles_per_pi``, ``pi{bits}_cycles_per_star`` and ``pi{bits}_matches_model`` (printing a
+    line each).
+
+    Raises:
+        AssertionError: RTL and ISS disagree.
+    """
     for bits in (16, 32, 64):
         prog = asm.assemble_file(sim.HERE / "programs" / f"pi{bits}.s")
         lanes = 64 // bits
@@ -55,6 +60,11 @@ def main() -> int:
         out[f"pi{bits}_cycles_per_pi"] = r.cycles[0]
         out[f"pi{bits}_cycles_per_star"] = per_star
         out[f"pi{bits}_matches_model"] = ok
+
+
+def main() -> int:
+    out = {}
+    pi_cycles(out, random.Random(1))
     rtl = " ".join(str(p) for p in sim.rtl_files())
     y = subprocess.run([find_tool("yosys"), "-p", f"read_verilog {rtl}; synth_xilinx -top ppe; stat"],
                        capture_output=True, text=True)
