@@ -19,8 +19,10 @@ Candidates (:data:`CANDIDATES`), each from the conventional front end's netlist
   UG474) and the depth of one LUT; each 7/8-input LUT is then split into LUT6 cofactors on its first
   six inputs and MUXF7/MUXF8 on the last one or two (:func:`split_wide`). Two mappings are made
   (:data:`WIDE_SCRIPTS`: area-oriented, and delay-oriented with more area-recovery passes) and the
-  one with fewer LUTs at no greater depth than the reference's is kept (:func:`pick_variant`; the
-  reference's depth is known by then, its Yosys run having been waited for).
+  one with fewer LUTs whose depth on the extracted logic is no greater than the reference's LUT
+  depth is kept (:func:`pick_variant`; the reference's depth is known by then, its Yosys run having
+  been waited for). The bound is on the mapping alone: the re-imported netlist can be a level
+  deeper (aes128_iter: 5 levels mapped, 6 in the netlist), and :func:`choose` judges that depth.
 
 The three AIG-based candidates are re-imported into the module (:func:`dcsflow.flow.frontend.reimport`)
 and finished with the rest of synth_xilinx (FF mapping, IO buffers), like the TLUT build. Every
