@@ -409,8 +409,8 @@ def _aig_candidate(name, d, ldir, aig, ext, module, cpre, top, pre, t0, status, 
         netlist, depth, script = abc_wide_netlist(aig, bound)
         luts, proved = len(netlist["luts"]), True
     else:
-        script = ABC_SCRIPTS[name]
-        netlist, depth, _ = abc_lut_netlist(aig, script)
+        netlist, depth, _ = abc_lut_netlist(aig, ABC_SCRIPTS[name])
+        script = ABC_SCRIPTS[name].format(K=6)
         luts, proved = len(netlist["luts"]), True
     status(f"baseline {name}: yosys (re-import, rest of synth_xilinx)")
     doc = fe.reimport(cpre, module, ext, netlist, tlut_mode=False)
