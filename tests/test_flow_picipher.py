@@ -5,14 +5,9 @@ from __future__ import annotations
 
 import json
 
+from _picipher_records import record_text as _record
 from dcsflow.flow.build import BuildOptions, build
 from dcsflow.designs.picipher.check import select_vectors
-
-
-def _record(v, cipher: bytes) -> str:
-    return "\n".join([f"[vector #{v.number} ({v.number})]", f"KEY ({len(v.key)}) = {v.key.hex().upper()}",
-                      f"NPUB (4) = {v.pmn.hex().upper()}", f"MSG ({len(v.msg)}) = {v.msg.hex().upper()}",
-                      "AD (0) = ", f"CIPHER ({len(cipher)}) = {cipher.hex().upper()}", ""])
 
 
 def test_picipher_build_and_check(tmp_path, dcsflow):

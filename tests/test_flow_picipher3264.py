@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 from _axi_tb import run_wrapper
 
+from _picipher_records import record_text as _record
 from dcsflow.designs.picipher.board import BOARD_PORTS
 from dcsflow.designs.picipher.check import select_vectors
 from dcsflow.designs.picipher.vectors import load_official
@@ -34,13 +35,6 @@ from dcsflow.scg.bitstream import parse
 
 FW = REPO_ROOT / "firmware"
 GIVEN = {w: os.environ.get(f"DCSFLOW_PICIPHER{w}_BUILD") for w in (32, 64)}
-
-
-def _record(v, cipher: bytes | None = None, key: bytes | None = None) -> str:
-    h = lambda b: b.hex().upper()  # noqa: E731
-    cipher, key = cipher if cipher is not None else v.cipher, key if key is not None else v.key
-    return (f"[vector #{v.number} ({v.number})]\nKEY ({len(key)}) = {h(key)}\nNPUB ({len(v.pmn)}) = {h(v.pmn)}\n"
-            f"MSG ({len(v.msg)}) = {h(v.msg)}\nAD (0) = \nCIPHER ({len(cipher)}) = {h(cipher)}\n\n")
 
 
 def _rekey_lines(text: str) -> list[dict]:

@@ -8,18 +8,13 @@ import os
 
 import pytest
 
+from _picipher_records import record_text as _record
 from dcsflow.designs.picipher.check import select_vectors
 from dcsflow.designs.picipher.vectors import load_official
 from dcsflow.flow.build import BuildOptions, build
 
 pytestmark = pytest.mark.skipif(os.environ.get("DCSFLOW_SLOW_TESTS") != "1",
                                 reason="picipher32's build takes ~7 min on 2 cores: set DCSFLOW_SLOW_TESTS=1")
-
-
-def _record(v, cipher: bytes) -> str:
-    h = lambda b: b.hex().upper()  # noqa: E731
-    return (f"[vector #{v.number} ({v.number})]\nKEY ({len(v.key)}) = {h(v.key)}\nNPUB ({len(v.pmn)}) = {h(v.pmn)}\n"
-            f"MSG ({len(v.msg)}) = {h(v.msg)}\nAD (0) = \nCIPHER ({len(cipher)}) = {h(cipher)}\n\n")
 
 
 def test_picipher32_build_and_check(tmp_path, dcsflow):
