@@ -22,8 +22,9 @@ class NetlistStats:
     """Resource counts of a mapped netlist.
 
     luts: LUT1..LUT6 (+ INV, a LUT1); tluts: those with attribute ``dcs_tlut``; ffs: FD*/LD*;
-    carry4, muxf7, muxf8, srls, brams (RAMB*), dsps (DSP48*); depth: largest number of LUTs on a
-    combinational path between registers/ports (CARRY4 and MUXF7/F8 pass through with weight 0).
+    carry4, muxf7, muxf8, srls, brams (RAMB*), dsps (DSP48*); depth: :func:`lut_depth` (LUT levels
+    between registers/ports; CARRY4 and MUXF7/F8 pass through with weight 0; a distributed RAM or
+    SRL read counts one level).
     """
 
     luts: int
@@ -69,56 +70,134 @@ def stats(module: dict) -> NetlistStats:
         depth=lut_depth(module), cells=dict(sorted(cnt.items())))
 
 
-def lut_depth(module: dict) -> int:
-    """Largest number of LUTs on a combinational path (registers, ports and other cells cut paths)."""
-    cells = module["cells"]
-    driver: dict[int, str] = {}
-    for n, c in cells.items():
-        dirs = c.get("port_directions", {})
-        for p, bits in c["connections"].items():
-            if dirs.get(p) == "output":
-                for b in bits:
-                    if isinstance(b, int):
-                        driver[b] = n
-    depth: dict[str, int] = {}
+def _read_paths() -> dict[str, dict[str, tuple[str, ...]]]:
+    a6 = tuple(f"A{i}" for i in range(6))
+    a5 = a6[:5]
+    d6 = tuple(f"DPRA{i}" for i in range(6))
+    quad = {f"DO{x}": (f"ADDR{x}",) for x in "ABCD"}
+    return {"RAM64M": quad, "RAM32M": quad,
+            "RAM64X1D": {"SPO": a6, "DPO": d6}, "RAM32X1D": {"SPO": a5, "DPO": d6[:5]},
+            "RAM128X1D": {"SPO": ("A",), "DPO": ("DPRA",)},
+            "RAM64X1S": {"O": a6}, "RAM32X1S": {"O": a5}, "RAM128X1S": {"O": (*a6, "A6")},
+            "SRL16E": {"Q": a6[:4]}, "SRLC16E": {"Q": a6[:4]}, "SRLC32E": {"Q": ("A",)}}
 
-    def comb(n: str) -> bool:
-        t = cells[n]["type"]
-        return (t in LUT_TYPES or t in PASS_TYPES) and t != "BUFG"
 
-    def preds(n: str) -> list[str]:
-        c = cells[n]
-        dirs = c.get("port_directions", {})
-        out = []
-        for p, bits in c["connections"].items():
-            if dirs.get(p) == "output":
-                continue
-            for b in bits:
-                m = driver.get(b) if isinstance(b, int) else None
-                if m is not None and comb(m):
-                    out.append(m)
-        return out
+#: asynchronous read paths of distributed RAM and SRL primitives: type -> {output port: the address
+#: ports it reads through}. A LUT RAM read (or an SRL's addressed tap) is the LUT's combinational path
+#: (UG474, "Distributed RAM": "the read operation is asynchronous"; its delay is the LUT's T_ILO), so
+#: it counts as one LUT level; data, write-enable and clock pins are synchronous and cut the path.
+READ_PATHS = _read_paths()
 
-    visiting: set = set()
-    for root in cells:
-        if not comb(root) or root in depth:
-            continue
-        stack = [(root, False)]
-        while stack:                       # iterative post-order DFS; a back edge (loop) counts 0
-            n, expanded = stack.pop()
-            if n in depth:
-                continue
-            if not expanded:
-                if n in visiting:
-                    continue
-                visiting.add(n)
-                stack.append((n, True))
-                stack.extend((m, False) for m in preds(n) if m not in depth and m not in visiting)
+
+class _TimingGraph:
+    """The LUT-level timing graph of a module dict (see :func:`lut_depth`): nodes are combinational
+    cells (names) and RAM/SRL read outputs ``(cell, port)``; ``preds[x]`` the nodes driving ``x``'s
+    path pins; ``weight[x]`` its levels (1 or 0); ``ends`` the nodes whose value is read (a RAM/SRL
+    output nothing reads ends no path)."""
+
+    def __init__(self, module: dict):
+        cells = module["cells"]
+        driver: dict[int, object] = {}            # net bit -> node or cell name
+        for n, c in cells.items():
+            dirs = c.get("port_directions", {})
+            ram = READ_PATHS.get(c["type"])
+            for p, bits in c["connections"].items():
+                if dirs.get(p) == "output":
+                    for b in bits:
+                        if isinstance(b, int):
+                            driver[b] = (n, p) if ram is not None else n
+
+        def node_ok(x) -> bool:
+            if isinstance(x, tuple):
+                return x[1] in READ_PATHS[cells[x[0]]["type"]]
+            t = cells[x]["type"]
+            return (t in LUT_TYPES or t in PASS_TYPES) and t != "BUFG"
+
+        nodes = [x for x in dict.fromkeys(driver.values()) if node_ok(x)]
+        self.preds: dict[object, list] = {}
+        self.weight: dict[object, int] = {}
+        for x in nodes:
+            if isinstance(x, tuple):
+                c = cells[x[0]]
+                bits = [b for p in READ_PATHS[c["type"]][x[1]] for b in c["connections"].get(p, [])]
             else:
-                visiting.discard(n)
-                d = max((depth.get(m, 0) for m in preds(n)), default=0)
-                depth[n] = d + (1 if cells[n]["type"] in LUT_TYPES else 0)
-    return max(depth.values(), default=0)
+                c = cells[x]
+                dirs = c.get("port_directions", {})
+                bits = [b for p, bs in c["connections"].items() if dirs.get(p) != "output" for b in bs]
+            ps = [driver[b] for b in bits if isinstance(b, int) and b in driver]
+            self.preds[x] = [m for m in ps if node_ok(m)]
+            self.weight[x] = 1 if isinstance(x, tuple) or cells[x]["type"] in LUT_TYPES else 0
+        read = {b for c in cells.values() for p, bs in c["connections"].items()
+                if c.get("port_directions", {}).get(p) != "output" for b in bs if isinstance(b, int)}
+        read.update(b for p in module.get("ports", {}).values() if p.get("direction") != "input"
+                    for b in p.get("bits", []) if isinstance(b, int))
+        used = {x for b, x in driver.items() if isinstance(x, tuple) and b in read}
+        self.ends = [x for x in nodes if not isinstance(x, tuple) or x in used]
+        self.order = self._topo(nodes)
+
+    def _topo(self, nodes: list) -> list:
+        """Nodes in topological order (iterative post-order DFS; a back edge of a loop is ignored)."""
+        done: set = set()
+        visiting: set = set()
+        order = []
+        for root in nodes:
+            if root in done:
+                continue
+            stack = [(root, False)]
+            while stack:
+                n, expanded = stack.pop()
+                if n in done:
+                    continue
+                if not expanded:
+                    if n in visiting:
+                        continue
+                    visiting.add(n)
+                    stack.append((n, True))
+                    stack.extend((m, False) for m in self.preds[n] if m not in done and m not in visiting)
+                else:
+                    visiting.discard(n)
+                    done.add(n)
+                    order.append(n)
+        return order
+
+    def arrival(self) -> dict:
+        """Node -> LUT levels of the longest path ending at its output (its own level included)."""
+        pos = {x: i for i, x in enumerate(self.order)}
+        arr: dict = {}
+        for x in self.order:
+            arr[x] = self.weight[x] + max((arr[m] for m in self.preds[x] if pos[m] < pos[x]), default=0)
+        return arr
+
+
+def lut_depth(module: dict) -> int:
+    """Largest number of LUT levels on a combinational path between registers and ports.
+
+    A LUT counts one level; CARRY4 and MUXF7/MUXF8 pass with weight 0; a distributed RAM or SRL
+    output counts one level behind the address pins it is read through (:data:`READ_PATHS`), and
+    its other pins end paths (an output nothing reads ends none); registers, ports and other cells
+    cut paths. A combinational loop's back edge counts 0.
+    """
+    g = _TimingGraph(module)
+    arr = g.arrival()
+    return max((arr[x] for x in g.ends), default=0)
+
+
+def path_levels(module: dict) -> dict[str, int]:
+    """Combinational cell name -> LUT levels of the longest path through it (registers/ports to
+    registers/ports, counted as :func:`lut_depth`; its maximum is the module's LUT depth). A cell
+    is on a critical path when its figure equals :func:`lut_depth`."""
+    g = _TimingGraph(module)
+    arr = g.arrival()
+    pos = {x: i for i, x in enumerate(g.order)}
+    down: dict = {x: 0 for x in g.order}          # levels after the node's output
+    ends = set(g.ends)
+    for x in reversed(g.order):
+        if x not in ends and not down[x]:         # an unread RAM/SRL output ends no path
+            continue
+        for m in g.preds[x]:
+            if pos[m] < pos[x]:
+                down[m] = max(down[m], down[x] + g.weight[x])
+    return {x: arr[x] + down[x] for x in g.order if not isinstance(x, tuple)}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -66,3 +66,71 @@ def test_write_verilog_ports_constants_and_init_override():
     v = nl.write_verilog(m, "t", {"$dcs$x": 0b1000})
     assert "parameter W = 2;" in v and "assign y[1] = 1'b1;" in v
     assert ".INIT(4'b1000)" in v and "\\$dcs$x " in v
+
+
+def _cell(t, ins: dict, outs: dict):
+    return {"type": t, "connections": {**ins, **outs},
+            "port_directions": {**{p: "input" for p in ins}, **{p: "output" for p in outs}}}
+
+
+def _lut_chain(cells, first_in: int, n: int, tag: str, base: int) -> int:
+    """n LUT1s in a chain from bit first_in; returns the last output bit (bits base, base+1, ...)."""
+    b = first_in
+    for i in range(n):
+        cells[f"{tag}{i}"] = _cell("LUT1", {"I0": [b]}, {"O": [base + i]})
+        b = base + i
+    return b
+
+
+def test_lut_depth_counts_a_distributed_ram_read_on_its_own_address_port_only():
+    # 2 LUTs -> ADDRA -> DOA -> 1 LUT: 4 levels; 5 LUTs on ADDRB do not lengthen DOA's path, DOB
+    # (behind ADDRB) feeds nothing; 7 LUTs into DIA (a synchronous write) end there
+    cells = {}
+    a = _lut_chain(cells, 1, 2, "a", 100)
+    b = _lut_chain(cells, 1, 5, "b", 200)
+    d = _lut_chain(cells, 1, 7, "d", 300)
+    cells["ram"] = _cell("RAM64M", {"ADDRA": [a] * 6, "ADDRB": [b] * 6, "ADDRC": [1] * 6, "ADDRD": [1] * 6,
+                                    "DIA": [d], "DIB": [1], "DIC": [1], "DID": [1], "WE": [1], "WCLK": [0]},
+                         {"DOA": [400], "DOB": [401], "DOC": [402], "DOD": [403]})
+    cells["y"] = _cell("LUT1", {"I0": [400]}, {"O": [500]})
+    m = {"ports": {}, "cells": cells, "netnames": {}}
+    assert nl.lut_depth(m) == 7                     # the 7-LUT chain into DIA alone
+    del cells["d6"], cells["d5"], cells["d4"], cells["d3"]
+    cells["ram"]["connections"]["DIA"] = [302]
+    assert nl.lut_depth(m) == 5                     # the 5-LUT chain into ADDRB alone
+    cells["z"] = _cell("LUT1", {"I0": [401]}, {"O": [501]})
+    assert nl.lut_depth(m) == 7                     # 5 LUTs, the DOB read, 1 LUT
+    del cells["z"]
+    for i in range(4):                              # ADDRB: 1 LUT
+        del cells[f"b{i + 1}"]
+    cells["ram"]["connections"]["ADDRB"] = [200] * 6
+    assert nl.lut_depth(m) == 4                     # 2 LUTs, the DOA read, 1 LUT
+
+
+def test_lut_depth_srl_address_and_rams_with_single_address_pins():
+    cells = {}
+    a = _lut_chain(cells, 1, 3, "a", 100)
+    cells["srl"] = _cell("SRLC32E", {"A": [a] * 5, "D": [1], "CE": [1], "CLK": [0]}, {"Q": [200], "Q31": [201]})
+    cells["y"] = _cell("LUT1", {"I0": [200]}, {"O": [300]})
+    cells["y31"] = _cell("LUT1", {"I0": [201]}, {"O": [301]})       # Q31 is a register output
+    cells["r"] = _cell("RAM64X1D", {**{f"A{i}": [1] for i in range(6)}, **{f"DPRA{i}": [300] for i in range(6)},
+                                   "D": [1], "WE": [1], "WCLK": [0]}, {"SPO": [400], "DPO": [401]})
+    cells["z"] = _cell("LUT1", {"I0": [401]}, {"O": [500]})
+    m = {"ports": {}, "cells": cells, "netnames": {}}
+    assert nl.lut_depth(m) == 7        # 3 LUTs, SRL read, LUT y, DPO read, LUT z
+
+
+def test_path_levels_through_each_cell():
+    # a0 -> a1 -> ram ADDRA -> DOA -> y ; b0 -> ADDRB (DOB unread) ; c0 alone
+    cells = {}
+    a = _lut_chain(cells, 1, 2, "a", 100)
+    b = _lut_chain(cells, 1, 1, "b", 200)
+    cells["c0"] = _cell("LUT1", {"I0": [1]}, {"O": [300]})
+    cells["ram"] = _cell("RAM64M", {"ADDRA": [a] * 6, "ADDRB": [b] * 6, "ADDRC": [1] * 6, "ADDRD": [1] * 6,
+                                    "DIA": [300], "DIB": [1], "DIC": [1], "DID": [1], "WE": [1], "WCLK": [0]},
+                         {"DOA": [400], "DOB": [401], "DOC": [402], "DOD": [403]})
+    cells["y"] = _cell("LUT1", {"I0": [400]}, {"O": [500]})
+    m = {"ports": {}, "cells": cells, "netnames": {}}
+    pl = nl.path_levels(m)
+    assert pl == {"a0": 4, "a1": 4, "y": 4, "b0": 1, "c0": 1}
+    assert max(pl.values()) == nl.lut_depth(m)
