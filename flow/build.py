@@ -64,7 +64,8 @@ class BuildOptions:
     frontend_check: the ``verify`` stage simulates the source against the front end's netlist
     (:mod:`dcsflow.flow.frontcheck`) for ``frontend_cycles`` cycles (>= 1); baselines: the
     conventional candidates to make (:data:`dcsflow.flow.baselines.CANDIDATES`; the reference
-    ``yosys-abc`` is always made).
+    ``yosys-abc`` is always made); static_remap: ABC re-maps the TLUT build's static logic where that
+    saves LUTs at no greater LUT depth (:mod:`dcsflow.flow.static_remap`).
     """
 
     design: str | None
@@ -89,6 +90,7 @@ class BuildOptions:
     frontend_check: bool = True
     frontend_cycles: int = 2000
     baselines: tuple[str, ...] | list[str] = CANDIDATES
+    static_remap: bool = True
 
 
 @dataclass

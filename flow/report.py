@@ -48,7 +48,7 @@ def build_report(ctx, front, mapped, verified, backend, tlut_stats, conv_stats, 
                  "tmap_luts": mapped.tmap_luts, "tmap_no_param_luts": mapped.tmap_no_param_luts,
                  "tmap_no_param_depth": mapped.tmap_no_param_depth,
                  "tmap_no_param_param_only_luts": mapped.tmap_no_param_param_only_luts,
-                 "tmap_notes": list(mapped.notes),
+                 "tmap_notes": list(mapped.notes), "static_remap": mapped.static_remap,
                  "seconds": round(secs["yosys_pre"] + secs["extract"] + secs["tmap"] + secs["tlut_yosys"], 3)},
         "baselines": baselines,
         "verify": {"random_patterns": verified.random_patterns, "equal": verified.equal,
@@ -69,6 +69,7 @@ CAUSES = {
     "mapping": "mapping and front end: the baseline vs TMAP without parameters on the TLUT build's logic",
     "ppc": "parameter-only logic moved into the PPC",
     "tlut_folding": "logic folded into TLUTs",
+    "static_remap": "static logic re-mapped by ABC at no greater LUT depth",
     "param_registers": "parameter registers folded",
 }
 
@@ -85,11 +86,13 @@ def savings(report: dict) -> dict:
       (``tlut.tmap_no_param_param_only_luts``), which the TLUT build evaluates in the PPC;
     - ``tlut_folding`` = the rest of that mapping − TMAP's LUTs with parameters (``tlut.tmap_luts``):
       logic that depends on parameters and regular inputs, folded into TLUT contents;
+    - ``static_remap`` = the finished TLUT netlist's LUTs before − after ABC re-mapped its static
+      logic (``tlut.static_remap``, :mod:`dcsflow.flow.static_remap`; 0 when not kept);
     - ``param_registers``: the FFs of the parameter registers the front end folded
       (``parameter_registers_folded``); the other FFs saved count under ``mapping`` (the front end:
       e.g. aes128_iter's conventional variant steps a round-key register);
     - ``unexplained_luts``: what remains, the TLUT build's re-import and the rest of synth_xilinx
-      (``tlut.tmap_luts`` − ``tlut.luts``); ``unexplained_ffs`` is 0 by construction.
+      (``tlut.tmap_luts`` − ``tlut.luts`` − ``static_remap``); ``unexplained_ffs`` is 0 by construction.
 
     The causes and the remainder add up to the LUT and FF differences exactly. Without a
     no-parameter mapping (a build without parameter inputs) ``mapping`` takes TMAP's own LUTs and
@@ -106,12 +109,18 @@ def savings(report: dict) -> dict:
         ponly = t.get("tmap_no_param_param_only_luts") or 0
     folded = report.get("parameter_registers_folded") or 0
     d_luts, d_ffs = c["luts"] - t["luts"], c["ffs"] - t["ffs"]
-    luts = {"mapping": c["luts"] - m0, "ppc": ponly, "tlut_folding": m0 - ponly - tm, "param_registers": 0}
-    ffs = {"mapping": d_ffs - folded, "ppc": 0, "tlut_folding": 0, "param_registers": folded}
+    sr = t.get("static_remap") or {}
+    sr_luts = sr.get("luts_before", 0) - sr.get("luts_after", 0) if sr.get("result") == "kept" else 0
+    luts = {"mapping": c["luts"] - m0, "ppc": ponly, "tlut_folding": m0 - ponly - tm, "static_remap": sr_luts,
+            "param_registers": 0}
+    ffs = {"mapping": d_ffs - folded, "ppc": 0, "tlut_folding": 0, "static_remap": 0, "param_registers": folded}
     how = {"mapping": f"conventional {c['luts']} LUTs ({c.get('baseline', 'yosys-abc')}) − TMAP without parameters "
                       f"{m0} LUTs; FFs: the FF difference less the parameter registers",
            "ppc": f"{ponly} of TMAP's {m0} LUTs without parameters compute parameter-only functions",
            "tlut_folding": f"{m0} − {ponly} − TMAP with parameters {tm} LUTs",
+           "static_remap": (f"finished TLUT netlist {sr['luts_before']} − {sr['luts_after']} LUTs ({sr['script']}, "
+                            f"LUT depth {sr['depth']} kept)" if sr_luts else
+                            f"not kept ({sr.get('result', 'not run')})"),
            "param_registers": f"{folded} parameter register bits folded by the front end"}
     return {
         "baseline": c.get("baseline", "yosys-abc"),
@@ -193,7 +202,8 @@ def savings_table(report: dict):
 
     sv = report["savings"]
     short = {"mapping": "mapping, front end (vs TMAP, no params)", "ppc": "parameter-only logic in the PPC",
-             "tlut_folding": "logic folded into TLUTs", "param_registers": "parameter registers folded"}
+             "tlut_folding": "logic folded into TLUTs", "static_remap": "static logic re-mapped (ABC)",
+             "param_registers": "parameter registers folded"}
     tab = Table(title=f"LUTs and FFs saved against {sv['baseline']}, by cause")
     tab.add_column("cause")
     tab.add_column("LUTs", justify="right")

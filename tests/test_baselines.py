@@ -207,7 +207,25 @@ def test_savings_split_adds_up():
     # without parameters: TMAP's own figure, no PPC or folding cause
     rep["tlut"]["tmap_no_param_luts"] = None
     sv = savings(rep)
-    assert [b["luts"] for b in sv["breakdown"]] == [1509 - 1165, 0, 0, 0]
+    assert [b["luts"] for b in sv["breakdown"]] == [1509 - 1165, 0, 0, 0, 0]
+
+
+def test_savings_split_counts_the_static_remap_when_kept():
+    rep = {"conventional": {"luts": 1509, "ffs": 422, "baseline": "abc-synch2"},
+           "tlut": {"luts": 1160, "ffs": 262, "tmap_luts": 1165, "tmap_no_param_luts": 4449,
+                    "tmap_no_param_param_only_luts": 2420,
+                    "static_remap": {"result": "kept", "luts_before": 1170, "luts_after": 1160, "depth": 5,
+                                     "script": "&st; &synch2; &if -K {K}; &mfs"}},
+           "parameter_registers_folded": 32, "backend": {}}
+    sv = savings(rep)
+    by = {b["cause"]: b for b in sv["breakdown"]}
+    assert by["static_remap"]["luts"] == 10 and "1170 − 1160" in by["static_remap"]["how"]
+    # the re-import added 5 LUTs to TMAP's 1165 before the re-mapping took 10 away
+    assert sv["unexplained_luts"] == -5
+    assert sv["luts"] == sum(b["luts"] for b in sv["breakdown"]) + sv["unexplained_luts"]
+    rep["tlut"]["static_remap"]["result"] = "not kept: no candidate with fewer than 1170 LUTs at LUT depth <= 5"
+    sv = savings(rep)
+    assert {b["cause"]: b["luts"] for b in sv["breakdown"]}["static_remap"] == 0 and sv["unexplained_luts"] == 5
 
 
 def test_build_refuses_unknown_baseline(tmp_path, dcsflow):

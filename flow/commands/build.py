@@ -59,9 +59,13 @@ from ..report import print_table
               help="Conventional candidates to make, comma-separated (yosys-abc is always made: it bounds the "
                    "LUT depth); the one with the fewest slices at no greater LUT depth is the conventional "
                    "implementation.")
+@click.option("--no-static-remap", "no_static_remap", is_flag=True,
+              help="TLUT build: keep TMAP's mapping of the static logic (by default ABC re-maps it where that "
+                   "saves LUTs at no greater LUT depth of the finished netlist).")
 @click.option("--quiet", is_flag=True, help="No progress display.")
 def COMMAND(design, project, top, params, device, out, start, stop, area, seed, tlut_pairs, mul_chunk, backend,
-            board, force, allow_no_params, ghdl_opts, no_frontend_check, frontend_cycles, baselines, quiet):
+            board, force, allow_no_params, ghdl_opts, no_frontend_check, frontend_cycles, baselines, no_static_remap,
+            quiet):
     """Build DESIGN with TLUTs (TMAP, parameters in the PPC) and conventionally (the best of several
     candidates with the parameters as ordinary inputs: --baselines).
 
@@ -99,7 +103,7 @@ def COMMAND(design, project, top, params, device, out, start, stop, area, seed, 
                              tlut_pairs=tlut_pairs, mul_chunk=mul_chunk, backend=backend, board=board,
                              project=project, force=force, allow_no_params=allow_no_params,
                              ghdl_options=tuple(ghdl_opts), frontend_check=not no_frontend_check,
-                             frontend_cycles=frontend_cycles,
+                             frontend_cycles=frontend_cycles, static_remap=not no_static_remap,
                              baselines=tuple(b.strip() for b in baselines.split(",") if b.strip())))
     if res.report:
         print_table(res.report)

@@ -99,7 +99,8 @@ class MapResult:
     functions of the parameters alone; notes: TMAP's notes (e.g. a skipped PPC optimization);
     abc_cec: verdict of TMAP's own ABC equivalence proof (None: not run); seconds_tmap /
     seconds_tlut_yosys / seconds_conventional_yosys: wall times (the last: the ``yosys-abc``
-    candidate); baselines: the conventional candidates made
+    candidate); static_remap: the record of :func:`dcsflow.flow.static_remap.recover` (None: not
+    run); baselines: the conventional candidates made
     (:meth:`dcsflow.flow.baselines.BaselineRun.as_dict`, in candidate order); files: the files later
     stages read.
     """
@@ -117,6 +118,7 @@ class MapResult:
     tmap_no_param_depth: int | None = None
     tmap_no_param_param_only_luts: int | None = None
     baselines: list = field(default_factory=list)
+    static_remap: dict | None = None
 
 
 @dataclass(frozen=True)
