@@ -179,7 +179,9 @@ def recover(net: TlutNetlist, finish: Callable[[TlutNetlist], dict], base_module
     Returns:
         (the kept netlist, or None; a record: luts_before / luts_after (finished LUTs), depth_before,
         depth (of the netlist used), bound, tail (T of the kept candidate), candidates
-        ([{tail, luts, depth}]), script, seconds, result ("kept" or why not)).
+        ([{tail, luts, depth}]), script, seconds, result ("kept" or why not), proved (True when
+        kept: every candidate's re-mapped logic is proved equivalent by ABC ``cec``, or
+        :func:`remap` raises)).
     Raises:
         BaselineError, ToolError, ToolMissing: from ABC (see :func:`remap`).
     """
@@ -207,7 +209,7 @@ def recover(net: TlutNetlist, finish: Callable[[TlutNetlist], dict], base_module
         rec["candidates"].append({"tail": tail, "luts": luts, "depth": depth})
         if depth <= bound and luts < rec["luts_after"]:
             best = got[0]
-            rec.update(luts_after=luts, depth=depth, tail=tail, result="kept")
+            rec.update(luts_after=luts, depth=depth, tail=tail, result="kept", proved=True)
     if best is None and rec["candidates"]:
         rec["result"] = f"not kept: no candidate with fewer than {before} LUTs at LUT depth <= {bound}"
     rec["seconds"] = round(time.perf_counter() - t0, 3)
