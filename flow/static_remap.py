@@ -22,9 +22,11 @@ import time
 from typing import Callable
 
 from dcsflow.aig import Aig
+from dcsflow.tmap.errors import ToolError
 from dcsflow.tmap.mapper import Lut, Mux, TlutNetlist, compose
 
-from .baselines import ABC_SCRIPTS, _abc_map, _prove
+from .baselines import ABC_SCRIPTS, BaselineError, _abc_map, _prove
+from .errors import FlowError
 from .netlist import LUT_TYPES, lut_depth, path_levels
 
 #: the ABC script re-mapping the static logic (the ``abc-synch2`` candidate's)
@@ -98,11 +100,11 @@ def remap(net: TlutNetlist, kept: set[str], script: str = SCRIPT, timeout: float
     for lut in got.luts:
         nm = PREFIX + lut.name
         if nm in taken:
-            raise ValueError(f"re-mapped LUT name {nm} clashes with the netlist")
+            raise BaselineError(f"re-mapped LUT name {nm} clashes with the netlist")
         ren[lut.name] = nm
     new_luts = [Lut(ren[lut.name], [ren.get(x, x) for x in lut.inputs], lut.init) for lut in got.luts]
     drv = {}
-    for (oname, d), x in zip(got.outputs, need):
+    for (_, d), x in zip(got.outputs, need):
         d = ren.get(d, d)
         if d in ("0", "1"):                                  # a constant output: a 0-input LUT
             nm = f"{PREFIX}const{d}"
@@ -179,11 +181,12 @@ def recover(net: TlutNetlist, finish: Callable[[TlutNetlist], dict], base_module
     Returns:
         (the kept netlist, or None; a record: luts_before / luts_after (finished LUTs), depth_before,
         depth (of the netlist used), bound, tail (T of the kept candidate), candidates
-        ([{tail, luts, depth}]), script, seconds, result ("kept" or why not), proved (True when
-        kept: every candidate's re-mapped logic is proved equivalent by ABC ``cec``, or
-        :func:`remap` raises)).
+        ([{tail, luts, depth}], or {tail, failed: why} for a candidate that ABC, its proof or the
+        finishing run could not make: it is skipped), script, seconds, result ("kept" or why
+        not), proved (True when kept: a candidate's re-mapped logic is proved equivalent by ABC
+        ``cec``, or it is skipped)).
     Raises:
-        BaselineError, ToolError, ToolMissing: from ABC (see :func:`remap`).
+        ToolMissing: ABC is not installed.
     """
     t0 = time.perf_counter()
     d0 = lut_depth(base_module)
@@ -201,10 +204,14 @@ def recover(net: TlutNetlist, finish: Callable[[TlutNetlist], dict], base_module
         seen.append(kept)
         status(f"static logic: ABC re-mapping (TMAP's last {tail} levels kept)" if tail else
                "static logic: ABC re-mapping")
-        got = remap(net, kept, script, timeout)
+        try:
+            got = remap(net, kept, script, timeout)
+            module = finish(got[0]) if got is not None else None
+        except (BaselineError, ToolError, FlowError) as e:   # an optimization: skip the candidate
+            rec["candidates"].append({"tail": tail, "failed": str(e).splitlines()[0][:300]})
+            continue
         if got is None:
             break
-        module = finish(got[0])
         depth, luts = lut_depth(module), _luts(module)
         rec["candidates"].append({"tail": tail, "luts": luts, "depth": depth})
         if depth <= bound and luts < rec["luts_after"]:

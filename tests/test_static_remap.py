@@ -117,3 +117,15 @@ def test_tail_cells_are_the_ends_of_the_critical_paths():
     # critical path: t, c0..c7, g (10 levels); the last 3 levels: c6, c7, g (the TLUT is never taken)
     assert sr.tail_cells(net, base, 3) == {"c6", "c7", "g"}
     assert sr.tail_cells(net, base, 0) == set()
+
+
+def test_a_candidate_abc_cannot_make_is_skipped_not_fatal(monkeypatch):
+    net, _ = _netlist()
+
+    def broken(*a, **k):
+        raise sr.BaselineError("ABC wrote no netlist")
+
+    monkeypatch.setattr(sr, "_abc_map", broken)
+    better, rec = sr.recover(net, _module, _module(net))
+    assert better is None and rec["result"].startswith("not kept")
+    assert rec["candidates"] and all(c["failed"] == "ABC wrote no netlist" for c in rec["candidates"])

@@ -265,6 +265,12 @@ def test_vhdl_design_built_proved_simulated(dcsflow, tmp_path, name):
     assert set(rep["params"]) == set(marked)
     assert rep["verify"]["equal"] is True and rep["verify"]["abc_cec"] is True
     assert rep["tlut"]["tluts"] > 0
+    sr = rep["tlut"]["static_remap"]             # the re-mapping's record; the simulation below
+    conv_depth = min(c["depth"] for c in rep["baselines"].values())    # checks the netlist used
+    assert sr["bound"] == max(sr["depth_before"], conv_depth)
+    if sr["result"] == "kept":
+        assert rep["tlut"]["luts"] == sr["luts_after"] < sr["luts_before"] and sr["proved"] is True
+    assert rep["tlut"]["depth"] <= sr["bound"]
 
     b = load_build(out)
     rng = random.Random(zlib.crc32(name.encode()))
