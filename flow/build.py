@@ -65,7 +65,8 @@ class BuildOptions:
     (:mod:`dcsflow.flow.frontcheck`) for ``frontend_cycles`` cycles (>= 1); baselines: the
     conventional candidates to make (:data:`dcsflow.flow.baselines.CANDIDATES`; the reference
     ``yosys-abc`` is always made); static_remap: ABC re-maps the TLUT build's static logic where that
-    saves LUTs at no greater LUT depth (:mod:`dcsflow.flow.static_remap`).
+    saves LUTs within the shallowest conventional candidate's LUT depth
+    (:mod:`dcsflow.flow.static_remap`).
     """
 
     design: str | None

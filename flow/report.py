@@ -69,7 +69,7 @@ CAUSES = {
     "mapping": "mapping and front end: the baseline vs TMAP without parameters on the TLUT build's logic",
     "ppc": "parameter-only logic moved into the PPC",
     "tlut_folding": "logic folded into TLUTs",
-    "static_remap": "static logic re-mapped by ABC at no greater LUT depth",
+    "static_remap": "static logic re-mapped by ABC within the conventional candidates' LUT depth",
     "param_registers": "parameter registers folded",
 }
 

@@ -298,3 +298,17 @@ def test_vhdl_design_built_proved_simulated(dcsflow, tmp_path, name):
     res = subprocess.run(["vvp", "-n", str(exe)], check=True, capture_output=True, text=True).stdout
     expected_checks = 2 * sum(len(e) for _, exp in vin for e in exp if e)
     assert f"BAD 0 CHECKS {expected_checks}" in res, res
+
+
+def test_no_static_remap_keeps_tmaps_netlist(dcsflow, tmp_path):
+    """--no-static-remap: no re-mapping record, no re-mapped LUT in the netlist used, cause 0
+    (dna_match's static logic is re-mapped by default: test_vhdl_design_built_proved_simulated)."""
+    out = tmp_path / "b"
+    r = dcsflow("build", DATA / "dna_pkg.vhd", DATA / "dna_match.vhd", "--top", "dna_match", "--out", out,
+                "--no-static-remap", "--baselines", "yosys-abc", "--no-frontend-check", "--quiet")
+    assert r.returncode == 0, r.stderr
+    rep = json.loads((out / "report.json").read_text())
+    assert rep["tlut"]["static_remap"] is None
+    assert {b["cause"]: b["luts"] for b in rep["savings"]["breakdown"]}["static_remap"] == 0
+    net = json.loads((out / "tmap" / "netlist.json").read_text())
+    assert not any(lut["name"].startswith("sr$") for lut in net["luts"])

@@ -61,7 +61,7 @@ from ..report import print_table
                    "implementation.")
 @click.option("--no-static-remap", "no_static_remap", is_flag=True,
               help="TLUT build: keep TMAP's mapping of the static logic (by default ABC re-maps it where that "
-                   "saves LUTs at no greater LUT depth of the finished netlist).")
+                   "saves LUTs within the shallowest conventional candidate's LUT depth, never below TMAP's own).")
 @click.option("--quiet", is_flag=True, help="No progress display.")
 def COMMAND(design, project, top, params, device, out, start, stop, area, seed, tlut_pairs, mul_chunk, backend,
             board, force, allow_no_params, ghdl_opts, no_frontend_check, frontend_cycles, baselines, no_static_remap,

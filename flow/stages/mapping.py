@@ -2,8 +2,8 @@
 
 TLUT build: TMAP maps the front end's AIG (``tmap/``: netlist.json, ppc.aig, ppc.json); the TLUT
 netlist goes back into Yosys, which finishes synth_xilinx (``tlut/netlist.json``). Then ABC re-maps
-the static logic where that saves LUTs at no greater LUT depth of the finished netlist
-(:mod:`dcsflow.flow.static_remap`; off with ``--no-static-remap``): ``tmap/netlist.json`` is then the
+the static logic where that saves LUTs within the shallowest conventional candidate's LUT depth
+(never below TMAP's own; :mod:`dcsflow.flow.static_remap`; off with ``--no-static-remap``): ``tmap/netlist.json`` is then the
 netlist kept. Beside it, the
 conventional candidates (:mod:`dcsflow.flow.baselines`: Yosys's own mapping in a second Yosys
 process, TMAP and ABC without parameters) each finish ``pre_conventional.json`` (or ``pre.json``)
