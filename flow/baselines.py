@@ -49,7 +49,8 @@ from . import frontend as fe
 from .errors import FlowError
 
 __all__ = ["CANDIDATES", "REFERENCE", "ABC_SCRIPTS", "WIDE_SCRIPTS", "HOW", "BaselineError", "BaselineRun", "conventional_pre",
-           "run_candidates", "abc_lut_netlist", "abc_wide_netlist", "pick_variant", "choose", "parse_names"]
+           "run_candidates", "abc_lut_netlist", "abc_wide_netlist", "pick_variant", "choose", "finished_depth",
+           "parse_names"]
 
 #: every candidate, in the order they are tried and reported
 CANDIDATES = ("yosys-abc", "tmap", "abc-synch2", "abc-dch", "abc-wide")
@@ -432,13 +433,8 @@ def run_candidates(out: Path, top: str, pre: dict, names: tuple[str, ...], statu
     """
     from concurrent.futures import ThreadPoolExecutor
 
-    from .netlist import lut_depth
-
     def ref_depth() -> int | None:
-        if job is None:
-            return None
-        r = job.result()
-        return lut_depth(json.loads((Path(out) / r.netlist).read_text())["modules"][top])
+        return finished_depth(out, top, job.result()) if job is not None else None
 
     with ThreadPoolExecutor(1) as ex:
         job = ex.submit(_yosys_abc, out, top, pre) if "yosys-abc" in names else None
@@ -447,6 +443,14 @@ def run_candidates(out: Path, top: str, pre: dict, names: tuple[str, ...], statu
         finally:
             first = [job.result()] if job is not None else []
     return first + runs
+
+
+def finished_depth(out: Path, top: str, run: BaselineRun) -> int:
+    """LUT depth (:func:`dcsflow.flow.netlist.lut_depth`) of candidate ``run``'s finished netlist
+    in build folder ``out`` (module ``top``); the run must have made one (``run.netlist``)."""
+    from .netlist import lut_depth
+
+    return lut_depth(json.loads((Path(out) / run.netlist).read_text())["modules"][top])
 
 
 def choose(utilization: dict[str, dict], reference: str = REFERENCE) -> tuple[str, dict[str, bool]]:

@@ -182,10 +182,9 @@ def lut_depth(module: dict) -> int:
     return max((arr[x] for x in g.ends), default=0)
 
 
-def path_levels(module: dict) -> dict[str, int]:
-    """Combinational cell name -> LUT levels of the longest path through it (registers/ports to
-    registers/ports, counted as :func:`lut_depth`; its maximum is the module's LUT depth). A cell
-    is on a critical path when its figure equals :func:`lut_depth`."""
+def cell_levels(module: dict) -> dict[str, tuple[int, int]]:
+    """Combinational cell name -> (LUT levels of the longest path ending at its output, its own
+    included; LUT levels of the longest path after its output), counted as :func:`lut_depth`."""
     g = _TimingGraph(module)
     arr = g.arrival()
     pos = {x: i for i, x in enumerate(g.order)}
@@ -197,7 +196,14 @@ def path_levels(module: dict) -> dict[str, int]:
         for m in g.preds[x]:
             if pos[m] < pos[x]:
                 down[m] = max(down[m], down[x] + g.weight[x])
-    return {x: arr[x] + down[x] for x in g.order if not isinstance(x, tuple)}
+    return {x: (arr[x], down[x]) for x in g.order if not isinstance(x, tuple)}
+
+
+def path_levels(module: dict) -> dict[str, int]:
+    """Combinational cell name -> LUT levels of the longest path through it (registers/ports to
+    registers/ports, :func:`cell_levels` summed; its maximum is the module's LUT depth). A cell is
+    on a critical path when its figure equals :func:`lut_depth`."""
+    return {x: a + d for x, (a, d) in cell_levels(module).items()}
 
 
 # ---------------------------------------------------------------------------------------------

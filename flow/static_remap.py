@@ -27,7 +27,7 @@ from dcsflow.tmap.mapper import Lut, Mux, TlutNetlist, compose
 
 from .baselines import ABC_SCRIPTS, BaselineError, _abc_map, _prove
 from .errors import FlowError
-from .netlist import LUT_TYPES, lut_depth, path_levels
+from .netlist import LUT_TYPES, cell_levels, lut_depth
 
 #: the ABC script re-mapping the static logic (the ``abc-synch2`` candidate's)
 SCRIPT = ABC_SCRIPTS["abc-synch2"]
@@ -144,23 +144,18 @@ def _luts(module: dict) -> int:
     return sum(1 for c in module["cells"].values() if c["type"] in LUT_TYPES)
 
 
-def tail_cells(net: TlutNetlist, base_module: dict, levels: int) -> set[str]:
+def tail_cells(net: TlutNetlist, base_levels: dict[str, tuple[int, int]], levels: int) -> set[str]:
     """Static LUTs of ``net`` in the last ``levels`` LUT levels of the critical paths of its finished
-    netlist ``base_module`` (cells ``$dcs$<name>``): on a path as long as the module's LUT depth
-    (:func:`dcsflow.flow.netlist.path_levels`) with fewer than ``levels`` LUT levels after their own
-    output. Empty for ``levels`` <= 0."""
-    from .netlist import _TimingGraph
-
+    netlist, whose :func:`dcsflow.flow.netlist.cell_levels` are ``base_levels`` (cells
+    ``$dcs$<name>``): on a path as long as the longest with fewer than ``levels`` LUT levels after
+    their own output. Empty for ``levels`` <= 0."""
     if levels <= 0:
         return set()
-    g = _TimingGraph(base_module)
-    arr = g.arrival()
-    pl = path_levels(base_module)
-    depth = max(pl.values(), default=0)
+    depth = max((a + d for a, d in base_levels.values()), default=0)
     out = set()
     for c in net.luts:
-        k = f"$dcs${c.name}"
-        if not c.is_tlut and pl.get(k, -1) >= depth and pl[k] - arr[k] < levels:
+        a, d = base_levels.get(f"$dcs${c.name}", (0, -1))
+        if not c.is_tlut and a + d >= depth and d < levels:
             out.add(c.name)
     return out
 
@@ -193,11 +188,12 @@ def recover(net: TlutNetlist, finish: Callable[[TlutNetlist], dict], base_module
     bound = d0 if bound is None or bound < d0 else bound
     before = _luts(base_module)
     region = tlut_region(net)
+    base_levels = cell_levels(base_module)
     rec = {"script": script, "luts_before": before, "luts_after": before, "depth_before": d0, "depth": d0,
            "bound": bound, "tail": None, "candidates": [], "result": "no static logic"}
     best, seen = None, []
     for tail in TAILS:
-        kept = region | tail_cells(net, base_module, tail)
+        kept = region | tail_cells(net, base_levels, tail)
         _close_muxes(net, kept)
         if kept in seen:
             continue

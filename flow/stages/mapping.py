@@ -20,7 +20,7 @@ from pathlib import Path
 from dcsflow.fileio import write_text_atomic
 
 from .. import frontend as fe
-from ..baselines import REFERENCE, check_names, run_candidates
+from ..baselines import REFERENCE, check_names, finished_depth, run_candidates
 from ..mapping import map_logic
 from . import BuildError, Context, FrontendResult, MapResult
 
@@ -33,9 +33,7 @@ def _read(path: Path, stage: str) -> str:
 
 def _conv_depth(out: Path, top: str, runs) -> int | None:
     """The smallest finished LUT depth among the conventional candidates made (None: none made)."""
-    from ..netlist import lut_depth
-
-    ds = [lut_depth(json.loads((out / r.netlist).read_text())["modules"][top]) for r in runs if r.netlist]
+    ds = [finished_depth(out, top, r) for r in runs if r.netlist]
     return min(ds) if ds else None
 
 
