@@ -24,6 +24,11 @@ printed (the Yosys, ABC and GHDL runners of the flow and of ``tmap`` all use it)
 | ``vvp`` | ``DCSFLOW_VVP`` | ``vvp`` | ``iverilog`` |
 | ``verilator`` | ``DCSFLOW_VERILATOR`` | ``verilator`` | ``verilator`` |
 
+Every external program the flow runs goes through :func:`run_tool`: it records the run (wall and
+CPU seconds, what it did) under the current step (:mod:`dcsflow.steps`), enforces a time limit, and
+keeps a list of the programs running so that :func:`terminate_children` can end them all when the
+flow is interrupted (Ctrl-C, SIGTERM) — also in parallel branches.
+
 Standard library only (the core layer).
 """
 
@@ -31,10 +36,18 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
+import subprocess
+import threading
+import time
 from dataclasses import dataclass
+from typing import Callable
+
+from . import steps
 
 __all__ = ["ToolMissing", "Tool", "TOOLS", "find_tool", "which_tool", "has_tool", "tool_env_var",
-           "exit_description", "last_line", "failure_message"]
+           "exit_description", "last_line", "failure_message", "ToolRun", "run_tool", "terminate_children",
+           "on_terminate"]
 
 
 class ToolMissing(Exception):
@@ -169,3 +182,169 @@ def failure_message(tool: str, returncode: int, output: str, doing: str = "") ->
     tail = last_line(output)
     said = f"last output line: {tail!r}" if tail else "it printed nothing"
     return f"{tool} {exit_description(returncode)}{what}; {said}"
+
+
+@dataclass
+class ToolRun:
+    """Result of :func:`run_tool`: exit status (negative: killed by that signal, as :mod:`subprocess`
+    reports it), standard output and standard error (``stderr`` is "" when merged into ``stdout``),
+    wall and CPU seconds (the child's user + system time), and whether the time limit ended it."""
+
+    returncode: int
+    stdout: str | bytes
+    stderr: str | bytes
+    wall: float
+    cpu: float
+    timed_out: bool = False
+
+
+_RUNNING: set = set()
+_HOOKS: list = []
+_LOCK = threading.Lock()
+
+
+def on_terminate(hook: Callable[[], None]) -> Callable[[], None]:
+    """Register ``hook`` (e.g. ending a pool of worker processes) to be called by
+    :func:`terminate_children`; returns a function that unregisters it."""
+    with _LOCK:
+        _HOOKS.append(hook)
+
+    def remove() -> None:
+        with _LOCK:
+            if hook in _HOOKS:
+                _HOOKS.remove(hook)
+    return remove
+
+
+def terminate_children(grace: float = 2.0) -> None:
+    """End every program :func:`run_tool` started that still runs (SIGTERM, then SIGKILL after
+    ``grace`` seconds) and call the hooks of :func:`on_terminate`. Safe to call from any thread, and
+    more than once."""
+    with _LOCK:
+        procs, hooks = list(_RUNNING), list(_HOOKS)
+    for hook in hooks:
+        try:
+            hook()
+        except Exception:  # noqa: BLE001 - ending the others matters more
+            pass
+    for p in procs:
+        try:
+            p.send_signal(signal.SIGTERM)
+        except OSError:
+            pass
+    end = time.monotonic() + grace
+    for p in procs:
+        while p.returncode is None and time.monotonic() < end and _alive(p.pid):
+            time.sleep(0.02)
+        if _alive(p.pid):
+            try:
+                p.kill()
+            except OSError:
+                pass
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except OSError:
+        return False
+    try:                                      # a zombie is not running any more
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[-1].split()[0] != b"Z"
+    except OSError:
+        return True
+
+
+def _reader(stream, sink: list, on_line) -> Callable[[], None]:
+    def read() -> None:
+        for line in stream:
+            sink.append(line)
+            if on_line is not None:
+                try:
+                    on_line(line)
+                except Exception:  # noqa: BLE001 - a progress display never stops a tool
+                    pass
+        stream.close()
+    return read
+
+
+def run_tool(argv: list[str], *, tool: str, what: str = "", cwd=None, env: dict | None = None,
+             input: str | bytes | None = None, timeout: float | None = None, merge_stderr: bool = False,
+             text: bool = True, on_line: Callable[[str], None] | None = None) -> ToolRun:
+    """Run external program ``argv`` to its end and record it (:func:`dcsflow.steps.record_tool`).
+
+    Args:
+        tool: the program's short name in the records (``yosys``, ``abc``, ``ghdl``, ``iverilog``, ...);
+        what: what the run does, in a few words (e.g. the script); cwd, env: as :class:`subprocess.Popen`;
+        input: written to its standard input (else it reads nothing); timeout: seconds, after which it
+        is killed (``timed_out``); merge_stderr: standard error into standard output; text: decode
+        output as UTF-8 (undecodable bytes replaced) instead of bytes; on_line: called with each line of
+        standard output as it arrives (progress).
+    Returns:
+        :class:`ToolRun`.
+    Raises:
+        OSError: the program could not be started.
+    """
+    t0 = time.perf_counter()
+    kw = {"encoding": "utf-8", "errors": "replace"} if text else {}
+    p = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT if merge_stderr else subprocess.PIPE,
+                         **kw)
+    with _LOCK:
+        _RUNNING.add(p)
+    out: list = []
+    err: list = []
+    threads = [threading.Thread(target=_reader(p.stdout, out, on_line), daemon=True)]
+    if not merge_stderr:
+        threads.append(threading.Thread(target=_reader(p.stderr, err, None), daemon=True))
+    if input is not None:
+        def feed() -> None:
+            try:
+                p.stdin.write(input)
+                p.stdin.close()
+            except OSError:
+                pass
+        threads.append(threading.Thread(target=feed, daemon=True))
+    for t in threads:
+        t.start()
+    timed_out = threading.Event()
+    timer = None
+    if timeout is not None:
+        def expire() -> None:
+            timed_out.set()
+            try:
+                p.kill()
+            except OSError:
+                pass
+        timer = threading.Timer(timeout, expire)
+        timer.daemon = True
+        timer.start()
+    try:
+        while True:
+            try:
+                _, status, usage = os.wait4(p.pid, 0)
+                break
+            except InterruptedError:
+                continue
+            except ChildProcessError:          # reaped elsewhere (should not happen)
+                status, usage = 0, None
+                break
+    finally:
+        if timer is not None:
+            timer.cancel()
+        with _LOCK:
+            _RUNNING.discard(p)
+    p.returncode = os.waitstatus_to_exitcode(status) if usage is not None else 0
+    for t in threads:
+        t.join()
+    wall = time.perf_counter() - t0
+    cpu = usage.ru_utime + usage.ru_stime if usage is not None else 0.0
+    join = "" if text else b""
+    res = ToolRun(p.returncode, join.join(out), join.join(err), wall, cpu, timed_out.is_set())
+    failed = None
+    if res.timed_out:
+        failed = f"timed out after {timeout:g} s"
+    elif res.returncode != 0:
+        failed = exit_description(res.returncode)
+    steps.record_tool(tool, what, t0, wall, cpu, failed)
+    return res

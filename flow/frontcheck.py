@@ -55,7 +55,7 @@ from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
 from dcsflow.fileio import write_text_atomic
-from dcsflow.tools import failure_message, find_tool
+from dcsflow.tools import failure_message, find_tool, run_tool
 
 from .errors import FlowError
 
@@ -718,7 +718,7 @@ def _run_ghdl_source(spec: CheckSpec, workdir: Path) -> None:
                             (["--elab-run", *opts, TB, "--assert-level=none", "--ieee-asserts=disable"],
                              "simulating the VHDL")):
             try:
-                r = subprocess.run([ghdl, *args], cwd=run_dir, capture_output=True, text=True, errors="replace")
+                r = run_tool([ghdl, *args], tool="ghdl", what=doing, cwd=run_dir)
             except OSError as e:
                 raise FrontCheckError(f"frontend check: ghdl ({ghdl}) could not be started: {e.strerror or e}") from None
             log.append(f"$ ghdl {' '.join(args)}\n{r.stdout}{r.stderr}")

@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from dcsflow.tools import ToolMissing, find_tool
+from dcsflow.tools import ToolMissing, find_tool, run_tool
 
 from .errors import FlowError
 
@@ -67,14 +67,13 @@ def icarus(sources: Sequence[Path | str], workdir: Path, *, top: str = "tb",
     cmd += [f"-D{k}" if v is None else f"-D{k}={v}" for k, v in (defines or {}).items()]
     cmd += [str(a) for a in extra_args]
     cmd += [str(s) for s in sources]
-    r = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
+    r = run_tool(cmd, tool="iverilog", what=f"compile {top}", cwd=cwd)
     if r.returncode != 0:
         raise error("iverilog failed: " + _tail(r.stderr or r.stdout))
-    try:
-        r = subprocess.run([vvp, "-n", str(vvp_file.resolve()), *plusargs], capture_output=True, text=True,
-                           timeout=timeout, cwd=cwd)
-    except subprocess.TimeoutExpired:
-        raise error(f"vvp ran past {timeout:.0f} s") from None
+    r = run_tool([vvp, "-n", str(vvp_file.resolve()), *plusargs], tool="vvp", what=f"simulate {top}",
+                 timeout=timeout, cwd=cwd)
+    if r.timed_out:
+        raise error(f"vvp ran past {timeout:.0f} s")
     if r.returncode != 0:
         raise error("vvp failed: " + _tail(r.stderr or r.stdout))
-    return r
+    return subprocess.CompletedProcess(cmd, r.returncode, r.stdout, r.stderr)

@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Callable
 
 from dcsflow.fileio import write_bytes_atomic, write_text_atomic
-from dcsflow.tools import failure_message, find_tool
+from dcsflow.tools import failure_message, find_tool, run_tool
 
 from .errors import FlowError
 
@@ -481,7 +481,8 @@ def _run_ghdl(args: list[str], cwd: Path, doing: str) -> subprocess.CompletedPro
     be started."""
     exe = _ghdl()
     try:
-        return subprocess.run([exe, *args], cwd=cwd, capture_output=True)
+        r = run_tool([exe, *args], tool="ghdl", what=" ".join(args)[:120], cwd=cwd, text=False)
+        return subprocess.CompletedProcess([exe, *args], r.returncode, r.stdout, r.stderr)
     except OSError as e:
         raise VhdlError(f"ghdl ({exe}) could not be started {doing}: {e.strerror or e}") from None
 

@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from dcsflow.tools import ToolMissing, failure_message, find_tool, tool_env_var, which_tool
+from dcsflow.tools import ToolMissing, failure_message, find_tool, run_tool, tool_env_var, which_tool
 
 from .errors import FlowError
 
@@ -79,7 +79,7 @@ _PASS_RE = re.compile(r"^\d+(?:\.\d+)*\. (?:Executing|Printing) (.*?)(?: pass)?[
 
 
 def run_script(script: str, workdir: Path, name: str,
-               status: Callable[[str], None] | None = None) -> float:
+               status: Callable[[str], None] | None = None, what: str = "") -> float:
     """Run a Yosys script in ``workdir``; return the wall time in seconds.
 
     Args:
@@ -87,6 +87,8 @@ def run_script(script: str, workdir: Path, name: str,
         workdir: folder that receives ``<name>.ys`` and the log ``<name>.log``.
         name: base name of the script and log.
         status: optional callback receiving the name of each pass as Yosys starts it (progress).
+        what: what the script does, in a few words, for the build's timing records
+            (:mod:`dcsflow.steps`; default: the script's name).
     Raises:
         YosysError: Yosys exited non-zero: the message is its first ERROR line, or when there is
             none (a crash, a signal) its exit status or signal and the last line it printed; or
@@ -100,23 +102,19 @@ def run_script(script: str, workdir: Path, name: str,
     ys.write_text(script, encoding="utf-8", errors="surrogateescape")
     t0 = time.perf_counter()
     exe = yosys_binary()
+
+    def on_line(line: str) -> None:
+        m = _PASS_RE.match(line)
+        if m:
+            status(m.group(1))
+
     try:
-        proc = subprocess.Popen([exe, "-Q", "-T", "-l", str(log), "-s", str(ys)],
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                encoding="utf-8", errors="replace", cwd=workdir, bufsize=1)
+        r = run_tool([exe, "-Q", "-T", "-l", str(log), "-s", str(ys)], tool="yosys", what=what or name,
+                     cwd=workdir, merge_stderr=True, on_line=on_line if status else None)
     except OSError as e:
         raise YosysError(f"yosys ({exe}) could not be started: {e.strerror or e}") from None
-    tail: list[str] = []
-    assert proc.stdout is not None
-    for line in proc.stdout:
-        tail.append(line.rstrip("\n"))
-        if len(tail) > 200:
-            del tail[:100]
-        if status:
-            m = _PASS_RE.match(line)
-            if m:
-                status(m.group(1))
-    rc = proc.wait()
+    tail = r.stdout.splitlines()[-200:]
+    rc = r.returncode
     if rc != 0:
         errs = [ln.strip() for ln in tail if "ERROR" in ln]
         if rc > 0 and errs:

@@ -8,7 +8,7 @@ import stat
 
 import pytest
 
-from dcsflow import tools
+from dcsflow import steps, tools
 from dcsflow.tools import TOOLS, ToolMissing, find_tool, has_tool, tool_env_var, which_tool
 
 ENV = {"yosys": "DCSFLOW_YOSYS", "yosys-config": "DCSFLOW_YOSYS_CONFIG", "abc": "DCSFLOW_ABC",
@@ -102,10 +102,16 @@ def test_abc_command_order(bare_env):
 def test_locator_is_standard_library_only():
     import ast
 
-    tree = ast.parse(open(tools.__file__).read())
-    mods = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
-    mods |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
-    assert mods <= {"__future__", "os", "shutil", "dataclasses"}
+    import sys
+
+    for mod in (tools, steps):
+        tree = ast.parse(open(mod.__file__).read())
+        mods = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        mods |= {n.module.split(".")[0] for n in ast.walk(tree)
+                 if isinstance(n, ast.ImportFrom) and n.module and not n.level}
+        rel = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level}
+        assert mods <= set(sys.stdlib_module_names) | {"__future__"}, mods
+        assert rel <= {"steps", None}, rel
 
 
 # ---- the look-ups of the flow, tmap and the designs go through the locator
@@ -172,3 +178,82 @@ def test_cli_prints_a_missing_tool_as_one_line(dcsflow, tmp_path):
     assert r.returncode == 1
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error:") and "DCSFLOW_IVERILOG=" in lines[0], r.stderr
+
+
+# ---- run_tool: every external run recorded, time limits, ending every child
+
+def test_run_tool_records_wall_cpu_and_failure_under_the_current_step():
+    rec = steps.Recorder()
+    with steps.recording(rec, "build"):
+        with steps.step("work", "two runs"):
+            ok = tools.run_tool(["python3", "-c", "sum(range(3 * 10**6)); print('done')"], tool="py", what="burn")
+            bad = tools.run_tool(["sh", "-c", "echo out; echo err >&2; exit 3"], tool="sh")
+    assert ok.returncode == 0 and ok.stdout == "done\n" and ok.cpu > 0.01
+    assert bad.returncode == 3 and bad.stdout == "out\n" and bad.stderr == "err\n"
+    by = {r["path"]: r for r in rec.as_list()}
+    assert set(by) == {"build/work", "build/work/py", "build/work/sh"}
+    assert by["build/work/py"]["kind"] == "tool" and by["build/work/py"]["what"] == "burn"
+    assert by["build/work/sh"]["failed"] == "exited with status 3" and by["build/work/py"]["failed"] is None
+    # the step's CPU holds its children's (other processes) besides its own thread's
+    assert by["build/work"]["cpu"] >= by["build/work/py"]["cpu"] - 0.001
+    assert by["build/work"]["wall"] >= by["build/work/py"]["wall"] + by["build/work/sh"]["wall"] - 0.002
+
+
+def test_run_tool_outside_a_recording_records_nothing_and_merges_stderr():
+    r = tools.run_tool(["sh", "-c", "echo a; echo b >&2"], tool="sh", merge_stderr=True)
+    assert sorted(r.stdout.split()) == ["a", "b"] and r.stderr == ""
+    assert not steps.active()
+
+
+def test_run_tool_time_limit_kills_the_program():
+    import time
+
+    t0 = time.perf_counter()
+    r = tools.run_tool(["sleep", "30"], tool="sleep", timeout=0.3)
+    assert r.timed_out and r.returncode < 0 and time.perf_counter() - t0 < 5
+
+
+def test_terminate_children_ends_runs_in_other_threads():
+    import threading
+    import time
+
+    got = []
+    th = threading.Thread(target=lambda: got.append(tools.run_tool(["sleep", "30"], tool="sleep")))
+    th.start()
+    for _ in range(200):
+        if tools._RUNNING:
+            break
+        time.sleep(0.01)
+    tools.terminate_children()
+    th.join(10)
+    assert not th.is_alive() and got and got[0].returncode != 0
+
+
+def test_steps_in_threads_count_toward_the_step_that_started_them():
+    from concurrent.futures import ThreadPoolExecutor
+
+    def burn():
+        with steps.step("burn"):
+            sum(range(2 * 10**6))
+
+    rec = steps.Recorder()
+    with steps.recording(rec):
+        with steps.step("outer"):
+            with ThreadPoolExecutor(2) as ex:
+                for f in [ex.submit(steps.bind(burn)) for _ in range(2)]:
+                    f.result()
+    recs = rec.as_list()
+    outer = next(r for r in recs if r["path"] == "outer")
+    burns = [r for r in recs if r["path"] == "outer/burn"]
+    assert len(burns) == 2
+    assert outer["cpu"] >= sum(b["cpu"] for b in burns) - 0.001
+    assert steps.slowest(recs, 5, exclude_depth=0)[0]["path"] == "outer/burn"
+
+
+def test_a_failing_step_is_recorded_with_its_reason():
+    rec = steps.Recorder()
+    with pytest.raises(ValueError):
+        with steps.recording(rec):
+            with steps.step("s"):
+                raise ValueError("bad thing\nmore")
+    assert rec.as_list()[0]["failed"] == "bad thing"

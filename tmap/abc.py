@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 import tempfile
 import time
 from dataclasses import dataclass
 
 from dcsflow.aig import Aig, read_aiger, write_aiger
-from dcsflow.tools import failure_message, find_tool
+from dcsflow.tools import failure_message, find_tool, run_tool
 
 from .errors import ToolError, ToolTimeout
 
@@ -36,10 +35,11 @@ def abc_binary() -> str:
     return find_tool("abc")
 
 
-def run_abc(script: str, timeout: float = 600.0, cwd: str | None = None) -> str:
+def run_abc(script: str, timeout: float = 600.0, cwd: str | None = None, what: str = "") -> str:
     """Run an ABC command string (in folder ``cwd``, default the current one); returns stdout
     without colour codes. File names in ``script`` are best relative to ``cwd`` (ABC splits its
-    commands at white space).
+    commands at white space). ``what``: what the run does, for the timing records
+    (:mod:`dcsflow.steps`; default: the script).
 
     Raises:
         ToolMissing: ABC missing (:mod:`dcsflow.tools`).
@@ -52,12 +52,11 @@ def run_abc(script: str, timeout: float = 600.0, cwd: str | None = None) -> str:
     name = os.path.basename(exe)
     doing = f"running {script[:60]!r}"
     try:
-        p = subprocess.run([exe, "-q", script], capture_output=True, text=True, encoding="utf-8",
-                           errors="replace", timeout=timeout, cwd=cwd)
-    except subprocess.TimeoutExpired:
-        raise ToolTimeout(f"{name} timed out after {timeout:.0f} s {doing}") from None
+        p = run_tool([exe, "-q", script], tool="abc", what=what or script[:200], timeout=timeout, cwd=cwd)
     except OSError as e:
         raise ToolError(f"{name} ({exe}) could not be started: {e.strerror or e}") from None
+    if p.timed_out:
+        raise ToolTimeout(f"{name} timed out after {timeout:.0f} s {doing}")
     out = _ANSI.sub("", p.stdout + p.stderr)
     if p.returncode != 0:
         raise ToolError(failure_message(name, p.returncode, out, doing))
