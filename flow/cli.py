@@ -4,7 +4,10 @@ Subcommands live one per module in :mod:`dcsflow.flow.commands`; each module def
 click command or group) and is found automatically, so adding a subcommand touches no other file.
 Installed designs may add commands of their own (``Design.commands``, e.g. a golden model's CLI).
 User errors (any exception whose class has ``user_error = True``) print one line ``error: ...`` on
-stderr and exit with status 1; never a traceback.
+stderr and exit with status 1; never a traceback. Ctrl-C exits with status 130 (``interrupted``),
+SIGTERM with 143 (``terminated``), as the runtime's command line does; either way every external
+program still running (also in parallel branches of a build) is ended first
+(:func:`dcsflow.tools.terminate_children`).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import threading
 import click
 
 from dcsflow import __version__
+from dcsflow.tools import terminate_children
 from . import commands as _commands_pkg
 
 
@@ -67,8 +71,13 @@ def _is_user_error(exc: BaseException) -> bool:
     return bool(getattr(type(exc), "user_error", False))
 
 
+class Terminated(KeyboardInterrupt):
+    """Raised by the SIGTERM handler :func:`main` installs, so that cleanup code runs (a
+    KeyboardInterrupt: click and every ``except KeyboardInterrupt`` treat it as an interruption)."""
+
+
 def _terminate(signum, frame):
-    raise KeyboardInterrupt
+    raise Terminated
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -98,7 +107,15 @@ def _main(argv: list[str] | None) -> int:
     except click.ClickException as e:
         e.show()
         return e.exit_code
-    except (click.exceptions.Abort, KeyboardInterrupt):    # click turns Ctrl-C (and SIGTERM, above) into Abort
+    except Terminated:
+        terminate_children()
+        click.echo("terminated", err=True)
+        return 143
+    except (click.exceptions.Abort, KeyboardInterrupt) as e:    # click turns Ctrl-C into Abort
+        terminate_children()
+        if isinstance(e.__context__, Terminated):
+            click.echo("terminated", err=True)
+            return 143
         click.echo("interrupted", err=True)
         return 130
     except BrokenPipeError:
