@@ -25,8 +25,8 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from typing import Callable, Iterable, Iterator
 
-__all__ = ["StepRecord", "Recorder", "recording", "step", "record_tool", "bind", "merge", "current_path",
-           "active", "slowest", "totals"]
+__all__ = ["StepRecord", "Recorder", "Handle", "recording", "step", "record_tool", "bind", "capture", "merge",
+           "join_path", "current_path", "active", "slowest", "totals"]
 
 
 @dataclass
@@ -168,6 +168,53 @@ def bind(fn: Callable) -> Callable:
     runs are recorded under the current step, their CPU seconds added to it)."""
     ctx = contextvars.copy_context()
     return lambda *a, **k: ctx.run(fn, *a, **k)
+
+
+class Handle:
+    """The current step, captured to receive records from elsewhere later (:func:`capture`):
+    ``path`` and ``t0`` (the recording's start) for a worker's own recording, :meth:`merge` for its
+    records. Inert outside a recording (``path`` '', ``t0`` now)."""
+
+    def __init__(self, frame: "_Frame | None"):
+        self._frame = frame
+        self.path = frame.path if frame is not None else ""
+        self.t0 = frame.recorder.t0 if frame is not None else time.perf_counter()
+
+    def merge(self, records: Iterable[dict], cpu: float) -> None:
+        """Add records made elsewhere (JSON form, complete paths) and their CPU seconds (spent
+        outside this step's thread) to the captured step."""
+        if self._frame is None:
+            return
+        for r in records:
+            self._frame.recorder.add(StepRecord(**r))
+        self._frame.add_foreign(cpu)
+
+
+def capture() -> Handle:
+    """A :class:`Handle` on the current step (for results that arrive from another process)."""
+    return Handle(_FRAME.get())
+
+
+@contextmanager
+def recording_under(path: str) -> Iterator[None]:
+    """Record the block's steps with ``path`` as their parent's path (in the current recording; the
+    CPU seconds still count toward the current step). Outside a recording it does nothing."""
+    parent = _FRAME.get()
+    if parent is None:
+        yield
+        return
+    frame = _Frame(parent.recorder, path)
+    token = _FRAME.set(frame)
+    try:
+        yield
+    finally:
+        _FRAME.reset(token)
+        parent.add_foreign(frame.foreign)
+
+
+def join_path(path: str, name: str) -> str:
+    """The path of step ``name`` inside the step at ``path``."""
+    return _join(path, name)
 
 
 def merge(records: Iterable[dict], cpu: float) -> None:

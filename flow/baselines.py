@@ -42,14 +42,14 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from dcsflow.aig import Aig, read_aiger, write_aiger
+from dcsflow.aig import Aig, read_aiger, truth_vars, write_aiger
 from dcsflow.fileio import write_text_atomic
 
 from . import frontend as fe
 from .errors import FlowError
 
 __all__ = ["CANDIDATES", "REFERENCE", "ABC_SCRIPTS", "WIDE_SCRIPTS", "HOW", "BaselineError", "BaselineRun", "conventional_pre",
-           "run_candidates", "abc_lut_netlist", "abc_wide_netlist", "pick_variant", "choose", "finished_depth",
+           "submit_candidates", "candidate_runs", "prepare_logic", "make_candidate", "abc_lut_netlist", "abc_wide_netlist", "pick_variant", "choose", "finished_depth",
            "parse_names"]
 
 #: every candidate, in the order they are tried and reported
@@ -95,7 +95,9 @@ class BaselineRun:
     it failed), wall seconds, the mapper's own figures on the extracted logic
     (``mapper_luts``/``mapper_depth``, None for ``yosys-abc``), the proof verdict (``proved``: True,
     or None when not applicable), ``failed``: why it could not be made (one line), or None, and
-    ``script``: the ABC script of the mapping kept (None for ``yosys-abc`` and ``tmap``)."""
+    ``script``: the ABC script of the mapping kept (None for ``yosys-abc`` and ``tmap``), ``depth``:
+    the LUT depth of the finished netlist (:func:`dcsflow.flow.netlist.lut_depth`; None when not
+    made)."""
 
     name: str
     netlist: str | None
@@ -105,12 +107,13 @@ class BaselineRun:
     proved: bool | None = None
     failed: str | None = None
     script: str | None = None
+    depth: int | None = None
 
     def as_dict(self) -> dict:
         """JSON form (stage record)."""
         return {"name": self.name, "netlist": self.netlist, "seconds": round(self.seconds, 3),
                 "mapper_luts": self.mapper_luts, "mapper_depth": self.mapper_depth, "proved": self.proved,
-                "failed": self.failed, "script": self.script}
+                "failed": self.failed, "script": self.script, "depth": self.depth}
 
 
 def conventional_pre(out: Path) -> Path:
@@ -134,20 +137,27 @@ def check_names(names) -> tuple[str, ...]:
     return tuple(n for n in CANDIDATES if n in names or n == REFERENCE)
 
 
-def _yosys_abc(out: Path, top: str, pre: dict) -> BaselineRun:
+def _yosys_abc(out: Path, top: str, defaults: dict) -> BaselineRun:
+    """The reference candidate: the rest of synth_xilinx with Yosys's own LUT mapping."""
+    t0 = time.perf_counter()
     d = Path(out) / "baselines" / "yosys-abc"
     d.mkdir(parents=True, exist_ok=True)
-    t = fe.continue_synthesis(conventional_pre(out), top, fe.ABC_LUTS_DEFAULT, d / "post.json", d, "yosys")
-    _finish(d, top, pre)
-    return BaselineRun("yosys-abc", "baselines/yosys-abc/netlist.json", t)
+    fe.continue_synthesis(conventional_pre(out), top, fe.ABC_LUTS_DEFAULT, d / "post.json", d, "yosys",
+                          what="rest of synth_xilinx with abc -luts (yosys-abc candidate)")
+    depth = _finish(d, top, defaults)
+    return BaselineRun("yosys-abc", "baselines/yosys-abc/netlist.json", time.perf_counter() - t0, depth=depth)
 
 
-def _finish(d: Path, top: str, pre: dict) -> None:
-    """``d/netlist.json`` from ``d/post.json``: the top only, with pre.json's parameter defaults."""
+def _finish(d: Path, top: str, defaults: dict) -> int:
+    """``d/netlist.json`` from ``d/post.json``: the top only, with the front end's parameter defaults
+    (``defaults``: pre.json's ``parameter_default_values`` of the top). Returns its LUT depth."""
+    from .netlist import lut_depth
+
     post = json.loads((d / "post.json").read_text())
     m = post["modules"][top]
-    m["parameter_default_values"] = pre["modules"][top].get("parameter_default_values", {})
+    m["parameter_default_values"] = defaults
     write_text_atomic(d / "netlist.json", json.dumps({"creator": "dcsflow", "modules": {top: m}}))
+    return lut_depth(m)
 
 
 def parse_names(blif: str) -> tuple[list[str], list[str], list[tuple[str, list[str], list[tuple[str, str]]]]]:
@@ -196,18 +206,28 @@ def parse_names(blif: str) -> tuple[list[str], list[str], list[tuple[str, list[s
 
 
 def _truth(ins: list[str], cubes: list[tuple[str, str]]) -> int:
-    """Truth table (bit i = value at entry i, input j = bit j of i) of a .names cover."""
+    """Truth table (bit i = value at entry i, input j = bit j of i) of a .names cover: the union of
+    its cubes (each the AND of its literals' projection tables), complemented for an off-set cover
+    (output value 0). Raises BaselineError for a cube character other than 0, 1 or -."""
     k = len(ins)
+    full = (1 << (1 << k)) - 1
+    proj = truth_vars(k)
     onset = 0
     value = "1"
     for cube, v in cubes:
         value = v
-        for i in range(1 << k):
-            if all(c == "-" or int(c) == (i >> j & 1) for j, c in enumerate(cube)):
-                onset |= 1 << i
+        t = full
+        for j, c in enumerate(cube):
+            if c == "1":
+                t &= proj[j]
+            elif c == "0":
+                t &= ~proj[j]
+            elif c != "-":
+                raise BaselineError(f"ABC's netlist: cube {cube!r} holds {c!r}")
+        onset |= t
     if not cubes:
         return 0
-    return onset if value == "1" else ((1 << (1 << k)) - 1) & ~onset
+    return onset & full if value == "1" else full & ~onset
 
 
 def split_wide(name: str, inputs: list[str], table: int) -> tuple[list, list]:
@@ -319,7 +339,6 @@ def _abc_map(aig: Aig, script: str, K: int, timeout: float, wide: bool):
         out_names = list(aig.output_names)
         out_of = dict(zip(b_out, out_names))
         # every node becomes a LUT named abc$<node>; buffers and constants are resolved to drivers
-        defs = {n: (ins, cubes) for n, ins, cubes in nodes}
         alias: dict[str, str] = {}
 
         def driver(n: str) -> str:
@@ -359,97 +378,131 @@ def _abc_map(aig: Aig, script: str, K: int, timeout: float, wide: bool):
         return TlutNetlist(K, list(aig.input_names), [], luts, outputs, muxes=muxes)
 
 
-def _aig_candidates(out: Path, top: str, pre: dict, names: tuple[str, ...], status,
-                    ref_depth=lambda: None) -> list[BaselineRun]:
-    """The candidates made from the extracted conventional logic (``tmap``, the ABC ones). One that
-    fails (a mapper or proof error, a tool that times out) is recorded with ``failed`` and left out
-    of the choice; only the reference must be made. ``ref_depth()``: the reference's LUT depth (or
-    None), asked for by ``abc-wide`` only."""
-    from dcsflow.tmap.errors import TmapError
+#: the folder of the conventional logic shared by the AIG-based candidates
+LOGIC_DIR = "baselines/logic"
 
-    from .mapping import map_logic
 
-    todo = [n for n in names if n != "yosys-abc"]
-    if not todo:
-        return []
-    base = Path(out) / "baselines"
-    ldir = base / "logic"
+def prepare_logic(out: Path, top: str) -> int:
+    """Extract the conventional logic (no parameters, parameter registers kept) of build folder
+    ``out`` into ``baselines/logic/``: ``logic.aag``, ``extract.json`` and ``module.json`` (the
+    module the candidates are re-imported into). Returns its AND nodes. Raises FrontendError."""
+    ldir = Path(out) / LOGIC_DIR
     if ldir.exists():
         shutil.rmtree(ldir)
     cpre = json.loads(conventional_pre(out).read_text())
     ext, module = fe.extract_logic(cpre, top, None, ldir)
-    aig = read_aiger(str(ldir / "logic.aag"))
-    runs = []
-    for name in todo:
-        t0 = time.perf_counter()
-        d = base / name
-        if d.exists():
-            shutil.rmtree(d)
-        d.mkdir(parents=True)
-        try:
-            runs.append(_aig_candidate(name, d, ldir, aig, ext, module, cpre, top, pre, t0, status, map_logic,
-                                       ref_depth))
-        except (FlowError, TmapError) as e:
-            (d / "netlist.json").unlink(missing_ok=True)
-            runs.append(BaselineRun(name, None, time.perf_counter() - t0, failed=str(e).splitlines()[0][:300]))
-    return runs
+    write_text_atomic(ldir / "module.json", json.dumps(module))
+    return ext.ands
 
 
-def _aig_candidate(name, d, ldir, aig, ext, module, cpre, top, pre, t0, status, map_logic,
-                   ref_depth) -> BaselineRun:
-    """One candidate from the extracted logic into folder ``d`` (see :func:`_aig_candidates`)."""
-    status(f"baseline {name}: mapping {ext.ands} AND nodes")
-    if name == "tmap":
-        mo = map_logic(ldir / "logic.aag", [], d / "map", status=lambda s: status(f"baseline tmap: {s}"))
-        netlist, luts, depth = mo.netlist, mo.stats.get("luts"), mo.stats.get("depth")
-        proved = mo.stats.get("verified")
-        script = None
-    elif name == "abc-wide":
-        bound = ref_depth()
-        status(f"baseline {name}: {len(WIDE_SCRIPTS)} mappings, kept: fewest LUTs at depth <= {bound}")
-        netlist, depth, script = abc_wide_netlist(aig, bound)
-        luts, proved = len(netlist["luts"]), True
-    else:
-        netlist, depth, _ = abc_lut_netlist(aig, ABC_SCRIPTS[name])
-        script = ABC_SCRIPTS[name].format(K=6)
-        luts, proved = len(netlist["luts"]), True
-    status(f"baseline {name}: yosys (re-import, rest of synth_xilinx)")
-    doc = fe.reimport(cpre, module, ext, netlist, tlut_mode=False)
-    (d / "mapped.json").write_text(json.dumps(doc))
-    fe.continue_synthesis(d / "mapped.json", top, "", d / "post.json", d, "yosys")
-    _finish(d, top, pre)
+def make_candidate(out: Path, top: str, name: str, defaults: dict, ref_depth: int | None = None) -> BaselineRun:
+    """Make the AIG-based candidate ``name`` (``tmap``, ``abc-*``) of build folder ``out`` from
+    ``baselines/logic/`` (:func:`prepare_logic`) into ``baselines/<name>/``: map, prove, re-import
+    and finish with the rest of synth_xilinx (``defaults``: pre.json's parameter defaults of the
+    top; ``ref_depth``: the reference's finished LUT depth, used by ``abc-wide`` only). One that
+    cannot be made (a mapper or proof error, a tool that fails or times out) is returned with
+    ``failed`` (one line) and no netlist: it is left out of the choice."""
+    from dcsflow.tmap.errors import TmapError
+
+    t0 = time.perf_counter()
+    d = Path(out) / "baselines" / name
+    if d.exists():
+        shutil.rmtree(d)
+    d.mkdir(parents=True)
+    try:
+        return _aig_candidate(Path(out), name, d, top, defaults, ref_depth, t0)
+    except (FlowError, TmapError) as e:
+        (d / "netlist.json").unlink(missing_ok=True)
+        return BaselineRun(name, None, time.perf_counter() - t0, failed=str(e).splitlines()[0][:300])
+
+
+def _aig_candidate(out: Path, name: str, d: Path, top: str, defaults: dict, ref_depth, t0) -> BaselineRun:
+    """One candidate from the extracted logic into folder ``d`` (see :func:`make_candidate`)."""
+    from dcsflow import steps
+
+    from .mapping import map_logic
+
+    ldir = out / LOGIC_DIR
+    with steps.step("map"):
+        if name == "tmap":
+            mo = map_logic(ldir / "logic.aag", [], d / "map")
+            netlist, luts, depth = mo.netlist, mo.stats.get("luts"), mo.stats.get("depth")
+            proved = mo.stats.get("verified")
+            script = None
+        else:
+            aig = read_aiger(str(ldir / "logic.aag"))
+            if name == "abc-wide":
+                netlist, depth, script = abc_wide_netlist(aig, ref_depth)
+            else:
+                netlist, depth, _ = abc_lut_netlist(aig, ABC_SCRIPTS[name])
+                script = ABC_SCRIPTS[name].format(K=6)
+            luts, proved = len(netlist["luts"]), True
+    with steps.step("re-import"):
+        ext = fe.Extraction.from_json((ldir / "extract.json").read_text())
+        module = json.loads((ldir / "module.json").read_text())
+        doc = fe.reimport({}, module, ext, netlist, tlut_mode=False)
+        (d / "mapped.json").write_text(json.dumps(doc))
+    fe.continue_synthesis(d / "mapped.json", top, "", d / "post.json", d, "yosys",
+                          what=f"rest of synth_xilinx ({name} candidate)")
+    fdepth = _finish(d, top, defaults)
     return BaselineRun(name, f"baselines/{name}/netlist.json", time.perf_counter() - t0, luts, depth,
-                       bool(proved) if proved is not None else None, script=script)
+                       bool(proved) if proved is not None else None, script=script, depth=fdepth)
 
 
-def run_candidates(out: Path, top: str, pre: dict, names: tuple[str, ...], status=lambda s: None) -> list[BaselineRun]:
-    """Make the candidates ``names`` (:func:`check_names`) of build folder ``out`` (module
-    docstring); ``pre``: the pre.json document (its parameter defaults are kept). The Yosys one runs
-    in a second thread beside the others. Returns one :class:`BaselineRun` per candidate, in
-    :data:`CANDIDATES` order.
+def submit_candidates(jobs, out: Path, top: str, names: tuple[str, ...], defaults: dict) -> dict:
+    """Submit the jobs making the candidates ``names`` (:func:`check_names`) of build folder ``out``
+    (module docstring) to ``jobs`` (:class:`dcsflow.flow.jobs.Jobs`); ``defaults``: pre.json's
+    parameter defaults of the top. ``abc-wide`` waits for the reference (its depth bound); the
+    others for the extracted logic only. Returns name -> future of its :class:`BaselineRun`, in
+    :data:`CANDIDATES` order."""
+    base = Path(out) / "baselines"
+    if base.exists():
+        shutil.rmtree(base)
+    futs: dict = {}
+    if REFERENCE in names:
+        futs[REFERENCE] = jobs.submit(f"baseline {REFERENCE}", _yosys_abc, out, top, defaults)
+    todo = [n for n in names if n != REFERENCE]
+    if todo:
+        logic = jobs.submit("baselines logic", prepare_logic, out, top)
+        for name in todo:
+            if name == "abc-wide" and REFERENCE in futs:
+                futs[name] = jobs.submit(f"baseline {name}", _wide_candidate, out, top, defaults, futs[REFERENCE],
+                                         after=(logic,))
+            else:
+                futs[name] = jobs.submit(f"baseline {name}", make_candidate, out, top, name, defaults,
+                                         after=(logic,))
+    return {n: futs[n] for n in CANDIDATES if n in futs}
 
-    Raises:
-        BaselineError, YosysError, FrontendError, MapperError, ToolError (one line each).
-    """
-    from concurrent.futures import ThreadPoolExecutor
 
-    def ref_depth() -> int | None:
-        return finished_depth(out, top, job.result()) if job is not None else None
+def _wide_candidate(out: Path, top: str, defaults: dict, ref: BaselineRun) -> BaselineRun:
+    """``abc-wide`` bounded by the reference's finished LUT depth (``ref``: its run)."""
+    return make_candidate(out, top, "abc-wide", defaults, ref.depth)
 
-    with ThreadPoolExecutor(1) as ex:
-        job = ex.submit(_yosys_abc, out, top, pre) if "yosys-abc" in names else None
-        try:
-            runs = _aig_candidates(out, top, pre, names, status, ref_depth)
-        finally:
-            first = [job.result()] if job is not None else []
-    return first + runs
+
+def candidate_runs(futs: dict) -> list[BaselineRun]:
+    """The :class:`BaselineRun` of every candidate future (:func:`submit_candidates`), in order; a
+    candidate whose job failed outside the candidate's own errors (a worker that died) is recorded
+    as failed. Raises the reference's error: the reference must be made."""
+    runs = []
+    for name, f in futs.items():
+        err = f.exception()
+        if err is None:
+            runs.append(f.result())
+        elif name == REFERENCE:
+            raise err
+        else:
+            runs.append(BaselineRun(name, None, 0.0, failed=(str(err).splitlines() or [type(err).__name__])[0][:300]))
+    return runs
 
 
 def finished_depth(out: Path, top: str, run: BaselineRun) -> int:
     """LUT depth (:func:`dcsflow.flow.netlist.lut_depth`) of candidate ``run``'s finished netlist
-    in build folder ``out`` (module ``top``); the run must have made one (``run.netlist``)."""
+    in build folder ``out`` (module ``top``); the run must have made one (``run.netlist``). The
+    depth the run recorded when it has one."""
     from .netlist import lut_depth
 
+    if run.depth is not None:
+        return run.depth
     return lut_depth(json.loads((Path(out) / run.netlist).read_text())["modules"][top])
 
 

@@ -23,17 +23,21 @@ import json
 import sys
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+
+from dcsflow.steps import Recorder, recording, step
 
 from dcsflow.scg.buildfolder import is_build_folder
 from dcsflow.scg.device import DEFAULT_PART
 
 from .baselines import CANDIDATES, check_names
 from .design import Design
+from .frontcheck import submit_for_build
 from .frontend import check_param_names
+from .jobs import Jobs, check_jobs
 from .registry import resolve
-from .stages import STAGES, BuildError, Context, StaleStage, load_record, record_path, save_record
+from .stages import STAGES, BuildError, Context, StaleStage, load_record, record_path, save_record, stage_timing
 
 __all__ = ["STAGES", "BuildError", "BuildOptions", "BuildResult", "build", "design_hash"]
 
@@ -66,7 +70,9 @@ class BuildOptions:
     conventional candidates to make (:data:`dcsflow.flow.baselines.CANDIDATES`; the reference
     ``yosys-abc`` is always made); static_remap: ABC re-maps the TLUT build's static logic where that
     saves LUTs within the shallowest conventional candidate's LUT depth
-    (:mod:`dcsflow.flow.static_remap`).
+    (:mod:`dcsflow.flow.static_remap`); jobs: steps that may run in parallel do so on up to this many
+    cores (None: the machine's cores, :func:`dcsflow.flow.jobs.default_jobs`; 1: every step in turn;
+    the results are the same).
     """
 
     design: str | None
@@ -92,15 +98,18 @@ class BuildOptions:
     frontend_cycles: int = 2000
     baselines: tuple[str, ...] | list[str] = CANDIDATES
     static_remap: bool = True
+    jobs: int | None = None
 
 
 @dataclass
 class BuildResult:
-    """Output of :func:`build`: the build folder and the report (report.json's content; empty when
-    the run stopped before ``outputs``)."""
+    """Output of :func:`build`: the build folder, the report (report.json's content; empty when
+    the run stopped before ``outputs``) and the timing records of the stages that ran
+    (:mod:`dcsflow.steps`, JSON form)."""
 
     out: Path
     report: dict = field(default_factory=dict)
+    steps: list = field(default_factory=list)
 
 
 def design_hash(design: Design, top: str | None, params: list[str] | tuple[str, ...],
@@ -184,7 +193,7 @@ def _check_device(device: str) -> None:
         raise BuildError(f"--device {device}: no device data; known devices: {', '.join(known)}") from None
 
 
-def _context(opts: BuildOptions, design: Design, step) -> Context:
+def _context(opts: BuildOptions, design: Design, step, jobs=None) -> Context:
     """The design's top and parameter ports (a VHDL top's as declared, after scanning the sources)
     and the design hash. Raises VhdlError for a VHDL design whose ports or marks are wrong, BuildError
     for GHDL options without VHDL."""
@@ -202,7 +211,7 @@ def _context(opts: BuildOptions, design: Design, step) -> Context:
             top, params = vhdl.top, list(vhdl.params)
     out = Path(opts.out)
     return Context(opts, design, top, tuple(params), vhdl,
-                   design_hash(design, top, params, tuple(opts.ghdl_options)), out, step)
+                   design_hash(design, top, params, tuple(opts.ghdl_options)), out, step, jobs, Recorder())
 
 
 def _check_out(out: Path, force: bool) -> None:
@@ -281,13 +290,15 @@ def build(opts: BuildOptions) -> BuildResult:
         raise BuildError(f"--from {opts.start} comes after --to {opts.stop}")
     _check_device(opts.device)
     check_names(opts.baselines)
+    njobs = check_jobs(opts.jobs)
     design = resolve(opts.design, opts.top, list(opts.more), opts.project)
     out = Path(opts.out)
     _check_out(out, opts.force)
     for stale in [*(out / n for n in FINISHED_FILES), *(record_path(out, n) for n in STAGES[i0:])]:
         _remove(stale)                     # before anything else can fail
     prog = _Progress(opts.progress, f"build {design.name}")
-    ctx = _context(opts, design, prog.step)
+    runner = Jobs(njobs)
+    ctx = _context(opts, design, prog.step, runner)
     start, records, outputs_of = _load_earlier(out, i0, ctx.design_hash)
     for name in STAGES[start:]:
         _remove(record_path(out, name))
@@ -297,18 +308,25 @@ def build(opts: BuildOptions) -> BuildResult:
     except OSError as e:
         raise BuildError(f"--out {out}: cannot create the folder ({e.strerror or e})") from None
     report: dict = {}
-    with prog.running():
+    recorder = ctx.recorder
+    with runner, prog.running(), recording(recorder):
         for name in STAGES[start:i1 + 1]:
             prog.stage(name)
-            rec = _run_stage(name, ctx, records)
+            ctx.ran[name] = (time.perf_counter(), time.thread_time())
+            if name == "tmap" and i1 >= STAGES.index("verify"):
+                # the front-end check needs only the front end: it runs beside the tmap stage
+                ctx.started["frontcheck"] = submit_for_build(ctx, records["frontend"])
+            with step(name):
+                rec = _run_stage(name, ctx, records)
             if name == "frontend":
                 _say_params(prog, ctx, rec)
             if name == "outputs":
                 report = rec
             else:
+                rec = replace(rec, timing=stage_timing(recorder.as_list(), name, njobs))
                 outputs_of[name] = save_record(out, rec, ctx.design_hash, outputs_of)
                 records[name] = rec
-    return BuildResult(out, report)
+    return BuildResult(out, report, recorder.as_list())
 
 
 def _say_params(prog: _Progress, ctx: Context, front) -> None:

@@ -37,10 +37,12 @@ def demo_designs(also: list[str] | tuple[str, ...] = ()) -> list[Design]:
     return sorted(chosen, key=lambda d: (d.demo.order, d.name))
 
 
-def main_job(out_root: Path | str = "build", progress: bool = True, file=None, also=(), rtl_sim: bool = False) -> int:
+def main_job(out_root: Path | str = "build", progress: bool = True, file=None, also=(), rtl_sim: bool = False,
+             jobs: int | None = None) -> int:
     """Build and check every demo design (module docstring) into ``out_root/<design>``; print the
     comparison tables, one check line per design and the closing table. With ``rtl_sim`` the designs'
-    RTL simulations (``Demo.rtl_sim``) run first. Returns the exit status: 0 only when every check
+    RTL simulations (``Demo.rtl_sim``) run first; ``jobs``: parallel jobs of each build
+    (:class:`~dcsflow.flow.build.BuildOptions`). Returns the exit status: 0 only when every check
     (and RTL simulation) passes.
 
     Raises the build's FlowErrors (Yosys/TMAP missing or failing).
@@ -57,7 +59,7 @@ def main_job(out_root: Path | str = "build", progress: bool = True, file=None, a
     labels = sorted({d.demo.cycles_label for d in designs if d.demo.cycles})
     for d in designs:
         t0 = time.perf_counter()
-        res = build(BuildOptions(design=d.name, out=Path(out_root) / d.name, progress=progress))
+        res = build(BuildOptions(design=d.name, out=Path(out_root) / d.name, progress=progress, jobs=jobs))
         print_table(res.report, file=file)
         vectors = d.demo.vectors() if d.demo.vectors else None
         chk = check_build(Path(out_root) / d.name, CheckOptions(vectors=vectors), progress=progress)

@@ -904,12 +904,38 @@ def spec_for_build(ctx) -> CheckSpec:
                      vhdl_ports=tuple(ent.ports) if ent else (), vhdl_context=vhdl_context(ent) if ent else ())
 
 
-def run_for_build(ctx, front) -> dict:
+def submit_for_build(ctx, front):
+    """Start the front-end check of a build as a job of the build's job runner (``ctx.jobs``), so
+    that it runs beside the ``tmap`` stage; the ``verify`` stage collects it (:func:`run_for_build`
+    with the returned future). None when the check is off or no runner is there. The work folder
+    ``frontcheck/`` of an earlier run is removed first.
+
+    Raises:
+        FrontCheckError: ``frontend_cycles`` < 1.
+    """
+    opts = ctx.options
+    if ctx.jobs is None or not getattr(opts, "frontend_check", True):
+        return None
+    cycles = _cycles(opts)
+    shutil.rmtree(ctx.out / BUILD_DIR, ignore_errors=True)
+    return ctx.jobs.submit("front-end check", check_frontend, spec_for_build(ctx), ctx.out / "frontend" / "pre.json",
+                           front.top, list(front.params), ctx.out / BUILD_DIR, cycles=cycles, under="verify")
+
+
+def _cycles(opts) -> int:
+    cycles = int(getattr(opts, "frontend_cycles", DEFAULT_CYCLES))
+    if cycles < 1:
+        raise FrontCheckError(f"frontend_cycles {cycles}: the front-end check needs at least 1 cycle")
+    return cycles
+
+
+def run_for_build(ctx, front, started=None) -> dict:
     """The ``verify`` stage's front-end check of a build: report.json's ``verify.frontend_check``.
 
     Off with ``BuildOptions.frontend_check`` False (``{"passed": null, "skipped": "--no-frontend-check"}``);
     cycles from ``BuildOptions.frontend_cycles``. A skipped check prints one note on stderr. The work
-    folder ``frontcheck/`` of an earlier run is removed first.
+    folder ``frontcheck/`` of an earlier run is removed first. ``started``: the future of
+    :func:`submit_for_build` when the check already runs (its result is taken).
 
     Raises:
         FrontCheckError: as :func:`check_frontend`; ``frontend_cycles`` < 1.
@@ -917,14 +943,14 @@ def run_for_build(ctx, front) -> dict:
     import sys
 
     opts = ctx.options
-    shutil.rmtree(ctx.out / BUILD_DIR, ignore_errors=True)     # an earlier run's files
-    if not getattr(opts, "frontend_check", True):
-        return FrontCheckResult(passed=None, skipped="--no-frontend-check").as_dict()
-    cycles = int(getattr(opts, "frontend_cycles", DEFAULT_CYCLES))
-    if cycles < 1:
-        raise FrontCheckError(f"frontend_cycles {cycles}: the front-end check needs at least 1 cycle")
-    res = check_frontend(spec_for_build(ctx), ctx.out / "frontend" / "pre.json", front.top, list(front.params),
-                         ctx.out / BUILD_DIR, cycles=cycles, step=ctx.step)
+    if started is not None:
+        res = started.result()
+    else:
+        shutil.rmtree(ctx.out / BUILD_DIR, ignore_errors=True)     # an earlier run's files
+        if not getattr(opts, "frontend_check", True):
+            return FrontCheckResult(passed=None, skipped="--no-frontend-check").as_dict()
+        res = check_frontend(spec_for_build(ctx), ctx.out / "frontend" / "pre.json", front.top, list(front.params),
+                             ctx.out / BUILD_DIR, cycles=_cycles(opts), step=ctx.step)
     if res.skipped:
         print(f"note: front-end check skipped: {res.skipped}", file=sys.stderr)
     return res.as_dict()

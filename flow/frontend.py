@@ -1115,9 +1115,10 @@ def continuation_script(json_in: str, top: str, mapping: str, json_out: str) -> 
 
 
 def continue_synthesis(json_in: Path, top: str, mapping: str, json_out: Path, workdir: Path, name: str,
-                       status: Callable[[str], None] | None = None) -> float:
+                       status: Callable[[str], None] | None = None, what: str = "") -> float:
     """Run :func:`continuation_script` in Yosys; returns seconds. ``json_in`` and ``json_out`` may
-    be anywhere (any characters in their paths: :func:`dcsflow.flow.yosys.script_path`)."""
+    be anywhere (any characters in their paths: :func:`dcsflow.flow.yosys.script_path`); ``what``:
+    what the run is for (timing records, :mod:`dcsflow.steps`)."""
     workdir = Path(workdir)
     workdir.mkdir(parents=True, exist_ok=True)
 
@@ -1127,7 +1128,7 @@ def continue_synthesis(json_in: Path, top: str, mapping: str, json_out: Path, wo
         return script_path(p.resolve(), workdir)
 
     return run_script(continuation_script(name_of(json_in), top, mapping, name_of(json_out)), workdir, name,
-                      status)
+                      status, what=what or "rest of synth_xilinx")
 
 
 def finalize_tluts(doc: dict, top: str) -> dict:

@@ -28,9 +28,8 @@ class MapOutcome:
     """Result of a mapper run.
 
     netlist: the TLUT netlist dict; ppc_path: PPC AIGER (inputs = ``netlist["params"]``);
-    stats: luts, tluts, depth, ppc_ands, verified (bool or None), and for TMAP with parameters
-    no_param_luts / no_param_depth (the same mapping with the parameters as ordinary inputs) and
-    no_param_param_only_luts (:func:`param_only_luts` of that mapping);
+    stats: luts, tluts, depth, ppc_ands, verified (bool or None), notes (the reference figures
+    without parameters are :func:`reference_figures`, a job of its own);
     seconds: wall time.
     """
 
@@ -63,18 +62,28 @@ def tmap_mapper(aig_path: Path, params: list[str], out_dir: Path, K: int = 6, ar
     st = res.stats
     stats = dataclasses.asdict(st) if dataclasses.is_dataclass(st) else dict(vars(st) if not isinstance(st, dict) else st)
     stats["notes"] = list(res.notes)
-    if params:
-        # Reference figure, not used for the build: the same TMAP run (same ABC variants, same cuts)
-        # with the parameters as ordinary inputs. It separates the gain of specialization from the
-        # gain of the ABC pre-optimization, which the conventional synth_xilinx build does not get.
-        if status:
-            status("reference mapping with the parameters as ordinary inputs")
-        ref = map_tluts(aig, [], MapOptions(K=K, area=area, verify=False))
-        stats["no_param_luts"], stats["no_param_depth"] = ref.stats.luts, ref.stats.depth
-        stats["no_param_param_only_luts"] = param_only_luts(ref.netlist, params)
     netlist = json.loads((out_dir / "netlist.json").read_text())
     return MapOutcome(netlist=netlist, ppc_path=out_dir / "ppc.aig", stats=stats,
                       seconds=time.perf_counter() - t0)
+
+
+def reference_figures(aig_path: Path, params: list[str], K: int = 6, area: bool = False) -> dict:
+    """TMAP's reference figures of the AIGER ``aig_path`` (not used for the build): the same TMAP
+    run as :func:`tmap_mapper` (same ABC variants, same cuts) with the parameters ``params`` as
+    ordinary inputs. They separate the gain of specialization from the gain of the ABC
+    pre-optimization, which the conventional synth_xilinx build does not get. Returns
+    ``no_param_luts``, ``no_param_depth`` and ``no_param_param_only_luts`` (:func:`param_only_luts`)."""
+    from dcsflow.aig import read_aiger
+    from dcsflow.tmap.mapper import MapOptions, map_tluts
+
+    ref = map_tluts(read_aiger(str(aig_path)), [], MapOptions(K=K, area=area, verify=False))
+    return {"no_param_luts": ref.stats.luts, "no_param_depth": ref.stats.depth,
+            "no_param_param_only_luts": param_only_luts(ref.netlist, params)}
+
+
+def uses_tmap() -> bool:
+    """True when the selected mapper (:func:`map_logic`) is TMAP itself (``DCSFLOW_MAPPER`` unset)."""
+    return _selected() is tmap_mapper
 
 
 def param_only_luts(netlist, params) -> int:

@@ -57,11 +57,41 @@ def build_report(ctx, front, mapped, verified, backend, tlut_stats, conv_stats, 
         **({"vhdl": front.vhdl} if front.vhdl else {}),
         "stage_seconds": {k: round(v, 3) for k, v in secs.items()},
     }
+    report["timing"] = timing(ctx, {"frontend": front, "tmap": mapped, "verify": verified, "backend": backend})
     failed = {b["name"]: b["failed"] for b in mapped.baselines if b.get("failed")}
     if failed:
         report["baselines_failed"] = failed
     report["savings"] = savings(report)
     return report
+
+
+def timing(ctx, records: dict) -> dict:
+    """report.json's ``timing``: where the build's time went (docs/formats.md).
+
+    ``jobs`` (parallel jobs allowed), ``stages`` (stage -> ``wall``/``cpu`` seconds and ``reused``:
+    true when its result came from an earlier run, ``--from``), ``wall``/``cpu`` (their sums),
+    ``steps`` (every step and external tool run, :mod:`dcsflow.steps`), ``slowest`` (the five
+    slowest of them without parts of their own). The ``outputs`` stage counts until report.json is
+    written.
+    """
+    import time
+
+    from dcsflow.steps import slowest
+
+    stages, allsteps = {}, []
+    for name, rec in records.items():
+        t = getattr(rec, "timing", None) or {}
+        stages[name] = {"wall": t.get("wall", 0.0), "cpu": t.get("cpu", 0.0), "reused": name not in ctx.ran}
+        allsteps += t.get("steps", [])
+    if ctx.recorder is not None and "outputs" in ctx.ran:
+        w0, c0 = ctx.ran["outputs"]
+        stages["outputs"] = {"wall": round(time.perf_counter() - w0, 3), "cpu": round(time.thread_time() - c0, 3),
+                             "reused": False}
+        allsteps += [r for r in ctx.recorder.as_list() if r["path"].startswith("outputs/")]
+    jobs = ctx.jobs.jobs if ctx.jobs is not None else 1
+    return {"jobs": jobs, "stages": stages, "wall": round(sum(s["wall"] for s in stages.values()), 3),
+            "cpu": round(sum(s["cpu"] for s in stages.values()), 3),
+            "slowest": slowest(allsteps, 5), "steps": allsteps}
 
 
 #: the causes of the savings, in table order: key -> label
@@ -213,6 +243,30 @@ def savings_table(report: dict):
     tab.add_row("other (TLUT re-import into Yosys)", str(sv["unexplained_luts"]), str(sv["unexplained_ffs"]))
     tab.add_row("total", str(sv["luts"]), str(sv["ffs"]), style="bold")
     return tab
+
+
+def print_slowest(records: list[dict], file=None, n: int = 5) -> None:
+    """The ``n`` slowest steps of a build (:func:`dcsflow.steps.slowest`: tool runs and innermost
+    steps), one line each: wall and CPU seconds, the step's path and what it did; at most 80
+    columns."""
+    from dcsflow.steps import slowest
+
+    from .termout import TABLE_WIDTH, table_console
+
+    top = slowest(records, n)
+    if not top:
+        return
+    con = table_console(file)
+    con.print(f"slowest steps (wall / CPU s; {sum(1 for r in records if r['kind'] == 'tool')} tool runs in all):",
+              markup=False, highlight=False)
+    for r in top:
+        line = f"{r['wall']:7.1f} {r['cpu']:7.1f}  {r['path']}"
+        if r.get("what") and r["kind"] == "tool":
+            line += f": {r['what']}"
+        if r.get("failed"):
+            line += f" [{r['failed']}]"
+        con.print(line if len(line) <= TABLE_WIDTH else line[:TABLE_WIDTH - 3] + "...", markup=False,
+                  highlight=False)
 
 
 #: title of the main job's closing table

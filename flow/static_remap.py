@@ -70,13 +70,15 @@ def _close_muxes(net: TlutNetlist, kept: set[str]) -> None:
                         changed = True
 
 
-def remap(net: TlutNetlist, kept: set[str], script: str = SCRIPT, timeout: float = 1800.0
-          ) -> tuple[TlutNetlist, int, int] | None:
+def remap(net: TlutNetlist, kept: set[str], script: str = SCRIPT, timeout: float = 1800.0, prove: bool = True
+          ) -> tuple | None:
     """``net`` with every cell outside ``kept`` (names; TLUT region included by the caller)
     re-mapped by ABC ``script``.
 
     Returns (new netlist, LUTs re-mapped, LUTs they became), or None when nothing is left to
-    re-map. Raises BaselineError (ABC's result unreadable or not equivalent), ToolError/ToolMissing.
+    re-map; with ``prove`` False the re-mapped part is not proved here and a fourth item holds what
+    :func:`prove_remap` needs. Raises BaselineError (ABC's result unreadable or not equivalent),
+    ToolError/ToolMissing.
     """
     cells = net.cells()
     moved = [c for c in cells if c.name not in kept]
@@ -94,7 +96,8 @@ def remap(net: TlutNetlist, kept: set[str], script: str = SCRIPT, timeout: float
                       muxes=[c for c in moved if isinstance(c, Mux)])
     aig = compose(sub, Aig(), pins)
     got = _abc_map(aig, script, net.K, timeout, False)
-    _prove(aig, got, script, timeout)
+    if prove:
+        _prove(aig, got, script, timeout)
     taken = {c.name for c in cells} | set(net.inputs) | set(net.params)
     ren = {}
     for lut in got.luts:
@@ -137,7 +140,20 @@ def remap(net: TlutNetlist, kept: set[str], script: str = SCRIPT, timeout: float
     out = TlutNetlist(net.K, list(net.inputs), list(net.params), [c for c in order if isinstance(c, Lut)],
                       [(o, r(d)) for o, d in net.outputs], net.source_hash,
                       [c for c in order if isinstance(c, Mux)])
-    return out, sum(1 for c in moved if isinstance(c, Lut)), len(new_luts)
+    res = (out, sum(1 for c in moved if isinstance(c, Lut)), len(new_luts))
+    return res if prove else (*res, (aig, got, script, timeout))
+
+
+def prove_remap(proof: tuple) -> str | None:
+    """ABC ``cec`` of a candidate's re-mapped logic against the logic it replaces (``proof``: the
+    fourth item of :func:`remap` with ``prove`` False). Returns None when proved, else why not
+    (one line)."""
+    aig, got, script, timeout = proof
+    try:
+        _prove(aig, got, script, timeout)
+    except (BaselineError, ToolError, FlowError) as e:
+        return str(e).splitlines()[0][:300]
+    return None
 
 
 def _luts(module: dict) -> int:
@@ -160,14 +176,83 @@ def tail_cells(net: TlutNetlist, base_levels: dict[str, tuple[int, int]], levels
     return out
 
 
+def plan(net: TlutNetlist, base_module: dict) -> list[tuple[int, set[str]]]:
+    """The candidates of :func:`recover`: (T, the cells kept from TMAP's mapping) for each entry of
+    :data:`TAILS` whose kept set differs from the earlier ones' (the TLUT region and the static LUTs
+    in the last T LUT levels of the critical paths of ``base_module``, ``net`` finished; closed
+    under the MUXF7/MUXF8 rule)."""
+    region = tlut_region(net)
+    base_levels = cell_levels(base_module)
+    out: list[tuple[int, set[str]]] = []
+    for tail in TAILS:
+        kept = region | tail_cells(net, base_levels, tail)
+        _close_muxes(net, kept)
+        if all(kept != k for _, k in out):
+            out.append((tail, kept))
+    return out
+
+
+def candidate(net: TlutNetlist, tail: int, kept: set[str], finish: Callable[[TlutNetlist], dict],
+              script: str = SCRIPT, timeout: float = 1800.0) -> dict:
+    """One candidate of :func:`recover`: ``net`` re-mapped outside ``kept`` (:func:`remap`, not yet
+    proved) and finished. Returns ``{"tail", "luts", "depth", "netlist", "proof"}`` (the re-mapped
+    TlutNetlist; luts and depth of the finished module; what :func:`prove_remap` needs: only the
+    candidate chosen is proved, :func:`select`), ``{"tail", "failed": why}`` when ABC or the
+    finishing run could not make it, or ``{"tail", "empty": True}`` when nothing is left to re-map."""
+    try:
+        got = remap(net, kept, script, timeout, prove=False)
+        if got is None:
+            return {"tail": tail, "empty": True}
+        module = finish(got[0])
+    except (BaselineError, ToolError, FlowError) as e:   # an optimization: skip the candidate
+        return {"tail": tail, "failed": str(e).splitlines()[0][:300]}
+    return {"tail": tail, "luts": _luts(module), "depth": lut_depth(module), "netlist": got[0], "proof": got[3]}
+
+
+def select(base_module: dict, results: list[dict], bound: int | None, script: str = SCRIPT,
+           prove: Callable[[dict], str | None] = lambda r: prove_remap(r["proof"])) -> tuple[int | None, dict]:
+    """The choice of :func:`recover` among the candidates' ``results`` (of :func:`candidate`, in
+    :func:`plan` order): the fewest finished LUTs within the bound (the earliest of equals), kept
+    when fewer than TMAP's and proved (``prove(result)``: None, or why not; a candidate whose proof
+    fails is recorded as failed and the next best is tried). Returns (the index of the kept result
+    or None, the record (see :func:`recover`), without ``seconds``)."""
+    d0 = lut_depth(base_module)
+    bound = d0 if bound is None or bound < d0 else bound
+    before = _luts(base_module)
+    rec = {"script": script, "luts_before": before, "luts_after": before, "depth_before": d0, "depth": d0,
+           "bound": bound, "tail": None, "candidates": [], "result": "no static logic"}
+    made = []
+    for i, r in enumerate(results):
+        if r.get("empty"):
+            break
+        made.append(i)
+        rec["candidates"].append({"tail": r["tail"], "failed": r["failed"]} if "failed" in r else
+                                 {"tail": r["tail"], "luts": r["luts"], "depth": r["depth"]})
+    order = sorted((i for i in made if "failed" not in results[i] and results[i]["depth"] <= bound
+                    and results[i]["luts"] < before), key=lambda i: (results[i]["luts"], i))
+    best = None
+    for i in order:
+        why = prove(results[i])
+        if why is None:
+            best = i
+            r = results[i]
+            rec.update(luts_after=r["luts"], depth=r["depth"], tail=r["tail"], result="kept", proved=True)
+            break
+        rec["candidates"][made.index(i)] = {"tail": results[i]["tail"], "failed": why}
+    if best is None and rec["candidates"]:
+        rec["result"] = f"not kept: no candidate with fewer than {before} LUTs at LUT depth <= {bound}"
+    return best, rec
+
+
 def recover(net: TlutNetlist, finish: Callable[[TlutNetlist], dict], base_module: dict,
             bound: int | None = None, status: Callable[[str], None] = lambda s: None,
             script: str = SCRIPT, timeout: float = 1800.0) -> tuple[TlutNetlist | None, dict]:
-    """Area recovery of ``net``'s static logic (module docstring): one candidate per entry of
-    :data:`TAILS` (TMAP's mapping kept for the TLUT region and for the last T LUT levels of the
-    critical paths, :func:`tail_cells`; ABC re-maps the rest), each finished by ``finish``; the
-    candidate with the fewest LUTs whose LUT depth is at most the bound is kept if it has fewer LUTs
-    than TMAP's netlist.
+    """Area recovery of ``net``'s static logic (module docstring), in turn: one candidate per entry of
+    :data:`TAILS` (:func:`plan`: TMAP's mapping kept for the TLUT region and for the last T LUT
+    levels of the critical paths, :func:`tail_cells`; ABC re-maps the rest), each finished by
+    ``finish`` (:func:`candidate`); the candidate with the fewest LUTs whose LUT depth is at most the
+    bound is kept if it has fewer LUTs than TMAP's netlist (:func:`select`). The build runs the same
+    parts as parallel jobs.
 
     Args:
         net: TMAP's netlist; finish: netlist -> finished module dict (Yosys JSON module, cells named
@@ -184,36 +269,14 @@ def recover(net: TlutNetlist, finish: Callable[[TlutNetlist], dict], base_module
         ToolMissing: ABC is not installed.
     """
     t0 = time.perf_counter()
-    d0 = lut_depth(base_module)
-    bound = d0 if bound is None or bound < d0 else bound
-    before = _luts(base_module)
-    region = tlut_region(net)
-    base_levels = cell_levels(base_module)
-    rec = {"script": script, "luts_before": before, "luts_after": before, "depth_before": d0, "depth": d0,
-           "bound": bound, "tail": None, "candidates": [], "result": "no static logic"}
-    best, seen = None, []
-    for tail in TAILS:
-        kept = region | tail_cells(net, base_levels, tail)
-        _close_muxes(net, kept)
-        if kept in seen:
-            continue
-        seen.append(kept)
+    results = []
+    for tail, kept in plan(net, base_module):
         status(f"static logic: ABC re-mapping (TMAP's last {tail} levels kept)" if tail else
                "static logic: ABC re-mapping")
-        try:
-            got = remap(net, kept, script, timeout)
-            module = finish(got[0]) if got is not None else None
-        except (BaselineError, ToolError, FlowError) as e:   # an optimization: skip the candidate
-            rec["candidates"].append({"tail": tail, "failed": str(e).splitlines()[0][:300]})
-            continue
-        if got is None:
+        r = candidate(net, tail, kept, finish, script, timeout)
+        results.append(r)
+        if r.get("empty"):
             break
-        depth, luts = lut_depth(module), _luts(module)
-        rec["candidates"].append({"tail": tail, "luts": luts, "depth": depth})
-        if depth <= bound and luts < rec["luts_after"]:
-            best = got[0]
-            rec.update(luts_after=luts, depth=depth, tail=tail, result="kept", proved=True)
-    if best is None and rec["candidates"]:
-        rec["result"] = f"not kept: no candidate with fewer than {before} LUTs at LUT depth <= {bound}"
+    best, rec = select(base_module, results, bound, script)
     rec["seconds"] = round(time.perf_counter() - t0, 3)
-    return best, rec
+    return (results[best]["netlist"] if best is not None else None), rec

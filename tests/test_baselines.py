@@ -267,9 +267,37 @@ def test_a_failing_candidate_is_left_out(tmp_path, monkeypatch):
 
     monkeypatch.setattr(bl, "abc_lut_netlist", failing)
     data = Path(__file__).parent / "data" / "flow" / "keyxor.v"
+    # jobs=1: the monkeypatched function runs in this process (a parallel build's workers import their own)
     rep = build(BuildOptions(design=str(data), out=tmp_path / "b", progress=False, frontend_check=False,
-                             baselines=("yosys-abc", "abc-synch2", "abc-dch"))).report
+                             baselines=("yosys-abc", "abc-synch2", "abc-dch"), jobs=1)).report
     assert rep["baselines_failed"] == {"abc-dch": "ABC wrote no netlist (test)"}
     assert sorted(rep["baselines"]) == ["abc-synch2", "yosys-abc"]
     assert rep["conventional"]["baseline"] in rep["baselines"]
     assert not (tmp_path / "b" / "baselines" / "abc-dch" / "netlist.json").exists()
+
+
+def test_a_crashing_tool_in_a_parallel_branch_is_recorded_and_the_others_finish(tmp_path, monkeypatch):
+    """-j 2: ABC crashes (SIGSEGV) when it maps with &dch; that candidate is reported with the
+    crash, every other candidate and the TLUT build finish, and the timing records name the failed
+    tool run."""
+    import stat
+    from pathlib import Path
+
+    from dcsflow.flow.build import BuildOptions, build
+    from dcsflow.tools import find_tool
+
+    real = find_tool("abc")
+    fake = tmp_path / "abc"
+    fake.write_text(f'#!/bin/sh\ncase "$*" in *"&dch"*) kill -SEGV $$ ;; esac\nexec "{real}" "$@"\n')
+    fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
+    monkeypatch.setenv("DCSFLOW_ABC", str(fake))
+    data = Path(__file__).parent / "data" / "flow" / "keyxor.v"
+    res = build(BuildOptions(design=str(data), out=tmp_path / "b", progress=False, frontend_check=False,
+                             baselines=("yosys-abc", "tmap", "abc-synch2", "abc-dch"), jobs=2))
+    rep = res.report
+    assert list(rep["baselines_failed"]) == ["abc-dch"]
+    assert "killed by signal 11 (SIGSEGV)" in rep["baselines_failed"]["abc-dch"]
+    assert sorted(rep["baselines"]) == ["abc-synch2", "tmap", "yosys-abc"]
+    assert rep["tlut"]["luts"] > 0 and rep["timing"]["jobs"] == 2
+    crashed = [s for s in rep["timing"]["steps"] if s["kind"] == "tool" and s["failed"]]
+    assert crashed and all("baseline abc-dch" in s["path"] and "SIGSEGV" in s["failed"] for s in crashed)

@@ -108,20 +108,39 @@ class BuiltinBackend(Backend):
 
     name = "builtin"
 
-    def implement(self, request: BackendRequest) -> Implementation:
-        """See :class:`Backend`; raises PackError / PlaceError (FlowError subclasses)."""
+    def implement(self, request: BackendRequest, packing=None, placement=None, seconds: dict | None = None
+                  ) -> Implementation:
+        """See :class:`Backend`; ``packing`` / ``placement``: made already (:meth:`pack`,
+        :meth:`place`; ``seconds`` their ``pack`` / ``place`` times). Raises PackError / PlaceError
+        (FlowError subclasses)."""
         from .config import configure
-        from .pack import pack
-        from .place import place
 
+        secs = dict(seconds or {})
         t0 = time.perf_counter()
-        packing = pack(request.module, tlut_pairs=request.tlut_pairs)
+        if packing is None:
+            packing = self.pack(request)
+            secs["pack"] = time.perf_counter() - t0
         t1 = time.perf_counter()
-        placement = place(packing, request.module, request.device, seed=request.seed, effort=request.effort)
+        if placement is None:
+            placement = self.place(request, packing)
+            secs["place"] = time.perf_counter() - t1
         t2 = time.perf_counter()
         conf = configure(packing, placement, request.device, request.ppc_zero, request.net_name)
-        t3 = time.perf_counter()
+        secs["config"] = time.perf_counter() - t2
         return Implementation(packing, placement, conf, packing.utilization(),
-                              {"pack": t1 - t0, "place": t2 - t1, "config": t3 - t2})
+                              {k: secs[k] for k in ("pack", "place", "config") if k in secs})
+
+    def pack(self, request: BackendRequest):
+        """The packing of ``request.module`` (:func:`dcsflow.flow.backend.pack.pack`); its
+        ``utilization()`` gives the slice counts the conventional candidates are chosen by."""
+        from .pack import pack
+
+        return pack(request.module, tlut_pairs=request.tlut_pairs)
+
+    def place(self, request: BackendRequest, packing):
+        """The placement of ``packing`` (:func:`dcsflow.flow.backend.place.place`)."""
+        from .place import place
+
+        return place(packing, request.module, request.device, seed=request.seed, effort=request.effort)
 
 

@@ -22,7 +22,9 @@ from dcsflow.scg.bitstream import header_part, to_bit, write_full
 from dcsflow.scg.device import get_device
 from dcsflow.scg.ppc import Ppc
 
+from dcsflow import steps
 from dcsflow.fileio import write_bytes_atomic, write_text_atomic
+
 from . import BackendError, BackendRequest, ExportJob, get_backend
 from .pack import LETTERS
 from .report import rekey_model
@@ -99,13 +101,45 @@ class BackendOutcome:
     files: list = field(default_factory=list)
 
 
+def pack_job(out: Path, src: str, top: str, backend: str, tlut_pairs: bool) -> tuple:
+    """Job: the packing of the netlist ``out/src`` (module ``top``) by back end ``backend``.
+    Returns (packing, its utilization, seconds)."""
+    import time
+
+    t0 = time.perf_counter()
+    module = _load_module(Path(out), src, top)
+    packing = get_backend(backend).pack(BackendRequest(module, None, tlut_pairs=tlut_pairs))
+    return packing, packing.utilization(), time.perf_counter() - t0
+
+
+def place_job(out: Path, src: str, top: str, backend: str, device_name: str, seed: int, packing) -> tuple:
+    """Job: the placement of ``packing`` (of the netlist ``out/src``) on ``device_name``. Returns
+    (placement, seconds)."""
+    import time
+
+    t0 = time.perf_counter()
+    module = _load_module(Path(out), src, top)
+    placement = get_backend(backend).place(BackendRequest(module, get_device(device_name), seed), packing)
+    return placement, time.perf_counter() - t0
+
+
+def _load_module(out: Path, src: str, top: str) -> dict:
+    p = out / src
+    if not p.exists():
+        raise BackendError(f"{p} missing: run the earlier stages first")
+    return json.loads(p.read_text())["modules"][top]
+
+
 def run_backend(out: Path, *, top: str, design_hash: str, ppc_path: Path, params: list[str],
                 device_name: str, seed: int = 1, backend: str = "builtin", board: str | None = None,
                 tlut_pairs: bool = False, board_ports: frozenset[str] = frozenset(),
-                baselines: list | tuple = DEFAULT_BASELINES,
+                baselines: list | tuple = DEFAULT_BASELINES, jobs=None,
                 step: Callable[[str], None] = lambda s: None) -> BackendOutcome:
     """Run the back end on the TLUT implementation and every conventional candidate of the build
-    folder ``out`` (module docstring).
+    folder ``out`` (module docstring): every netlist is packed, the conventional implementation
+    chosen by the packings' slice counts (:func:`dcsflow.flow.baselines.choose`), and the TLUT
+    implementation and the chosen candidate are placed and configured (the other candidates'
+    utilization has no placement figures: ``placed`` false).
 
     Args:
         top: top module; design_hash: the build's; ppc_path: the PPC AIGER of the TLUT build;
@@ -113,16 +147,19 @@ def run_backend(out: Path, *, top: str, design_hash: str, ppc_path: Path, params
         registered back end (:func:`get_backend`); board: ``--board`` (the back end's
         :meth:`~.Backend.load_board` decides); tlut_pairs: two small TLUTs may share a LUT6_2 site;
         board_ports: ports a board wrapper drives (design description); baselines: (candidate name,
-        netlist path relative to ``out``) pairs, the reference
-        (:data:`dcsflow.flow.baselines.REFERENCE`) among them; step: progress callback.
+        netlist path relative to ``out``[, its finished LUT depth]) tuples, the reference
+        (:data:`dcsflow.flow.baselines.REFERENCE`) among them; jobs: the build's job runner
+        (:class:`dcsflow.flow.jobs.Jobs`; None: in turn); step: progress callback.
     Raises:
         BackendError: inputs of earlier stages missing, unknown back end or board, a board the back
             end does not use, board of another device; PackError/PlaceError from the stages.
     """
     from ..baselines import HOW, choose
+    from ..jobs import Jobs
     from ..netlist import lut_depth
 
     out = Path(out)
+    jobs = jobs if jobs is not None else Jobs(1)
     dev = get_device(device_name)
     be = get_backend(backend)
     board_obj = be.load_board(board)
@@ -134,40 +171,46 @@ def run_backend(out: Path, *, top: str, design_hash: str, ppc_path: Path, params
     files = []
     summary = {"backend": be.name, "device": dev.name, "idcode": idcode, "design_hash": design_hash, "seed": seed,
                "tlut_pairs": tlut_pairs}
-
-    def load(src: str) -> dict:
-        p = out / src
-        if not p.exists():
-            raise BackendError(f"{p} missing: run the earlier stages first")
-        return json.loads(p.read_text())["modules"][top]
-
-    def implement(name: str, module: dict, tlut: bool):
-        step(f"{name}: pack, place ({dev.name}), configure")
-        namer = net_namer(module)
-        return be.implement(BackendRequest(module, dev, seed, ppc_zero if tlut else None, namer,
-                                           tlut_pairs=tlut_pairs)), namer
-
-    tl_module = load("tlut/netlist.json")
-    tl_impl, tl_namer = implement("tlut", tl_module, True)
+    tsrc = "tlut/netlist.json"
+    step(f"packing {len(baselines) + 1} netlists, placing ({dev.name})")
+    f_tpack = jobs.submit("pack tlut", pack_job, out, tsrc, top, be.name, tlut_pairs)
+    f_tplace = jobs.submit("place tlut", _place_after, out, tsrc, top, be.name, dev.name, seed, f_tpack)
+    f_packs = {b[0]: jobs.submit(f"pack baseline {b[0]}", pack_job, out, b[1], top, be.name, tlut_pairs)
+               for b in baselines}
+    cands: dict = {}
+    for b in baselines:
+        name, src = b[0], b[1]
+        depth = b[2] if len(b) > 2 and b[2] is not None else lut_depth(_load_module(out, src, top))
+        packing, util, secs = f_packs[name].result()
+        cands[name] = (packing, src, {**util, "depth": depth, "how": HOW.get(name, name), "placed": False,
+                                      "seconds": {"pack": round(secs, 3)}})
+    chosen, eligible = choose({n: c[2] for n, c in cands.items()})
+    packing, src, util = cands[chosen]
+    f_cplace = jobs.submit(f"place baseline {chosen}", place_job, out, src, top, be.name, dev.name, seed, packing)
+    for name, (_, _, u) in cands.items():
+        if name != chosen:
+            files.append(_write_candidate(out, name, u, dev, design_hash))
+    tl_module = _load_module(out, tsrc, top)
+    tl_packing, _, tsecs = f_tpack.result()
+    tl_placement, psecs = f_tplace.result()
+    with steps.step("configure tlut"):
+        tl_namer = net_namer(tl_module)
+        tl_impl = be.implement(BackendRequest(tl_module, dev, seed, ppc_zero, tl_namer, tlut_pairs=tlut_pairs),
+                               tl_packing, tl_placement, {"pack": tsecs, "place": psecs})
     files += _write_implementation(out / "tlut", "tlut", tl_impl, tl_module, dev, design_hash, top, tl_namer, step)
     summary["tlut"] = _utilization(tl_impl)
-    cands: dict = {}
-    for name, src in baselines:
-        module = load(src)
-        impl, namer = implement(f"baseline {name}", module, False)
-        util = {**_utilization(impl), "depth": lut_depth(module), "how": HOW.get(name, name)}
-        cands[name] = (impl, module, namer, util)
-        d = out / "baselines" / name
-        d.mkdir(parents=True, exist_ok=True)
-        write_text_atomic(d / "utilization.json", json.dumps(
-            {"format": "dcsflow-utilization", "version": 1, "device": dev.name, "idcode": idcode,
-             "design_hash": design_hash, "baseline": name, **util}, indent=1) + "\n")
-        files.append(f"baselines/{name}/utilization.json")
-    chosen, eligible = choose({n: c[3] for n, c in cands.items()})
-    impl, module, namer, util = cands[chosen]
+    module = _load_module(out, src, top)
+    placement, psecs = f_cplace.result()
+    with steps.step(f"configure baseline {chosen}"):
+        namer = net_namer(module)
+        impl = be.implement(BackendRequest(module, dev, seed, None, namer, tlut_pairs=tlut_pairs), packing,
+                            placement, {"pack": util["seconds"]["pack"], "place": psecs})
+    cutil = {**_utilization(impl), "depth": util["depth"], "how": util["how"]}
+    files.append(_write_candidate(out, chosen, cutil, dev, design_hash))
     files += _write_implementation(out / "conv", "conv", impl, module, dev, design_hash, top, namer, step)
-    summary["conventional"] = {**util, "baseline": chosen}
-    summary["baselines"] = {n: {**c[3], "eligible": eligible[n], "chosen": n == chosen} for n, c in cands.items()}
+    summary["conventional"] = {**cutil, "baseline": chosen}
+    utils = {n: (cutil if n == chosen else c[2]) for n, c in cands.items()}
+    summary["baselines"] = {n: {**u, "eligible": eligible[n], "chosen": n == chosen} for n, u in utils.items()}
     conf = tl_impl.configuration
     fm = {"format": FRAMEMAP_FORMAT, "version": 1, "device": dev.name, "idcode": idcode, "design_hash": design_hash,
           "ppc_outputs": ppc.num_outputs, "unused_pins": "repeat", "entries": [list(e) for e in conf.entries],
@@ -185,6 +228,21 @@ def run_backend(out: Path, *, top: str, design_hash: str, ppc_path: Path, params
     summary["rekey"] = rekey_model(t["tluts"], conf.tlut_fars, dev)
     summary["tlut_frame_sets"] = tl_impl.placement.tlut_frame_sets
     return BackendOutcome(summary, files)
+
+
+def _place_after(out: Path, src: str, top: str, backend: str, device_name: str, seed: int, packed: tuple) -> tuple:
+    """Job: :func:`place_job` of the packing in ``packed`` (the result of :func:`pack_job`)."""
+    return place_job(out, src, top, backend, device_name, seed, packed[0])
+
+
+def _write_candidate(out: Path, name: str, util: dict, dev, design_hash: str) -> str:
+    """``baselines/<name>/utilization.json``; returns its path relative to ``out``."""
+    d = out / "baselines" / name
+    d.mkdir(parents=True, exist_ok=True)
+    write_text_atomic(d / "utilization.json", json.dumps(
+        {"format": "dcsflow-utilization", "version": 1, "device": dev.name, "idcode": f"0x{dev.idcode:08X}",
+         "design_hash": design_hash, "baseline": name, **util}, indent=1) + "\n")
+    return f"baselines/{name}/utilization.json"
 
 
 def _utilization(impl) -> dict:

@@ -13,7 +13,8 @@ from ..backend.vivado import board_names, load_board
 from ..baselines import CANDIDATES
 from ..build import STAGES, BuildOptions, build
 from ..frontcheck import summary_line
-from ..report import print_table
+from ..jobs import check_jobs
+from ..report import print_slowest, print_table
 
 
 @click.command("build")
@@ -62,10 +63,14 @@ from ..report import print_table
 @click.option("--no-static-remap", "no_static_remap", is_flag=True,
               help="TLUT build: keep TMAP's mapping of the static logic (by default ABC re-maps it where that "
                    "saves LUTs within the shallowest conventional candidate's LUT depth, never below TMAP's own).")
+@click.option("-j", "--jobs", default=None, metavar="N",
+              help="Run independent steps (conventional candidates, static re-mapping candidates, proofs, the "
+                   "front-end check, packing and placement) on up to N cores [the machine's cores]; -j 1 runs "
+                   "them in turn. The results are the same.")
 @click.option("--quiet", is_flag=True, help="No progress display.")
 def COMMAND(design, project, top, params, device, out, start, stop, area, seed, tlut_pairs, mul_chunk, backend,
             board, force, allow_no_params, ghdl_opts, no_frontend_check, frontend_cycles, baselines, no_static_remap,
-            quiet):
+            jobs, quiet):
     """Build DESIGN with TLUTs (TMAP, parameters in the PPC) and conventionally (the best of several
     candidates with the parameters as ordinary inputs: --baselines).
 
@@ -104,7 +109,8 @@ def COMMAND(design, project, top, params, device, out, start, stop, area, seed, 
                              project=project, force=force, allow_no_params=allow_no_params,
                              ghdl_options=tuple(ghdl_opts), frontend_check=not no_frontend_check,
                              frontend_cycles=frontend_cycles, static_remap=not no_static_remap,
-                             baselines=tuple(b.strip() for b in baselines.split(",") if b.strip())))
+                             baselines=tuple(b.strip() for b in baselines.split(",") if b.strip()),
+                             jobs=check_jobs(jobs)))
     if res.report:
         print_table(res.report)
         click.echo(summary_line(res.report))
@@ -113,3 +119,4 @@ def COMMAND(design, project, top, params, device, out, start, stop, area, seed, 
             click.echo(f"page: {out / 'report.html'}")
     else:
         click.echo(f"stages {start}..{stop} done in {out}")
+    print_slowest(res.steps)

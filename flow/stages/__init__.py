@@ -7,7 +7,9 @@ Stages, in order (:data:`STAGES`), like Yosys's ``-run from:to`` labels; each is
 stages it needs and returns its own record (a frozen dataclass below). The pipeline
 (:mod:`dcsflow.flow.build`) stores every record as versioned JSON in ``stages/<stage>.json`` of
 the build folder (format ``dcsflow-stage``, docs/formats.md) with the SHA-256 of the files it
-wrote and a digest of the files of the stages it read, so that ``--from`` can reload them; a record
+wrote and a digest of the files of the stages it read, so that ``--from`` can reload them. Every record carries ``timing``
+(:func:`stage_timing`: the stage's wall and CPU seconds and every step and tool run inside it,
+:mod:`dcsflow.steps`), set by the pipeline when the stage has run. A record
 that is missing, of another format version or design hash, or whose files (or the files of the
 stages it read) changed since it ran is stale, and the pipeline runs that stage again.
 """
@@ -30,7 +32,7 @@ STAGES = ("frontend", "tmap", "verify", "backend", "outputs")
 
 #: format name and version of the stage records ``stages/<stage>.json``
 RECORD_FORMAT = "dcsflow-stage"
-RECORD_VERSION = 4
+RECORD_VERSION = 5
 RECORD_DIR = "stages"
 
 
@@ -51,7 +53,12 @@ class Context:
     """What every stage may read: the options (:class:`dcsflow.flow.build.BuildOptions`), the design
     (:class:`dcsflow.flow.design.Design`), the resolved top module and parameter port names (VHDL:
     as declared), the VHDL scan (:class:`dcsflow.flow.vhdl.VhdlTop`) or None, the design hash, the
-    build folder and a progress callback ``step(text)``."""
+    build folder, a progress callback ``step(text)`` and the build's job runner
+    (:class:`dcsflow.flow.jobs.Jobs`: the steps that may run in parallel; None: run them in turn),
+    the build's step recorder (:class:`dcsflow.steps.Recorder`, or None) and the stages this run has
+    started so far (name -> ``time.perf_counter()`` and ``time.thread_time()`` at its start; the
+    other stages' records come from an earlier run), and the jobs started early for a later stage
+    (name -> future, e.g. the front-end check beside the ``tmap`` stage)."""
 
     options: Any
     design: Any
@@ -61,6 +68,10 @@ class Context:
     design_hash: str
     out: Path
     step: Callable[[str], None] = lambda s: None
+    jobs: Any = None
+    recorder: Any = None
+    ran: dict = field(default_factory=dict)
+    started: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -72,7 +83,9 @@ class FrontendResult:
     logic; gates: gate cells extracted; seconds_yosys / seconds_extract: wall time; vhdl: GHDL run
     (``ghdl`` version, ``top``, ``params`` with how each was marked, ``ghdl_options``, ``verilog``
     file) or None; files: the files the stage wrote that later stages read (relative to the build
-    folder); marks: parameter input -> how and where it was marked (one phrase, for the build's output).
+    folder); marks: parameter input -> how and where it was marked (one phrase, for the build's output);
+    timing: see :func:`stage_timing`; parameter_defaults: the top's Verilog parameter values in
+    pre.json (``parameter_default_values``, kept in every finished netlist).
     """
 
     STAGE: ClassVar[str] = "frontend"
@@ -87,6 +100,8 @@ class FrontendResult:
     vhdl: dict | None = None
     files: list = field(default_factory=list)
     marks: dict = field(default_factory=dict)
+    timing: dict = field(default_factory=dict)
+    parameter_defaults: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -119,6 +134,7 @@ class MapResult:
     tmap_no_param_param_only_luts: int | None = None
     baselines: list = field(default_factory=list)
     static_remap: dict | None = None
+    timing: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -136,6 +152,7 @@ class VerifyResult:
     seconds: float
     files: list = field(default_factory=list)
     frontend_check: dict | None = None
+    timing: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -147,6 +164,7 @@ class BackendResult:
     summary: dict
     files: list
     seconds: float
+    timing: dict = field(default_factory=dict)
 
 
 RECORD_TYPES = {t.STAGE: t for t in (FrontendResult, MapResult, VerifyResult, BackendResult)}
@@ -154,6 +172,17 @@ RECORD_TYPES = {t.STAGE: t for t in (FrontendResult, MapResult, VerifyResult, Ba
 #: the stages whose records (and files) each stage reads
 DEPENDS = {"frontend": (), "tmap": ("frontend",), "verify": ("frontend", "tmap"), "backend": ("frontend", "tmap"),
            "outputs": ("frontend", "tmap", "verify", "backend")}
+
+
+def stage_timing(records: list[dict], stage: str, jobs: int) -> dict:
+    """The ``timing`` of a stage's record from the build's step records (JSON form,
+    :meth:`dcsflow.steps.Recorder.as_list`): ``wall`` and ``cpu`` seconds of the stage, ``jobs``
+    (the parallel jobs allowed) and ``steps``, every record inside the stage (paths start with
+    ``<stage>/``)."""
+    from dcsflow.steps import totals
+
+    inside = [r for r in records if r["path"].startswith(stage + "/")]
+    return {**totals(records, stage), "jobs": jobs, "steps": inside}
 
 
 class StaleStage(BuildError):

@@ -16,6 +16,7 @@ def run(ctx: Context, front: FrontendResult, mapped: MapResult) -> BackendResult
     res = run_backend(ctx.out, top=front.top, design_hash=ctx.design_hash, ppc_path=ctx.out / mapped.ppc_file,
                       params=list(front.params), device_name=o.device, seed=o.seed, backend=o.backend,
                       board=o.board, tlut_pairs=o.tlut_pairs, board_ports=ctx.design.board_ports,
-                      baselines=[(b["name"], b["netlist"]) for b in mapped.baselines if b.get("netlist")],
-                      step=ctx.step)
+                      baselines=[(b["name"], b["netlist"], b.get("depth")) for b in mapped.baselines
+                                 if b.get("netlist")],
+                      jobs=ctx.jobs, step=ctx.step)
     return BackendResult(summary=res.summary, files=res.files, seconds=time.perf_counter() - t0)

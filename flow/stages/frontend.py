@@ -91,4 +91,5 @@ def run(ctx: Context) -> FrontendResult:
     return FrontendResult(design=d.name, top=top, params=dict(ext.param_ports), folded=len(ext.folded),
                           aig_ands=ext.ands, gates=ext.gates, seconds_yosys=t_pre,
                           seconds_extract=time.perf_counter() - t0, vhdl=vhdl, files=files,
-                          marks={n: marks.get(n, "(* PARAM *)") for n in ext.param_ports})
+                          marks={n: marks.get(n, "(* PARAM *)") for n in ext.param_ports},
+                          parameter_defaults=module.get("parameter_default_values", {}))

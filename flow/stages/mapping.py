@@ -3,26 +3,34 @@
 TLUT build: TMAP maps the front end's AIG (``tmap/``: netlist.json, ppc.aig, ppc.json); the TLUT
 netlist goes back into Yosys, which finishes synth_xilinx (``tlut/netlist.json``). Then ABC re-maps
 the static logic where that saves LUTs within the shallowest conventional candidate's LUT depth
-(never below TMAP's own; :mod:`dcsflow.flow.static_remap`; off with ``--no-static-remap``): ``tmap/netlist.json`` is then the
-netlist kept. Beside it, the
-conventional candidates (:mod:`dcsflow.flow.baselines`: Yosys's own mapping in a second Yosys
-process, TMAP and ABC without parameters) each finish ``pre_conventional.json`` (or ``pre.json``)
-into ``baselines/<name>/netlist.json``; the back end chooses among them.
+(never below TMAP's own; :mod:`dcsflow.flow.static_remap`; off with ``--no-static-remap``):
+``tmap/netlist.json`` is then the netlist kept. Beside it, the conventional candidates
+(:mod:`dcsflow.flow.baselines`: Yosys's own mapping, TMAP and ABC without parameters) each finish
+``pre_conventional.json`` (or ``pre.json``) into ``baselines/<name>/netlist.json``; the back end
+chooses among them.
+
+Jobs (:class:`dcsflow.flow.jobs.Jobs`, parallel with ``-j N``): TMAP with parameters; TMAP's
+reference mapping without them (a figure of the report); every conventional candidate; the TLUT
+netlist's finishing run; one job per static re-mapping candidate (after the finishing run). Only the
+choice of the re-mapping waits for the conventional candidates (their depth is its bound).
 """
 
 from __future__ import annotations
 
 import json
 import shutil
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from dcsflow.fileio import write_text_atomic
 
 from .. import frontend as fe
-from ..baselines import REFERENCE, check_names, finished_depth, run_candidates
-from ..mapping import map_logic
+from ..baselines import REFERENCE, candidate_runs, check_names, submit_candidates
+from ..jobs import Jobs
+from ..mapping import map_logic, reference_figures, uses_tmap
 from . import BuildError, Context, FrontendResult, MapResult
+
+#: work folder of the static re-mapping candidates (removed when the stage ends)
+REMAP_DIR = "tmap/static_remap"
 
 
 def _read(path: Path, stage: str) -> str:
@@ -31,102 +39,165 @@ def _read(path: Path, stage: str) -> str:
     return path.read_text()
 
 
-def _conv_depth(out: Path, top: str, runs) -> int | None:
-    """The smallest finished LUT depth among the conventional candidates made (None: none made)."""
-    ds = [finished_depth(out, top, r) for r in runs if r.netlist]
-    return min(ds) if ds else None
+def map_tluts_job(out: Path, params: list[str], area: bool) -> dict:
+    """Job: TMAP on ``frontend/logic.aag`` into ``tmap/``. Returns the outcome's stats, seconds and
+    PPC path (the netlist is in ``tmap/netlist.json``)."""
+    tdir = Path(out) / "tmap"
+    if tdir.exists():
+        shutil.rmtree(tdir)
+    mo = map_logic(Path(out) / "frontend" / "logic.aag", params, tdir, area=area)
+    return {"stats": mo.stats, "seconds": mo.seconds, "ppc": str(mo.ppc_path.relative_to(out))}
 
 
-def _tlut_build(ctx: Context, pre: dict, conv_runs=lambda: []) -> tuple[object, float]:
-    """TMAP, re-import, rest of synth_xilinx, static-logic area recovery bounded by the LUT depth of
-    the shallowest conventional candidate (``conv_runs()``: the candidates, waited for).
-    Returns (TMAP's outcome, Yosys seconds)."""
-    out = ctx.out
-    fdir = out / "frontend"
+def _prepare_tlut_module(out: Path, top: str) -> tuple[fe.Extraction, dict]:
+    """The extraction record and the folded module the TLUT netlist is re-imported into (the front
+    end's extraction made again: deterministic), checked against ``frontend/extract.json``.
+    Raises BuildError when the front end's files changed since it ran."""
+    fdir = Path(out) / "frontend"
     ext = fe.Extraction.from_json(_read(fdir / "extract.json", "frontend"))
-    top = ext.top
-    # re-run the (deterministic) extraction to get the folded module
+    pre = json.loads(_read(fdir / "pre.json", "frontend"))
     ext2, module = fe.extract_logic(pre, top, list(ext.param_ports), None)   # as the front end found them
     if ext2.to_json() != ext.to_json():
         raise BuildError("frontend files changed since the frontend stage; run it again (--from frontend)")
-    tdir = out / "tmap"
-    if tdir.exists():
-        shutil.rmtree(tdir)
-    ctx.step(f"TMAP mapping {ext.ands} AND nodes, {len(ext.params)} parameter bits")
-    mo = map_logic(fdir / "logic.aag", [n for n, _ in ext.params], tdir, area=ctx.options.area,
-                   status=lambda s: ctx.step(f"TMAP: {s}"))
-    ldir = out / "tlut"
-    t_y = 0.0
+    return ext2, module
 
-    def finish(netlist: dict, into: Path) -> dict:
-        """Re-import ``netlist`` into Yosys, finish synth_xilinx in ``into``; the finished module."""
-        nonlocal t_y
-        doc = fe.reimport(pre, module, ext2, netlist)
-        into.mkdir(parents=True, exist_ok=True)
-        (into / "mapped.json").write_text(json.dumps(doc))
-        t_y += fe.continue_synthesis(into / "mapped.json", top, "", into / "post.json", into, "yosys",
-                                     lambda s: ctx.step(f"TLUT: yosys {s}"))
-        final = fe.finalize_tluts(json.loads((into / "post.json").read_text()), top)
-        final["modules"][top]["parameter_default_values"] = pre["modules"][top].get("parameter_default_values", {})
-        return final
 
-    ctx.step("re-importing TLUT netlist into Yosys")
-    final = finish(mo.netlist, ldir)
-    mo.stats["static_remap"] = None
-    if ctx.options.static_remap and mo.netlist.get("params"):
-        from dcsflow.tmap.mapper import TlutNetlist
+def finish_tlut(netlist: dict, into: Path, top: str, ext: fe.Extraction, module: dict, defaults: dict) -> dict:
+    """Re-import the TLUT netlist ``netlist`` into ``module``, finish synth_xilinx in folder ``into``
+    (``mapped.json``, ``post.json``, the Yosys script and log) and return the finished document
+    (:func:`dcsflow.flow.frontend.finalize_tluts`, the front end's parameter defaults kept)."""
+    doc = fe.reimport({}, module, ext, netlist)
+    into.mkdir(parents=True, exist_ok=True)
+    (into / "mapped.json").write_text(json.dumps(doc))
+    fe.continue_synthesis(into / "mapped.json", top, "", into / "post.json", into, "yosys",
+                          what="rest of synth_xilinx (TLUT netlist)")
+    final = fe.finalize_tluts(json.loads((into / "post.json").read_text()), top)
+    final["modules"][top]["parameter_default_values"] = defaults
+    return final
 
-        from ..static_remap import recover
 
-        work = out / "tmap" / "static_remap"
-        try:
-            ctx.step("TLUT: waiting for the conventional candidates (their LUT depth bounds the area recovery)")
-            bound = _conv_depth(out, top, conv_runs())
-            better, rec = recover(TlutNetlist.from_json_obj(mo.netlist),
-                                  lambda n: finish(n.to_json_obj(), work)["modules"][top], final["modules"][top],
-                                  bound=bound, status=lambda s: ctx.step(f"TLUT: {s}"))
-        finally:
-            shutil.rmtree(work, ignore_errors=True)
-        mo.stats["static_remap"] = rec
-        if better is not None:
-            mo.netlist = better.to_json_obj()
-            write_text_atomic(tdir / "netlist.json", json.dumps(mo.netlist))
-            final = finish(mo.netlist, ldir)
-    write_text_atomic(ldir / "netlist.json", json.dumps(final))
-    return mo, t_y
+def finish_tmap_job(out: Path, top: str, defaults: dict) -> dict:
+    """Job: TMAP's netlist finished into ``tlut/`` (``tlut/netlist.json``); writes ``tmap/module.json``
+    (the module the re-mapping candidates are re-imported into). Returns the Yosys seconds."""
+    import time
+
+    from dcsflow import steps
+
+    out = Path(out)
+    with steps.step("re-import"):
+        ext, module = _prepare_tlut_module(out, top)
+        write_text_atomic(out / "tmap" / "module.json", json.dumps(module))
+        netlist = json.loads((out / "tmap" / "netlist.json").read_text())
+    t0 = time.perf_counter()
+    final = finish_tlut(netlist, out / "tlut", top, ext, module, defaults)
+    write_text_atomic(out / "tlut" / "netlist.json", json.dumps(final))
+    return {"yosys_seconds": time.perf_counter() - t0}
+
+
+def remap_candidate_job(out: Path, top: str, tail: int, kept: set, defaults: dict) -> dict:
+    """Job: one static re-mapping candidate (:func:`dcsflow.flow.static_remap.candidate`) finished in
+    ``tmap/static_remap/t<tail>/`` (``final.json`` the finished document). Returns its result dict
+    (the re-mapped netlist as a JSON object under ``netlist``)."""
+    from dcsflow.tmap.mapper import TlutNetlist
+
+    from ..static_remap import candidate
+
+    out = Path(out)
+    into = out / REMAP_DIR / f"t{tail}"
+    ext = fe.Extraction.from_json((out / "frontend" / "extract.json").read_text())
+    module = json.loads((out / "tmap" / "module.json").read_text())
+    net = TlutNetlist.from_json_obj(json.loads((out / "tmap" / "netlist.json").read_text()))
+
+    def finish(n: TlutNetlist) -> dict:
+        final = finish_tlut(n.to_json_obj(), into, top, ext, module, defaults)
+        write_text_atomic(into / "final.json", json.dumps(final))
+        return final["modules"][top]
+
+    r = candidate(net, tail, kept, finish)
+    if "netlist" in r:
+        r["netlist"] = r["netlist"].to_json_obj()
+    return r
+
+
+def _static_remap(ctx: Context, jobs: Jobs, top: str, defaults: dict, after, conv: dict) -> dict:
+    """Plan, run (as jobs) and choose the static re-mapping (:mod:`dcsflow.flow.static_remap`);
+    writes the kept candidate's netlist into ``tmap/netlist.json`` and its finished netlist and
+    working files into ``tlut/``. Returns the record."""
+    import time
+
+    from dcsflow.tmap.mapper import TlutNetlist
+
+    from ..static_remap import plan, prove_remap, select
+
+    out = ctx.out
+    t0 = time.perf_counter()
+    after.result()                                      # TMAP's netlist finished
+    net = TlutNetlist.from_json_obj(json.loads((out / "tmap" / "netlist.json").read_text()))
+    base = json.loads((out / "tlut" / "netlist.json").read_text())["modules"][top]
+    futs = [jobs.submit(f"static remap T={tail}", remap_candidate_job, out, top, tail, kept, defaults)
+            for tail, kept in plan(net, base)]
+    ctx.step("TLUT: static re-mapping; waiting for the conventional candidates (their LUT depth is its bound)")
+    results = [f.result() for f in futs]
+    seconds = time.perf_counter() - t0
+    depths = [r.depth for r in candidate_runs(conv) if r.netlist]
+    best, rec = select(base, results, min(depths) if depths else None,
+                       prove=lambda r: jobs.submit(f"static remap proof T={r['tail']}", prove_remap, r["proof"]).result())
+    if best is not None:
+        r = results[best]
+        src = out / REMAP_DIR / f"t{r['tail']}"
+        write_text_atomic(out / "tmap" / "netlist.json", json.dumps(r["netlist"]))
+        for name in ("mapped.json", "post.json", "yosys.ys", "yosys.log"):
+            shutil.copyfile(src / name, out / "tlut" / name)
+        shutil.copyfile(src / "final.json", out / "tlut" / ".netlist.json.tmp")
+        (out / "tlut" / ".netlist.json.tmp").replace(out / "tlut" / "netlist.json")
+    rec["seconds"] = round(seconds, 3)
+    return rec
 
 
 def run(ctx: Context, front: FrontendResult) -> MapResult:
-    """Run the stage (module docstring): the TLUT build, and the conventional candidates in a
-    second thread.
+    """Run the stage (module docstring): the TLUT build and the conventional candidates, as jobs.
 
     Raises:
         BuildError: the front end's files are missing or changed; MapperError, YosysError,
         BaselineError.
     """
-    pre = json.loads(_read(ctx.out / "frontend" / "pre.json", "frontend"))
+    out = ctx.out
+    _read(out / "frontend" / "pre.json", "frontend")
+    ext = fe.Extraction.from_json(_read(out / "frontend" / "extract.json", "frontend"))
+    top, params = ext.top, [n for n, _ in ext.params]
     names = check_names(ctx.options.baselines)
-    bdir = ctx.out / "baselines"
-    if bdir.exists():
-        shutil.rmtree(bdir)
-    with ThreadPoolExecutor(1) as ex:
-        conv_job = ex.submit(run_candidates, ctx.out, front.top, pre, names, ctx.step)
+    defaults = dict(front.parameter_defaults)
+    for d in ("tmap", "tlut"):
+        shutil.rmtree(out / d, ignore_errors=True)
+    jobs = ctx.jobs if ctx.jobs is not None else Jobs(1)
+    ctx.step(f"TMAP mapping {ext.ands} AND nodes, {len(params)} parameter bits; conventional candidates")
+    f_map = jobs.submit("tmap", map_tluts_job, out, params, ctx.options.area)
+    f_ref = (jobs.submit("tmap reference", reference_figures, out / "frontend" / "logic.aag", params,
+                         area=ctx.options.area) if params and uses_tmap() else None)
+    conv = submit_candidates(jobs, out, top, names, defaults)
+    f_fin = jobs.submit("tlut finish", finish_tmap_job, out, top, defaults, after=(f_map,))
+    # on an error the build ends the jobs still running (Jobs.close)
+    mo = f_map.result()
+    st = dict(mo["stats"])
+    st["static_remap"] = None
+    if ctx.options.static_remap and params:
         try:
-            mo, t_y = _tlut_build(ctx, pre, conv_job.result)
+            st["static_remap"] = _static_remap(ctx, jobs, top, defaults, f_fin, conv)
         finally:
-            runs = conv_job.result()
+            shutil.rmtree(out / REMAP_DIR, ignore_errors=True)
+    t_y = f_fin.result()["yosys_seconds"]
+    if f_ref is not None:
+        st.update(f_ref.result())
+    runs = candidate_runs(conv)
     t_conv = next((r.seconds for r in runs if r.name == REFERENCE), 0.0)
-    st = mo.stats
-    return MapResult(ppc_file=str(mo.ppc_path.relative_to(ctx.out)), tmap_luts=st.get("luts"),
+    files = [out / mo["ppc"], out / "tmap" / "ppc.json", out / "tmap" / "netlist.json", out / "tlut" / "netlist.json",
+             *(out / r.netlist for r in runs if r.netlist)]
+    return MapResult(ppc_file=mo["ppc"], tmap_luts=st.get("luts"),
                      tmap_no_param_luts=st.get("no_param_luts"), notes=list(st.get("notes") or []),
                      tmap_no_param_depth=st.get("no_param_depth"),
                      tmap_no_param_param_only_luts=st.get("no_param_param_only_luts"),
                      static_remap=st.get("static_remap"),
                      baselines=[r.as_dict() for r in runs],
-                     abc_cec=st.get("verified"), seconds_tmap=st.get("seconds", mo.seconds),
+                     abc_cec=st.get("verified"), seconds_tmap=st.get("seconds", mo["seconds"]),
                      seconds_tlut_yosys=t_y, seconds_conventional_yosys=t_conv,
-                     files=[str(f.relative_to(ctx.out)) for f in (mo.ppc_path, mo.ppc_path.with_name("ppc.json"),
-                                                                   ctx.out / "tmap" / "netlist.json",
-                                                                   ctx.out / "tlut" / "netlist.json",
-                                                                   *(ctx.out / r.netlist for r in runs if r.netlist))
-                            if f.is_file()])
+                     files=[str(f.relative_to(out)) for f in files if f.is_file()])

@@ -60,6 +60,6 @@ def run(ctx: Context, front: FrontendResult, mapped: MapResult) -> VerifyResult:
             raise BuildError(f"verify: TLUT {cn} has {len(ent)} PPC entries for its inputs")
     if any(c["type"].startswith(fe.TLUT_CELL) for c in module["cells"].values()):
         raise BuildError("verify: opaque TLUT cells left in the netlist")
-    frontend_check = run_for_build(ctx, front)
+    frontend_check = run_for_build(ctx, front, ctx.started.pop("frontcheck", None))
     return VerifyResult(random_patterns=WIDTH * ROUNDS, equal=True, abc_cec=mapped.abc_cec,
                         seconds=time.perf_counter() - t0, frontend_check=frontend_check)

@@ -1,0 +1,244 @@
+"""The build's independent steps, run on up to ``-j N`` cores.
+
+A :class:`Jobs` runner takes named jobs (a module-level function and its arguments, picklable) and
+returns a :class:`concurrent.futures.Future` for each. A job may wait for others (``after``): it is
+started once they have finished, and it fails with their error when one of them failed.
+
+- ``jobs == 1``: every job runs at once in this process, in the order it was submitted (the serial
+  reference: a job's dependencies were submitted, hence run, before it).
+- ``jobs > 1``: jobs run in a pool of that many worker processes (``spawn``: no state is inherited
+  from a multi-threaded parent), at most that many at a time; each external tool a job runs is a
+  child of its worker, so at most ``jobs`` cores are busy (besides the short work of this process).
+
+Every job's steps and tool runs are recorded under the step that submitted it
+(:mod:`dcsflow.steps`, path ``<submitting step>/<job name>/...``), its CPU seconds added to that
+step, in both modes. Results do not depend on the mode: a job is a deterministic function of its
+arguments and the files it reads, and writes only its own files.
+
+Interruption (Ctrl-C, SIGTERM: :func:`dcsflow.tools.terminate_children`) ends the worker processes
+and every tool they run; :meth:`Jobs.close` (also on leaving a ``with`` block by an exception)
+cancels what has not started.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import threading
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Callable
+
+from dcsflow import steps
+from dcsflow.tools import on_terminate, terminate_children
+
+from .errors import FlowError
+
+__all__ = ["Jobs", "JobsError", "default_jobs", "check_jobs"]
+
+
+class JobsError(FlowError):
+    """A bad ``-j`` value."""
+
+
+def default_jobs() -> int:
+    """The machine's cores available to this process (``os.sched_getaffinity``), at least 1."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def check_jobs(value) -> int:
+    """``value`` as a number of parallel jobs (an int >= 1; None: :func:`default_jobs`).
+
+    Raises:
+        JobsError: one line, for 0, a negative number or something that is not a whole number.
+    """
+    if value is None:
+        return default_jobs()
+    try:
+        n = int(str(value).strip())
+    except ValueError:
+        raise JobsError(f"-j {value}: not a number of parallel jobs; give a whole number >= 1 "
+                        f"(this machine has {default_jobs()} cores)") from None
+    if n < 1:
+        raise JobsError(f"-j {value}: at least 1 job is needed (1 runs every step in turn; this machine has "
+                        f"{default_jobs()} cores)")
+    return n
+
+
+def _worker_init() -> None:
+    """A worker ends the tools it runs when the build ends it (SIGTERM), then exits; Ctrl-C reaches
+    the whole process group, the build handles it."""
+    def on_term(signum, frame):
+        terminate_children(grace=0.5)
+        os._exit(143)
+    signal.signal(signal.SIGTERM, on_term)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _run_job(prefix: str, t0: float, name: str, fn: Callable, args: tuple, kwargs: dict):
+    """In a worker: run ``fn`` as step ``name`` under ``prefix``; returns (ok, result or exception,
+    records, CPU seconds)."""
+    rec = steps.Recorder(t0)
+    ok, value = True, None
+    with steps.recording(rec, prefix):
+        try:
+            with steps.step(name):
+                value = fn(*args, **kwargs)
+        except Exception as e:  # noqa: BLE001 - handed to the submitting process as the job's error
+            ok, value = False, e
+    records = rec.as_list()
+    cpu = next((r["cpu"] for r in records if r["path"] == steps.join_path(prefix, name)), 0.0)
+    return ok, value, records, cpu
+
+
+def _resolved(args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+    """``args`` and ``kwargs`` with every future replaced by its result (all finished)."""
+    def res(a):
+        return a.result() if isinstance(a, Future) else a
+    return tuple(res(a) for a in args), {k: res(v) for k, v in kwargs.items()}
+
+
+class Jobs:
+    """Runner of a build's jobs (module docstring). ``jobs``: parallel jobs (>= 1; 1 = in turn).
+    Use as a context manager, or call :meth:`close`."""
+
+    def __init__(self, jobs: int = 1):
+        self.jobs = check_jobs(jobs)
+        self._pool: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+        self._pending: list[Future] = []
+        self._unhook = None
+
+    def __enter__(self) -> "Jobs":
+        return self
+
+    def __exit__(self, et, ev, tb) -> None:
+        self.close(cancel=et is not None)
+
+    @property
+    def parallel(self) -> bool:
+        """True when jobs run in worker processes."""
+        return self.jobs > 1
+
+    def _ensure_pool(self) -> ProcessPoolExecutor:
+        with self._lock:
+            if self._pool is None:
+                self._pool = ProcessPoolExecutor(self.jobs, mp_context=multiprocessing.get_context("spawn"),
+                                                 initializer=_worker_init)
+                self._unhook = on_terminate(self._kill_workers)
+            return self._pool
+
+    def _kill_workers(self) -> None:
+        pool = self._pool
+        for p in list(getattr(pool, "_processes", {}).values()) if pool is not None else ():
+            try:
+                p.terminate()
+            except (OSError, AttributeError):
+                pass
+
+    def submit(self, name: str, fn: Callable, *args, after: tuple | list = (), under: str | None = None,
+               **kwargs) -> Future:
+        """Run ``fn(*args, **kwargs)`` as job ``name`` once the futures in ``after`` have finished;
+        a future of its result. An argument that is a future (of another job) waits for it too and
+        is replaced by its result. ``fn`` must be a module-level function and its arguments and
+        result picklable (they cross into a worker process when ``jobs > 1``). ``under``: record the
+        job under this step path instead of the current step's (e.g. the stage a job belongs to when
+        it starts early); its CPU seconds still count toward the current step."""
+        out: Future = Future()
+        after = list(dict.fromkeys([f for f in after if f is not None]
+                                   + [a for a in (*args, *kwargs.values()) if isinstance(a, Future)]))
+        if not self.parallel:
+            if under is not None:
+                with steps.recording_under(under):
+                    self._run_inline(out, name, fn, args, kwargs, after)
+            else:
+                self._run_inline(out, name, fn, args, kwargs, after)
+            return out
+        handle = steps.capture()
+        if under is not None:
+            handle.path = under
+        remaining = [len(after)]
+        lock = threading.Lock()
+
+        def start(_=None) -> None:
+            if _ is not None:
+                with lock:
+                    remaining[0] -= 1
+                    if remaining[0]:
+                        return
+            if not out.set_running_or_notify_cancel():
+                return
+            failed = next((f for f in after if f.cancelled() or f.exception() is not None), None)
+            if failed is not None:
+                out.set_exception(failed.exception() if not failed.cancelled() else
+                                  FlowError(f"{name}: a step it needs was cancelled"))
+                return
+            try:
+                fut = self._ensure_pool().submit(_run_job, handle.path, handle.t0, name, fn, *_resolved(args, kwargs))
+            except RuntimeError as e:          # the pool was shut down (the build is ending)
+                out.set_exception(FlowError(f"{name}: not started ({e})"))
+                return
+            fut.add_done_callback(lambda f: self._finish(out, f, handle))
+
+        with self._lock:
+            self._pending.append(out)
+        if after:
+            for f in after:
+                f.add_done_callback(start)
+        else:
+            start()
+        return out
+
+    def _run_inline(self, out: Future, name, fn, args, kwargs, after) -> None:
+        failed = next((f for f in after if f.cancelled() or f.exception() is not None), None)
+        if failed is not None:
+            out.set_exception(failed.exception() if not failed.cancelled() else
+                              FlowError(f"{name}: a step it needs was cancelled"))
+            return
+        out.set_running_or_notify_cancel()
+        try:
+            args, kwargs = _resolved(args, kwargs)
+            with steps.step(name):
+                out.set_result(fn(*args, **kwargs))
+        except Exception as e:  # noqa: BLE001 - the job's error, raised where its result is asked for
+            out.set_exception(e)
+
+    @staticmethod
+    def _finish(out: Future, fut: Future, handle) -> None:
+        if fut.cancelled():
+            out.cancel()
+            return
+        err = fut.exception()
+        if err is not None:                    # the worker died (BrokenProcessPool) or cannot pickle
+            out.set_exception(err)
+            return
+        ok, value, records, cpu = fut.result()
+        handle.merge(records, cpu)
+        if ok:
+            out.set_result(value)
+        else:
+            out.set_exception(value)
+
+    def close(self, cancel: bool = False) -> None:
+        """Wait for the running jobs and end the workers; ``cancel``: cancel the jobs not started and
+        end the running ones at once (their tools too)."""
+        with self._lock:
+            pool, self._pool = self._pool, None
+            pending, self._pending = self._pending, []
+        if cancel:
+            for f in pending:
+                f.cancel()
+        if pool is not None:
+            if cancel:
+                for p in list(getattr(pool, "_processes", {}).values()):
+                    try:
+                        p.terminate()
+                    except (OSError, AttributeError):
+                        pass
+            pool.shutdown(wait=True, cancel_futures=cancel)
+        if self._unhook is not None:
+            self._unhook()
+            self._unhook = None
