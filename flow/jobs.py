@@ -25,7 +25,9 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import sys
 import threading
+import types
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Callable
 
@@ -76,6 +78,26 @@ def _worker_init() -> None:
         os._exit(143)
     signal.signal(signal.SIGTERM, on_term)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _noop() -> None:
+    return None
+
+
+def _start_workers(pool: ProcessPoolExecutor, n: int) -> None:
+    """Start all ``n`` workers of ``pool`` now, in this thread, with the main module hidden: a
+    ``spawn`` worker otherwise imports the program's main module again, which runs a script that
+    calls :func:`dcsflow.flow.build.build` without an ``if __name__ == "__main__"`` guard a second
+    time (and fails). Job functions are found by their own modules."""
+    main = sys.modules.get("__main__")
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        started = [pool.submit(_noop) for _ in range(n)]    # each submit starts one more worker
+    finally:
+        if main is not None:
+            sys.modules["__main__"] = main
+    for f in started:
+        f.result()
 
 
 def _run_job(prefix: str, t0: float, name: str, fn: Callable, args: tuple, kwargs: dict):
@@ -129,6 +151,7 @@ class Jobs:
                 self._pool = ProcessPoolExecutor(self.jobs, mp_context=multiprocessing.get_context("spawn"),
                                                  initializer=_worker_init)
                 self._unhook = on_terminate(self._kill_workers)
+                _start_workers(self._pool, self.jobs)
             return self._pool
 
     def _kill_workers(self) -> None:
