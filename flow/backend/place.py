@@ -270,8 +270,9 @@ def _place_in_order(slices: list, order: list, region: list, grid: _Grid, loc: l
 class _Anneal:
     """State of the annealer: ``loc``/``occ`` (slice -> site, site -> slice), ``xs``/``ys`` (slice
     coordinates), ``bbs`` (bounding box per net), what may move where (``movable``, ``fixed``,
-    ``tl_region`` for TLUT slices, ``area_set`` for the others), and the temperature ``temp`` and
-    window ``win``."""
+    ``tl_region`` for TLUT slices, ``area_set`` for the others), ``cnts`` (per net, how many of its
+    slices sit on each edge of its box: :func:`_box`), and the temperature ``temp`` and window
+    ``win``."""
 
     slices: list
     grid: _Grid
@@ -286,36 +287,73 @@ class _Anneal:
     fixed: set
     tl_region: set
     area_set: set
+    cnts: list = field(default_factory=list)
     temp: float = 0.0
     win: float = 0.0
 
 
+def _box(pins, xs, ys) -> tuple[tuple, list]:
+    """Bounding box (x0, x1, y0, y1) of the slices ``pins`` at ``xs``/``ys`` and how many of them
+    sit on each of its edges: [x0, x1, y0, y1]."""
+    px = [xs[p] for p in pins]
+    py = [ys[p] for p in pins]
+    x0, x1, y0, y1 = min(px), max(px), min(py), max(py)
+    return (x0, x1, y0, y1), [px.count(x0), px.count(x1), py.count(y0), py.count(y1)]
+
+
 def _move_delta(st: _Anneal, a: int, pa: tuple, b, pb: tuple) -> tuple[int, dict]:
     """Wirelength change of moving slice ``a`` from ``pa`` to ``pb`` (and slice ``b``, if any, back
-    to ``pa``), with ``xs``/``ys`` already updated; returns (delta, net -> new bounding box).
+    to ``pa``), with ``xs``/``ys`` already updated; returns (delta, net -> (new bounding box, its
+    edge counts)).
 
-    A net of more than 6 slices that only the mover touches, whose box strictly contains the old
-    site, grows its box by the new site instead of recomputing it."""
-    xs, ys, bbs, nets = st.xs, st.ys, st.bbs, st.nets
+    Each net's box follows the moved slice incrementally (VPR's bounding-box update with edge
+    counts: exact, computed again only when an edge loses its last slice); a net holding both
+    swapped slices keeps its box."""
+    xs, ys, bbs, cnts, nets = st.xs, st.ys, st.bbs, st.cnts, st.nets
     na = st.slice_nets_idx[a]
     nb_ = st.slice_nets_idx[b] if b is not None else ()
     both = set(na).intersection(nb_) if nb_ else ()
     newb = {}
     delta = 0
-    for mover, frm, nl_ in ((a, pa, na), (b, pb, nb_)):
+    for (ox, oy), (nx, ny), nl_ in ((pa, pb, na), (pb, pa, nb_)):
         for k in nl_:
-            if k in newb:
+            if k in newb or k in both:
                 continue
-            pins = nets[k]
-            x0, x1, y0, y1 = bb = bbs[k]
-            ox, oy = frm
-            if len(pins) > 6 and k not in both and x0 < ox < x1 and y0 < oy < y1:
-                nx_, ny_ = xs[mover], ys[mover]
-                nbb = (min(x0, nx_), max(x1, nx_), min(y0, ny_), max(y1, ny_))
+            # VPR's incremental update, written out (the placer's hot spot): an edge that loses
+            # its last slice makes the box be computed again
+            bb = x0, x1, y0, y1 = bbs[k]
+            c0, c1, c2, c3 = cnts[k]
+            ok = True
+            if nx != ox:
+                c0 -= ox == x0
+                c1 -= ox == x1
+                if nx < x0:
+                    x0, c0 = nx, 1
+                elif nx == x0:
+                    c0 += 1
+                if nx > x1:
+                    x1, c1 = nx, 1
+                elif nx == x1:
+                    c1 += 1
+                ok = c0 and c1
+            if ok and ny != oy:
+                c2 -= oy == y0
+                c3 -= oy == y1
+                if ny < y0:
+                    y0, c2 = ny, 1
+                elif ny == y0:
+                    c2 += 1
+                if ny > y1:
+                    y1, c3 = ny, 1
+                elif ny == y1:
+                    c3 += 1
+                ok = c2 and c3
+            if ok:
+                newb[k] = ((x0, x1, y0, y1), [c0, c1, c2, c3])
             else:
-                nbb = _bbox(pins, xs, ys)
-            newb[k] = nbb
-            delta += nbb[1] - nbb[0] + nbb[3] - nbb[2] - (bb[1] - bb[0] + bb[3] - bb[2])
+                newb[k] = got = _box(nets[k], xs, ys)
+                x0, x1, y0, y1 = got[0]
+            delta += x1 - x0 + y1 - y0 - (bb[1] - bb[0] + bb[3] - bb[2])
     return delta, newb
 
 
@@ -350,8 +388,10 @@ def _sweep(st: _Anneal, rng: random.Random, count: int, limit: int) -> tuple[int
         delta, newb = _move_delta(st, a, pa, b, pb)
         if delta <= 0 or rng.random() < math.exp(-delta / temp):
             accepted += 1
-            for k, v in newb.items():
+            cnts = st.cnts
+            for k, (v, c) in newb.items():
                 bbs[k] = v
+                cnts[k] = c
             loc[a] = pb
             occ[pb] = a
             if b is not None:
@@ -431,7 +471,7 @@ def place(packing: Packing, module: dict, device: Device, seed: int = 1, effort:
     movable = [i for i in range(n) if i not in fixed]
     area_sites = [p for p in region if p not in occ or occ[p] not in fixed]
     st = _Anneal(slices, grid, nets, slice_nets_idx, loc, occ, xs, ys, bbs, movable, fixed, tl_region,
-                 set(area_sites))
+                 set(area_sites), [_box(pins, xs, ys)[1] for pins in nets])
     moves = accepted = 0
     if movable and nets:
         moves, accepted = _anneal(st, rng, effort, area_sites)
