@@ -27,6 +27,20 @@ def shared() -> Path:
                     f"data this test compares): {e}", pytrace=False)
 
 
+@pytest.fixture(scope="session")
+def builds(tmp_path_factory):
+    """Builds shared by the tests of this session and by every xdist worker of it
+    (:class:`_buildcache.BuildCache`): ``builds.get("keyxor", design=...)`` makes a build once."""
+    import os
+
+    from _buildcache import BuildCache
+
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent                  # the folder all workers of this session share
+    return BuildCache(root / "dcsflow-builds")
+
+
 @pytest.fixture
 def dcsflow():
     """Run ``dcsflow ARGS...`` in a subprocess; returns the CompletedProcess (text mode)."""

@@ -6,8 +6,8 @@ from __future__ import annotations
 from _aes_flow import whole_flow
 
 
-def test_aes128_iter_whole_flow(tmp_path, dcsflow):
-    rep = whole_flow("aes128_iter", tmp_path, dcsflow)
+def test_aes128_iter_whole_flow(tmp_path, dcsflow, builds):
+    rep = whole_flow("aes128_iter", tmp_path, dcsflow, build_dir=builds.get("aes128_iter", design="aes128_iter"))
     c, t = rep["conventional"], rep["tlut"]
     assert t["ffs"] <= c["ffs"] - 128               # the on-the-fly round-key register is gone
     # issue 21: the conventional implementation is the strongest candidate, not synth_xilinx's ABC

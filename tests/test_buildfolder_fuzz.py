@@ -31,7 +31,6 @@ from pathlib import Path
 
 import pytest
 
-from dcsflow.flow.build import BuildOptions, build
 from dcsflow.scg import cli
 from dcsflow.scg import rekey as rk
 from dcsflow.scg.buildfolder import load_build
@@ -46,13 +45,12 @@ KEY = {"key": 0xA5}
 
 
 @pytest.fixture(scope="module")
-def fuzz_env(tmp_path_factory):
+def fuzz_env(tmp_path_factory, builds):
     """(pristine build, seed-2 build, working copy, per-file original bytes, swap candidates)."""
+    from _buildcache import KEYXOR, KEYXOR_SEED2
+
     root = tmp_path_factory.mktemp("bffuzz")
-    a, b = root / "kx", root / "kx_seed2"
-    build(BuildOptions(design=str(DATA / "keyxor.v"), out=a, progress=False))
-    shutil.copytree(a, b)
-    build(BuildOptions(design=str(DATA / "keyxor.v"), out=b, progress=False, start="backend", seed=2))
+    a, b = builds.get("keyxor", **KEYXOR), builds.get("keyxor-seed2", **KEYXOR_SEED2)
     work = root / "work"
     shutil.copytree(a, work)
     names = ["build.json", *json.loads((a / "build.json").read_text())["files"]]

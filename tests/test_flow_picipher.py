@@ -6,15 +6,14 @@ from __future__ import annotations
 import json
 
 from _picipher_records import record_text as _record
-from dcsflow.flow.build import BuildOptions, build
 from dcsflow.designs.picipher.check import select_vectors
 
 
-def test_picipher_build_and_check(tmp_path, dcsflow):
+def test_picipher_build_and_check(tmp_path, dcsflow, builds):
     from dcsflow.designs.picipher.vectors import load_official
 
-    out = tmp_path / "picipher"
-    rep = build(BuildOptions(design="picipher", out=out, progress=False)).report
+    out = builds.get("picipher", design="picipher")
+    rep = json.loads((out / "report.json").read_text())
     c, t = rep["conventional"], rep["tlut"]
     assert rep["params"] == {"key_mn": 128}
     assert t["tluts"] > 0 and t["luts"] + t["ffs"] < c["luts"] + c["ffs"]

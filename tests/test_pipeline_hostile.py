@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from _buildcache import KEYXOR as KEYXOR_OPTIONS
 from dcsflow.flow.build import BuildOptions, build
 
 DATA = Path(__file__).parent / "data"
@@ -26,11 +27,9 @@ KEYXOR = DATA / "flow" / "keyxor.v"
 
 
 @pytest.fixture(scope="module")
-def finished(tmp_path_factory) -> Path:
-    """A finished build of keyxor (all stages)."""
-    out = tmp_path_factory.mktemp("hostile") / "kx"
-    build(BuildOptions(design=str(KEYXOR), out=out, progress=False))
-    return out
+def finished(builds) -> Path:
+    """A finished build of keyxor (all stages; shared: tests alter copies)."""
+    return builds.get("keyxor", **KEYXOR_OPTIONS)
 
 
 def _copy(src: Path, dst: Path) -> Path:

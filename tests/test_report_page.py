@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from dcsflow.flow.build import BuildOptions, build
 from dcsflow.flow.reportpage import CPU_HZ, FIRMWARE_FIGURES, ReportPageError, load_inputs, render_page, rekey_split
 
 from _builds import reseal
@@ -46,11 +45,11 @@ SAVINGS = {"baseline": "abc-if-choices", "slices": 417, "slices_percent": 35.1, 
 
 
 @pytest.fixture(scope="module")
-def small_build(tmp_path_factory):
-    """keyxor (tests/data/flow) built once, without the front-end check (about 15 s)."""
-    out = tmp_path_factory.mktemp("page") / "kx"
-    build(BuildOptions(design=str(DATA / "keyxor.v"), out=out, progress=False, frontend_check=False))
-    return out
+def small_build(builds):
+    """keyxor (tests/data/flow), the session's shared build (tests alter copies)."""
+    from _buildcache import KEYXOR
+
+    return builds.get("keyxor", **KEYXOR)
 
 
 def _copy(src: Path, dst: Path, version: int = 2, **extra) -> Path:

@@ -16,28 +16,23 @@ from pathlib import Path
 
 import pytest
 
-from dcsflow.flow.build import BuildOptions, build
 from dcsflow.flow.specialize import specialize_to_file
 from dcsflow.scg import cli
 from dcsflow.scg.buildfolder import BUILD_VERSION, load_build
 from dcsflow.scg.errors import BuildFolderError
 
+from _buildcache import KEYXOR, KEYXOR_SEED2
 from _builds import reseal
 
 DATA = Path(__file__).parent / "data" / "flow"
 
 
 @pytest.fixture(scope="module")
-def kx(tmp_path_factory):
-    """keyxor built through every stage (about 10 s), and the frame map of a second placement
-    (seed 2) of the same design."""
-    root = tmp_path_factory.mktemp("bf")
-    out = root / "kx"
-    build(BuildOptions(design=str(DATA / "keyxor.v"), out=out, progress=False))
-    other = root / "kx_seed2"
-    shutil.copytree(out, other)
-    build(BuildOptions(design=str(DATA / "keyxor.v"), out=other, progress=False, start="backend", stop="backend",
-                       seed=2))
+def kx(builds):
+    """keyxor built through every stage (shared), and the frame map of a second placement (seed 2)
+    of the same design."""
+    out = builds.get("keyxor", **KEYXOR)
+    other = builds.get("keyxor-seed2", **KEYXOR_SEED2)
     fm1, fm2 = (json.loads((d / "tlut" / "framemap.json").read_text()) for d in (out, other))
     assert fm1["design_hash"] == fm2["design_hash"] and fm1["entries"] != fm2["entries"]   # same design, other frames
     return out, other / "tlut" / "framemap.json"

@@ -32,7 +32,6 @@ from pathlib import Path
 import pytest
 
 from dcsflow import fileio
-from dcsflow.flow.build import BuildOptions, build
 from dcsflow.scg import bitstream as B
 from dcsflow.scg import cli
 from dcsflow.scg import plan as pl
@@ -94,12 +93,14 @@ def pynq(shared):
 
 
 @pytest.fixture(scope="module")
-def kxv(tmp_path_factory, pynq):
-    """keyxor built with the Vivado back end, and what Vivado would give back (a full routed
-    bitstream made by the project's writer from pynq-z1_base.bit, and the TLUT dump)."""
+def kxv(tmp_path_factory, pynq, builds):
+    """keyxor built with the Vivado back end (shared: tests alter copies), and what Vivado would
+    give back (a full routed bitstream made by the project's writer from pynq-z1_base.bit, and the
+    TLUT dump)."""
+    from _buildcache import KEYXOR_VIVADO
+
     root = tmp_path_factory.mktemp("kxv")
-    out = root / "kx"
-    build(BuildOptions(design=str(DATA / "keyxor.v"), out=out, progress=False, backend="vivado"))
+    out = builds.get("keyxor-vivado", **KEYXOR_VIVADO)
     bit, cells = synthetic_vivado_result(out, B.read_file(pynq).frames, root)
     return out, bit, cells
 

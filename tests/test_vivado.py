@@ -19,7 +19,6 @@ from dcsflow.flow import netlist as nl
 from dcsflow.flow.backend.verify import check_frames
 from dcsflow.flow.backend.vivado import load_board
 from dcsflow.scg.vivado_import import VivadoImportError, import_vivado, physical_init, synthetic_vivado_result
-from dcsflow.flow.build import BuildOptions, build
 from dcsflow.designs.picipher.check import select_vectors
 from dcsflow.flow.check import prepare_check, simulate_vectors
 from dcsflow.flow.design import CheckOptions
@@ -35,11 +34,11 @@ BASE_BIT = ("bitstreams", "pynq-z1_base.bit")
 
 # ------------------------------------------------------------------------------------ fixtures
 @pytest.fixture(scope="module")
-def pi(tmp_path_factory):
-    """One picipher build with the Vivado back end (PYNQ-Z1 board) for the whole module."""
-    out = tmp_path_factory.mktemp("viv") / "pi"
-    build(BuildOptions(design="picipher", out=out, progress=False, backend="vivado", board="pynq-z1"))
-    return out
+def pi(builds):
+    """picipher through the Vivado back end (PYNQ-Z1 board): the session's picipher build continued
+    from the back end (shared: tests alter copies)."""
+    return builds.get("picipher-vivado", base=("picipher", {"design": "picipher"}), design="picipher",
+                      start="backend", backend="vivado", board="pynq-z1")
 
 
 @pytest.fixture(scope="module")
