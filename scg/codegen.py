@@ -37,7 +37,6 @@ Blob layout (format version 1, all 32-bit words)::
 from __future__ import annotations
 
 import dataclasses
-import json
 import re
 import zlib
 from dataclasses import dataclass
@@ -48,6 +47,7 @@ from dcsflow.fileio import check_output_dir, write_files_atomic
 from .affine import AffineRow, affine_rows, group_tables
 from .buildfolder import BuildFolder, load_build
 from .device import ECC_MASK, ECC_WORD, FRAME_WORDS, bit_code, finish_ecc
+from .errors import BuildFolderError
 from .plan import param_layout
 
 BLOB_MAGIC = 0x42474353
@@ -592,14 +592,15 @@ def _array(name: str, words: list[int], per_line: int = 8, static: bool = False)
 def _hwicap_define(build: BuildFolder) -> str:
     """``#define SCG_GEN_HWICAP_BASE`` from the board of a ``--backend vivado --board`` build
     (``vivado/tluts.json`` key ``hwicap_base``, copied from the board file), else nothing. The file
-    is read only when ``build.json`` lists it (its hash was checked by the reader)."""
-    plan = build.path / "vivado" / "tluts.json"
-    if plan not in build.input_files():
+    is read only when ``build.json`` lists it (its hash was checked by the reader); a plan without
+    a readable base gives nothing either (firmware/board_main.c then takes -DHWICAP_BASE or its
+    default)."""
+    if not build.lists("vivado/tluts.json"):
         return ""
     try:
-        base = json.loads(plan.read_text(encoding="utf-8")).get("hwicap_base")
+        base = build.read_json("vivado/tluts.json", "Vivado plan").get("hwicap_base")
         return f"#define SCG_GEN_HWICAP_BASE 0x{int(base, 16):08X}u\n" if base else ""
-    except (OSError, ValueError, TypeError, AttributeError):
+    except (BuildFolderError, ValueError, TypeError):
         return ""
 
 

@@ -41,7 +41,7 @@ from pathlib import Path
 from dcsflow.fileio import write_text_atomic
 
 from .bitstream import parse, read_file
-from .buildfolder import IMPORTED_TEMPLATE, load_build, sha256_file
+from .buildfolder import IMPORTED_TEMPLATE, load_build, read_json, sha256_file
 from .device import get_device, normalize_part
 from .errors import BitstreamError, ScgError
 from .lut import expand, template_table
@@ -70,16 +70,9 @@ class ImportResult:
     files: list = field(default_factory=list)
 
 
-def _read_json(path: Path, what: str) -> dict:
-    try:
-        d = json.loads(Path(path).read_text())
-    except FileNotFoundError:
-        raise VivadoImportError(f"{path}: missing ({what})") from None
-    except (OSError, ValueError, UnicodeDecodeError) as e:
-        raise VivadoImportError(f"{path}: malformed {what} ({e})") from None
-    if not isinstance(d, dict):
-        raise VivadoImportError(f"{path}: malformed {what} (not a JSON object)")
-    return d
+def _read_json(path, what: str) -> dict:
+    """:func:`dcsflow.scg.buildfolder.read_json` raising :class:`VivadoImportError` (``malformed``)."""
+    return read_json(path, what, VivadoImportError, "malformed")
 
 
 def _pin_pairs(text: str) -> dict[str, str]:
@@ -213,7 +206,7 @@ def import_vivado(build_dir, bit_path, cells_path) -> ImportResult:
     build = load_build(root)
     bj = json.loads(json.dumps(build.manifest))      # a copy: updated and written at the end
     plan_path = root / "vivado" / "tluts.json"
-    if plan_path.exists() and plan_path not in build.input_files():
+    if plan_path.exists() and not build.lists("vivado/tluts.json"):
         raise VivadoImportError(f"{plan_path}: not listed in build.json (not written by this build): "
                                 "rerun dcsflow build --from backend --backend vivado")
     plan = _read_json(plan_path, "Vivado plan (build with --backend vivado)")
