@@ -80,7 +80,8 @@ def read_json(path, what: str, error: type[Exception] = BuildFolderError, damage
     ``dcsflow import``).
 
     ``what`` names the file in the messages; ``error`` is the exception class raised (constructed
-    with the message alone), ``damaged`` the word for a file that is not a JSON object.
+    with the message alone), ``damaged`` the word for a file that is there but holds no JSON
+    object (the build folder's ``corrupted``, the Vivado import's ``malformed``).
 
     Raises:
         error: ``{path}: missing ({what})``, or ``{path}: {damaged} {what} (reason)`` when the file

@@ -52,16 +52,17 @@ def open_build(path: str, items: list[str]):
     from dcsflow.scg.errors import BuildFolderError
     from dcsflow.scg.params import parse_param_args
 
-    manifest = build = refused = None
+    manifest = widths = refused = None
     try:
         manifest = read_manifest(path)
         build = load_build(path, manifest)
+        widths = build.ports                  # parses ppc.aig (checked on first use)
     except BuildFolderError as e:
         refused = e
-    items = _named_values(items, manifest, path, build.ports if build is not None else None)
+    items = _named_values(items, manifest, path, widths)
     if refused is not None:
         raise refused
-    return build, parse_param_args(items, build.ports)
+    return build, parse_param_args(items, widths)
 
 
 def _run(a) -> int:
