@@ -91,22 +91,24 @@ class NamedParam:
     help: str = ""
 
 
-def expand_named_params(design: "Design | None", items: list[str] | tuple[str, ...],
-                        ports: Mapping[str, int], hex_widths: Mapping[str, int] | None = None) -> list[str]:
+def convert_named_params(design: "Design | None", items: list[str] | tuple[str, ...],
+                         ports: Mapping[str, int], widths: Mapping[str, int] | None = None
+                         ) -> list[str | tuple[str, int]]:
     """``NAME=TEXT`` items with every named value of ``design`` (:attr:`Design.named_params`)
-    replaced by ``PORT=HEX`` items of the ports it sets (``ceil(width/4)`` hex digits each, the
-    format of :func:`dcsflow.scg.params.parse_param_args`); other items unchanged, in order.
+    replaced by ``(PORT, value)`` pairs of the ports it sets (ints, the form
+    :func:`dcsflow.scg.params.parse_param_args` takes beside ``NAME=HEX``); other items unchanged,
+    in order. A NAME that is a port of ``ports`` is never a named value.
 
     ``ports``: the build's parameter ports -> widths in bits (build.json ``params``; what the
-    converter sees). ``hex_widths``: the widths the reader of the items expects where they differ
-    (the runtime's PPC ports end at the highest parameter bit the PPC reads): the value is cut to
-    that width — the bits above have no PPC input, so they cannot change the circuit.
+    converter sees). ``widths``: the widths the reader of the values expects where they differ (the
+    runtime's PPC ports end at the highest parameter bit the PPC reads): the value is cut to that
+    width — the bits above have no PPC input, so they cannot change the circuit.
     Raises:
         NamedParamError: the converter failed, or gave a port the build does not have or a value
             wider than its port.
     """
     named = {n.name: n for n in (design.named_params if design is not None else ())}
-    out: list[str] = []
+    out: list[str | tuple[str, int]] = []
     for it in items:
         name, eq, text = str(it).partition("=")
         conv = named.get(name.strip()) if eq else None
@@ -120,8 +122,27 @@ def expand_named_params(design: "Design | None", items: list[str] | tuple[str, .
             w = ports[port]
             if not isinstance(v, int) or v < 0 or v >> w:
                 raise NamedParamError(f"--param {conv.name}: value of {port} does not fit its {w} bits")
-            hw = (hex_widths or {}).get(port, w)
-            out.append(f"{port}={v & ((1 << hw) - 1):0{(hw + 3) // 4}x}")
+            out.append((port, v & ((1 << (widths or {}).get(port, w)) - 1)))
+    return out
+
+
+def expand_named_params(design: "Design | None", items: list[str] | tuple[str, ...],
+                        ports: Mapping[str, int], hex_widths: Mapping[str, int] | None = None) -> list[str]:
+    """``NAME=TEXT`` items with every named value of ``design`` replaced by ``PORT=HEX`` items of the
+    ports it sets (``ceil(width/4)`` hex digits each, the format of
+    :func:`dcsflow.scg.params.parse_param_args`): :func:`convert_named_params` written as text, for
+    a command line (e.g. the runtime's ``python -m dcsflow.scg rekey`` on a board without the flow).
+    ``hex_widths``: as ``widths`` there; the hex digits are those of that width.
+    Raises:
+        NamedParamError: as :func:`convert_named_params`.
+    """
+    out = []
+    for it in convert_named_params(design, items, ports, hex_widths):
+        if isinstance(it, tuple):
+            port, v = it
+            hw = (hex_widths or {}).get(port, ports[port])
+            it = f"{port}={v:0{(hw + 3) // 4}x}"
+        out.append(it)
     return out
 
 

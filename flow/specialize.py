@@ -58,7 +58,7 @@ def specialize_to_file(build_dir: str | Path, args: list[str], out: str | Path |
         BuildFolderError (also: ``out`` inside a build folder, or not writable), ParamValueError,
         DesignError (the build's design is no longer installed).
     """
-    from .design import expand_named_params
+    from .design import convert_named_params
     from .registry import design_of
 
     b = load_build(build_dir)
@@ -66,7 +66,7 @@ def specialize_to_file(build_dir: str | Path, args: list[str], out: str | Path |
         raise BuildFolderError(f"--out {out}: inside the build folder {build_folder_of(out)}; a specialized "
                                "netlist holds key material: write it elsewhere")
     design = design_of(b.manifest, b.path)
-    vals = parse_param_args(expand_named_params(design, list(args), b.user_params), b.user_params)
+    vals = parse_param_args(convert_named_params(design, list(args), b.user_params), b.user_params)
     text = specialized_verilog(b, vals, design=design)
     if out is None:
         return text

@@ -22,6 +22,8 @@ command line is ``python -m dcsflow.scg`` (:mod:`dcsflow.scg.cli`: ``rekey``, ``
 - :mod:`dcsflow.scg.vivado_import` — a routed Vivado bitstream becomes the template configuration.
 - :mod:`dcsflow.scg.affine` — affine TLUTs patched from their frontier.
 - :mod:`dcsflow.scg.codegen` — C99 for the firmware: bit-sliced PPC evaluation and frame patch, blob.
-- :mod:`dcsflow.scg.cli` — the command line; :mod:`dcsflow.scg.data` — device data locator; :mod:`dcsflow.scg.errors` —
-  error types.
+- :mod:`dcsflow.scg.commands` — the commands' arguments (one parser) and what each does, for both
+  command lines (this one and ``dcsflow``).
+- :mod:`dcsflow.scg.cli` — the command line (exit status, signals); :mod:`dcsflow.scg.data` — device data
+  locator; :mod:`dcsflow.scg.errors` — error types.
 """

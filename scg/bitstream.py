@@ -809,6 +809,26 @@ def parse(data: bytes, *, strict: bool = True, device: Device | str | None = Non
 
 def _parse(data, strict: bool, device) -> Bitstream:
     bs = Bitstream()
+    raw, words = _stream_words(data, bs)
+    bs.words = words
+    if device is not None:
+        bs.device = device if isinstance(device, Device) else get_device(device)
+    elif bs.header.get("b"):
+        try:
+            bs.device = get_device(normalize_part(bs.header["b"]))
+        except DeviceError:
+            bs.device = None
+    _read_packets(bs, words, _first_sync(words, raw), strict)
+    if bs.frames is None and bs.device is not None:
+        bs.frames = FrameMemory(bs.device)
+    return bs
+
+
+def _stream_words(data, bs: Bitstream):
+    """``(raw, words)``: whether ``data`` is a raw stream (no ``.bit`` header; else the header fields go
+    to ``bs.header``) and its configuration stream as big-endian 32-bit words. Raises
+    BitstreamError: bytes after the stream, a damaged ``.bit`` magic, not whole words, longer than
+    :data:`MAX_STREAM_WORDS`."""
     if not isinstance(data, bytes):
         data = bytes(data)
     raw = not data.startswith(BIT_MAGIC)
@@ -828,17 +848,12 @@ def _parse(data, strict: bool, device) -> Bitstream:
     if len(stream) // 4 > MAX_STREAM_WORDS:
         raise BitstreamError(f"configuration stream of {len(stream)} bytes: longer than {4 * MAX_STREAM_WORDS} "
                              "bytes (a 7-series bitstream has at most about 60 MB)")
-    words = words_from_bytes(stream)
-    del stream
-    bs.words = words
-    if device is not None:
-        bs.device = device if isinstance(device, Device) else get_device(device)
-    elif bs.header.get("b"):
-        try:
-            bs.device = get_device(normalize_part(bs.header["b"]))
-        except DeviceError:
-            bs.device = None
-    n = len(words)
+    return raw, words_from_bytes(stream)
+
+
+def _first_sync(words, raw: bool) -> int:
+    """Index of the word after the first sync word; a raw stream may hold only padding words
+    (:data:`PADDING_WORDS`) before it. Raises BitstreamError."""
     try:
         j = words.index(SYNC_WORD)
     except ValueError:
@@ -848,14 +863,21 @@ def _parse(data, strict: bool, device) -> Bitstream:
         raise BitstreamError(f"word {bad} before the sync word is 0x{words[bad]:08X}, not padding (FFFFFFFF, "
                              "000000BB, 11220044): not a raw configuration stream (a .bit file with a "
                              "damaged header?)")
-    j += 1
+    return j + 1
+
+
+def _read_packets(bs: Bitstream, words, j: int, strict: bool) -> None:
+    """Interpret the packets of ``words`` from index ``j`` (just after the first sync word) into
+    ``bs`` (:class:`_ParseState`): after a DESYNC up to the next sync word, NOOP runs skipped, each
+    write handed to the state, each packet recorded. Raises BitstreamError: more than
+    :data:`MAX_SYNCS` syncs or more packets than :func:`_packet_limit`, a bad header
+    (:func:`_packet_header`), reserved opcode or unknown register, a packet longer than the rest."""
+    n = len(words)
     bs.syncs = 1
     st = _ParseState(bs, strict)
-    last_reg = None
-    last_op = None
+    last_reg = last_op = None      # of the last type-1 packet, which a type-2 packet continues
     packets = 0
-    limit = PACKETS_BEFORE_PART + (PACKETS_PER_FRAME * bs.device.n_frames if bs.device else 0)
-    limit_dev = bs.device
+    limit = _packet_limit(bs.device)
     records = bs.packet_records
     index = words.index
     while j < n:
@@ -880,31 +902,16 @@ def _parse(data, strict: bool, device) -> Bitstream:
             continue
         packets += 1
         if packets > limit:
-            if bs.device is not limit_dev:
-                limit_dev = bs.device
-                limit = PACKETS_BEFORE_PART + (PACKETS_PER_FRAME * limit_dev.n_frames if limit_dev else 0)
+            limit = _packet_limit(bs.device)     # the part may have become known (IDCODE write)
             if packets > limit:
                 raise BitstreamError(
                     f"more than {limit} packets (at word {j}): not a 7-series configuration stream (UG470 "
                     + (f"streams carry at most a few packets per frame; {bs.device.name} has "
                        f"{bs.device.n_frames} frames)" if bs.device else "streams name the part by an IDCODE "
                        "write within their first packets)"))
-        typ = h >> 29
-        if typ == 1:
-            op = (h >> 27) & 3
-            reg = (h >> 13) & 0x3FFF
-            cnt = h & 0x7FF
+        op, reg, cnt = _packet_header(h, j, last_reg, last_op)
+        if h >> 29 == 1:
             last_reg, last_op = reg, op
-        elif typ == 2:
-            if last_reg is None:
-                raise BitstreamError(f"type-2 packet at word {j} without a preceding type-1 packet")
-            op = (h >> 27) & 3
-            reg = last_reg
-            cnt = h & 0x7FFFFFF
-            if op != last_op and op != OP_NOP:
-                raise BitstreamError(f"type-2 packet at word {j}: opcode {op} differs from its type-1 packet")
-        else:
-            raise BitstreamError(f"invalid packet header 0x{h:08X} at word {j} (type {typ}, expected 1 or 2)")
         j += 1
         if op == OP_NOP:
             continue
@@ -922,9 +929,34 @@ def _parse(data, strict: bool, device) -> Bitstream:
         st.write(reg, words, j, cnt)
         j += cnt
     st.finish()
-    if bs.frames is None and bs.device is not None:
-        bs.frames = FrameMemory(bs.device)
-    return bs
+
+
+def _packet_limit(device) -> int:
+    """Packets :func:`parse` reads before it refuses a stream: :data:`PACKETS_BEFORE_PART`, plus
+    :data:`PACKETS_PER_FRAME` per frame of ``device`` once the part is known."""
+    return PACKETS_BEFORE_PART + (PACKETS_PER_FRAME * device.n_frames if device else 0)
+
+
+def _packet_header(h: int, j: int, last_reg: int | None, last_op: int | None) -> tuple[int, int, int]:
+    """``(opcode, register, word count)`` of the packet header ``h`` at word ``j``: a type-1 packet
+    (UG470 Table 5-20) names its register; a type-2 packet (UG470 Table 5-22) continues the register
+    of the last type-1 packet (``last_reg``, ``last_op``; None after a sync) with a 27-bit count.
+
+    Raises:
+        BitstreamError: a type-2 packet without a type-1 packet before it or with another opcode
+            (a NOP excepted), a header of another type.
+    """
+    typ = h >> 29
+    op = (h >> 27) & 3
+    if typ == 1:
+        return op, (h >> 13) & 0x3FFF, h & 0x7FF
+    if typ == 2:
+        if last_reg is None:
+            raise BitstreamError(f"type-2 packet at word {j} without a preceding type-1 packet")
+        if op != last_op and op != OP_NOP:
+            raise BitstreamError(f"type-2 packet at word {j}: opcode {op} differs from its type-1 packet")
+        return op, last_reg, h & 0x7FFFFFF
+    raise BitstreamError(f"invalid packet header 0x{h:08X} at word {j} (type {typ}, expected 1 or 2)")
 
 
 class _ParseState:

@@ -25,7 +25,10 @@ Everything else is read on first use (each reader needs a different part: ``reke
 - :attr:`BuildFolder.template`: the template configuration of :func:`template_folder` (``tlut``, or
   the imported Vivado template that ``build.json`` key ``template`` names), listed in ``files``.
 
-Every refusal is a :class:`BuildFolderError` with a one-line message naming the file.
+Every refusal is a :class:`BuildFolderError` with a one-line message naming the file. Every JSON
+file is read by :func:`read_json` (the runtime's one JSON reader; :meth:`BuildFolder.read_json` for
+a listed file); :func:`read_manifest` reads ``build.json`` alone, so that a caller may look at it
+before :func:`load_build` checks the folder without the file being read twice.
 """
 
 from __future__ import annotations
@@ -70,17 +73,52 @@ def sha256_file(path) -> str:
     return h.hexdigest()
 
 
-def _read_json(path: Path, what: str) -> dict:
-    """JSON object in ``path``; BuildFolderError when missing, unreadable or not an object."""
+def read_json(path, what: str, error: type[Exception] = BuildFolderError, damaged: str = "corrupted") -> dict:
+    """The JSON object in the file ``path`` (UTF-8): the one JSON reader of the runtime, for the
+    files of a build folder (:meth:`BuildFolder.read_json` adds that the file is listed, so its
+    hash was checked) and for the other JSON inputs of its commands (e.g. the TLUT dump of
+    ``dcsflow import``).
+
+    ``what`` names the file in the messages; ``error`` is the exception class raised (constructed
+    with the message alone), ``damaged`` the word for a file that is there but holds no JSON
+    object (the build folder's ``corrupted``, the Vivado import's ``malformed``).
+
+    Raises:
+        error: ``{path}: missing ({what})``, or ``{path}: {damaged} {what} (reason)`` when the file
+            cannot be read, is not UTF-8 or JSON, or holds no JSON object.
+    """
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise BuildFolderError(f"{path}: missing ({what})") from None
-    except (OSError, ValueError) as e:
-        raise BuildFolderError(f"{path}: corrupted {what} ({e})") from None
+        raise error(f"{path}: missing ({what})") from None
+    except (OSError, ValueError) as e:       # ValueError: also UnicodeDecodeError
+        raise error(f"{path}: {damaged} {what} ({e})") from None
     if not isinstance(doc, dict):
-        raise BuildFolderError(f"{path}: corrupted {what} (not a JSON object)")
+        raise error(f"{path}: {damaged} {what} (not a JSON object)")
     return doc
+
+
+def read_manifest(path) -> dict:
+    """``build.json`` of the build folder ``path`` as a JSON object, before any of
+    :func:`load_build`'s checks (a caller may look at it first and then pass it to
+    :func:`load_build`, so the file is read once).
+
+    Raises:
+        BuildFolderError: no ``build.json`` (not a finished build folder), unreadable, not a JSON
+            object.
+    """
+    root = Path(path)
+    bj = root / "build.json"
+    if not bj.is_file():
+        raise BuildFolderError(f"{root}: not a finished build folder (no build.json); run dcsflow build")
+    return read_json(bj, "build manifest")
+
+
+def _template_dir(root: Path, manifest) -> Path:
+    """Folder of the template configuration that ``manifest`` (``build.json``) names (key
+    ``template.folder``, written by ``dcsflow import``), else the logic-only :data:`LOGIC_TEMPLATE`."""
+    t = manifest.get("template") if isinstance(manifest, dict) else None
+    return root / t["folder"] if isinstance(t, dict) and isinstance(t.get("folder"), str) else root / LOGIC_TEMPLATE
 
 
 def template_folder(path) -> Path:
@@ -89,11 +127,9 @@ def template_folder(path) -> Path:
     a Vivado bitstream), else the logic-only ``tlut``. Reads only ``build.json`` (no checks)."""
     root = Path(path)
     try:
-        bj = json.loads((root / "build.json").read_text())
-    except (OSError, ValueError):
+        return _template_dir(root, read_json(root / "build.json", "build manifest"))
+    except BuildFolderError:
         return root / LOGIC_TEMPLATE
-    t = bj.get("template") if isinstance(bj, dict) else None
-    return root / t["folder"] if isinstance(t, dict) and isinstance(t.get("folder"), str) else root / LOGIC_TEMPLATE
 
 
 def load_template(folder, device: Device) -> FrameMemory:
@@ -192,6 +228,21 @@ class BuildFolder:
                                    "rebuild with dcsflow build")
         return self.path / name
 
+    def lists(self, name: str) -> bool:
+        """Whether ``build.json`` lists the file ``name`` (relative, e.g. ``vivado/tluts.json``): then
+        :func:`load_build` checked its hash."""
+        return name in self._digests
+
+    def read_json(self, name: str, what: str, unlisted: str | None = None) -> dict:
+        """The JSON object in the listed file ``name`` of the folder (its hash was checked by
+        :func:`load_build`), read with :func:`read_json`; ``what`` names it in the messages
+        (``unlisted``, if given, in the message for a file ``build.json`` does not list).
+
+        Raises:
+            BuildFolderError: not listed in ``build.json``; missing, unreadable, not a JSON object.
+        """
+        return read_json(self._listed(name, unlisted or what), what)
+
     # ------------------------------------------------------------------ PPC
     @cached_property
     def ppc(self):
@@ -257,8 +308,8 @@ class BuildFolder:
                 (attribute ``dcs_ppc_sha256``) is not ppc.aig's, or a TLUT of ``ppc.json`` is not
                 a TLUT cell of it.
         """
-        p = self._listed("template.json", "template netlist")
-        doc = _read_json(p, "template netlist")
+        p = self.path / "template.json"
+        doc = self.read_json("template.json", "template netlist")
         try:
             module = doc["modules"][self.top]
             cells = module["cells"]
@@ -280,8 +331,8 @@ class BuildFolder:
             BuildFolderError: not listed (no back end), another format or version, another design
                 (hash), device or IDCODE (code ``device``), another PPC output count.
         """
-        p = self._listed("tlut/framemap.json", "frame map; run the back end")
-        fm = _read_json(p, "frame map")
+        p = self.path / "tlut/framemap.json"
+        fm = self.read_json("tlut/framemap.json", "frame map", "frame map; run the back end")
         if fm.get("format") != FRAMEMAP_FORMAT or fm.get("version") != FRAMEMAP_VERSION:
             raise BuildFolderError(f"{p}: not a {FRAMEMAP_FORMAT} version {FRAMEMAP_VERSION} file")
         if fm.get("design_hash") != self.design_hash:
@@ -347,10 +398,7 @@ class BuildFolder:
     @cached_property
     def template_dir(self) -> Path:
         """Folder of the template configuration (:func:`template_folder`)."""
-        t = self.manifest.get("template")
-        if isinstance(t, dict) and isinstance(t.get("folder"), str):
-            return self.path / t["folder"]
-        return self.path / LOGIC_TEMPLATE
+        return _template_dir(self.path, self.manifest)
 
     @property
     def imported(self) -> bool:
@@ -407,7 +455,7 @@ def _check_manifest(root: Path, bj: Path, manifest: dict, digests: dict[str, str
                 or t.get("bitstream_sha256") != digests.get(f"{IMPORTED_TEMPLATE}/template.bit"):
             raise bad(f"template is not the imported Vivado template {IMPORTED_TEMPLATE}/template.bit it lists")
     if "report.json" in digests:
-        rep = _read_json(root / "report.json", "build report")
+        rep = read_json(root / "report.json", "build report")
         for k in REPORT_KEYS:
             if rep.get(k) != manifest[k]:
                 raise BuildFolderError(f"{root}: build.json and report.json name another {k} "
@@ -419,8 +467,33 @@ def _safe_name(name) -> bool:
     return isinstance(name, str) and bool(name) and not p.is_absolute() and ".." not in p.parts
 
 
-def load_build(path) -> BuildFolder:
-    """Open the build folder ``path`` after checking its integrity (module docstring, steps 1-3).
+def _digests(root: Path, bj: Path, manifest: dict) -> dict[str, str]:
+    """SHA-256 of every file ``build.json`` lists, each equal to the recorded one (module docstring,
+    step 2): file name -> hex digest. Raises BuildFolderError."""
+    files = manifest.get("files")
+    if not isinstance(files, dict) or not all(_safe_name(n) and isinstance(d, str) for n, d in files.items()):
+        raise BuildFolderError(f"{bj}: corrupted build manifest (files is not a map of relative names to SHA-256)")
+    digests = {}
+    for name, digest in files.items():
+        try:
+            digests[name] = sha256_file(root / name)
+        except FileNotFoundError:
+            raise BuildFolderError(f"{root}: {name} missing (listed in build.json); rebuild") from None
+        except OSError as e:
+            raise BuildFolderError(f"{root}: {name} unreadable ({e.strerror or e})") from None
+        if digests[name] != digest:
+            raise BuildFolderError(f"{root}: {name} does not match build.json (corrupted or replaced); rebuild")
+    for name in ("ppc.aig", "ppc.json"):
+        if name not in digests:
+            raise BuildFolderError(f"{root}: build.json lists no {name}; rebuild with dcsflow build")
+    return digests
+
+
+def load_build(path, manifest: dict | None = None) -> BuildFolder:
+    """Open the build folder ``path`` after checking its integrity (module docstring, steps 1-4).
+
+    ``manifest``: its ``build.json`` if the caller already read it (:func:`read_manifest`), so that
+    the file is read once; it is checked here as if read here.
 
     Returns:
         :class:`BuildFolder` (the rest is read and checked on first use).
@@ -431,33 +504,16 @@ def load_build(path) -> BuildFolder:
     """
     root = Path(path)
     bj = root / "build.json"
-    if not bj.is_file():
-        raise BuildFolderError(f"{root}: not a finished build folder (no build.json); run dcsflow build")
-    manifest = _read_json(bj, "build manifest")
+    if manifest is None:
+        manifest = read_manifest(root)
     if manifest.get("format") != BUILD_FORMAT:
         raise BuildFolderError(f"{bj}: not a {BUILD_FORMAT} manifest")
     if manifest.get("version") != BUILD_VERSION:
         raise BuildFolderError(f"{root}: build folder of format version {manifest.get('version')}; this dcsflow "
                                f"reads version {BUILD_VERSION}: rebuild it with dcsflow build")
-    files = manifest.get("files")
-    if not isinstance(files, dict) or not all(_safe_name(n) and isinstance(d, str) for n, d in files.items()):
-        raise BuildFolderError(f"{bj}: corrupted build manifest (files is not a map of relative names to SHA-256)")
-    digests = {}
-    for name, digest in files.items():
-        f = root / name
-        try:
-            digests[name] = sha256_file(f)
-        except FileNotFoundError:
-            raise BuildFolderError(f"{root}: {name} missing (listed in build.json); rebuild") from None
-        except OSError as e:
-            raise BuildFolderError(f"{root}: {name} unreadable ({e.strerror or e})") from None
-        if digests[name] != digest:
-            raise BuildFolderError(f"{root}: {name} does not match build.json (corrupted or replaced); rebuild")
-    for name in ("ppc.aig", "ppc.json"):
-        if name not in digests:
-            raise BuildFolderError(f"{root}: build.json lists no {name}; rebuild with dcsflow build")
+    digests = _digests(root, bj, manifest)
     _check_manifest(root, bj, manifest, digests)
-    pj = _read_json(root / "ppc.json", "PPC manifest")
+    pj = read_json(root / "ppc.json", "PPC manifest")
     if pj.get("format") != PPC_FORMAT or pj.get("version") != PPC_VERSION:
         raise BuildFolderError(f"{root}: ppc.json is not a {PPC_FORMAT} version {PPC_VERSION} manifest")
     if pj.get("sha256") != digests["ppc.aig"]:
@@ -473,8 +529,8 @@ def is_build_folder(folder) -> bool:
     if (d / "stages").is_dir():
         return True
     try:
-        return json.loads((d / "build.json").read_text(encoding="utf-8")).get("format") == BUILD_FORMAT
-    except (OSError, ValueError, AttributeError):
+        return read_json(d / "build.json", "build manifest").get("format") == BUILD_FORMAT
+    except BuildFolderError:
         return False
 
 

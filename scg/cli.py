@@ -3,8 +3,8 @@
 Commands: ``rekey`` (host SCG to the emulator, a bitstream file, AXI HWICAP through ``/dev/mem``
 or the Linux FPGA manager), ``bit`` (inspect, query, compare bitstreams), ``import`` (a routed
 Vivado bitstream becomes the build's template) and ``codegen`` (C sources of the firmware SCG).
-The flow's ``dcsflow rekey|bit|import|codegen`` pass their arguments here unchanged, so every
-option is defined once.
+Their arguments and what they do are in :mod:`dcsflow.scg.commands`, which the flow's
+``dcsflow rekey|bit|import|codegen`` use too; this module adds the exit status and the signals.
 
 Exit status: 0 done; 1 a user error (any exception whose class has a true ``user_error``
 attribute, e.g. :class:`dcsflow.scg.errors.RekeyError`, :class:`dcsflow.scg.errors.BitstreamError`,
@@ -20,12 +20,11 @@ removed — and the command exits with status 143 after one line ``terminated`` 
 
 from __future__ import annotations
 
-import argparse
-import json
-import os
 import signal
 import sys
 import threading
+
+from .commands import lenient_output, os_error_message, parse_args, run_command
 
 PROG = "python -m dcsflow.scg"
 
@@ -33,321 +32,6 @@ PROG = "python -m dcsflow.scg"
 class Terminated(BaseException):
     """Raised by the SIGTERM handler :func:`main` installs: unwinds the command so that its cleanup
     runs (a ``BaseException``, so ``except Exception`` blocks do not swallow it)."""
-
-_REKEY_HELP = """Evaluate the PPC of BUILD for new parameter values and write each touched frame once.
-
-Refuses when the build folder fails its integrity check (build.json hashes, PPC hash) or when the
-design hash or the device IDCODE differs from the template's; on a write or read-back failure the
-previous frames are written back (exit 1)."""
-
-_TARGET_HELP = ("emulator | bitfile:PATH(.bit/.bin, mode 0600; full after `dcsflow import`) | "
-                "partial:PATH(.bit/.bin) | devmem:BASE[@/dev/uioN] | fpgamgr[:NAME.bin] (Linux FPGA manager, PCAP) "
-                "(default: emulator)")
-
-_IMPORT_HELP = """Check that every TLUT of BUILD sits in the routed bitstream at its planned site and BEL with
-its planned pin order and template INIT; then make that bitstream the template configuration
-(tlut/imported/). Any difference is an error naming the cell; the build folder is then unchanged."""
-
-_CODEGEN_HELP = """Generate the bit-sliced, constant-time PPC evaluation, the frame patch and the CRC-protected
-data blob of BUILD (scg_gen.h, scg_gen.c, scg_devtab.c). With --synthetic, of the synthetic build
-the firmware's own tests use (make -C firmware host-test without GEN=)."""
-
-
-# ------------------------------------------------------------------------------------ rekey
-def _cmd_rekey(a) -> int:
-    from .buildfolder import load_build
-    from .params import parse_param_args
-    from .rekey import rekey
-
-    b = load_build(a.build)
-    assignment = parse_param_args(a.params, b.ports)
-    res = rekey(b, assignment, a.target, verify=a.verify)
-    d = res.as_dict(frames_hash=a.frames_hash)
-    if a.as_json:
-        print(json.dumps(d))
-        return 0
-    print(f"rekey via {d['target']}: {d['frames']} frames in {d['runs']} runs, {d['icap_words']} ICAP words, "
-          f"{d['register_accesses']} register accesses, {d['seconds'] * 1e3:.1f} ms"
-          + (", read-back verified" if a.verify else ""))
-    return 0
-
-
-# ------------------------------------------------------------------------------------ bit
-def _load(path: str, strict: bool = True, need_frames: bool = True, allow_unchecked: bool = True):
-    """Parse the bitstream file ``path`` (.bit or .bin); BitstreamError names the file.
-
-    ``allow_unchecked=False`` refuses a stream that is not complete and checked
-    (:attr:`dcsflow.scg.bitstream.Bitstream.unchecked_reasons`: no CRC check over the frame data,
-    no START in a full stream, no DESYNC).
-    """
-    from .bitstream import parse
-    from .errors import BitstreamError
-
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        raise BitstreamError(f"cannot read {path}: {e.strerror or e}") from None
-    try:
-        bs = parse(data, strict=strict)
-    except BitstreamError as e:
-        raise BitstreamError(f"{path}: {e}") from None
-    del data
-    if not allow_unchecked:
-        try:
-            bs.require_checked("stream")
-        except BitstreamError as e:
-            raise BitstreamError(f"{path}: {e}; --allow-unchecked reads it anyway") from None
-    if need_frames and bs.frames is None:
-        raise BitstreamError(f"{path}: no IDCODE and no part in the header: cannot place frames")
-    return bs
-
-
-def info_rows(s: dict) -> list[tuple[str, str]]:
-    """(field, value) rows of ``bit info`` for a bitstream summary ``s``
-    (:meth:`dcsflow.scg.bitstream.Bitstream.summary` plus ``nonzero_frames``/``ecc_mismatch_frames``)."""
-    rows = []
-    for key in ("part", "idcode", "stream_words", "fdri_frames", "frames_written",
-                "distinct_frames_written", "pad_frames", "device_frames", "partial",
-                "nonzero_frames", "ecc_mismatch_frames", "crc", "checked", "desync"):
-        if key == "checked" and key in s:
-            rows.append((key, "yes" if s["checked"] else f"no ({', '.join(s.get('unchecked') or [])})"))
-        elif key in s:
-            rows.append((key, str(s[key])))
-    for c in s["crc_checks"]:
-        rows.append((f"CRC @word {c['word']}",
-                     f"{c['expected']} {'ok' if c['ok'] else 'MISMATCH, computed ' + c['computed']}"))
-    if "crc_checks_total" in s:
-        rows.append(("CRC checks", f"{s['crc_checks_total']} (the first {len(s['crc_checks'])} listed)"))
-    for k, name in (("a", "design"), ("b", "header part"), ("c", "date"), ("d", "time")):
-        if k in s["header"]:
-            rows.append((name, s["header"][k]))
-    more = s.get("commands_total", 0) - len(s["commands"])
-    rows.append(("commands", " ".join(s["commands"]) + (f" ... ({more} more)" if more > 0 else "")))
-    return rows
-
-
-def _cmd_bit_info(a) -> int:
-    bs = _load(a.file, strict=False, need_frames=False)
-    s = bs.summary()
-    s["file"] = a.file
-    if a.ecc and bs.frames is not None:
-        s["nonzero_frames"] = len(bs.frames.nonzero_fars())
-        s["ecc_mismatch_frames"] = len(bs.frames.ecc_mismatches())
-    if a.as_json:
-        print(json.dumps(s, indent=1))
-        return 0
-    rows = info_rows(s)
-    width = max(len(k) for k, _ in rows)
-    print(f"bitstream {a.file}")
-    for k, v in rows:
-        print(f"  {k:<{width}}  {v}")
-    return 0
-
-
-def _cmd_bit_lut(a) -> int:
-    from .device import parse_site_bel
-
-    site, bel = parse_site_bel(a.site_bel)
-    bs = _load(a.file, allow_unchecked=a.allow_unchecked)
-    print(f"{bs.frames.get_lut(site, bel):016X}")
-    return 0
-
-
-def _cmd_bit_diff(a) -> int:
-    from .errors import BitstreamError
-
-    ba, bb = _load(a.a, allow_unchecked=a.allow_unchecked), _load(a.b, allow_unchecked=a.allow_unchecked)
-    if ba.device.name != bb.device.name:
-        raise BitstreamError(f"{a.a} is for {ba.device.name}, {a.b} for {bb.device.name}: not comparable")
-    partial = ba.is_partial or bb.is_partial
-    fars = ba.frames.diff(bb.frames, only_written=partial)
-    luts = ba.frames.lut_diff(bb.frames, only_written=partial)
-    if a.as_json:
-        print(json.dumps({"compared": "frames written by both" if partial else "all frames",
-                          "frames": [f"0x{f:08X}" for f in fars],
-                          "luts": [{"site": s, "bel": e, "a": f"{x:016X}", "b": f"{y:016X}"}
-                                   for s, e, x, y in luts]}, indent=1))
-        return 0
-    if partial:
-        print("partial bitstream: comparing only the frames written by both")
-    if not fars:
-        print("identical frames")
-        return 0
-    print(f"{len(fars)} frame(s) differ:")
-    for f in fars:
-        fa, fb = ba.frames.frame(f), bb.frames.frame(f)
-        words = [i for i in range(len(fa)) if fa[i] != fb[i]]
-        print(f"  FAR 0x{f:08X}  words {','.join(map(str, words))}")
-    print(f"{len(luts)} LUT(s) differ:")
-    for s, e, x, y in luts:
-        print(f"  {s}/{e}  {x:016X} -> {y:016X}")
-    return 0
-
-
-def _cmd_bit_frames(a) -> int:
-    from dcsflow.fileio import check_output_file, write_text_atomic
-
-    check_output_file(a.output, inputs=[a.file])        # before the (slow) parse: never the input
-    bs = _load(a.file, allow_unchecked=a.allow_unchecked)
-    fars = list(bs.device.frame_addresses) if a.all_frames else None
-    try:                 # the frames of a specialized bitstream hold key material: keep them private
-        private = not os.stat(a.file).st_mode & 0o044
-    except OSError:
-        private = True
-    write_text_atomic(a.output, bs.frames.to_frm(fars), private=private, inputs=[a.file])
-    print(f"wrote {a.output}")
-    return 0
-
-
-# ------------------------------------------------------------------------------------ import
-def _cmd_import(a) -> int:
-    from .vivado_import import IMPORT_DIR, import_vivado
-
-    res = import_vivado(a.build, a.bit, a.cells)
-    d = {"tluts": res.tluts, "frames": res.frames, "seconds": round(res.seconds, 3), "files": res.files}
-    if a.as_json:
-        print(json.dumps(d))
-    else:
-        print(f"imported: {res.tluts} TLUTs at their planned sites, {res.frames} frames "
-              f"({res.seconds:.2f} s); template configuration: {a.build}/{IMPORT_DIR}/template.bit")
-    return 0
-
-
-# ------------------------------------------------------------------------------------ codegen
-def _cmd_codegen(a, parser) -> int:
-    import tempfile
-
-    from dcsflow.fileio import check_output_dir
-
-    from .codegen import codegen, copy_firmware, firmware_dir
-
-    if a.synthetic == (a.build is not None):
-        parser.error("give either BUILD or --synthetic")
-    # both output folders are checked before anything is written
-    check_output_dir(a.out)
-    if a.fw_dir:
-        check_output_dir(a.fw_dir, inputs=[firmware_dir()])
-    if a.synthetic:
-        from ._synthetic import make_build
-
-        with tempfile.TemporaryDirectory() as d:
-            make_build(d)
-            r = codegen(d, a.out, style=a.style)
-    else:
-        r = codegen(a.build, a.out, style=a.style)
-    print(f"wrote {len(r.files)} files to {a.out} ({r.style} code): {r.live_ands} of {r.ands} AND nodes "
-          f"evaluated, {r.frames} frames, {r.entries} frame-map entries ({r.affine} affine TLUTs patched "
-          f"from their frontier), blob {r.blob_words * 4} bytes")
-    if a.fw_dir:
-        files = copy_firmware(a.fw_dir)
-        print(f"copied {len(files)} firmware files to {a.fw_dir}")
-    return 0
-
-
-# ------------------------------------------------------------------------------------ parser
-_UNCHECKED_HELP = ("Read the bitstream even if it is not a complete, checked stream (no CRC check over its frame "
-                   "data, no START in a full stream, or no DESYNC; see bit info).")
-
-
-class _Formatter(argparse.RawDescriptionHelpFormatter):
-    """Keeps the paragraphs of the descriptions as written."""
-
-
-def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
-    """The argparse parser of the runtime's command line (``prog``: the name its usage lines show)."""
-    p = argparse.ArgumentParser(
-        prog=prog, formatter_class=_Formatter,
-        description="dcsflow runtime (SCG): rekey a build folder, inspect bitstreams, import a Vivado result,\n"
-                    "generate the firmware SCG. Standard library only; COMMAND --help for its options.")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
-
-    r = sub.add_parser("rekey", help="evaluate the PPC for new parameter values and write the touched frames",
-                       description=_REKEY_HELP, formatter_class=_Formatter)
-    r.add_argument("build", metavar="BUILD", help="build folder written by dcsflow build")
-    r.add_argument("--param", dest="params", action="append", default=[], metavar="NAME=HEX",
-                   help="Parameter value in hex (all parameter ports of the build, each once). "
-                        "Through `dcsflow rekey` also NAME=TEXT for a named value of the build's design "
-                        "(`dcsflow designs` lists them; e.g. a program that sets several ports).")
-    r.add_argument("--to", dest="target", default="emulator", metavar="TARGET", help=_TARGET_HELP)
-    r.add_argument("--verify", action="store_true", help="Read the frames back and compare (rollback on mismatch).")
-    r.add_argument("--json", dest="as_json", action="store_true", help="Print one JSON object.")
-    r.add_argument("--frames-hash", dest="frames_hash", action="store_true",
-                   help="Add frames_hash (FNV-1a 64 of the new frames, as the firmware prints it) to --json. "
-                        "It depends on the key: for a short key it identifies the key (off by default).")
-    r.set_defaults(func=_cmd_rekey, parser=r)
-
-    b = sub.add_parser("bit", help="inspect and compare 7-series bitstreams (.bit or raw .bin)",
-                       description="Inspect and compare 7-series bitstreams (.bit with header, or raw .bin).\n"
-                                   "Every bad input is a one-line error (exit 1).", formatter_class=_Formatter)
-    bsub = b.add_subparsers(dest="bit_command", metavar="COMMAND", required=True)
-    bi = bsub.add_parser("info", help="part, IDCODE, frame counts, CRC status and header fields",
-                         description="Part, IDCODE, frame counts, CRC status and header fields of FILE.\n\n"
-                                     "A CRC mismatch is reported (crc: mismatch), not raised; structural damage "
-                                     "is an error.\nchecked: yes for a complete stream (a CRC check over its "
-                                     "frame data, START if full, DESYNC),\nelse no (the reasons).",
-                         formatter_class=_Formatter)
-    bi.add_argument("file", metavar="FILE")
-    bi.add_argument("--json", dest="as_json", action="store_true", help="Print one JSON object instead of a table.")
-    bi.add_argument("--ecc", dest="ecc", action="store_true", default=True,
-                    help="Count nonzero frames whose word-50 ECC differs from the computed one (default).")
-    bi.add_argument("--no-ecc", dest="ecc", action="store_false", help="Do not count them.")
-    bi.set_defaults(func=_cmd_bit_info, parser=bi)
-    bl = bsub.add_parser("lut", help="the INIT of the LUT at SITE/BEL",
-                         description="Print the INIT of the LUT at SITE/BEL (e.g. SLICE_X54Y10/A6LUT) as 16 hex digits.",
-                         formatter_class=_Formatter)
-    bl.add_argument("file", metavar="FILE")
-    bl.add_argument("site_bel", metavar="SITE/BEL")
-    bl.add_argument("--allow-unchecked", action="store_true", help=_UNCHECKED_HELP)
-    bl.set_defaults(func=_cmd_bit_lut, parser=bl)
-    bd = bsub.add_parser("diff", help="frames and LUT INITs that differ between two bitstreams",
-                         description="Frames and LUT INITs that differ between bitstreams A and B (same part).\n\n"
-                                     "If either is a partial bitstream, only the frames written by both are compared.",
-                         formatter_class=_Formatter)
-    bd.add_argument("a", metavar="A")
-    bd.add_argument("b", metavar="B")
-    bd.add_argument("--json", dest="as_json", action="store_true", help="Print one JSON object.")
-    bd.add_argument("--allow-unchecked", action="store_true", help=_UNCHECKED_HELP)
-    bd.set_defaults(func=_cmd_bit_diff, parser=bd)
-    bf = bsub.add_parser("frames", help="dump the frames as a text frame file",
-                         description="Dump the frames of FILE as a text frame file (Project X-Ray .frm compatible).\n\n"
-                                     "OUT may not be FILE; it is written with mode 0600 when FILE is not readable "
-                                     "by others\n(a specialized bitstream holds key material).",
-                         formatter_class=_Formatter)
-    bf.add_argument("file", metavar="FILE")
-    bf.add_argument("-o", "--output", required=True, metavar="OUT",
-                    help="Frame file to write (docs/formats.md, 'frame file').")
-    bf.add_argument("--all", dest="all_frames", action="store_true",
-                    help="Dump every frame, not only written/nonzero ones.")
-    bf.add_argument("--allow-unchecked", action="store_true", help=_UNCHECKED_HELP)
-    bf.set_defaults(func=_cmd_bit_frames, parser=bf)
-
-    i = sub.add_parser("import", help="link a routed Vivado bitstream as the build's template configuration",
-                       description=_IMPORT_HELP, formatter_class=_Formatter)
-    i.add_argument("build", metavar="BUILD", help="build folder built with --backend vivado")
-    i.add_argument("--bit", required=True, metavar="FILE",
-                   help="Vivado's routed bitstream (.bit or .bin) of BUILD/vivado/build.tcl.")
-    i.add_argument("--cells", required=True, metavar="FILE",
-                   help="tlut_cells.json written by BUILD/vivado/dump_tluts.tcl.")
-    i.add_argument("--json", dest="as_json", action="store_true", help="Print one JSON object.")
-    i.set_defaults(func=_cmd_import, parser=i)
-
-    c = sub.add_parser("codegen", help="C99 sources of the firmware SCG for a build folder",
-                       description=_CODEGEN_HELP, formatter_class=_Formatter)
-    c.add_argument("build", metavar="BUILD", nargs="?", help="build folder written by dcsflow build")
-    c.add_argument("--synthetic", action="store_true",
-                   help="Generate for the synthetic build (scg._synthetic) instead of BUILD.")
-    c.add_argument("--out", required=True, metavar="DIR",
-                   help="Folder for scg_gen.h, scg_gen.c, scg_devtab.c (use as GEN= for make -C firmware).")
-    c.add_argument("--firmware", dest="fw_dir", metavar="DIR",
-                   help="Also copy the C firmware sources (Makefile, HWICAP driver, SCG runtime) into this folder, "
-                        "e.g. for a wheel install without the repository: make -C DIR host-test GEN=$PWD/OUT.")
-    c.add_argument("--style", choices=["auto", "straight", "table"], default="auto",
-                   help="straight: one C statement per PPC AND node and patched word (fastest); table: loops over "
-                        "constant tables (small code for large PPCs); auto: table above 100,000 AND nodes or "
-                        "entries (default: auto).")
-    c.set_defaults(func=lambda a: _cmd_codegen(a, c), parser=c)
-    return p
 
 
 def _is_user_error(exc: BaseException) -> bool:
@@ -371,23 +55,14 @@ def _install_sigterm():
         return None
 
 
-def _lenient_stdout() -> None:
-    """Paths that are not valid UTF-8 (surrogate escapes) are printed escaped, not a traceback."""
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.reconfigure(errors="backslashreplace")
-        except (AttributeError, ValueError, OSError):
-            pass
-
-
 def main(argv: list[str] | None = None, prog: str = PROG) -> int:
     """Run the runtime's command line on ``argv`` (default ``sys.argv[1:]``); returns the exit status
     (0 done, 1 user error printed as one line ``error: ...`` on stderr, 2 usage error, 130
     interrupted, 143 terminated by SIGTERM after the cleanup ran). ``prog`` is the command name shown
-    in usage and help (``dcsflow`` when the flow passes its arguments here)."""
+    in usage and help."""
     previous = _install_sigterm()
     try:
-        _lenient_stdout()
+        lenient_output()
         return _main(argv, prog)
     finally:
         if previous is not None:
@@ -395,12 +70,9 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
 
 
 def _main(argv, prog) -> int:
-    parser = build_parser(prog)
     try:
-        args, extra = parser.parse_known_args(sys.argv[1:] if argv is None else list(argv))
-        if extra:   # reported by the (sub)command's own parser, with its usage line
-            args.parser.error(f"unrecognized arguments: {' '.join(extra)}")
-        return int(args.func(args) or 0)
+        args = parse_args(sys.argv[1:] if argv is None else list(argv), prog)
+        return run_command(args)
     except SystemExit as e:       # argparse: --help (0) or a usage error (2)
         return e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
     except Terminated:
@@ -412,11 +84,7 @@ def _main(argv, prog) -> int:
     except BrokenPipeError:
         return 1
     except OSError as e:          # a named file or device that cannot be read or written
-        if _is_user_error(e):     # e.g. dcsflow.fileio.OutputError: its message names path and reason
-            print(f"error: {e}", file=sys.stderr)
-            return 1
-        where = f" ({e.filename})" if e.filename else ""
-        print(f"error: {e.strerror or e}{where}", file=sys.stderr)
+        print(f"error: {os_error_message(e)}", file=sys.stderr)
         return 1
     except Exception as e:  # noqa: BLE001 - user errors become one line; others re-raise
         if _is_user_error(e):

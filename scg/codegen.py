@@ -37,7 +37,6 @@ Blob layout (format version 1, all 32-bit words)::
 from __future__ import annotations
 
 import dataclasses
-import json
 import re
 import zlib
 from dataclasses import dataclass
@@ -48,6 +47,7 @@ from dcsflow.fileio import check_output_dir, write_files_atomic
 from .affine import AffineRow, affine_rows, group_tables
 from .buildfolder import BuildFolder, load_build
 from .device import ECC_MASK, ECC_WORD, FRAME_WORDS, bit_code, finish_ecc
+from .errors import BuildFolderError
 from .plan import param_layout
 
 BLOB_MAGIC = 0x42474353
@@ -451,6 +451,37 @@ _EACC_WIPE = """    {
     }"""
 
 
+def _affine_decl(t, frames: int) -> str:
+    """Declarations of :func:`affine_source`: the tables ``t`` (:func:`dcsflow.scg.affine.group_tables`),
+    the ECC accumulator of ``frames`` frames and the half-word type (little-endian targets only)."""
+    return (_array("scg_ag", t.groups, static=True) + _array("scg_ar", t.rows, static=True)
+            + _array("scg_ae", t.eccs or [0], static=True)
+            + f"static uint32_t scg_eacc[{frames}u];\n"
+            "typedef uint16_t __attribute__((may_alias)) scg_h16;\n"
+            "#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__\n"
+            "#error \"scg_gen.c: the half-word writes assume a little-endian target\"\n#endif\n\n")
+
+
+def _quarter_choice(nh: int) -> tuple[str, str, str, str, str]:
+    """C fragments of :func:`affine_source` for ``nh`` quarter choices per row (1, 2 or 4): the extra
+    declarations, the select masks ``s<j>`` from ``D`` bits 7..8, the loads of a row's V0 and of a
+    frame's pre-summed ECC pair, and the wipe of the masks. With quarter choices a value is picked
+    by masks, never by a key-dependent index (constant time; :mod:`dcsflow.scg.affine`)."""
+    if nh == 1:
+        return "", "", "lo = r[0]; hi = r[1];", "c = x[1] ^ ((x[1] ^ x[2]) & m5);", ""
+    sel_decl = ", e, " + ", ".join(f"s{j}" for j in range(nh))
+    sel = "\n            e = (d >> 7) & 3u;\n" + "".join(
+        f"            s{j} = 0u - ((((e ^ {j}u) - 1u) >> 31) & 1u);\n" for j in range(nh))
+    load_v0 = ("lo = " + " | ".join(f"(r[{2 * j}] & s{j})" for j in range(nh)) + ";\n                hi = "
+               + " | ".join(f"(r[{2 * j + 1}] & s{j})" for j in range(nh)) + ";")
+    load_ecc = ("lo = " + " | ".join(f"(x[{1 + 2 * j}] & s{j})" for j in range(nh)) + ";\n                hi = "
+                + " | ".join(f"(x[{2 + 2 * j}] & s{j})" for j in range(nh)) + ";\n"
+                "                c = lo ^ ((lo ^ hi) & m5);")
+    sel_clear = " e = " + " = ".join(f"s{j}" for j in range(nh)) + " = 0u; (void)e;" + "".join(
+        f" (void)s{j};" for j in range(nh))
+    return sel_decl, sel, load_v0, load_ecc, sel_clear
+
+
 def affine_source(rows: list[AffineRow], frames: int, slot: dict | None = None) -> tuple[str, str]:
     """C99 for the affine TLUTs: ``(declarations, loop)``; empty strings when there are no rows.
 
@@ -469,30 +500,9 @@ def affine_source(rows: list[AffineRow], frames: int, slot: dict | None = None) 
     if slot is not None:   # frontier outputs as indexes into y
         rows = [dataclasses.replace(r, frontier=tuple(slot[j] for j in r.frontier)) for r in rows]
     t = group_tables(rows)
-    nf = t.nf
-    decl = (_array("scg_ag", t.groups, static=True) + _array("scg_ar", t.rows, static=True)
-            + _array("scg_ae", t.eccs or [0], static=True)
-            + f"static uint32_t scg_eacc[{frames}u];\n"
-            "typedef uint16_t __attribute__((may_alias)) scg_h16;\n"
-            "#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__\n"
-            "#error \"scg_gen.c: the half-word writes assume a little-endian target\"\n#endif\n\n")
-    nh = t.nh
-    if nh == 1:
-        sel_decl = sel = ""
-        load_v0 = "lo = r[0]; hi = r[1];"
-        load_ecc = "c = x[1] ^ ((x[1] ^ x[2]) & m5);"
-        sel_clear = ""
-    else:   # quarter choice e = D bits 7..8: masks, never an index (docs: scg.affine)
-        sel_decl = ", e, " + ", ".join(f"s{j}" for j in range(nh))
-        sel = "\n            e = (d >> 7) & 3u;\n" + "".join(
-            f"            s{j} = 0u - ((((e ^ {j}u) - 1u) >> 31) & 1u);\n" for j in range(nh))
-        load_v0 = ("lo = " + " | ".join(f"(r[{2 * j}] & s{j})" for j in range(nh)) + ";\n                hi = "
-                   + " | ".join(f"(r[{2 * j + 1}] & s{j})" for j in range(nh)) + ";")
-        load_ecc = ("lo = " + " | ".join(f"(x[{1 + 2 * j}] & s{j})" for j in range(nh)) + ";\n                hi = "
-                    + " | ".join(f"(x[{2 + 2 * j}] & s{j})" for j in range(nh)) + ";\n"
-                    "                c = lo ^ ((lo ^ hi) & m5);")
-        sel_clear = " e = " + " = ".join(f"s{j}" for j in range(nh)) + " = 0u; (void)e;" + "".join(
-            f" (void)s{j};" for j in range(nh))
+    nf, nh = t.nf, t.nh
+    decl = _affine_decl(t, frames)
+    sel_decl, sel, load_v0, load_ecc, sel_clear = _quarter_choice(nh)
     rw, ew = 2 * nh + 4, 1 + 2 * nh
     loop = f"""    {{
         scg_h16 *h = (scg_h16 *)f;
@@ -592,14 +602,15 @@ def _array(name: str, words: list[int], per_line: int = 8, static: bool = False)
 def _hwicap_define(build: BuildFolder) -> str:
     """``#define SCG_GEN_HWICAP_BASE`` from the board of a ``--backend vivado --board`` build
     (``vivado/tluts.json`` key ``hwicap_base``, copied from the board file), else nothing. The file
-    is read only when ``build.json`` lists it (its hash was checked by the reader)."""
-    plan = build.path / "vivado" / "tluts.json"
-    if plan not in build.input_files():
+    is read only when ``build.json`` lists it (its hash was checked by the reader); a plan without
+    a readable base gives nothing either (firmware/board_main.c then takes -DHWICAP_BASE or its
+    default)."""
+    if not build.lists("vivado/tluts.json"):
         return ""
     try:
-        base = json.loads(plan.read_text(encoding="utf-8")).get("hwicap_base")
+        base = build.read_json("vivado/tluts.json", "Vivado plan").get("hwicap_base")
         return f"#define SCG_GEN_HWICAP_BASE 0x{int(base, 16):08X}u\n" if base else ""
-    except (OSError, ValueError, TypeError, AttributeError):
+    except (BuildFolderError, ValueError, TypeError):
         return ""
 
 

@@ -33,7 +33,8 @@ from .errors import RekeyError
 from .plan import frames_hash, plan
 from .transports import DEVCFG_BASE, DevMemBus, FpgaManager, make_emulator, specialized_stream, words_to_le_bytes
 
-__all__ = ["ERROR_CODES", "RekeyError", "RekeyResult", "apply_hwicap", "rekey", "TARGETS"]
+__all__ = ["DEFAULT_TARGET", "ERROR_CODES", "RekeyError", "RekeyResult", "TARGETS", "Target", "apply_hwicap",
+           "parse_target", "rekey", "target_help"]
 
 #: Error codes shared with the firmware (firmware/scg_runtime.h, firmware/hwicap.h).
 ERROR_CODES = {
@@ -41,9 +42,74 @@ ERROR_CODES = {
     "blob": -10, "design": -11, "device": -12, "key": -13, "write": -14, "verify": -15, "rollback": -16,
 }
 
-#: the targets of :func:`rekey`, as the CLI's help lists them
-TARGETS = ("emulator | bitfile:PATH(.bit/.bin, mode 0600; full after `dcsflow import`) | "
-           "partial:PATH(.bit/.bin) | devmem:BASE[@/dev/uioN] | fpgamgr[:NAME.bin] (Linux FPGA manager, PCAP)")
+#: The targets of :func:`rekey`, one row each: (kind, its form in the error for an unknown target,
+#: its form and notes in the help of ``--to``). :func:`parse_target` reads these kinds; both command
+#: lines show :func:`target_help`.
+TARGETS = (
+    ("emulator", "emulator", "emulator"),
+    ("bitfile", "bitfile:PATH", "bitfile:PATH(.bit/.bin, mode 0600; full after `dcsflow import`)"),
+    ("partial", "partial:PATH", "partial:PATH(.bit/.bin)"),
+    ("devmem", "devmem:BASE", "devmem:BASE[@/dev/uioN]"),
+    ("fpgamgr", "fpgamgr[:NAME]", "fpgamgr[:NAME.bin] (Linux FPGA manager, PCAP)"),
+)
+DEFAULT_TARGET = "emulator"
+#: files a file target may write (the suffix selects the format: ``.bit`` with header, ``.bin`` raw)
+FILE_SUFFIXES = (".bit", ".bin")
+
+
+def target_help() -> str:
+    """Help text of ``--to`` (:data:`TARGETS`), the same in both command lines."""
+    return " | ".join(row[2] for row in TARGETS) + f" (default: {DEFAULT_TARGET})"
+
+
+@dataclass(frozen=True)
+class Target:
+    """A parsed rekey target (:func:`parse_target`).
+
+    Attributes:
+        text: the target as given (reported as ``target`` in :class:`RekeyResult`);
+        kind: a kind of :data:`TARGETS`; path: the file of ``bitfile``/``partial`` (else None);
+        base: the AXI HWICAP base address of ``devmem`` (bytes; else None); device: the memory
+        device given after ``@`` (e.g. ``/dev/uio0``); ``""``: ``/dev/mem``, and devcfg PCAP_PR is
+        cleared first (a UIO device maps the HWICAP only);
+        name: the firmware file name of ``fpgamgr`` (``""``: a name made from the design hash).
+    """
+
+    text: str
+    kind: str
+    path: Path | None = None
+    base: int | None = None
+    device: str = ""
+    name: str = ""
+
+
+def parse_target(text: str) -> Target:
+    """Parse a rekey target (:data:`TARGETS`): ``emulator``, ``bitfile:PATH``, ``partial:PATH``
+    (``PATH`` ending in ``.bit`` or ``.bin``), ``devmem:BASE`` or ``devmem:BASE@/dev/uioN`` (``BASE``
+    in C notation, e.g. ``0x40000000``), ``fpgamgr`` or ``fpgamgr:NAME``.
+
+    Raises:
+        RekeyError: code ``arg``: unknown target, a file name without ``.bit``/``.bin``, a bad base
+            address.
+    """
+    kind, _, rest = text.partition(":")
+    if text.startswith(("bitfile:", "partial:")):
+        path = Path(rest)
+        if path.suffix not in FILE_SUFFIXES:
+            raise RekeyError(f"{kind} target {path}: use a .bit or .bin file name", "arg")
+        return Target(text, kind, path=path)
+    if text == "fpgamgr" or text.startswith("fpgamgr:"):
+        return Target(text, "fpgamgr", name=rest)
+    if text == "emulator":
+        return Target(text, "emulator")
+    if text.startswith("devmem:"):
+        base_s, _, dev_path = rest.partition("@")
+        try:
+            base = int(base_s, 0)
+        except ValueError:
+            raise RekeyError(f"devmem target: bad base address {base_s!r}", "arg") from None
+        return Target(text, "devmem", base=base, device=dev_path)
+    raise RekeyError(f"unknown target {text!r} ({', '.join(row[1] for row in TARGETS)})", "arg")
 
 
 @dataclass
@@ -113,83 +179,46 @@ def apply_hwicap(session: HwicapSession, build, new: dict, previous: dict, verif
                          rolled_back=True) from None
 
 
-def rekey(build, assignment: dict, target: str = "emulator", *, verify: bool = False,
+def rekey(build, assignment: dict, target: str = DEFAULT_TARGET, *, verify: bool = False,
           hwicap=None, previous: dict | None = None, timeout: int = 1000, fpga_manager=None) -> RekeyResult:
     """Rekey ``build`` (:class:`dcsflow.scg.buildfolder.BuildFolder`) for ``assignment`` (parameter port ->
     value, e.g. from :func:`dcsflow.scg.params.parse_param_args`) through ``target``.
 
     Args:
-        target: ``emulator`` (``hwicap`` or a new model holding the template), ``bitfile:PATH``
-            (``.bit``/``.bin``, mode 0600: the full specialized bitstream after ``dcsflow import``
-            of a Vivado bitstream, else the partial one), ``partial:PATH`` (partial bitstream of the
-            touched frames), ``devmem:BASE`` (AXI HWICAP through ``/dev/mem``, devcfg PCAP_PR
-            cleared first) or ``devmem:BASE@/dev/uioN``, ``fpgamgr[:NAME.bin]`` (PCAP through the
-            Linux FPGA manager, :class:`FpgaManager`; ``fpga_manager`` overrides its folders).
+        target: (:func:`parse_target`) ``emulator`` (``hwicap`` or a new model holding the template),
+            ``bitfile:PATH`` (``.bit``/``.bin``, mode 0600: the full specialized bitstream after
+            ``dcsflow import`` of a Vivado bitstream, else the partial one), ``partial:PATH``
+            (partial bitstream of the touched frames), ``devmem:BASE`` (AXI HWICAP through
+            ``/dev/mem``, devcfg PCAP_PR cleared first) or ``devmem:BASE@/dev/uioN``,
+            ``fpgamgr[:NAME.bin]`` (PCAP through the Linux FPGA manager, :class:`FpgaManager`;
+            ``fpga_manager`` overrides its folders).
         verify: read the frames back and compare. previous: the frames now in the device (FAR ->
-            words; default: the template's) used for rollback.
+            words; default: the template's) used for rollback. timeout: maximum polls of the HWICAP
+            per wait (:class:`dcsflow.scg.driver.HwicapSession`).
     Returns:
         :class:`RekeyResult`.
     Raises:
-        RekeyError: bad target, IDCODE mismatch (``idcode``), write/verify failure (rolled back),
-            a file target that cannot be written or is a file of the build folder (``write``,
-            checked before the PPC is evaluated; nothing is written).
+        RekeyError: bad target (code ``arg``; before any work), IDCODE mismatch (``idcode``),
+            write/verify failure (rolled back), a file target that cannot be written or is a file
+            of the build folder (``write``, checked before the PPC is evaluated; nothing is written).
         BuildFolderError: the frame map or template is refused (read on first use).
     """
     t0 = time.perf_counter()
-    path = None
-    if target.startswith(("bitfile:", "partial:")):     # the output is checked before any work
-        kind, _, name = target.partition(":")
-        path = Path(name)
-        if path.suffix not in (".bit", ".bin"):
-            raise RekeyError(f"{kind} target {path}: use a .bit or .bin file name", "arg")
-        try:
-            check_output_file(path, inputs=build.input_files())
-        except OutputError as e:
-            raise RekeyError(f"{kind} target {path}: cannot write ({e.strerror})", "write") from None
-        inside = build_folder_of(path)
-        if inside is not None:
-            raise RekeyError(f"{kind} target {path}: inside the build folder {inside}; a specialized bitstream "
-                             "holds key material: write it elsewhere", "arg")
+    t = parse_target(target)
+    if t.path is not None:      # the output is checked before any work
+        _check_file_target(build, t)
     p = plan(build, assignment)
-    prev = previous if previous is not None else {f: build.template.frame(f) for f in build.fars}
     h = frames_hash(p.frames, build.device)
-    if path is not None:
-        full = kind == "bitfile" and build.imported
-        words = specialized_stream(build, p, full=full)
-        data = words_to_bytes(words)
-        if path.suffix == ".bit":
-            data = to_bit(data, design=f"dcsflow;hash={build.design_hash[:16]};{'full' if full else 'partial'}",
-                          part=header_part(build.device))
-        try:
-            write_bytes_atomic(path, data, private=True, inputs=build.input_files())
-        except OSError as e:
-            raise RekeyError(f"{kind} target {path}: cannot write ({e.strerror or e})", "write") from None
-        return RekeyResult(target, len(build.fars), len(build.runs), len(words), 0, 0,
-                           time.perf_counter() - t0, h, False,
-                           {"file": str(path), "bytes": len(data), "bitstream": "full" if full else "partial"})
-    if target == "fpgamgr" or target.startswith("fpgamgr:"):
-        fm = fpga_manager if fpga_manager is not None else FpgaManager()
-        name = target.partition(":")[2] or f"dcsflow_{build.design_hash[:12]}_partial.bin"
-        data = words_to_le_bytes(specialized_stream(build, p, full=False))
-        fm.load_partial(name, data)
-        return RekeyResult(target, len(build.fars), len(build.runs), len(data) // 4, 0, 0,
-                           time.perf_counter() - t0, h, False,
-                           {"firmware": name, "bytes": len(data), "bitstream": "partial", "transport": "pcap"})
-    if target == "emulator":
-        hw = hwicap if hwicap is not None else make_emulator(build)
-        devcfg = None
-    elif target.startswith("devmem:"):
-        spec = target[len("devmem:"):]
-        base_s, _, dev_path = spec.partition("@")
-        try:
-            base = int(base_s, 0)
-        except ValueError:
-            raise RekeyError(f"devmem target: bad base address {base_s!r}", "arg") from None
-        hw = DevMemBus(base, dev_path or "/dev/mem")
-        devcfg = DevMemBus(DEVCFG_BASE) if not dev_path else None
+    if t.path is not None:
+        return _write_file(build, t, p, h, t0)
+    if t.kind == "fpgamgr":
+        return _load_fpga_manager(build, t, p, h, t0, fpga_manager)
+    prev = previous if previous is not None else {f: build.template.frame(f) for f in build.fars}
+    if t.kind == "emulator":
+        hw, devcfg = (hwicap if hwicap is not None else make_emulator(build)), None
     else:
-        raise RekeyError(f"unknown target {target!r} (emulator, bitfile:PATH, partial:PATH, devmem:BASE, "
-                         "fpgamgr[:NAME])", "arg")
+        hw = DevMemBus(t.base, t.device or "/dev/mem")
+        devcfg = DevMemBus(DEVCFG_BASE) if not t.device else None
     s = HwicapSession(hw, build.idcode, timeout)
     try:
         s.init(devcfg)
@@ -197,6 +226,49 @@ def rekey(build, assignment: dict, target: str = "emulator", *, verify: bool = F
         raise RekeyError(f"refusing to rekey: {e}", e.code) from None
     s.icap_words_in = s.icap_words_out = s.reg_accesses = 0  # count the rekey only (as the firmware)
     apply_hwicap(s, build, p.frames, prev, verify)
-    return RekeyResult(target, len(build.fars), len(build.runs), s.icap_words_in, s.reg_accesses,
+    return RekeyResult(t.text, len(build.fars), len(build.runs), s.icap_words_in, s.reg_accesses,
                        s.icap_words_out, time.perf_counter() - t0, h, verify)
 
+
+def _check_file_target(build, t: Target) -> None:
+    """The file of a ``bitfile``/``partial`` target can be written and is neither a file of the build
+    folder nor inside any build folder (a specialized bitstream holds key material). Raises RekeyError."""
+    try:
+        check_output_file(t.path, inputs=build.input_files())
+    except OutputError as e:
+        raise RekeyError(f"{t.kind} target {t.path}: cannot write ({e.strerror})", "write") from None
+    inside = build_folder_of(t.path)
+    if inside is not None:
+        raise RekeyError(f"{t.kind} target {t.path}: inside the build folder {inside}; a specialized bitstream "
+                         "holds key material: write it elsewhere", "arg")
+
+
+def _write_file(build, t: Target, p, h: str, t0: float) -> RekeyResult:
+    """Write the specialized bitstream of plan ``p`` to the file of target ``t`` (mode 0600): the full
+    configuration after ``dcsflow import``, else the partial one; ``.bit`` with a header naming the
+    design hash and the part (UG470 ``.bit`` fields a and b). Raises RekeyError (code ``write``)."""
+    full = t.kind == "bitfile" and build.imported
+    words = specialized_stream(build, p, full=full)
+    data = words_to_bytes(words)
+    if t.path.suffix == ".bit":
+        data = to_bit(data, design=f"dcsflow;hash={build.design_hash[:16]};{'full' if full else 'partial'}",
+                      part=header_part(build.device))
+    try:
+        write_bytes_atomic(t.path, data, private=True, inputs=build.input_files())
+    except OSError as e:
+        raise RekeyError(f"{t.kind} target {t.path}: cannot write ({e.strerror or e})", "write") from None
+    return RekeyResult(t.text, len(build.fars), len(build.runs), len(words), 0, 0,
+                       time.perf_counter() - t0, h, False,
+                       {"file": str(t.path), "bytes": len(data), "bitstream": "full" if full else "partial"})
+
+
+def _load_fpga_manager(build, t: Target, p, h: str, t0: float, fpga_manager=None) -> RekeyResult:
+    """Load the partial bitstream of plan ``p`` through the Linux FPGA manager (PCAP,
+    :class:`dcsflow.scg.transports.FpgaManager`; ``fpga_manager`` overrides its folders)."""
+    fm = fpga_manager if fpga_manager is not None else FpgaManager()
+    name = t.name or f"dcsflow_{build.design_hash[:12]}_partial.bin"
+    data = words_to_le_bytes(specialized_stream(build, p, full=False))
+    fm.load_partial(name, data)
+    return RekeyResult(t.text, len(build.fars), len(build.runs), len(data) // 4, 0, 0,
+                       time.perf_counter() - t0, h, False,
+                       {"firmware": name, "bytes": len(data), "bitstream": "partial", "transport": "pcap"})

@@ -28,6 +28,7 @@ refused, so a rekey never writes fresh CRCs over unchecked data.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -41,7 +42,7 @@ from pathlib import Path
 from dcsflow.fileio import write_text_atomic
 
 from .bitstream import parse, read_file
-from .buildfolder import IMPORTED_TEMPLATE, load_build, sha256_file
+from .buildfolder import IMPORTED_TEMPLATE, load_build, read_json, sha256_file
 from .device import get_device, normalize_part
 from .errors import BitstreamError, ScgError
 from .lut import expand, template_table
@@ -70,16 +71,9 @@ class ImportResult:
     files: list = field(default_factory=list)
 
 
-def _read_json(path: Path, what: str) -> dict:
-    try:
-        d = json.loads(Path(path).read_text())
-    except FileNotFoundError:
-        raise VivadoImportError(f"{path}: missing ({what})") from None
-    except (OSError, ValueError, UnicodeDecodeError) as e:
-        raise VivadoImportError(f"{path}: malformed {what} ({e})") from None
-    if not isinstance(d, dict):
-        raise VivadoImportError(f"{path}: malformed {what} (not a JSON object)")
-    return d
+def _read_json(path, what: str) -> dict:
+    """:func:`dcsflow.scg.buildfolder.read_json` raising :class:`VivadoImportError` (``malformed``)."""
+    return read_json(path, what, VivadoImportError, "malformed")
 
 
 def _pin_pairs(text: str) -> dict[str, str]:
@@ -209,11 +203,36 @@ def import_vivado(build_dir, bit_path, cells_path) -> ImportResult:
             truncated bitstream.
     """
     root = Path(build_dir)
-    bj_path = root / "build.json"
     build = load_build(root)
-    bj = json.loads(json.dumps(build.manifest))      # a copy: updated and written at the end
+    plan = _read_plan(build)
+    device = get_device(plan["device"])
+    dump = _read_json(Path(cells_path), "TLUT dump")
+    t0 = time.perf_counter()
+    _fail(check_dump(plan, dump, Path(cells_path), device))
+    bit_data, bs = _read_routed(bit_path, device)
+    _fail(check_frames(plan, bs.frames))
+    seconds = time.perf_counter() - t0
+    record = {"format": IMPORT_FORMAT, "version": 1, "device": device.name, "idcode": f"0x{device.idcode:08X}",
+              "design_hash": build.design_hash, "bitstream": str(bit_path),
+              "bitstream_sha256": hashlib.sha256(bit_data).hexdigest(), "dump_sha256": sha256_file(Path(cells_path)),
+              "header": bs.header, "tluts": len(plan["cells"]), "frames": bs.device.n_frames,
+              "seconds": round(seconds, 3)}
+    files = {"template.bit": bit_data, "import.json": (json.dumps(record, indent=1) + "\n").encode()}
+    hashes = _link(root, files, build.manifest)
+    return ImportResult(len(plan["cells"]), bs.device.n_frames, seconds, sorted(hashes))
+
+
+def _read_plan(build) -> dict:
+    """The Vivado back end's plan ``vivado/tluts.json`` (:data:`PLAN_FORMAT` v1) of ``build``, listed in
+    its ``build.json`` and of its design hash; its TLUT sites are those of the frame map.
+
+    Raises:
+        VivadoImportError: missing (not a ``--backend vivado`` build), not listed, malformed, of
+            another build, or naming other sites than ``tlut/framemap.json``.
+    """
+    root = build.path
     plan_path = root / "vivado" / "tluts.json"
-    if plan_path.exists() and plan_path not in build.input_files():
+    if plan_path.exists() and not build.lists("vivado/tluts.json"):
         raise VivadoImportError(f"{plan_path}: not listed in build.json (not written by this build): "
                                 "rerun dcsflow build --from backend --backend vivado")
     plan = _read_json(plan_path, "Vivado plan (build with --backend vivado)")
@@ -226,11 +245,19 @@ def import_vivado(build_dir, bit_path, cells_path) -> ImportResult:
     if planned_sites != {(p["site"], p["bel"]) for p in plan["cells"]}:
         raise VivadoImportError(f"{root}/vivado/tluts.json and tlut/framemap.json name different TLUT sites: "
                                 "rerun dcsflow build --from backend --backend vivado")
-    device = get_device(plan["device"])
-    dump = _read_json(Path(cells_path), "TLUT dump")
-    t0 = time.perf_counter()
-    _fail(check_dump(plan, dump, Path(cells_path), device))
-    try:                 # read once: the bytes checked here are the bytes linked below
+    return plan
+
+
+def _read_routed(bit_path, device):
+    """``(bytes, Bitstream)`` of the routed bitstream ``bit_path``, read once (the bytes checked are
+    the bytes linked): a full, complete and checked configuration of ``device`` (UG470: a CRC
+    check over the frame data, START, DESYNC; IDCODE bits [27:0]).
+
+    Raises:
+        BitstreamError: unreadable, corrupted or truncated. VivadoImportError: no IDCODE write,
+            another part, a partial or unchecked stream.
+    """
+    try:
         bit_data = Path(bit_path).read_bytes()
     except OSError as e:
         raise BitstreamError(f"cannot read {bit_path}: {e.strerror or e}") from None
@@ -251,56 +278,70 @@ def import_vivado(build_dir, bit_path, cells_path) -> ImportResult:
         raise VivadoImportError(f"{bit_path}: not a complete, checked bitstream ({', '.join(bs.unchecked_reasons)}); "
                                 "import needs Vivado's routed bitstream as written: a CRC check over the frame "
                                 "data, START and DESYNC (UG470)")
-    _fail(check_frames(plan, bs.frames))
-    seconds = time.perf_counter() - t0
-    # ---- link (atomic): new folder under a temporary name, then rename; then build.json
+    return bit_data, bs
+
+
+def _link(root: Path, files: dict[str, bytes], manifest: dict) -> dict[str, str]:
+    """Make ``files`` (name -> content) the folder :data:`IMPORT_DIR` of the build folder ``root`` and
+    record them in its ``build.json`` (``manifest`` as loaded, with their hashes and key
+    ``template``: :func:`_record`), all or nothing: the folder
+    is written under a temporary name and renamed over any previous import (kept until
+    ``build.json`` is replaced atomically). Returns the recorded name -> SHA-256.
+
+    Raises:
+        VivadoImportError: the build folder cannot be written (it is then unchanged).
+    """
     try:
         tmp = Path(tempfile.mkdtemp(prefix=".import-", dir=root / "tlut"))
     except OSError as e:
         raise VivadoImportError(f"cannot write into the build folder {root}/tlut: {e.strerror or e}") from None
-    old = None
+    dest, old = root / IMPORT_DIR, None
     try:
         os.chmod(tmp, 0o755)
-        (tmp / "template.bit").write_bytes(bit_data)
-        doc = {"format": IMPORT_FORMAT, "version": 1, "device": device.name, "idcode": f"0x{device.idcode:08X}",
-               "design_hash": build.design_hash, "bitstream": str(bit_path),
-               "bitstream_sha256": sha256_file(tmp / "template.bit"), "dump_sha256": sha256_file(Path(cells_path)),
-               "header": bs.header, "tluts": len(plan["cells"]), "frames": bs.device.n_frames,
-               "seconds": round(seconds, 3)}
-        (tmp / "import.json").write_text(json.dumps(doc, indent=1) + "\n")
-        names = ("template.bit", "import.json")
-        hashes = {f"{IMPORT_DIR}/{n}": sha256_file(tmp / n) for n in names}
-        dest = root / IMPORT_DIR
+        for name, data in files.items():
+            (tmp / name).write_bytes(data)
+        hashes = {f"{IMPORT_DIR}/{n}": sha256_file(tmp / n) for n in files}
         if dest.exists():
             old = Path(tempfile.mkdtemp(prefix=".import-old-", dir=root / "tlut"))
             os.replace(dest, old / "x")
         os.replace(tmp, dest)
     except BaseException as e:
         shutil.rmtree(tmp, ignore_errors=True)
-        if old is not None and not (root / IMPORT_DIR).exists():
-            os.replace(old / "x", root / IMPORT_DIR)
+        if old is not None and not dest.exists():
+            os.replace(old / "x", dest)
         if old is not None:
             shutil.rmtree(old, ignore_errors=True)
         if isinstance(e, OSError):
             raise VivadoImportError(f"cannot write into the build folder {root}/tlut: {e.strerror or e}"
                                     f"{f' ({e.filename})' if getattr(e, 'filename', None) else ''}") from None
         raise
-    bj.setdefault("files", {}).update(hashes)
-    bj["template"] = {"source": "vivado", "folder": IMPORT_DIR, "bitstream_sha256": doc["bitstream_sha256"]}
     try:
-        write_text_atomic(bj_path, json.dumps(bj, indent=1) + "\n")
-    except BaseException as e:
+        _record(root, manifest, hashes)
+    except BaseException:
         shutil.rmtree(dest, ignore_errors=True)
         if old is not None:
             os.replace(old / "x", dest)
-        if isinstance(e, OSError):
-            raise VivadoImportError(f"cannot write {bj_path}: {e.strerror or e}; the build folder is unchanged") \
-                from None
         raise
     finally:
         if old is not None:
             shutil.rmtree(old, ignore_errors=True)
-    return ImportResult(len(plan["cells"]), bs.device.n_frames, seconds, sorted(hashes))
+    return hashes
+
+
+def _record(root: Path, manifest: dict, hashes: dict[str, str]) -> None:
+    """Write ``root/build.json`` (replaced atomically): ``manifest`` (not changed) with the imported
+    template recorded — the new files' hashes and key ``template`` (source, folder, the bitstream's
+    SHA-256; docs/formats.md). Raises VivadoImportError when it cannot be written."""
+    bj_path = root / "build.json"
+    bj = json.loads(json.dumps(manifest))      # a copy
+    bj.setdefault("files", {}).update(hashes)
+    bj["template"] = {"source": "vivado", "folder": IMPORT_DIR,
+                      "bitstream_sha256": hashes[f"{IMPORT_DIR}/template.bit"]}
+    try:
+        write_text_atomic(bj_path, json.dumps(bj, indent=1) + "\n")
+    except OSError as e:
+        raise VivadoImportError(f"cannot write {bj_path}: {e.strerror or e}; the build folder is unchanged") \
+            from None
 
 
 def synthetic_vivado_result(build_dir, base_bit, out_dir, mutate_frames=None, mutate_dump=None) -> tuple[Path, Path]:

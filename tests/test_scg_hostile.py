@@ -596,6 +596,52 @@ def test_sigterm_removes_the_key_bearing_firmware_file(syn, tmp_path):
     assert os.listdir(fw) == []                                   # no firmware file, no temporary
 
 
+# Ctrl-C raises KeyboardInterrupt only where SIGINT has Python's handler; a child started from a
+# background job inherits SIGINT ignored, so it is set here as a terminal would have it.
+_SIGNAL_CHILD = """
+import signal, sys
+signal.signal(signal.SIGINT, signal.default_int_handler)
+from dcsflow.scg import transports
+transports.FpgaManager.__init__.__defaults__ = (sys.argv[1], sys.argv[2], False)
+if sys.argv[4] == "dcsflow":
+    from dcsflow.flow.cli import main
+else:
+    from dcsflow.scg.cli import main
+sys.exit(main(["rekey", sys.argv[3], "--param", "key=beef", "--to", "fpgamgr:k.bin"]))
+"""
+
+
+@pytest.mark.parametrize("command_line", ["python -m dcsflow.scg", "dcsflow"])
+@pytest.mark.parametrize("sig,status,word", [(signal.SIGTERM, 143, "terminated"), (signal.SIGINT, 130, "interrupted")])
+def test_both_command_lines_give_the_same_status_for_a_signal(syn, tmp_path, command_line, sig, status, word):
+    """``rekey`` in either command line, stopped while the kernel loads the firmware file (a FIFO
+    nobody reads): SIGTERM exits 143 ('terminated'), Ctrl-C 130 ('interrupted'), the firmware file
+    (key material) removed either way."""
+    sysfs, fw = tmp_path / "sys", tmp_path / "fw"
+    sysfs.mkdir()
+    fw.mkdir()
+    (sysfs / "flags").write_text("0\n")
+    os.mkfifo(sysfs / "firmware")
+    which = "dcsflow" if command_line == "dcsflow" else "scg"
+    p = subprocess.Popen([sys.executable, "-c", _SIGNAL_CHILD, str(sysfs), str(fw), str(syn), which],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not (fw / "k.bin").exists() and p.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert (fw / "k.bin").exists(), p.poll()
+        time.sleep(0.2)
+        p.send_signal(sig)
+        out, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.communicate()
+    assert p.returncode == status and out == "", (p.returncode, out, err)
+    assert err.strip().splitlines()[-1:] == [word] and "Traceback" not in err, err
+    assert os.listdir(fw) == []
+
+
 def test_sigterm_handler_is_scoped(pynq, capsys):
     """main() installs its handler only where SIGTERM has its default action, and restores it."""
     seen = []

@@ -1,5 +1,5 @@
-"""``dcsflow bit``: bitstream tools — passes its arguments unchanged to the runtime's command line
-(``python -m dcsflow.scg bit``, :mod:`dcsflow.scg.cli`), where every option is defined once."""
+"""``dcsflow bit``: bitstream tools — the runtime's ``bit`` (:mod:`dcsflow.scg.commands`: the same
+options, checks and output as ``python -m dcsflow.scg bit``), run in this process."""
 
 from ._runtime import runtime_command
 

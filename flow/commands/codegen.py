@@ -1,5 +1,5 @@
-"""``dcsflow codegen``: firmware SCG sources — passes its arguments unchanged to the runtime's command line
-(``python -m dcsflow.scg codegen``, :mod:`dcsflow.scg.cli`), where every option is defined once."""
+"""``dcsflow codegen``: firmware SCG sources — the runtime's ``codegen`` (:mod:`dcsflow.scg.commands`:
+the same options, checks and output as ``python -m dcsflow.scg codegen``), run in this process."""
 
 from ._runtime import runtime_command
 

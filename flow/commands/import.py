@@ -1,5 +1,5 @@
-"""``dcsflow import``: Vivado import — passes its arguments unchanged to the runtime's command line
-(``python -m dcsflow.scg import``, :mod:`dcsflow.scg.cli`), where every option is defined once."""
+"""``dcsflow import``: Vivado import — the runtime's ``import`` (:mod:`dcsflow.scg.commands`: the same
+options, checks and output as ``python -m dcsflow.scg import``), run in this process."""
 
 from ._runtime import runtime_command
 

@@ -74,14 +74,9 @@ def COMMAND(aiger, params_file, strict, K, cuts, out_dir, area, param_latches, a
     compared with ABC's own LUT mapping (parameters as ordinary inputs).
     """
     from rich.console import Console
-    from rich.table import Table
 
-    from dcsflow.tmap.abc import BASELINE_AREA_SCRIPT, baseline
-    from dcsflow.tmap.errors import ToolError
-
-    from ..termout import stage, table_console
     from dcsflow.aig import read_aiger
-    from dcsflow.tmap.mapper import ABC_AIG_SCRIPTS, MapOptions, map_tluts, read_param_file, resolve_params
+    from dcsflow.tmap.mapper import ABC_AIG_SCRIPTS, MapOptions, read_param_file, resolve_params
 
     err = Console(stderr=True)
     aig = read_aiger(aiger)
@@ -94,11 +89,42 @@ def COMMAND(aiger, params_file, strict, K, cuts, out_dir, area, param_latches, a
     scripts = None if abc_opt is None else (ABC_AIG_SCRIPTS if abc_opt else ())  # None: default mode
     opts = MapOptions(K=K, cuts_per_node=cuts, area=area, verify=not no_verify, param_latches=param_latches,
                       aig_scripts=scripts, proof_method=proof_method, wide=wide)
-    title = f"map {Path(aiger).name}"
+    res, base = _map(err, aig, params, opts, out_dir, not no_baseline, f"map {Path(aiger).name}")
+    for note in res.notes:
+        err.print(f"note: {note}")
+    _print_figures(res.stats, base, K, aiger)
+    if out_dir:
+        click.echo(f"wrote {out_dir}/netlist.json, netlist.blif, ppc.aig, ppc.json")
+    if as_json:
+        s = res.stats
+        click.echo(json.dumps({"luts": s.luts, "tluts": s.tluts, "muxf7": s.muxf7, "muxf8": s.muxf8,
+                               "depth": s.depth, "ppc_ands": s.ppc_ands,
+                               "verified": s.verified, "baseline_luts": base.luts if base else None,
+                               "baseline_depth": base.depth if base else None, "seconds": round(s.seconds, 4),
+                               "baseline_seconds": round(base.seconds, 4) if base else None,
+                               "params_used": list(params), "params_missing": sel.missing if sel else []}))
+    return 0
+
+
+def _map(err, aig, params: list, opts, out_dir: str | None, with_baseline: bool, title: str):
+    """``(result, baseline)``: TMAP's mapping of ``aig`` (:func:`dcsflow.tmap.mapper.map_tluts`), written
+    to ``out_dir`` if given before the ABC baseline runs (a failing ABC does not lose it), and ABC's
+    own LUT mapping (None without ``with_baseline``); progress on the console ``err``.
+
+    Raises:
+        FlowError: ``out_dir`` cannot be written. ToolError: the ABC baseline failed (the message
+            says where TMAP's result is).
+    """
+    from dcsflow.tmap.abc import BASELINE_AREA_SCRIPT, baseline
+    from dcsflow.tmap.errors import ToolError
+    from dcsflow.tmap.mapper import map_tluts
+
+    from ..termout import stage
+
     with err.status("mapping") as st:
         with stage(err, title, "TMAP"):
             res = map_tluts(aig, params, opts, progress=lambda s: st.update(s))
-        if out_dir:                # before the baseline: a failing ABC does not lose TMAP's result
+        if out_dir:
             st.update("writing outputs")
             with stage(err, title, "outputs"):
                 try:
@@ -107,17 +133,24 @@ def COMMAND(aiger, params_file, strict, K, cuts, out_dir, area, param_latches, a
                     raise FlowError(f"--out {out_dir}: cannot write {e.filename or out_dir}: "
                                     f"{e.strerror or e} (no output written)") from None
         base = None
-        if not no_baseline:
+        if with_baseline:
             st.update("ABC baseline")
             with stage(err, title, "ABC baseline"):
                 try:
-                    base = baseline(aig, K, BASELINE_AREA_SCRIPT)
+                    base = baseline(aig, opts.K, BASELINE_AREA_SCRIPT)
                 except ToolError as e:
                     kept = f"; TMAP's result is in {out_dir}" if out_dir else ""
                     raise ToolError(f"ABC baseline: {e}{kept} (--no-baseline skips it)") from None
-    for note in res.notes:
-        err.print(f"note: {note}")
-    s = res.stats
+    return res, base
+
+
+def _print_figures(s, base, K: int, aiger: str) -> None:
+    """The table of TMAP's figures ``s`` (:class:`dcsflow.tmap.mapper.MapStats`) beside the ABC
+    baseline's ``base`` (None: not run) on stdout, then the proof and the baseline's script."""
+    from rich.table import Table
+
+    from ..termout import table_console
+
     proof = {True: "proved", False: "FAILED", None: "not run"}[s.verified]
     tab = Table(title=f"TMAP K={K}: {aiger}")     # a long path wraps in the title
     tab.add_column("figure")
@@ -137,13 +170,3 @@ def COMMAND(aiger, params_file, strict, K, cuts, out_dir, area, param_latches, a
         click.echo(f"proof: {s.proof}")
     if base:
         click.echo(f"baseline script: {base.script}")
-    if out_dir:
-        click.echo(f"wrote {out_dir}/netlist.json, netlist.blif, ppc.aig, ppc.json")
-    if as_json:
-        click.echo(json.dumps({"luts": s.luts, "tluts": s.tluts, "muxf7": s.muxf7, "muxf8": s.muxf8,
-                               "depth": s.depth, "ppc_ands": s.ppc_ands,
-                               "verified": s.verified, "baseline_luts": base.luts if base else None,
-                               "baseline_depth": base.depth if base else None, "seconds": round(s.seconds, 4),
-                               "baseline_seconds": round(base.seconds, 4) if base else None,
-                               "params_used": list(params), "params_missing": sel.missing if sel else []}))
-    return 0

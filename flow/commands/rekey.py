@@ -1,22 +1,80 @@
-"""``dcsflow rekey``: host SCG — passes its arguments to the runtime's command line
-(``python -m dcsflow.scg rekey``, :mod:`dcsflow.scg.cli`), where every option is defined once.
+"""``dcsflow rekey``: host SCG — the runtime's ``rekey`` (:func:`dcsflow.scg.commands.run_rekey`: the
+same options, steps and output as ``python -m dcsflow.scg rekey``), run in this process.
 
-The one thing the flow adds: a ``--param NAME=TEXT`` whose NAME is a named parameter value of the
-build's design (:class:`dcsflow.flow.design.NamedParam`, e.g. ``program=pi32`` for a processor
-whose program is a parameter input) is converted to ``PORT=HEX`` values before the runtime sees
-them (the runtime knows no designs)."""
+The one step the flow adds (:func:`open_build`): a ``--param NAME=TEXT`` whose NAME is a named
+parameter value of the build's design (:class:`dcsflow.flow.design.NamedParam`, e.g.
+``program=pi32`` for a processor whose program is a parameter input) is converted to the values of
+the ports it sets (the runtime knows no designs). The build folder is read and checked once.
+"""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
-import click
+from ._runtime import runtime_command
 
 #: runtime options of ``rekey`` that take a value (their value is never the BUILD argument)
 _VALUE_OPTIONS = ("--param", "--to")
 
 
+def _named_values(items: list[str], manifest, path: str, widths: dict[str, int] | None) -> list:
+    """``items`` with the named values of the build's design converted to ``(PORT, value)`` pairs
+    (:func:`dcsflow.flow.design.convert_named_params`); unchanged when ``manifest`` (``build.json``)
+    is unreadable or names its ports or design wrongly (the build folder's check reports that), or
+    every NAME is a port (then the design is not needed: it may not be installed here)."""
+    from ..design import convert_named_params
+    from ..registry import design_of
+
+    try:
+        ports = {str(k): int(v) for k, v in dict(manifest.get("params") or {}).items()}
+    except (AttributeError, TypeError, ValueError):
+        return list(items)
+    if all(str(it).partition("=")[0].strip() in ports for it in items) \
+            or not isinstance(manifest.get("design_source") or {}, dict):
+        return list(items)
+    return convert_named_params(design_of(manifest, path), items, ports, widths)
+
+
+def open_build(path: str, items: list[str]):
+    """``(build, assignment)`` for ``dcsflow rekey``: the build folder read and checked once
+    (:func:`dcsflow.scg.buildfolder.read_manifest`, :func:`~dcsflow.scg.buildfolder.load_build`) and
+    the values of ``items`` (``NAME=HEX``, or ``NAME=TEXT`` of a named value) for its PPC's ports,
+    each converted once (:func:`dcsflow.scg.params.parse_param_args`). A named value is cut to the
+    width of the PPC's port (:func:`dcsflow.flow.design.convert_named_params`).
+
+    A named value is converted before a refused folder is reported: a bad value is the error named
+    first (it needs only ``build.json``).
+
+    Raises:
+        NamedParamError, DesignError: a named value that cannot be converted; the build's design is
+            not installed (asked only when a NAME is no port of the build).
+        BuildFolderError, ParamValueError: as the runtime's ``rekey``.
+    """
+    from dcsflow.scg.buildfolder import load_build, read_manifest
+    from dcsflow.scg.errors import BuildFolderError
+    from dcsflow.scg.params import parse_param_args
+
+    manifest = widths = refused = None
+    try:
+        manifest = read_manifest(path)
+        build = load_build(path, manifest)
+        widths = build.ports                  # parses ppc.aig (checked on first use)
+    except BuildFolderError as e:
+        refused = e
+    items = _named_values(items, manifest, path, widths)
+    if refused is not None:
+        raise refused
+    return build, parse_param_args(items, widths)
+
+
+def _run(a) -> int:
+    from dcsflow.scg.commands import run_rekey
+
+    return run_rekey(a, open_build=open_build)
+
+
+COMMAND = runtime_command("rekey", "Host SCG: new parameter values, each touched frame written once.", run=_run)
+
+
+# ------------------------------------------------------------------------------------ for another machine
 def _build_arg(args: list[str]) -> str | None:
     """The BUILD argument of a ``rekey`` argument list (the first word that is neither an option
     nor an option's value), or None."""
@@ -32,9 +90,19 @@ def _build_arg(args: list[str]) -> str | None:
 
 
 def expand_args(args: list[str]) -> list[str]:
-    """``args`` with the named parameter values of the build's design converted (module docstring);
-    unchanged when there is no readable ``BUILD/build.json`` (the runtime reports that) or the design
-    has no named values. Raises NamedParamError / DesignError (one-line user errors)."""
+    """A ``rekey`` argument list with the named parameter values of the build's design written as
+    ``PORT=HEX`` items (:func:`dcsflow.flow.design.expand_named_params`), every other word kept as
+    written: a command line for a runtime without the flow (``python -m dcsflow.scg rekey``, e.g. on
+    the board), which knows no designs. ``dcsflow rekey`` itself converts the values once, as ints
+    (:func:`open_build`). Unchanged when there is no readable ``BUILD/build.json`` or the design has
+    no named values; the hex digits are those of the PPC's port when the folder passes its check.
+
+    Raises:
+        NamedParamError, DesignError: one-line user errors.
+    """
+    from dcsflow.scg import buildfolder
+    from dcsflow.scg.errors import ScgError
+
     from ..design import expand_named_params
     from ..registry import design_of
 
@@ -42,18 +110,15 @@ def expand_args(args: list[str]) -> list[str]:
     if build is None:
         return list(args)
     try:
-        manifest = json.loads((Path(build) / "build.json").read_text())
+        manifest = buildfolder.read_manifest(build)
         ports = {str(k): int(v) for k, v in dict(manifest.get("params") or {}).items()}
-    except (OSError, ValueError, TypeError, AttributeError):
+    except (ScgError, TypeError, ValueError, AttributeError):
         return list(args)
     design = design_of(manifest, build)
     if design is None or not design.named_params:
         return list(args)
-    from dcsflow.scg.buildfolder import load_build
-    from dcsflow.scg.errors import ScgError
-
     try:
-        widths = load_build(build).ports     # what the runtime's parser expects
+        widths = buildfolder.load_build(build).ports
     except (ScgError, OSError, ValueError):
         widths = None                        # the runtime reports the folder; the value is still checked
     out: list[str] = []
@@ -71,17 +136,3 @@ def expand_args(args: list[str]) -> list[str]:
             out.append(a)
         i += 1
     return out
-
-
-@click.command(name="rekey", context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
-               add_help_option=False,
-               help="Host SCG: new parameter values, each touched frame written once.",
-               short_help="Host SCG: new parameter values, each touched frame written once.")
-@click.argument("args", nargs=-1, type=click.UNPROCESSED)
-def COMMAND(args):
-    """Run the runtime's ``rekey`` with ``args`` (named parameter values converted: :func:`expand_args`)."""
-    from dcsflow.scg.cli import main
-
-    status = main(["rekey", *expand_args(list(args))], prog="dcsflow")
-    if status:
-        raise click.exceptions.Exit(status)
