@@ -287,7 +287,8 @@ def _prove(aig: Aig, net, script: str, timeout: float) -> None:
     from dcsflow.tmap.abc import cec
     from dcsflow.tmap.mapper import compose
 
-    ok, verdict = cec(aig, compose(net, Aig(), list(aig.input_names)), timeout)
+    ok, verdict = cec(aig, compose(net, Aig(), list(aig.input_names)), timeout,
+                      what=f"cec: ABC's mapping ({script}) vs the logic")
     if not ok:
         raise BaselineError(f"ABC's mapping ({script}) read back is not equivalent to the logic: {verdict}")
 
@@ -307,7 +308,8 @@ def _abc_map(aig: Aig, script: str, K: int, timeout: float, wide: bool):
         if wide:
             (Path(d) / "wide.lut").write_text(WIDE_LUT_LIBRARY)
             lib = "read_lut wide.lut; "
-        run_abc(f"{lib}&r in.aig; {script.format(K=K)}; &put; write_blif out.blif", timeout=timeout, cwd=d)
+        run_abc(f"{lib}&r in.aig; {script.format(K=K)}; &put; write_blif out.blif", timeout=timeout, cwd=d,
+                what=f"baseline LUT mapping{' (wide LUT library)' if wide else ''}: {script.format(K=K)}")
         outp = Path(d) / "out.blif"
         if not outp.exists():
             raise BaselineError(f"ABC wrote no netlist for {script!r}")

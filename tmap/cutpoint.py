@@ -80,7 +80,7 @@ def cutpoint_proof(netlist, ppc: Aig, aig: Aig, claims: dict, seconds: float = 6
                       f"without SAT{local}")
     from .abc import cec
 
-    ok, verdict = cec(ref, imp, seconds)
+    ok, verdict = cec(ref, imp, seconds, what="cec: cut-point TLUT entries (PPC vs AIG cones)")
     if not ok:
         return False, f"cut-point proof failed on the TLUT entries: {verdict}"
     return True, (f"cut-point proof: {len(netlist.luts)} LUTs, {n_pairs} entries{local}, "

@@ -621,7 +621,7 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
     from .abc import optimize_aig
 
     with ThreadPoolExecutor(max_workers=max(1, len(opt.aig_scripts))) as pool:
-        futures = [pool.submit(optimize_aig, comb, script) for script in opt.aig_scripts]
+        futures = [pool.submit(optimize_aig, comb, script, what=f"ABC variant: {script}") for script in opt.aig_scripts]
         # with opt.wide every candidate cover is improved by wide cuts (_wide_cover) before the
         # comparisons, so the default mode stays never worse than each candidate alone
         nowide = {}                          # id(wide-improved cover) -> (it, the cover without wide cuts)
@@ -717,7 +717,8 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
 
         t1 = time.perf_counter()
         try:
-            ppc = optimize_aig(ppc, timeout=opt.ppc_opt_seconds)
+            ppc = optimize_aig(ppc, "strash; dc2; dc2", timeout=opt.ppc_opt_seconds,
+                               what="PPC optimization: strash; dc2; dc2")
         except ToolTimeout:
             notes.append(f"PPC optimization stopped after {opt.ppc_opt_seconds:.0f} s; "
                          "the PPC is used as built")
@@ -813,11 +814,11 @@ def verify(res: MapResult, comb: Aig, seconds: float = 600.0, method: str = "aut
         ok, verdict = cutpoint_proof(res.netlist, res.ppc, res.variant or comb, res.claims, seconds)
         verdicts.append(verdict)
         if ok and res.variant is not None:
-            ok, verdict = cec(comb, res.variant, seconds)
+            ok, verdict = cec(comb, res.variant, seconds, what="cec: AIG variant vs AIG")
             verdicts.append(f"ABC-optimized AIG variant vs AIG: {verdict}")
     if not ok and method != "cutpoint":
         composed = compose(res.netlist, res.ppc, comb.input_names)
-        ok, verdict = cec(comb, composed, seconds)
+        ok, verdict = cec(comb, composed, seconds, what="cec: netlist ∘ PPC vs AIG")
         verdicts.append(f"global: {verdict}" if verdicts else verdict)
     res.stats.verified = ok
     res.stats.proof = "; ".join(verdicts) if verdicts else "no claims for a cut-point proof"
