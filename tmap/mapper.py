@@ -29,7 +29,7 @@ from pathlib import Path
 from .affine import MAX_FRONTIER, AffineTlut, cone_tables, detect
 from dcsflow.aig import Aig, truth_vars
 
-from .cones import compact, parameter_only
+from .cones import ParamLiterals, compact, parameter_only
 from .cuts import _cover_size, cut_luts, select_cover
 from .errors import ParamError, TmapError, VerificationError
 
@@ -838,41 +838,18 @@ def _unique_namer(taken: set):
 
 class _Ppc:
     """The PPC AIG under construction: its inputs are the parameters, :meth:`literal` gives the PPC
-    literal of a parameter-only variable of the mapped AIG (building its cone once), :meth:`output`
-    the PPC output of a literal (one output per distinct literal, named ``e<i>``)."""
+    literal of a parameter-only variable of the mapped AIG (building its cone once,
+    :class:`dcsflow.tmap.cones.ParamLiterals`), :meth:`output` the PPC output of a literal (one
+    output per distinct literal, named ``e<i>``)."""
 
     def __init__(self, comb: Aig, params: list):
-        self.ands = comb.ands
-        self.base = comb.first_and
         self.aig = Aig()
-        self.lit = {0: 0}          # variable of comb -> PPC literal (positive)
         self.out_index = {}        # PPC literal -> output index
         pos = {nm: j for j, nm in enumerate(comb.input_names)}
+        inputs = {}
         for p in params:
-            self.lit[1 + pos[p]] = self.aig.add_input(p)
-
-    def literal(self, v: int) -> int:
-        """PPC literal (positive) of parameter-only variable ``v`` (iterative, topological)."""
-        ppc_lit, ands, base = self.lit, self.ands, self.base
-        if v in ppc_lit:
-            return ppc_lit[v]
-        stack = [v]
-        while stack:
-            x = stack[-1]
-            if x in ppc_lit:
-                stack.pop()
-                continue
-            a, b = ands[x - base]
-            pa, pb = ppc_lit.get(a >> 1), ppc_lit.get(b >> 1)
-            if pa is None:
-                stack.append(a >> 1)
-                continue
-            if pb is None:
-                stack.append(b >> 1)
-                continue
-            ppc_lit[x] = self.aig.add_and(pa ^ (a & 1), pb ^ (b & 1))
-            stack.pop()
-        return ppc_lit[v]
+            inputs[1 + pos[p]] = self.aig.add_input(p)
+        self.literal = ParamLiterals(comb.ands, comb.first_and, self.aig, inputs).literal
 
     def output(self, lit: int) -> int:
         """Index of the PPC output driven by ``lit`` (added on first use)."""
