@@ -21,7 +21,7 @@ easy, and together prove the same statement, netlist ∘ PPC ≡ AIG for all par
    it): equal tables prove the entries for every value of the frontier, so for every parameter
    value. The remaining entries are proved at once by one ``cec`` (ABC ``cec``, as the global proof).
 
-A wide function (LUT6 cofactors under MUXF7/MUXF8 cells, :class:`dcsflow.tmap.mapper.Mux`) is one cut
+A wide function (LUT6 cofactors under MUXF7/MUXF8 cells, :class:`dcsflow.tmap.netlist.Mux`) is one cut
 point: its last mux carries the claim, and its LUTs and inner MUXF7s, which have no claim, are read
 by nothing else. The cell is checked as one LUT whose inputs are the cofactor LUTs' inputs followed by
 the select of the MUXF7s and then of the MUXF8, and whose entry ``i`` is entry ``i mod 64`` of the
@@ -59,7 +59,7 @@ def cutpoint_proof(netlist, ppc: Aig, aig: Aig, claims: dict, seconds: float = 6
     """Prove ``netlist`` ∘ ``ppc`` ≡ ``aig`` (combinational) with the LUT claims as cut points.
 
     Args:
-        netlist: the :class:`dcsflow.tmap.mapper.TlutNetlist` (outputs in the order of ``aig``'s outputs).
+        netlist: the :class:`dcsflow.tmap.netlist.TlutNetlist` (outputs in the order of ``aig``'s outputs).
         ppc: the PPC AIG, inputs = ``netlist.params`` in order.
         aig: the combinational AIG the netlist was mapped from; its inputs are the regular inputs and
             the parameters (by name).

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from dcsflow.tmap.mapper import FULL_MODE_ANDS
+from dcsflow.tmap.options import FULL_MODE_ANDS
 
 from ..errors import FlowError
 
@@ -81,7 +81,9 @@ def COMMAND(aiger, params_file, strict, K, cuts, out_dir, area, param_latches, a
 
     from ..termout import stage, table_console
     from dcsflow.aig import read_aiger
-    from dcsflow.tmap.mapper import ABC_AIG_SCRIPTS, MapOptions, map_tluts, read_param_file, resolve_params
+    from dcsflow.tmap.mapper import map_tluts
+    from dcsflow.tmap.options import ABC_AIG_SCRIPTS, MapOptions
+    from dcsflow.tmap.params import read_param_file, resolve_params
 
     err = Console(stderr=True)
     aig = read_aiger(aiger)

@@ -74,7 +74,7 @@ def _tlut_build(ctx: Context, pre: dict, conv_runs=lambda: []) -> tuple[object, 
     final = finish(mo.netlist, ldir)
     mo.stats["static_remap"] = None
     if ctx.options.static_remap and mo.netlist.get("params"):
-        from dcsflow.tmap.mapper import TlutNetlist
+        from dcsflow.tmap.netlist import TlutNetlist
 
         from ..static_remap import recover
 
