@@ -52,7 +52,9 @@ from pathlib import Path
 
 from dcsflow.aig import Aig, read_aiger
 from dcsflow.tmap.abc import BASELINE_AREA_SCRIPT, BASELINE_DEPTH_SCRIPT, baseline
-from dcsflow.tmap.mapper import MapOptions, map_tluts, resolve_params
+from dcsflow.tmap.mapper import map_tluts
+from dcsflow.tmap.options import MapOptions
+from dcsflow.tmap.params import resolve_params
 from dcsflow.tools import find_tool
 
 #: the designs' sources and the ripple-adder techmap

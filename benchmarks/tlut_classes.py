@@ -34,7 +34,8 @@ sys.path.insert(0, str(ROOT))
 from dcsflow.tmap.affine import xor_permute  # noqa: E402
 from dcsflow.aig import read_aiger
 from dcsflow.tmap.cones import parameter_only  # noqa: E402
-from dcsflow.tmap.mapper import MapOptions, map_tluts  # noqa: E402
+from dcsflow.tmap.mapper import map_tluts  # noqa: E402
+from dcsflow.tmap.options import MapOptions  # noqa: E402
 
 
 def _is_xor_permutation(tt: int) -> bool:

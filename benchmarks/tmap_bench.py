@@ -6,7 +6,7 @@ Usage: python benchmarks/tmap_bench.py [-K 6] [--epfl] [--no-verify] [--area] [F
 Every circuit is mapped in two modes, both in the output (LUTs, depth, seconds): ``C8`` (8 priority cuts,
 the AIG as given: ``dcsflow map -C 8 --no-abc-opt``, the default before) and ``C16+opt`` (16 cuts and the
 ABC-optimized variants: ``-C 16 --abc-opt``). The default mode (``MapOptions()``, ``dcsflow map`` without
-options) is ``C16+opt+C8`` up to ``tmap.mapper.FULL_MODE_ANDS`` AND nodes (16 cuts, the ABC variants and the
+options) is ``C16+opt+C8`` up to ``tmap.options.FULL_MODE_ANDS`` AND nodes (16 cuts, the ABC variants and the
 8-cut cover of the AIG as further candidate; the best cover kept) and ``C8`` above; its row is mapped on its
 own, and the main columns and the summary targets are the default mode's.
 
@@ -48,7 +48,10 @@ from dcsflow.tmap import generators as G  # noqa: E402
 from dcsflow.tmap.abc import BASELINE_AREA_SCRIPT, BASELINE_DEPTH_SCRIPT, baseline  # noqa: E402
 from dcsflow.aig import read_aiger  # noqa: E402
 from dcsflow.tmap.errors import TmapError  # noqa: E402
-from dcsflow.tmap.mapper import ABC_AIG_SCRIPTS, FULL_MODE_ANDS, MapOptions, map_tluts, read_param_file, resolve_params, verify  # noqa: E402
+from dcsflow.tmap.mapper import map_tluts  # noqa: E402
+from dcsflow.tmap.options import ABC_AIG_SCRIPTS, FULL_MODE_ANDS, MapOptions  # noqa: E402
+from dcsflow.tmap.params import read_param_file, resolve_params  # noqa: E402
+from dcsflow.tmap.proof import verify  # noqa: E402
 
 #: the two fixed modes compared: name -> MapOptions fields (priority cuts, ABC-optimized AIG variants)
 MODES = {"C8": dict(cuts_per_node=8, aig_scripts=()), "C16+opt": dict(cuts_per_node=16, aig_scripts=ABC_AIG_SCRIPTS)}

@@ -235,12 +235,12 @@ def split_wide(name: str, inputs: list[str], table: int) -> tuple[list, list]:
     ``q_j`` is the function with the inputs 6.. set to the bits of ``j`` (a LUT on ``inputs[:6]``);
     7 inputs: ``name = MUXF7(q0, q1, S=inputs[6])``; 8 inputs: ``MUXF8(MUXF7(q0, q1), MUXF7(q2, q3),
     S=inputs[7])`` with both MUXF7s selected by ``inputs[6]``. Returns (LUTs, muxes) as
-    :class:`dcsflow.tmap.mapper.Lut` / ``Mux``; the last mux is named ``name``.
+    :class:`dcsflow.tmap.netlist.Lut` / ``Mux``; the last mux is named ``name``.
 
     Raises:
         BaselineError: not 7 or 8 inputs.
     """
-    from dcsflow.tmap.mapper import Lut, Mux
+    from dcsflow.tmap.netlist import Lut, Mux
 
     k = len(inputs)
     if k not in (7, 8):
@@ -263,7 +263,7 @@ def abc_lut_netlist(aig: Aig, script: str, K: int = 6, timeout: float = 1800.0,
     """Map the combinational ``aig`` (no latches) with an ABC script (``{K}`` is the LUT size) and
     read the result back as a static TLUT-netlist document (format ``dcsflow-tlut-netlist``, no
     parameters; the input and output names of ``aig``), proved equivalent to ``aig`` with ABC
-    ``cec`` (the netlist as read back, composed into an AIG by :func:`dcsflow.tmap.mapper.compose`).
+    ``cec`` (the netlist as read back, composed into an AIG by :func:`dcsflow.tmap.netlist.compose`).
     ``wide``: ABC maps with :data:`WIDE_LUT_LIBRARY` (LUTs of up to 8 inputs), and 7/8-input LUTs
     are split by :func:`split_wide`. Returns (netlist document, its LUT depth, seconds).
 
@@ -305,9 +305,10 @@ def abc_wide_netlist(aig: Aig, depth_bound: int | None, timeout: float = 1800.0)
 def _prove(aig: Aig, net, script: str, timeout: float) -> None:
     """ABC ``cec`` of the read-back netlist ``net`` against ``aig``; BaselineError when not equal."""
     from dcsflow.tmap.abc import cec
-    from dcsflow.tmap.mapper import compose
+    from dcsflow.tmap.netlist import compose
 
-    ok, verdict = cec(aig, compose(net, Aig(), list(aig.input_names)), timeout)
+    ok, verdict = cec(aig, compose(net, Aig(), list(aig.input_names)), timeout,
+                      what=f"cec: ABC's mapping ({script}) vs the logic")
     if not ok:
         raise BaselineError(f"ABC's mapping ({script}) read back is not equivalent to the logic: {verdict}")
 
@@ -318,7 +319,7 @@ def _abc_map(aig: Aig, script: str, K: int, timeout: float, wide: bool):
     import tempfile
 
     from dcsflow.tmap.abc import run_abc
-    from dcsflow.tmap.mapper import Lut, TlutNetlist
+    from dcsflow.tmap.netlist import Lut, TlutNetlist
 
     width = 8 if wide else K
     with tempfile.TemporaryDirectory(prefix="dcs-baseline-") as d:
@@ -327,7 +328,8 @@ def _abc_map(aig: Aig, script: str, K: int, timeout: float, wide: bool):
         if wide:
             (Path(d) / "wide.lut").write_text(WIDE_LUT_LIBRARY)
             lib = "read_lut wide.lut; "
-        run_abc(f"{lib}&r in.aig; {script.format(K=K)}; &put; write_blif out.blif", timeout=timeout, cwd=d)
+        run_abc(f"{lib}&r in.aig; {script.format(K=K)}; &put; write_blif out.blif", timeout=timeout, cwd=d,
+                what=f"baseline LUT mapping{' (wide LUT library)' if wide else ''}: {script.format(K=K)}")
         outp = Path(d) / "out.blif"
         if not outp.exists():
             raise BaselineError(f"ABC wrote no netlist for {script!r}")

@@ -43,13 +43,14 @@ def tmap_mapper(aig_path: Path, params: list[str], out_dir: Path, K: int = 6, ar
                 status=None) -> MapOutcome:
     """Map with TMAP in its default mode, as ``dcsflow map`` does: reduced cuts, depth-oriented then
     area recovery (``area``: without the depth bound), 16 priority cuts per node, the front end's AIG
-    and its ABC-optimized variants (``tmap.mapper.ABC_AIG_SCRIPTS``) plus 8 cuts on the front end's AIG
+    and its ABC-optimized variants (``tmap.options.ABC_AIG_SCRIPTS``) plus 8 cuts on the front end's AIG
     (the best cover is kept), or 8
-    cuts on the AIG alone above ``tmap.mapper.FULL_MODE_ANDS`` AND nodes; writes
+    cuts on the AIG alone above ``tmap.options.FULL_MODE_ANDS`` AND nodes; writes
     out_dir/{netlist.json,ppc.aig,ppc.json}."""
     try:
         from dcsflow.aig import read_aiger
-        from dcsflow.tmap.mapper import MapOptions, map_tluts
+        from dcsflow.tmap.mapper import map_tluts
+        from dcsflow.tmap.options import MapOptions
     except ImportError as e:  # pragma: no cover - depends on the TMAP branch being merged
         raise MapperError(f"TMAP is not available ({e}); merge the tmap package") from e
     t0 = time.perf_counter()
@@ -74,7 +75,8 @@ def reference_figures(aig_path: Path, params: list[str], K: int = 6, area: bool 
     pre-optimization, which the conventional synth_xilinx build does not get. Returns
     ``no_param_luts``, ``no_param_depth`` and ``no_param_param_only_luts`` (:func:`param_only_luts`)."""
     from dcsflow.aig import read_aiger
-    from dcsflow.tmap.mapper import MapOptions, map_tluts
+    from dcsflow.tmap.mapper import map_tluts
+    from dcsflow.tmap.options import MapOptions
 
     ref = map_tluts(read_aiger(str(aig_path)), [], MapOptions(K=K, area=area, verify=False))
     return {"no_param_luts": ref.stats.luts, "no_param_depth": ref.stats.depth,
@@ -87,10 +89,10 @@ def uses_tmap() -> bool:
 
 
 def param_only_luts(netlist, params) -> int:
-    """How many LUTs of a TMAP netlist mapped *without* parameters (``tmap.mapper.TlutNetlist``)
+    """How many LUTs of a TMAP netlist mapped *without* parameters (``tmap.netlist.TlutNetlist``)
     compute functions of the parameter inputs ``params`` alone (every input a parameter, a constant
     or such a LUT or wide multiplexer): the logic a TLUT build moves into the PPC."""
-    from dcsflow.tmap.mapper import Mux
+    from dcsflow.tmap.netlist import Mux
 
     ponly = set(params) | {"0", "1"}
     n = 0

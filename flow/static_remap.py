@@ -23,7 +23,7 @@ from typing import Callable
 
 from dcsflow.aig import Aig
 from dcsflow.tmap.errors import ToolError
-from dcsflow.tmap.mapper import Lut, Mux, TlutNetlist, compose
+from dcsflow.tmap.netlist import Lut, Mux, TlutNetlist, compose
 
 from .baselines import ABC_SCRIPTS, BaselineError, _abc_map, _prove
 from .errors import FlowError

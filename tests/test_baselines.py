@@ -240,7 +240,7 @@ def test_param_only_luts_counted_through_wide_muxes():
     """The 'ppc' cause counts the LUTs of the no-parameter mapping that read only parameters,
     constants and such cells (also through a MUXF7); worked out by hand."""
     from dcsflow.flow.mapping import param_only_luts
-    from dcsflow.tmap.mapper import Lut, Mux, TlutNetlist
+    from dcsflow.tmap.netlist import Lut, Mux, TlutNetlist
 
     n = TlutNetlist(6, ["x"], ["k0", "k1", "k2"],
                     [Lut("a", ["k0", "k1"], 6), Lut("b", ["k1", "1"], 2), Lut("c", ["a", "x"], 6),

@@ -509,7 +509,8 @@ def test_map_out_not_writable_in_process(tmp_path, monkeypatch, capsys):
 def test_map_result_is_written_all_or_nothing(tmp_path, monkeypatch):
     """A write that fails half-way leaves none of the four files (no new netlist beside an old PPC)."""
     from dcsflow import fileio
-    from dcsflow.tmap.mapper import MapOptions, map_tluts
+    from dcsflow.tmap.mapper import map_tluts
+    from dcsflow.tmap.options import MapOptions
 
     g = read_aiger(_and_aag(tmp_path))
     res = map_tluts(g, ["key"], MapOptions(verify=False, aig_scripts=(), optimize_ppc=False))

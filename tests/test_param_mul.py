@@ -143,7 +143,8 @@ def test_chunk_products_map_to_few_tluts(tmp_path):
     """Structural property: 8-bit x*k after the rewrite + generic synth needs < 40% of ABC's LUTs."""
     from dcsflow.tmap.abc import BASELINE_AREA_SCRIPT, baseline
     from dcsflow.aig import read_aiger
-    from dcsflow.tmap.mapper import MapOptions, map_tluts
+    from dcsflow.tmap.mapper import map_tluts
+    from dcsflow.tmap.options import MapOptions
 
     (tmp_path / "m.v").write_text("module mul(input [7:0] k, input [7:0] x, output [15:0] y);\n"
                                   "  assign y = x * k;\nendmodule\n")

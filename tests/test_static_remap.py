@@ -8,7 +8,7 @@ import random
 from dcsflow.aig import Aig
 from dcsflow.flow import static_remap as sr
 from dcsflow.flow.netlist import cell_levels, lut_depth
-from dcsflow.tmap.mapper import Lut, Mux, TlutNetlist, compose
+from dcsflow.tmap.netlist import Lut, Mux, TlutNetlist, compose
 
 
 XOR2, AND2 = 0b0110, 0b1000

@@ -12,7 +12,10 @@ import pytest
 
 from dcsflow.tmap import generators as G
 from dcsflow.tmap.errors import VerificationError
-from dcsflow.tmap.mapper import ABC_AIG_SCRIPTS, Lut, MapOptions, map_tluts, verify
+from dcsflow.tmap.mapper import map_tluts
+from dcsflow.tmap.netlist import Lut
+from dcsflow.tmap.options import ABC_AIG_SCRIPTS, MapOptions
+from dcsflow.tmap.proof import verify
 
 
 def _proved(res, comb, method):

@@ -17,7 +17,11 @@ from hypothesis import strategies as st
 from dcsflow.tmap import generators as G
 from dcsflow.aig import Aig, read_aiger
 from dcsflow.tmap.errors import ParamError, TmapError, VerificationError
-from dcsflow.tmap.mapper import ABC_AIG_SCRIPTS, Lut, MapOptions, TlutNetlist, map_tluts, read_param_file, verify
+from dcsflow.tmap.mapper import map_tluts
+from dcsflow.tmap.netlist import Lut, TlutNetlist
+from dcsflow.tmap.options import ABC_AIG_SCRIPTS, MapOptions
+from dcsflow.tmap.params import read_param_file
+from dcsflow.tmap.proof import verify
 
 
 def evaluate(nl: TlutNetlist, ppc: Aig, values: dict, width: int) -> dict:
@@ -427,7 +431,7 @@ def test_repeated_depth_passes_never_deepen(pure, monkeypatch):
     DEPTH_ROUNDS passes of the default mode is at most the depth after the first pass (both the C core
     and the Python reference); the covers stay provably equivalent."""
     from dcsflow.tmap import cuts
-    from dcsflow.tmap.mapper import _cover_of
+    from dcsflow.tmap.candidates import cover_of
 
     if pure:
         monkeypatch.setenv("TMAP_PURE_PYTHON", "1")
@@ -440,7 +444,7 @@ def test_repeated_depth_passes_never_deepen(pure, monkeypatch):
         params = rng.sample(g.input_names, 2)
         pvars = {1 + comb.input_names.index(p) for p in params}
         K = rng.randint(3, 6)
-        _, param = _cover_of(comb, pvars, MapOptions(K=K, cuts_per_node=8))
+        _, param = cover_of(comb, pvars, MapOptions(K=K, cuts_per_node=8))
         fanin0 = [0] * (comb.max_var + 1)
         fanin1 = [0] * (comb.max_var + 1)
         for i, (a, b) in enumerate(comb.ands):
@@ -456,7 +460,7 @@ def test_repeated_depth_passes_never_deepen(pure, monkeypatch):
 def test_default_mode_by_size(tmp_path):
     """The default mode: 16 cuts and the ABC variants up to FULL_MODE_ANDS AND nodes, 8 cuts on the AIG
     alone above (bounded time on EPFL hyp); explicit values are kept."""
-    from dcsflow.tmap.mapper import FULL_MODE_ANDS
+    from dcsflow.tmap.options import FULL_MODE_ANDS
 
     small, big = MapOptions().resolved(FULL_MODE_ANDS), MapOptions().resolved(FULL_MODE_ANDS + 1)
     assert (small.cuts_per_node, small.aig_scripts) == (16, ABC_AIG_SCRIPTS)
@@ -516,11 +520,11 @@ def test_ppc_optimization_over_its_time_limit_keeps_the_ppc(monkeypatch):
 
 
 def test_ppc_above_the_size_limit_is_not_optimized(monkeypatch):
-    from dcsflow.tmap import mapper
+    from dcsflow.tmap import ppc
 
     g, params = G.multiplier(4)
     opt = map_tluts(g, params, MapOptions(K=4))
-    monkeypatch.setattr(mapper, "PPC_OPT_MAX_ANDS", 0)
+    monkeypatch.setattr(ppc, "PPC_OPT_MAX_ANDS", 0)
     res = map_tluts(g, params, MapOptions(K=4))
     assert any("PPC optimization skipped" in n for n in res.notes)
     assert not any("PPC optimization" in n for n in opt.notes)

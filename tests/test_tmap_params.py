@@ -1,4 +1,4 @@
-"""Parameter lists written for other TLUT tools: ``tmap.mapper.resolve_params`` and ``dcsflow map --params``
+"""Parameter lists written for other TLUT tools: ``tmap.params.resolve_params`` and ``dcsflow map --params``
 (names that are not inputs skipped with one warning, ``--strict``, ``params_used``/``params_missing``)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from dcsflow.aig import write_aiger
 from dcsflow.tmap.errors import ParamError
 from dcsflow.tmap.generators import multiplier
-from dcsflow.tmap.mapper import resolve_params
+from dcsflow.tmap.params import resolve_params
 
 
 def test_resolve_bit_names_ports_and_missing():
@@ -76,7 +76,8 @@ def test_cli_whole_port_name(tmp_path, dcsflow):
 
 def test_param_latches_include_load_enabled_registers():
     from dcsflow.aig import Aig
-    from dcsflow.tmap.mapper import MapOptions, map_tluts
+    from dcsflow.tmap.mapper import map_tluts
+    from dcsflow.tmap.options import MapOptions
 
     g = Aig()
     k, x, ld = g.add_input("k"), g.add_input("x"), g.add_input("ld")

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from dcsflow.tmap.mapper import MapOptions, map_tluts
+from dcsflow.tmap.mapper import map_tluts
+from dcsflow.tmap.options import MapOptions
 
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "published_bench.py"
 ROW_SELECTS = ["row_select", "row_select_if", "row_select_case"]

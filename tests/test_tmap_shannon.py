@@ -11,7 +11,8 @@ import pytest
 
 from dcsflow.aig import Aig
 from dcsflow.tmap.cones import parameter_only
-from dcsflow.tmap.mapper import MapOptions, map_tluts
+from dcsflow.tmap.mapper import map_tluts
+from dcsflow.tmap.options import MapOptions
 from dcsflow.tmap.shannon import shannon_roots, shannon_variant, small_supports
 
 

@@ -18,7 +18,10 @@ from dcsflow.aig import Aig
 from dcsflow.tmap import generators as G
 from dcsflow.tmap.cutpoint import cutpoint_proof
 from dcsflow.tmap.errors import TmapError, VerificationError
-from dcsflow.tmap.mapper import MapOptions, Mux, TlutNetlist, map_tluts, verify
+from dcsflow.tmap.mapper import map_tluts
+from dcsflow.tmap.netlist import Mux, TlutNetlist
+from dcsflow.tmap.options import MapOptions
+from dcsflow.tmap.proof import verify
 
 from test_tmap_mapper import check_structure, evaluate
 
@@ -202,7 +205,7 @@ def test_wide_never_more_luts_or_depth(seed):
 
 def test_compiled_core_matches_python_reference_with_wide_cuts(monkeypatch):
     from dcsflow.tmap import cuts
-    from dcsflow.tmap.mapper import _cover_of
+    from dcsflow.tmap.candidates import cover_of
 
     if cuts._cutsc is None:
         pytest.skip("compiled core not built")
@@ -210,9 +213,9 @@ def test_compiled_core_matches_python_reference_with_wide_cuts(monkeypatch):
     comb = g.combinational()
     pvars = {1 + comb.input_names.index(p) for p in params}
     opt = MapOptions(cuts_per_node=8).resolved(comb.num_ands)
-    a, _ = _cover_of(comb, pvars, opt, wide=True)
+    a, _ = cover_of(comb, pvars, opt, wide=True)
     monkeypatch.setenv("TMAP_PURE_PYTHON", "1")
-    b, _ = _cover_of(comb, pvars, opt, wide=True)
+    b, _ = cover_of(comb, pvars, opt, wide=True)
     sa, sb = cuts._cover_size(a, comb.first_and), cuts._cover_size(b, comb.first_and)
     assert a.depth == b.depth == 1 and sa == sb == 8
     assert cuts.cut_luts(6) == 1 and cuts.cut_luts(7) == 2 and cuts.cut_luts(8) == 4
@@ -221,7 +224,7 @@ def test_compiled_core_matches_python_reference_with_wide_cuts(monkeypatch):
 def test_wide_default_on_at_k6_whatever_the_size():
     """Wide functions are on by default at K = 6 for every AIG size, with or without parameters (the
     cut-point proof decides wide TLUT entries by simulation over their frontier), off at other K."""
-    from dcsflow.tmap.mapper import FULL_MODE_ANDS
+    from dcsflow.tmap.options import FULL_MODE_ANDS
 
     for n in (10, FULL_MODE_ANDS + 1, 10 * FULL_MODE_ANDS):
         assert MapOptions().resolved(n).wide is True

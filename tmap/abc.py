@@ -66,9 +66,10 @@ def run_abc(script: str, timeout: float = 600.0, cwd: str | None = None, what: s
     return out
 
 
-def optimize_aig(aig: Aig, script: str = "strash; dc2; dc2", timeout: float = 600.0) -> Aig:
+def optimize_aig(aig: Aig, script: str = "strash; dc2; dc2", timeout: float = 600.0, what: str = "") -> Aig:
     """Optimize a combinational AIG with ABC (default ``strash; dc2; dc2``), keeping the order of
-    inputs and outputs and the names. Returns the smaller of input and result.
+    inputs and outputs and the names. Returns the smaller of input and result. ``what``: what the
+    run is for, in the timing records (:func:`run_abc`; default: the script).
 
     Raises:
         ToolMissing: ABC missing; ToolError: ABC failed; ToolTimeout after ``timeout`` seconds.
@@ -78,7 +79,7 @@ def optimize_aig(aig: Aig, script: str = "strash; dc2; dc2", timeout: float = 60
     with tempfile.TemporaryDirectory(prefix="tmap-abc-") as d:
         src, dst = os.path.join(d, "in.aig"), os.path.join(d, "out.aig")
         write_aiger(aig, src)
-        out = run_abc(f"read in.aig; {script}; write_aiger out.aig", timeout=timeout, cwd=d)
+        out = run_abc(f"read in.aig; {script}; write_aiger out.aig", timeout=timeout, cwd=d, what=what or script)
         if not os.path.exists(dst):
             raise ToolError(f"yosys-abc wrote no result for {script!r}: {out.strip()[-200:]}")
         res = read_aiger(dst)
@@ -90,10 +91,11 @@ def optimize_aig(aig: Aig, script: str = "strash; dc2; dc2", timeout: float = 60
     return res if res.num_ands < aig.num_ands else aig
 
 
-def cec(a: Aig, b: Aig, seconds: float = 600.0) -> tuple[bool, str]:
+def cec(a: Aig, b: Aig, seconds: float = 600.0, what: str = "") -> tuple[bool, str]:
     """Prove two combinational AIGs with equal input/output order equivalent with ABC ``cec``
     (inputs/outputs matched by order, FRAIG + SAT, at most ``seconds`` and 10^6 conflicts per SAT call;
-    an undecided proof counts as not proved).
+    an undecided proof counts as not proved). ``what``: what is proved, in the timing records
+    (:func:`run_abc`, e.g. ``"cec: netlist ∘ PPC vs AIG"``; default: the command).
 
     Returns:
         (equivalent, ABC's verdict line, e.g. "Networks are equivalent." / "... NOT EQUIVALENT" /
@@ -103,7 +105,8 @@ def cec(a: Aig, b: Aig, seconds: float = 600.0) -> tuple[bool, str]:
         fa, fb = os.path.join(d, "a.aig"), os.path.join(d, "b.aig")
         write_aiger(a, fa)
         write_aiger(b, fb)
-        out = run_abc(f"cec -n -T {int(seconds)} -C 1000000 a.aig b.aig", timeout=seconds + 60, cwd=d)
+        out = run_abc(f"cec -n -T {int(seconds)} -C 1000000 a.aig b.aig", timeout=seconds + 60, cwd=d,
+                      what=what)
     lines = [ln for ln in out.splitlines() if "equivalent" in ln.lower() or "UNDECIDED" in ln.upper()]
     verdict = lines[-1].strip() if lines else out.strip()[-200:]
     ok = any("Networks are equivalent" in ln for ln in lines) and not any("NOT" in ln for ln in lines)
@@ -128,7 +131,7 @@ def baseline(aig: Aig, K: int = 6, script: str = BASELINE_AREA_SCRIPT) -> Baseli
         write_aiger(aig.combinational() if aig.num_latches else aig, f)
         s = script.format(K=K)
         t = time.perf_counter()
-        out = run_abc(f"&r in.aig; {s}", cwd=d)
+        out = run_abc(f"&r in.aig; {s}", cwd=d, what=f"LUT mapping baseline: {s}")
         sec = time.perf_counter() - t
     m = re.findall(r"lut\s*=\s*(\d+).*?lev\s*=\s*(\d+)", out)
     if not m:

@@ -21,7 +21,7 @@ easy, and together prove the same statement, netlist ∘ PPC ≡ AIG for all par
    it): equal tables prove the entries for every value of the frontier, so for every parameter
    value. The remaining entries are proved at once by one ``cec`` (ABC ``cec``, as the global proof).
 
-A wide function (LUT6 cofactors under MUXF7/MUXF8 cells, :class:`dcsflow.tmap.mapper.Mux`) is one cut
+A wide function (LUT6 cofactors under MUXF7/MUXF8 cells, :class:`dcsflow.tmap.netlist.Mux`) is one cut
 point: its last mux carries the claim, and its LUTs and inner MUXF7s, which have no claim, are read
 by nothing else. The cell is checked as one LUT whose inputs are the cofactor LUTs' inputs followed by
 the select of the MUXF7s and then of the MUXF8, and whose entry ``i`` is entry ``i mod 64`` of the
@@ -38,7 +38,8 @@ from __future__ import annotations
 
 from dcsflow.aig import Aig, truth_vars
 
-from .cones import parameter_only
+from . import abc
+from .cones import NotParameterOnly, ParamLiterals, parameter_only
 
 __all__ = ["cutpoint_proof", "LOCAL_MAX_FRONTIER"]
 
@@ -58,7 +59,7 @@ def cutpoint_proof(netlist, ppc: Aig, aig: Aig, claims: dict, seconds: float = 6
     """Prove ``netlist`` ∘ ``ppc`` ≡ ``aig`` (combinational) with the LUT claims as cut points.
 
     Args:
-        netlist: the :class:`dcsflow.tmap.mapper.TlutNetlist` (outputs in the order of ``aig``'s outputs).
+        netlist: the :class:`dcsflow.tmap.netlist.TlutNetlist` (outputs in the order of ``aig``'s outputs).
         ppc: the PPC AIG, inputs = ``netlist.params`` in order.
         aig: the combinational AIG the netlist was mapped from; its inputs are the regular inputs and
             the parameters (by name).
@@ -78,9 +79,7 @@ def cutpoint_proof(netlist, ppc: Aig, aig: Aig, claims: dict, seconds: float = 6
     if not ref.outputs:
         return True, (f"cut-point proof: {len(netlist.luts)} LUTs, {n_pairs} entries, all decided "
                       f"without SAT{local}")
-    from .abc import cec
-
-    ok, verdict = cec(ref, imp, seconds)
+    ok, verdict = abc.cec(ref, imp, seconds, what="cec: cut-point TLUT entries (PPC vs AIG cones)")
     if not ok:
         return False, f"cut-point proof failed on the TLUT entries: {verdict}"
     return True, (f"cut-point proof: {len(netlist.luts)} LUTs, {n_pairs} entries{local}, "
@@ -173,9 +172,23 @@ def _decide_local(m: Aig, frontier, items: list) -> list:
 
 
 def _obligations(netlist, ppc: Aig, aig: Aig, claims: dict):
-    """Build the two AIGs over the parameters (reference entries, implemented entries)."""
-    names = aig.input_names
-    var_of = {nm: 1 + j for j, nm in enumerate(names)}
+    """Build the two AIGs over the parameters (reference entries, implemented entries), cell by cell
+    in topological order, then the outputs. Returns (reference AIG, implemented AIG, entries checked,
+    entries decided by simulation over their frontier); raises _Fail on the first obligation that
+    fails without SAT."""
+    ob = _Obligations(netlist, ppc, aig, claims)
+    try:
+        for cell in (netlist.cells() if hasattr(netlist, "cells") else netlist.luts):
+            ob.cell(cell)
+        ob.outputs()
+    except NotParameterOnly as e:
+        raise _Fail(f"{aig.input_names[e.var - 1]} reached where only parameters may be") from None
+    return ob.finish()
+
+
+def _check_names(netlist, ppc: Aig, var_of: dict) -> None:
+    """The netlist's parameters and regular inputs are inputs of the AIG (``var_of``: name ->
+    variable), the PPC has one input per parameter; else _Fail."""
     params = list(netlist.params)
     if ppc.num_inputs != len(params):
         raise _Fail("PPC inputs differ from the netlist's parameters")
@@ -186,186 +199,199 @@ def _obligations(netlist, ppc: Aig, aig: Aig, claims: dict):
     for nm in netlist.inputs:
         if nm not in var_of or nm in pset:
             raise _Fail(f"regular input {nm} is not a regular input of the AIG")
-    base = aig.first_and
-    ands = aig.ands
-    # one structurally hashed AIG over the parameters for both sides: the reference entries (built
-    # from the AIG's cones) and the PPC
-    ref = imp = Aig()
-    pvar = {}
-    for p in params:
-        pvar[var_of[p]] = ref.add_input(p)
-    # PPC copied in (its inputs are the inputs 1..P in order)
+
+
+def _copy_ppc(ppc: Aig, g: Aig) -> list[int]:
+    """Copy the PPC's AND nodes into ``g``, whose first inputs are the PPC's inputs in order; returns
+    the literals of the PPC outputs in ``g``."""
     plit = {0: 0}
     for j in range(ppc.num_inputs):
         plit[1 + j] = 2 * (1 + j)
     pbase = ppc.first_and
     for i, (a, b) in enumerate(ppc.ands):
-        plit[pbase + i] = imp.add_and(plit[a >> 1] ^ (a & 1), plit[b >> 1] ^ (b & 1))
-    ppc_out = [plit[o >> 1] ^ (o & 1) for o in ppc.outputs]
+        plit[pbase + i] = g.add_and(plit[a >> 1] ^ (a & 1), plit[b >> 1] ^ (b & 1))
+    return [plit[o >> 1] ^ (o & 1) for o in ppc.outputs]
 
-    param_memo = {0: 0}
-    # parameter-only variables (parameters and AND nodes over them): a LUT cone stops there, their
-    # literal over the parameters is built once (param_only) and shared by every entry and LUT
-    ponly = parameter_only(aig, pvar)
 
-    def param_only(v):
-        """ref literal of AIG variable v whose cone holds parameters only (else _Fail)."""
-        if v in param_memo:
-            return param_memo[v]
-        stack = [v]
-        while stack:
-            x = stack[-1]
-            if x in param_memo:
-                stack.pop()
-                continue
-            if x < base:
-                if x not in pvar:
-                    raise _Fail(f"{names[x - 1]} reached where only parameters may be")
-                param_memo[x] = pvar[x]
-                stack.pop()
-                continue
-            a, b = ands[x - base]
-            pa, pb = param_memo.get(a >> 1), param_memo.get(b >> 1)
-            if pa is None:
-                stack.append(a >> 1)
-            elif pb is None:
-                stack.append(b >> 1)
-            else:
-                param_memo[x] = ref.add_and(pa ^ (a & 1), pb ^ (b & 1))
-                stack.pop()
-        return param_memo[v]
+class _Obligations:
+    """The obligations of a cut-point proof (module docstring), collected in ``imp``: one structurally
+    hashed AIG over the parameters for both sides, the reference entries (built from the AIG's cones)
+    and the PPC (copied in). An obligation whose two sides are one literal is proved there;
+    ``groups``: frontier (frozenset of ``imp`` variables) -> [(ref, imp, what)] for
+    :func:`_decide_local`; ``pairs``: (reference literal, implemented literal) -> first obligation
+    naming it, for ``cec``."""
 
-    claim_of = {}           # LUT name -> AIG literal, for LUTs seen so far
-    pairs = {}              # (reference literal, implemented literal) -> first obligation naming it
-    groups = {}             # frontier (frozenset of variables) -> [(ref, imp, what)] for _decide_local
-    n_pairs = 0
+    def __init__(self, netlist, ppc: Aig, aig: Aig, claims: dict):
+        self.netlist, self.aig, self.claims = netlist, aig, claims
+        self.var_of = {nm: 1 + j for j, nm in enumerate(aig.input_names)}
+        _check_names(netlist, ppc, self.var_of)
+        self.pset = set(netlist.params)
+        self.imp = Aig()
+        pvar = {}
+        for p in netlist.params:
+            pvar[self.var_of[p]] = self.imp.add_input(p)
+        self.ppc_out = _copy_ppc(ppc, self.imp)
+        # parameter-only variables (parameters and AND nodes over them): a LUT cone stops there, their
+        # literal over the parameters is built once (param_only) and shared by every entry and LUT
+        self.ponly = parameter_only(aig, pvar)
+        self.param_only = ParamLiterals(aig.ands, aig.first_and, self.imp, pvar).literal
+        self.claim_of = {}      # LUT name -> AIG literal, for LUTs seen so far
+        self.pairs = {}
+        self.groups = {}
+        self.n_pairs = 0
+        self.mux_read = set()   # LUTs and MUXF7s read by a mux as data
+        for m in getattr(netlist, "muxes", []):
+            self.mux_read.update((m.i0, m.i1))
+        self.pending = {}       # unclaimed LUT / mux name -> (cofactor LUTs, selects), read by a later mux
 
-    def obligation(r, i_lit, what, frontier=None):
-        nonlocal n_pairs
-        n_pairs += 1
+    def obligation(self, r: int, i_lit: int, what: str, frontier=None) -> None:
+        """Reference literal ``r`` must equal implemented literal ``i_lit`` (both in ``imp``)."""
+        self.n_pairs += 1
         if r == i_lit:
             return                                    # the same literal: structurally equal
         if r <= 1 and i_lit <= 1:
             raise _Fail(f"{what} differs for every parameter value")
         if frontier and len(frontier) <= LOCAL_MAX_FRONTIER:
-            groups.setdefault(frontier, []).append((r, i_lit, what))
+            self.groups.setdefault(frontier, []).append((r, i_lit, what))
         else:
-            pairs.setdefault((r, i_lit), what)
+            self.pairs.setdefault((r, i_lit), what)
 
-    def check_entries(lut):
+    def _entries(self, lut) -> list:
+        """The implemented entries of ``lut``: PPC output literals of a TLUT, INIT bits of a static LUT."""
         k = len(lut.inputs)
         size = 1 << k
         if lut.is_tlut and len(lut.ppc) != size or not lut.is_tlut and lut.init >> size:
             raise _Fail(f"LUT {lut.name}: truth table does not have 2^{k} entries")
-        if lut.is_tlut and any(not 0 <= e < len(ppc_out) for e in lut.ppc):
+        if lut.is_tlut and any(not 0 <= e < len(self.ppc_out) for e in lut.ppc):
             raise _Fail(f"LUT {lut.name}: PPC output index out of range")
-        return [ppc_out[lut.ppc[i]] for i in range(size)] if lut.is_tlut else \
+        return [self.ppc_out[lut.ppc[i]] for i in range(size)] if lut.is_tlut else \
             [(lut.init >> i) & 1 for i in range(size)]
 
-    mux_read = set()        # LUTs and MUXF7s read by a mux as data
-    for m in getattr(netlist, "muxes", []):
-        mux_read.update((m.i0, m.i1))
-    pending = {}            # unclaimed LUT / mux name -> (cofactor LUTs, selects), read by a later mux
-
-    def expand(m, name):
-        x = pending.pop(name, None)
+    def _expand(self, m, name: str) -> tuple:
+        """The (cofactor LUTs, selects) behind data input ``name`` of mux ``m``."""
+        x = self.pending.pop(name, None)
         if x is None:
             raise _Fail(f"{m.kind} {m.name}: data input {name} is not a cofactor LUT or MUXF7 of its own")
         return x
 
-    for cell in (netlist.cells() if hasattr(netlist, "cells") else netlist.luts):
-        if cell.name in claim_of or cell.name in var_of or cell.name in pending:
+    def _mux_group(self, cell) -> tuple[list, list]:
+        """(cofactor LUTs, selects: those of the MUXF7s, then the MUXF8's) of a MUXF7 / MUXF8."""
+        if cell.kind not in ("MUXF7", "MUXF8"):
+            raise _Fail(f"mux {cell.name}: unknown type {cell.kind}")
+        (l0, s0), (l1, s1) = self._expand(cell, cell.i0), self._expand(cell, cell.i1)
+        if s0 != s1 or (cell.kind == "MUXF7") != (not s0):
+            raise _Fail(f"{cell.kind} {cell.name}: inputs are not two "
+                        f"{'LUTs' if cell.kind == 'MUXF7' else 'MUXF7s'} with one select")
+        return l0 + l1, s0 + [cell.s]
+
+    def cell(self, cell) -> None:
+        """The obligations of one cell (a LUT, or the last mux of a wide function: one LUT whose
+        inputs are the cofactor LUTs' inputs and then the selects); a cell without a claim that a
+        later mux reads waits in ``pending``."""
+        if cell.name in self.claim_of or cell.name in self.var_of or cell.name in self.pending:
             raise _Fail(f"LUT name {cell.name} used twice")
-        if hasattr(cell, "kind"):                      # a MUXF7 / MUXF8
-            if cell.kind not in ("MUXF7", "MUXF8"):
-                raise _Fail(f"mux {cell.name}: unknown type {cell.kind}")
-            (l0, s0), (l1, s1) = expand(cell, cell.i0), expand(cell, cell.i1)
-            if s0 != s1 or (cell.kind == "MUXF7") != (not s0):
-                raise _Fail(f"{cell.kind} {cell.name}: inputs are not two "
-                            f"{'LUTs' if cell.kind == 'MUXF7' else 'MUXF7s'} with one select")
-            group = (l0 + l1, s0 + [cell.s])
-            if cell.name not in claims:
-                if cell.name not in mux_read:
-                    raise _Fail(f"{cell.kind} {cell.name} has no claimed AIG literal")
-                pending[cell.name] = group
-                continue
-            luts, sels = group
-            if any(q.inputs != luts[0].inputs for q in luts):
-                raise _Fail(f"{cell.kind} {cell.name}: its cofactor LUTs have different inputs")
-            got = [e for q in luts for e in check_entries(q)]
-            cell_inputs = list(luts[0].inputs) + sels
-        else:
-            if cell.name not in claims:
-                if cell.name not in mux_read:
-                    raise _Fail(f"LUT {cell.name} has no claimed AIG literal")
-                pending[cell.name] = ([cell], [])
-                continue
-            got = check_entries(cell)
-            cell_inputs = list(cell.inputs)
-        lut_name = cell.name
-        lit = claims[lut_name]
-        k = len(cell_inputs)
-        size = 1 << k
-        leaf = {}          # AIG variable -> (input position, complemented)
+        is_mux = hasattr(cell, "kind")
+        kind = cell.kind if is_mux else "LUT"
+        group = self._mux_group(cell) if is_mux else ([cell], [])
+        if cell.name not in self.claims:
+            if cell.name not in self.mux_read:
+                raise _Fail(f"{kind} {cell.name} has no claimed AIG literal")
+            self.pending[cell.name] = group
+            return
+        luts, sels = group
+        if any(q.inputs != luts[0].inputs for q in luts):
+            raise _Fail(f"{kind} {cell.name}: its cofactor LUTs have different inputs")
+        got = [e for q in luts for e in self._entries(q)]
+        self._function(cell.name, list(luts[0].inputs) + sels, got)
+
+    def _leaves(self, lut_name: str, cell_inputs: list) -> dict:
+        """AIG variable -> (input position, complemented) of each input of a cell: a regular input or
+        an earlier cell's claim."""
+        leaf = {}
         for j, nm in enumerate(cell_inputs):
-            if nm in claim_of:
-                ll = claim_of[nm]
-            elif nm in var_of and nm not in pset:
-                ll = 2 * var_of[nm]
+            if nm in self.claim_of:
+                ll = self.claim_of[nm]
+            elif nm in self.var_of and nm not in self.pset:
+                ll = 2 * self.var_of[nm]
             else:
                 raise _Fail(f"LUT {lut_name}: input {nm} is neither a regular input nor an earlier LUT")
             if ll >> 1 in leaf or ll >> 1 == 0:
                 raise _Fail(f"LUT {lut_name}: input {nm} repeats a leaf or is constant")
             leaf[ll >> 1] = (j, ll & 1)
+        return leaf
+
+    def _cone(self, lut_name: str, lit: int, leaf: dict) -> list[int]:
+        """AND variables between the leaves and the claim ``lit``, in topological order; _Fail when
+        the cone reaches a regular input that is not a leaf (the inputs are not a cut)."""
+        ands, base, ponly = self.aig.ands, self.aig.first_and, self.ponly
         order = []
         stack = [lit >> 1]
         seen = set()
-        while stack:                                  # cone between the leaves and the claim
+        while stack:
             x = stack.pop()
             if x in seen or x in leaf or ponly[x]:       # ponly[0]: the constant
                 continue
             seen.add(x)
             if x < base:
-                raise _Fail(f"LUT {lut_name}: its inputs are not a cut of {names[x - 1]}'s cone "
+                raise _Fail(f"LUT {lut_name}: its inputs are not a cut of {self.aig.input_names[x - 1]}'s cone "
                             f"(claim literal {lit})")
             order.append(x)
             a, b = ands[x - base]
             stack.append(a >> 1)
             stack.append(b >> 1)
         order.sort()
+        return order
+
+    def _function(self, lut_name: str, cell_inputs: list, got: list) -> None:
+        """Per entry of the cell, its re-derived function (the claimed AIG literal's cone with the
+        leaves set to the bits of the entry) must equal ``got``, the implemented entry."""
+        lit = self.claims[lut_name]
+        size = 1 << len(cell_inputs)
+        leaf = self._leaves(lut_name, cell_inputs)
+        order = self._cone(lut_name, lit, leaf)
+        ands, base = self.aig.ands, self.aig.first_and
         t = _truth_table(order, lit, leaf, ands, base, size)
         frontier = None
         if t is not None:                             # cone without parameters: bit-parallel
             f = [(t >> i) & 1 for i in range(size)]
         else:
-            f, fr = _entry_literals(order, lit, leaf, ands, base, size, ref, param_only)
+            f, fr = _entry_literals(order, lit, leaf, ands, base, size, self.imp, self.param_only)
             frontier = frozenset(fr)
         for i in range(size):
-            obligation(f[i], got[i], f"LUT {lut_name} entry {i}", frontier)
-        claim_of[lut_name] = lit
+            self.obligation(f[i], got[i], f"LUT {lut_name} entry {i}", frontier)
+        self.claim_of[lut_name] = lit
 
-    if [n for n, _ in netlist.outputs] != list(aig.output_names):
-        raise _Fail("netlist outputs differ from the AIG's outputs (names or order)")
-    for (oname, drv), o in zip(netlist.outputs, aig.outputs):
-        if drv in ("0", "1"):
-            obligation(param_only(o >> 1) ^ (o & 1), int(drv), f"output {oname}")
-        elif drv in claim_of:
-            if claim_of[drv] != o:
-                raise _Fail(f"output {oname} is driven by {drv}, which computes another AIG literal")
-        elif drv in var_of and drv not in pset:
-            if o != 2 * var_of[drv]:
-                raise _Fail(f"output {oname} is driven by input {drv}, which is not the AIG's output")
-        else:
-            raise _Fail(f"output {oname}: unknown driver {drv}")
-    n_local = 0
-    for frontier, items in groups.items():
-        left = _decide_local(imp, frontier, items)
-        n_local += len(items) - len(left)
-        for r, i_lit, what in left:
-            pairs.setdefault((r, i_lit), what)
-    # the two sides as two AIGs over the same nodes (ABC cec matches outputs by order)
-    ref = Aig(num_inputs=imp.num_inputs, ands=imp.ands, input_names=list(imp.input_names))
-    for (r, i_lit), what in pairs.items():
-        ref.add_output(r, what)
-        imp.add_output(i_lit, what)
-    return ref, imp, n_pairs, n_local
+    def outputs(self) -> None:
+        """Each netlist output is driven by what implements the AIG output of the same name and place."""
+        netlist, aig, var_of = self.netlist, self.aig, self.var_of
+        if [n for n, _ in netlist.outputs] != list(aig.output_names):
+            raise _Fail("netlist outputs differ from the AIG's outputs (names or order)")
+        for (oname, drv), o in zip(netlist.outputs, aig.outputs):
+            if drv in ("0", "1"):
+                self.obligation(self.param_only(o >> 1) ^ (o & 1), int(drv), f"output {oname}")
+            elif drv in self.claim_of:
+                if self.claim_of[drv] != o:
+                    raise _Fail(f"output {oname} is driven by {drv}, which computes another AIG literal")
+            elif drv in var_of and drv not in self.pset:
+                if o != 2 * var_of[drv]:
+                    raise _Fail(f"output {oname} is driven by input {drv}, which is not the AIG's output")
+            else:
+                raise _Fail(f"output {oname}: unknown driver {drv}")
+
+    def finish(self) -> tuple[Aig, Aig, int, int]:
+        """Decide the frontier groups by simulation (:func:`_decide_local`); the rest become the
+        outputs of (reference AIG, implemented AIG) for ``cec``. Returns them with the number of
+        entries checked and of those decided by simulation."""
+        imp = self.imp
+        n_local = 0
+        for frontier, items in self.groups.items():
+            left = _decide_local(imp, frontier, items)
+            n_local += len(items) - len(left)
+            for r, i_lit, what in left:
+                self.pairs.setdefault((r, i_lit), what)
+        # the two sides as two AIGs over the same nodes (ABC cec matches outputs by order)
+        ref = Aig(num_inputs=imp.num_inputs, ands=imp.ands, input_names=list(imp.input_names))
+        for (r, i_lit), what in self.pairs.items():
+            ref.add_output(r, what)
+            imp.add_output(i_lit, what)
+        return ref, imp, self.n_pairs, n_local

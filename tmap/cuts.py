@@ -188,80 +188,40 @@ def _cover_refs(n, first_and, is_and, best, out_vars):
     return refs
 
 
+_EMPTY = (frozenset(), 0)      # the cut of a parameter-only variable: no leaf, no cost
+
+
 def _pass(first_and, fanin0, fanin1, param, is_and, K, C, mode, best, arr, req, est, refs, lut_k=None):
+    """One pass over the regular AND nodes in topological order: per node its priority cuts (the
+    merged cuts of its fanins and its previous cut, ranked by ``mode``: "delay", "delay2", "area"
+    (area flow) or "exact" (exact area)), of which at most ``C`` are kept for its readers and the
+    best becomes ``best[v]`` with its arrival ``arr[v]``; cuts later than ``req[v]`` are skipped
+    (except the previous cut). ``est``: estimated fanout per node; ``refs``: reference counts of the
+    current cover (updated in place by exact area). ``lut_k``: leaves of one LUT (a wider cut costs
+    :func:`cut_luts`)."""
     lut_k = lut_k or K
     cost = [cut_luts(i, lut_k) for i in range(K + 1)]
     n = len(fanin0)
-    empty = (frozenset(), 0)
     cuts = [None] * n
     for v in range(1, first_and):
-        cuts[v] = [empty] if param[v] else [(frozenset((v,)), 1 << (v & 63))]
-    cuts[0] = [empty]
+        cuts[v] = [_EMPTY] if param[v] else [(frozenset((v,)), 1 << (v & 63))]
+    cuts[0] = [_EMPTY]
     af = [0.0] * n
     arr_get = arr.__getitem__
     af_get = af.__getitem__
-    exact = mode == "exact"
+    exact = _exact_area(refs, best, is_and, cost) if mode == "exact" else None
+    ref_cut, deref_cut = exact or (None, None)
     delay_mode = mode in ("delay", "delay2")
-    delay2 = mode == "delay2"
-    if exact:
-        ref = refs  # reference counts of the current cover, updated in place
-
-        def ref_cut(cut):
-            area = 0
-            stack = [cut]
-            while stack:
-                c = stack.pop()
-                area += cost[len(c)]
-                for l in c:
-                    if is_and[l]:
-                        r = ref[l]
-                        ref[l] = r + 1
-                        if r == 0:
-                            stack.append(best[l])
-            return area
-
-        def deref_cut(cut):
-            area = 0
-            stack = [cut]
-            while stack:
-                c = stack.pop()
-                area += cost[len(c)]
-                for l in c:
-                    if is_and[l]:
-                        r = ref[l] - 1
-                        ref[l] = r
-                        if r == 0:
-                            stack.append(best[l])
-            return area
-
-    remaining = [0] * n
+    remaining = [0] * n          # readers of each variable's cuts not yet visited
     for v in range(first_and, n):
         if is_and[v]:
             remaining[fanin0[v]] += 1
             remaining[fanin1[v]] += 1
     for v in range(first_and, n):
         if param[v]:
-            cuts[v] = [empty]
+            cuts[v] = [_EMPTY]
             continue
-        f0, f1 = fanin0[v], fanin1[v]
-        ca = cuts[f0]
-        cb = cuts[f1]
-        remaining[f0] -= 1
-        if not remaining[f0]:
-            cuts[f0] = None
-        remaining[f1] -= 1
-        if not remaining[f1]:
-            cuts[f1] = None
-        cand = {}
-        for fa, sa in ca:
-            for fb, sb in cb:
-                s = sa | sb
-                if s.bit_count() > K:
-                    continue
-                u = fa | fb
-                if len(u) > K:
-                    continue
-                cand[u] = s
+        cand = _merged_cuts(cuts, fanin0[v], fanin1[v], remaining, K)
         prev = best[v]
         if prev is not None and prev not in cand:
             fs = frozenset(prev)
@@ -269,50 +229,126 @@ def _pass(first_and, fanin0, fanin1, param, is_and, K, C, mode, best, arr, req, 
             for l in fs:
                 sig |= 1 << (l & 63)
             cand[fs] = sig
-        rv = req[v]
-        scored = []
-        if exact:
-            r0 = ref[v]
-            if r0 and prev is not None:
-                deref_cut(prev)
-        for u, s in cand.items():
-            d = 1 + max(map(arr_get, u))
-            if d > rv and u != prev:
-                continue
-            a = (cost[len(u)] + sum(map(af_get, u))) / est[v]
-            if delay2:
-                scored.append((d, 0, a, u, s, a))
-            elif delay_mode:
-                scored.append((d, len(u), a, u, s, a))
-            elif exact:
-                ar = ref_cut(u)
-                deref_cut(u)
-                scored.append((ar, len(u), d, u, s, a))
-            else:
-                scored.append((a, len(u), d, u, s, a))
-        scored.sort(key=_key3)
-        keep = []
-        for t in scored:
-            u = t[3]
-            dominated = False
-            for k in keep:
-                if k[3] <= u:
-                    dominated = True
-                    break
-            if not dominated:
-                keep.append(t)
-                if len(keep) >= C:
-                    break
+        r0 = exact is not None and refs[v]
+        if r0 and prev is not None:
+            deref_cut(prev)
+        keep = _priority_cuts(_scored(cand, mode, exact, arr_get, af_get, cost, est[v], req[v], prev), C)
         chosen = keep[0]
-        if exact and r0:
+        if r0:
             ref_cut(chosen[3])
-        d = chosen[0] if delay_mode else chosen[2]
-        a = chosen[5]
         best[v] = chosen[3]
-        arr[v] = d
-        af[v] = a
+        arr[v] = chosen[0] if delay_mode else chosen[2]
+        af[v] = chosen[5]
         if remaining[v]:
             cuts[v] = [(t[3], t[4]) for t in keep] + [(frozenset((v,)), 1 << (v & 63))]
+
+
+def _merged_cuts(cuts, f0, f1, remaining, K) -> dict:
+    """The K-feasible unions of a cut of fanin ``f0`` and one of ``f1`` (cut -> signature); a fanin's
+    cut list is dropped once its last reader has merged it."""
+    ca = cuts[f0]
+    cb = cuts[f1]
+    remaining[f0] -= 1
+    if not remaining[f0]:
+        cuts[f0] = None
+    remaining[f1] -= 1
+    if not remaining[f1]:
+        cuts[f1] = None
+    cand = {}
+    for fa, sa in ca:
+        for fb, sb in cb:
+            s = sa | sb
+            if s.bit_count() > K:
+                continue
+            u = fa | fb
+            if len(u) > K:
+                continue
+            cand[u] = s
+    return cand
+
+
+def _scored(cand: dict, mode: str, exact, arr_get, af_get, cost, est_v: float, rv: int, prev) -> list:
+    """The candidate cuts of a node ranked for ``mode``: per cut ``u`` (those whose arrival ``d`` is
+    within the required time ``rv``, and the previous cut ``prev``) a tuple whose first three fields
+    rank it (lower is better), then ``u``, its signature and its area flow ``a``: delay (d, |u|, a),
+    delay2 (d, 0, a), area flow (a, |u|, d), exact area (exact area, |u|, d). ``arr_get``/``af_get``:
+    arrival and area flow per variable; ``exact``: the (ref, deref) pair of :func:`_exact_area` in
+    exact-area mode, else None."""
+    ref_cut, deref_cut = exact or (None, None)
+    delay_mode = mode in ("delay", "delay2")
+    delay2 = mode == "delay2"
+    scored = []
+    for u, s in cand.items():
+        d = 1 + max(map(arr_get, u))
+        if d > rv and u != prev:
+            continue
+        a = (cost[len(u)] + sum(map(af_get, u))) / est_v
+        if delay2:
+            scored.append((d, 0, a, u, s, a))
+        elif delay_mode:
+            scored.append((d, len(u), a, u, s, a))
+        elif ref_cut is not None:
+            ar = ref_cut(u)
+            deref_cut(u)
+            scored.append((ar, len(u), d, u, s, a))
+        else:
+            scored.append((a, len(u), d, u, s, a))
+    scored.sort(key=_key3)
+    return scored
+
+
+def _priority_cuts(scored: list, C: int) -> list:
+    """The first ``C`` of the ranked cuts ``scored`` that no earlier kept cut dominates (is a subset of)."""
+    keep = []
+    for t in scored:
+        u = t[3]
+        dominated = False
+        for k in keep:
+            if k[3] <= u:
+                dominated = True
+                break
+        if not dominated:
+            keep.append(t)
+            if len(keep) >= C:
+                break
+    return keep
+
+
+def _exact_area(refs, best, is_and, cost):
+    """Exact area of cuts under the current cover: (ref, deref); ``ref(cut)`` adds a cut to the
+    cover (the cuts of its leaves that become referenced too, recursively), ``deref(cut)`` takes it
+    out; each returns the LUTs so added or freed. ``refs`` (reference counts) is updated in place.
+    Closures: they run once per candidate cut of exact area, the hot loop of the pure-Python passes."""
+
+    def ref(cut):
+        area = 0
+        stack = [cut]
+        while stack:
+            c = stack.pop()
+            area += cost[len(c)]
+            for l in c:
+                if is_and[l]:
+                    r = refs[l]
+                    refs[l] = r + 1
+                    if r == 0:
+                        stack.append(best[l])
+        return area
+
+    def deref(cut):
+        area = 0
+        stack = [cut]
+        while stack:
+            c = stack.pop()
+            area += cost[len(c)]
+            for l in c:
+                if is_and[l]:
+                    r = refs[l] - 1
+                    refs[l] = r
+                    if r == 0:
+                        stack.append(best[l])
+        return area
+
+    return ref, deref
 
 
 def _key3(t):

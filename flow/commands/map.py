@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from dcsflow.tmap.mapper import FULL_MODE_ANDS
+from dcsflow.tmap.options import FULL_MODE_ANDS
 
 from ..errors import FlowError
 
@@ -76,7 +76,8 @@ def COMMAND(aiger, params_file, strict, K, cuts, out_dir, area, param_latches, a
     from rich.console import Console
 
     from dcsflow.aig import read_aiger
-    from dcsflow.tmap.mapper import ABC_AIG_SCRIPTS, MapOptions, read_param_file, resolve_params
+    from dcsflow.tmap.options import ABC_AIG_SCRIPTS, MapOptions
+    from dcsflow.tmap.params import read_param_file, resolve_params
 
     err = Console(stderr=True)
     aig = read_aiger(aiger)
@@ -145,7 +146,7 @@ def _map(err, aig, params: list, opts, out_dir: str | None, with_baseline: bool,
 
 
 def _print_figures(s, base, K: int, aiger: str) -> None:
-    """The table of TMAP's figures ``s`` (:class:`dcsflow.tmap.mapper.MapStats`) beside the ABC
+    """The table of TMAP's figures ``s`` (:class:`dcsflow.tmap.result.MapStats`) beside the ABC
     baseline's ``base`` (None: not run) on stdout, then the proof and the baseline's script."""
     from rich.table import Table
 

@@ -98,7 +98,7 @@ def remap_candidate_job(out: Path, top: str, tail: int, kept: set, defaults: dic
     """Job: one static re-mapping candidate (:func:`dcsflow.flow.static_remap.candidate`) finished in
     ``tmap/static_remap/t<tail>/`` (``final.json`` the finished document). Returns its result dict
     (the re-mapped netlist as a JSON object under ``netlist``)."""
-    from dcsflow.tmap.mapper import TlutNetlist
+    from dcsflow.tmap.netlist import TlutNetlist
 
     from ..static_remap import candidate
 
@@ -125,7 +125,7 @@ def _static_remap(ctx: Context, jobs: Jobs, top: str, defaults: dict, after, con
     working files into ``tlut/``. Returns the record."""
     import time
 
-    from dcsflow.tmap.mapper import TlutNetlist
+    from dcsflow.tmap.netlist import TlutNetlist
 
     from ..static_remap import plan, prove_remap, select
 

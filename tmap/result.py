@@ -1,0 +1,104 @@
+"""What :func:`dcsflow.tmap.mapper.map_tluts` returns: the TLUT netlist, the PPC and the figures of
+the mapping (:class:`MapResult`, :class:`MapStats`), and the files they are written to
+(``netlist.json``, ``netlist.blif``, ``ppc.aig``, ``ppc.json``: docs/formats.md).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dcsflow.aig import Aig
+
+from .netlist import TlutNetlist
+
+__all__ = ["PPC_FORMAT", "FORMAT_VERSION", "MapStats", "MapResult"]
+
+PPC_FORMAT = "dcsflow-ppc"
+#: Version of the PPC manifest (``ppc.json``).
+FORMAT_VERSION = 1
+
+
+@dataclass
+class MapStats:
+    """Figures of one mapping: LUT count (static + TLUTs), TLUTs, LUT depth, PPC AND nodes and
+    outputs, proof result (None when not run), mapping seconds (wall, including the PPC optimization,
+    whose share is ``ppc_seconds``; the proof is not included), AIG AND nodes, parameter count,
+    MUXF7 and MUXF8 cells of wide functions."""
+
+    luts: int
+    tluts: int
+    depth: int
+    ppc_ands: int
+    ppc_outputs: int
+    verified: bool | None
+    seconds: float
+    aig_ands: int
+    params: int
+    ppc_seconds: float = 0.0
+    proof: str = ""
+    muxf7: int = 0
+    muxf8: int = 0
+
+    def as_dict(self) -> dict:
+        """Plain dict of the figures."""
+        return dict(self.__dict__)
+
+
+@dataclass
+class MapResult:
+    """Result of :func:`dcsflow.tmap.mapper.map_tluts`: the TLUT netlist, the PPC (an AIG whose
+    inputs are ``netlist.params`` and whose output j drives every TLUT entry that names j) and the
+    stats."""
+
+    netlist: TlutNetlist
+    ppc: Aig
+    stats: MapStats
+    notes: list = field(default_factory=list)
+    #: LUT name -> literal of the mapped AIG that the LUT computes (cut points of the proof)
+    claims: dict | None = None
+    #: the ABC-optimized AIG variant the cover was taken from (None: the input AIG itself)
+    variant: Aig | None = None
+    #: TLUT name -> :class:`dcsflow.tmap.affine.AffineTlut` (TLUTs found affine in their frontier)
+    affine: dict = field(default_factory=dict)
+
+    def manifest(self) -> dict:
+        """PPC manifest (format ``dcsflow-ppc`` version 1)."""
+        return {"format": PPC_FORMAT, "version": FORMAT_VERSION, "K": self.netlist.K,
+                "params": list(self.netlist.params), "outputs": self.ppc.num_outputs,
+                "ands": self.ppc.num_ands, "aiger": "ppc.aig",
+                "tluts": {lut.name: list(lut.ppc) for lut in self.netlist.luts if lut.is_tlut},
+                "affine": {n: a.as_json() for n, a in sorted(self.affine.items())},
+                "source_hash": self.netlist.source_hash, "verified": self.stats.verified}
+
+    def write(self, out_dir) -> list[Path]:
+        """Write ``netlist.json``, ``netlist.blif``, ``ppc.aig`` and ``ppc.json`` into ``out_dir``
+        (created if needed; each file written atomically). All four or none: when one cannot be
+        written, the others of the set are removed too (no new netlist beside an old PPC).
+        Returns the paths.
+
+        Raises:
+            OSError: the folder or a file cannot be written (``filename`` names it).
+        """
+        from dcsflow.fileio import write_bytes_atomic, write_text_atomic  # flow is installed with tmap
+
+        d = Path(out_dir)
+        paths = [d / "netlist.json", d / "netlist.blif", d / "ppc.aig", d / "ppc.json"]
+        texts = [json.dumps(self.netlist.to_json_obj()) + "\n", self.netlist.to_blif(), self.ppc.to_bytes(),
+                 json.dumps(self.manifest(), indent=1) + "\n"]
+        try:
+            d.mkdir(parents=True, exist_ok=True)
+            for path, data in zip(paths, texts):
+                if isinstance(data, bytes):
+                    write_bytes_atomic(path, data)
+                else:
+                    write_text_atomic(path, data)
+        except BaseException:
+            for path in paths:
+                try:
+                    path.unlink()
+                except OSError:
+                    pass
+            raise
+        return paths
