@@ -1,11 +1,11 @@
-"""AES-128 benchmark (issue 13): both cores, TLUT build against the conventional build of the same run.
+"""AES-128 benchmark: both cores, TLUT build against the conventional build of the same run.
 
 Per core (``aes128_pipe``, ``aes128_iter``): LUTs, TLUTs, FFs, slices, LUT depth, PPC AND nodes,
 frames per rekey (and the lower bound 4 × ⌈TLUTs/200⌉), ICAP words per rekey, SCG instructions per
 rekey on the Cortex-A9 (QEMU, measured as in ``benchmarks/rekey_bench.py``: executed translation
 blocks of ``scg_evaluate``) and their spread over ``--keys`` pseudo-random keys, build time.
 Targets: pipe TLUT LUTs <= 0.7 × conventional at no greater depth; spread 0; pipe SCG <= 200k
-instructions; frames <= 1.2 × bound. Issue 21 (the conventional figures are the strongest candidate's,
+instructions; frames <= 1.2 × bound. Against the strongest conventional candidate (its figures,
 ``report.json`` ``conventional.baseline``; every candidate is listed): aes128_iter conventional
 <= 2,500 LUTs, aes128_pipe conventional <= 12,000 LUTs, aes128_pipe TLUT <= 6,800 LUTs at LUT depth
 <= 4 (``targets_21`` in the JSON line).

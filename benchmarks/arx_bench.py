@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""ARX family benchmark (issue 22): the π-Cipher message processors at 16/32/64 bits and the PPE,
+"""ARX family benchmark: the π-Cipher message processors at 16/32/64 bits and the PPE,
 TLUT build against the conventional build, cycles per block, and the PPE's program switch.
 
 Figures:
@@ -45,7 +45,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-#: the seed papers' PPE figures (issue 22): one ``*`` operation at 64 bits, BMW-512 per block
+#: the seed papers' PPE figures: one ``*`` operation at 64 bits, BMW-512 per block
 SEED_CYCLES_PER_STAR = 54
 SEED_BMW_CYCLES_PER_BLOCK = 1000
 #: AXI writes to stream one 64-bit instruction word through the PPE's instruction port (address,

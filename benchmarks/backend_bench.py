@@ -1,4 +1,4 @@
-"""Benchmark of the built-in back end (issue 6): pack/place time, slices, frames per rekey and ICAP
+"""Benchmark of the built-in back end: pack/place time, slices, frames per rekey and ICAP
 words for picipher, picipher128 and picipher_cis.
 
 Baselines measured in the same run: the conventional implementation through the same packer/placer

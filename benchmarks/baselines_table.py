@@ -1,4 +1,4 @@
-"""Which conventional baseline each build got (issue 21): one row per build folder.
+"""Which conventional baseline each build got: one row per build folder.
 
 For every build folder given (or, with ``--build NAME``, a fresh ``dcsflow build NAME`` into a
 temporary folder), reads report.json and prints the chosen candidate, its LUTs / FFs / LUT depth /

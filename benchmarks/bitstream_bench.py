@@ -7,7 +7,7 @@ Prints, each the best of ``--repeat`` runs:
   one-word-at-a-time API on a slice of the stream;
 - AXI HWICAP model throughput driven register access by register access (WF writes + CR);
 - full bitstream write time;
-- hostile input (issue 19): ``python -m dcsflow.scg bit info`` as a separate process on 64 MB floods
+- hostile input: ``python -m dcsflow.scg bit info`` as a separate process on 64 MB floods
   (``--flood-mb``) of sync + DESYNC pairs (target <= 5 s and <= 300 MB peak memory; the parser's
   limits, ``scg.bitstream.MAX_SYNCS`` ..., end it with one error line), of NOOPs (parsed, linear) and
   of CMD packets after an IDCODE (stopped by the packet limit), each against the same command on

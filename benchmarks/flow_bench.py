@@ -1,8 +1,8 @@
-"""Benchmark of the flow (issue 4): wall time of each build stage for picipher, picipher128 and
+"""Benchmark of the flow: wall time of each build stage for picipher, picipher128 and
 picipher_cis, the conventional-vs-TLUT comparison, and build+check time of picipher.
 
 Baseline measured in the same run: the conventional implementation (the strongest candidate of the
-build, report.json ``conventional.baseline``, issue 21). Targets: build + check of picipher <= 120 s; TLUT LUTs+FFs < conventional LUTs+FFs;
+build, report.json ``conventional.baseline``). Targets: build + check of picipher <= 120 s; TLUT LUTs+FFs < conventional LUTs+FFs;
 picipher_cis needs >= 40% fewer cycles than picipher for a 16-byte message.
 Last line: one JSON object (figures of picipher).
 

@@ -1,4 +1,4 @@
-"""Benchmark of ``dcsflow import`` (issue 12): decode + check of every TLUT of a routed 4 MB
+"""Benchmark of ``dcsflow import``: decode + check of every TLUT of a routed 4 MB
 xc7z020 bitstream, and the size of the partial bitstream of a picipher rekey.
 
 Stand-in for Vivado: pynq-z1_base.bit with the build's template INITs written at the planned sites

@@ -4,7 +4,7 @@
 Prints: clock cycles per message (first s_valid to done, no stalls) for 0, 16, 64, 256 and 1024-byte
 messages measured in RTL simulation (Icarus), cycles per byte for long messages (marginal, from the
 256- and 1024-byte runs), the ratio against the published message processor (2165 cycles for a
-128-bit message, the issue's baseline), and Yosys ``synth_xilinx`` (xc7) LUT / FF / CARRY4 counts for
+128-bit message, the baseline of this comparison), and Yosys ``synth_xilinx`` (xc7) LUT / FF / CARRY4 counts for
 both key sizes x both BUFFER_KEY settings, plus the picipher_cis_mp variant.
 Last line: one JSON object (cycles_16B, cycles_per_byte_long, luts, ffs for KEY_BITS=96,
 BUFFER_KEY=0, and every figure above).

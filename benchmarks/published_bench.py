@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""TMAP on designs of the kinds the published TLUT flow reports, beside its figures (issue 20, item 6).
+"""TMAP on designs of the kinds the published TLUT flow reports, beside its figures.
 
 Usage: python benchmarks/published_bench.py [--adders ripple|yosys|both] [--only NAME,...] [--no-verify] [--docs]
 
@@ -20,7 +20,7 @@ Designs (our own VHDL, benchmarks/hdl/; parameter ports marked ``--PARAM``):
   end). Published: 2990 LUTs, depth 25 at K = 4. ``fir_tree32_star``: products written ``x * coef``.
 
 Published figures: the TLUT tool flow of Ghent University (UGent-HES/tlut_flow; K. Bruneel et al.,
-ACM TODAES 16(4), 2011, and its examples FIRTree32Tap8Bit and DNA), as quoted in issue 20.
+ACM TODAES 16(4), 2011, and its examples FIRTree32Tap8Bit and DNA).
 
 Each design goes through GHDL (``dcsflow.flow.vhdl.translate``, ``--synth --out=verilog``) and Yosys
 to one AIG of the *whole* logic, adders in gates (no CARRY4), registers cut (combinational view; the
@@ -35,7 +35,7 @@ cut-point proof of netlist o PPC == AIG on) at K = 4 and K = 6; ABC maps the sam
 as ordinary inputs (baselines of ``tmap.abc``: depth script ``&st; &if -K k``, area script ``&st;
 &dch; &if -K k -a; &mfs``).
 
-Targets (K = 4, ripple adders; issue 20): each design no more LUTs than the published figure at no
+Targets (K = 4, ripple adders): each design no more LUTs than the published figure at no
 greater depth; the row select also 6 TLUTs at depth 1 at K = 6. The last line is one JSON object.
 """
 

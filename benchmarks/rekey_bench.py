@@ -1,4 +1,4 @@
-"""Rekey benchmark (issue 7): PPC AND nodes, Cortex-A9 instructions per SCG evaluation (QEMU), ICAP
+"""Rekey benchmark: PPC AND nodes, Cortex-A9 instructions per SCG evaluation (QEMU), ICAP
 words and frames per rekey, firmware .text size, ICAP words against per-TLUT read-modify-write.
 
 Usage: python benchmarks/rekey_bench.py [--build NAME=DIR ...] [--keys 100] [--designs picipher,picipher_cis]

@@ -1,4 +1,4 @@
-"""Structure of a build's TLUTs, for SCG design (issue 13): frontier sizes, function classes and
+"""Structure of a build's TLUTs, for SCG design: frontier sizes, function classes and
 XOR-permutation TLUTs.
 
 For every TLUT of TMAP's mapping (default mode, the same as ``dcsflow build``) of a build's front-end
