@@ -44,7 +44,7 @@ FLOW_REQUIRES = [
     "rich>=13",
     "networkx>=3",
     "matplotlib>=3.6",
-    # AES-128 design (issue 13): golden model and the NIST CAVP KAT vectors
+    # AES-128 designs: golden model and the NIST CAVP KAT vectors
     "cryptography>=41",
     "cryptography_vectors>=41",
     # `dcsflow check` of a dcsflow.toml project: the user's cocotb test, Icarus as simulator
