@@ -23,6 +23,8 @@ sys.path.insert(0, str(ROOT))
 
 from dcsflow.fileio import write_text_atomic  # noqa: E402
 
+_COMMIT: str | None = None
+
 
 def add_docs_option(ap) -> None:
     """Add ``--docs`` to an argparse parser."""
@@ -31,7 +33,15 @@ def add_docs_option(ap) -> None:
 
 
 def commit() -> str:
-    """The checkout's commit (12 hex digits, ``-dirty`` when tracked files differ), or ``unknown``."""
+    """The checkout's commit when the benchmark started (12 hex digits, ``-dirty`` when tracked files
+    differed from it), or ``unknown``."""
+    global _COMMIT
+    if _COMMIT is None:
+        _COMMIT = _git_commit()
+    return _COMMIT
+
+
+def _git_commit() -> str:
     try:
         head = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=ROOT, capture_output=True,
                               text=True, check=True).stdout.strip()
@@ -107,3 +117,6 @@ def write_page(name: str, title: str, body: str, intro: str = "") -> Path:
     write_text_atomic(path, text)
     print(f"results page: {path}", file=sys.stderr)
     return path
+
+
+commit()          # the commit the benchmark starts at, before it writes any file
