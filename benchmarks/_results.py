@@ -34,7 +34,7 @@ def add_docs_option(ap) -> None:
 
 def commit() -> str:
     """The checkout's commit when the benchmark started (12 hex digits, ``-dirty`` when tracked files
-    differed from it), or ``unknown``."""
+    other than the results pages differed from it), or ``unknown``."""
     global _COMMIT
     if _COMMIT is None:
         _COMMIT = _git_commit()
@@ -45,8 +45,9 @@ def _git_commit() -> str:
     try:
         head = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=ROOT, capture_output=True,
                               text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
-                               capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", ".",
+                                ":(exclude)docs/results"],      # the pages the benchmarks themselves write
+                               cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
     return head + ("-dirty" if dirty else "")
