@@ -3,7 +3,7 @@
 The repository keeps one top-level folder per part of the pipeline; ``package_dir`` maps them into
 the namespace (:data:`ROOTS`). ``pip install dcsflow`` without extras installs the runtime (the core
 ``dcsflow.*`` modules and ``dcsflow.scg``: ``python -m dcsflow.scg``) and no third-party package; the extra ``flow`` adds what the flow, the ``dcsflow`` command and the bundled designs need;
-``test`` what the test suite needs.
+``test`` what the test suite needs; ``docs`` what building the documentation needs.
 """
 
 import re
@@ -44,7 +44,7 @@ FLOW_REQUIRES = [
     "rich>=13",
     "networkx>=3",
     "matplotlib>=3.6",
-    # AES-128 design (issue 13): golden model and the NIST CAVP KAT vectors
+    # AES-128 designs: golden model and the NIST CAVP KAT vectors
     "cryptography>=41",
     "cryptography_vectors>=41",
     # `dcsflow check` of a dcsflow.toml project: the user's cocotb test, Icarus as simulator
@@ -52,6 +52,13 @@ FLOW_REQUIRES = [
     "tomli>=2; python_version < '3.11'",
     # Vivado back end: vivado/ files rendered from flow/templates/vivado/*.j2 and board templates
     "jinja2>=3",
+]
+
+#: the documentation (docs/: Sphinx, MyST Markdown pages, the CLI reference from the click commands)
+DOCS_REQUIRES = [
+    "sphinx>=7",
+    "myst-parser>=2",
+    "sphinx-click>=5",
 ]
 
 setup(
@@ -72,7 +79,9 @@ setup(
     extras_require={
         "flow": FLOW_REQUIRES,
         "test": ["pytest>=7", "pytest-xdist>=3", "hypothesis>=6", "import-linter>=2",
-                 "pycryptodome>=3.15"],  # second DES (tests/test_tmap_des.py) and AES (FIPS-197 C.1) implementation
+                 "pycryptodome>=3.15",  # second DES (tests/test_tmap_des.py) and AES (FIPS-197 C.1) implementation
+                 *DOCS_REQUIRES],       # tests/test_docs.py builds the documentation
+        "docs": DOCS_REQUIRES,
     },
     # compiled core of the TLUT mapper (tmap/cuts.py falls back to pure Python if it is missing)
     ext_modules=[Extension("dcsflow.tmap._cutsc", ["tmap/_cutsc.c"], optional=True, extra_compile_args=["-O2"])],

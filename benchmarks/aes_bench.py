@@ -1,16 +1,16 @@
-"""AES-128 benchmark (issue 13): both cores, TLUT build against the conventional build of the same run.
+"""AES-128 benchmark: both cores, TLUT build against the conventional build of the same run.
 
 Per core (``aes128_pipe``, ``aes128_iter``): LUTs, TLUTs, FFs, slices, LUT depth, PPC AND nodes,
 frames per rekey (and the lower bound 4 × ⌈TLUTs/200⌉), ICAP words per rekey, SCG instructions per
 rekey on the Cortex-A9 (QEMU, measured as in ``benchmarks/rekey_bench.py``: executed translation
 blocks of ``scg_evaluate``) and their spread over ``--keys`` pseudo-random keys, build time.
 Targets: pipe TLUT LUTs <= 0.7 × conventional at no greater depth; spread 0; pipe SCG <= 200k
-instructions; frames <= 1.2 × bound. Issue 21 (the conventional figures are the strongest candidate's,
+instructions; frames <= 1.2 × bound. Against the strongest conventional candidate (its figures,
 ``report.json`` ``conventional.baseline``; every candidate is listed): aes128_iter conventional
 <= 2,500 LUTs, aes128_pipe conventional <= 12,000 LUTs, aes128_pipe TLUT <= 6,800 LUTs at LUT depth
 <= 4 (``targets_21`` in the JSON line).
 
-Usage: python benchmarks/aes_bench.py [--build NAME=DIR ...] [--keys 100] [--designs aes128_iter,aes128_pipe]
+Usage: python benchmarks/aes_bench.py [--build NAME=DIR ...] [--keys 100] [--designs aes128_iter,aes128_pipe] [--docs]
 (builds into a temporary folder what is not given: aes128_pipe's build takes ~20 min on 2 cores).
 Measured 2026-11-23 (100 keys each): aes128_pipe 747,397 instructions (straight style: its 6400
 affine TLUTs are patched from their frontier, only the 37,760-node key expansion of its PPC is
@@ -72,6 +72,7 @@ def main() -> None:
     ap.add_argument("--build", action="append", default=[], metavar="NAME=DIR")
     ap.add_argument("--designs", default="aes128_iter,aes128_pipe", help="comma-separated")
     ap.add_argument("--keys", type=int, default=100)
+    ap.add_argument("--docs", action="store_true", help="also write docs/results/aes.md from this run")
     a = ap.parse_args()
     given = dict(x.split("=", 1) for x in a.build)
     results = {}
@@ -98,12 +99,45 @@ def main() -> None:
         p = results["aes128_pipe"]
         t21["pipe_conventional_luts_le_12000"] = p["conventional"]["luts"] <= 12000
         t21["pipe_tlut_luts_le_6800_depth_le_4"] = p["tlut"]["luts"] <= 6800 and p["tlut"]["depth"] <= 4
+    if a.docs:
+        docs_page(results)
     print(json.dumps({"design": first["design"], "lut_reduction_percent": first["lut_reduction_percent"],
                       "depth_not_greater": first["depth_not_greater"],
                       "scg_instructions": first["scg_instructions"],
                       "scg_instructions_spread": first["scg_instructions_spread"],
                       "frames_per_rekey": first["frames_per_rekey"], "frames_lower_bound": first["frames_lower_bound"],
                       "targets_21": t21, "designs": results}))
+
+
+def docs_page(results: dict) -> None:
+    """docs/results/aes.md from this run."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import _results
+
+    names = list(results)
+
+    def both(f):
+        return [f(results[n]) for n in names]
+
+    rows = [
+        ["conventional candidate chosen", *both(lambda r: f"`{r['conventional']['baseline']}`")],
+        ["LUTs (TLUTs): TLUT / conventional", *both(lambda r: f"{r['tlut']['luts']} ({r['tlut']['tluts']}) / {r['conventional']['luts']}")],
+        ["FFs: TLUT / conventional", *both(lambda r: f"{r['tlut']['ffs']} / {r['conventional']['ffs']}")],
+        ["LUT depth: TLUT / conventional", *both(lambda r: f"{r['tlut']['depth']} / {r['conventional']['depth']}")],
+        ["slices: TLUT / conventional", *both(lambda r: f"{r['tlut']['slices']} / {r['conventional']['slices']}")],
+        ["PPC AND nodes", *both(lambda r: r["tlut"]["ppc_ands"])],
+        ["frames per rekey (bound)", *both(lambda r: f"{r['frames_per_rekey']} ({r['frames_lower_bound']})")],
+        ["ICAP words per rekey", *both(lambda r: r["icap_words_per_rekey"])],
+        ["Cortex-A9 instructions per rekey (QEMU)", *both(lambda r: r["scg_instructions"])],
+        ["spread over keys", *both(lambda r: f"{r['scg_instructions_spread']} over {r['keys']}")],
+        ["code style, .text bytes", *both(lambda r: f"{r['code_style']}, {r['text_bytes']}")],
+        ["modelled rekey µs: AXI HWICAP / raw ICAP", *both(lambda r: f"{r['modelled_rekey_us_axi']} / {r['modelled_rekey_us_icap']}")],
+        ["build seconds", *both(lambda r: r["build_seconds"])],
+    ]
+    body = _results.table(["figure", *(f"`{n}`" for n in names)], rows)
+    _results.write_page("aes", "AES-128", body,
+                        "The key-specialized AES-128 cores: TLUT build against the strongest conventional "
+                        "candidate of the same build, and the firmware SCG's cost per rekey (QEMU).")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""ARX family benchmark (issue 22): the π-Cipher message processors at 16/32/64 bits and the PPE,
+"""ARX family benchmark: the π-Cipher message processors at 16/32/64 bits and the PPE,
 TLUT build against the conventional build, cycles per block, and the PPE's program switch.
 
 Figures:
@@ -23,7 +23,7 @@ Figures:
 - the SCG of the ppe build on the Cortex-A9 (QEMU, ``benchmarks/rekey_bench.py``): instructions per
   program switch and their spread over ``--keys`` random parameter values (target 0).
 
-Usage: python benchmarks/arx_bench.py [--build NAME=DIR ...] [--designs LIST] [--keys 4] [--bmw-rtl]
+Usage: python benchmarks/arx_bench.py [--build NAME=DIR ...] [--designs LIST] [--keys 4] [--bmw-rtl] [--docs]
 Last line: one JSON object with at least ``ppe_slices_tlut``, ``ppe_slices_conventional``,
 ``ppe_depth_tlut``, ``ppe_depth_conventional``, ``program_switch_frames``,
 ``program_switch_frames_bound``, ``pi64_cycles_per_star``, ``pi64_cycles_per_permutation``,
@@ -45,7 +45,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-#: the seed papers' PPE figures (issue 22): one ``*`` operation at 64 bits, BMW-512 per block
+#: the seed papers' PPE figures: one ``*`` operation at 64 bits, BMW-512 per block
 SEED_CYCLES_PER_STAR = 54
 SEED_BMW_CYCLES_PER_BLOCK = 1000
 #: AXI writes to stream one 64-bit instruction word through the PPE's instruction port (address,
@@ -142,6 +142,7 @@ def main() -> int:
     ap.add_argument("--designs", default="picipher,picipher32,picipher64,ppe")
     ap.add_argument("--keys", type=int, default=4, help="random parameter values for the QEMU SCG count")
     ap.add_argument("--bmw-rtl", action="store_true", help="also run the 256 BMW-512 KAT records on the RTL")
+    ap.add_argument("--docs", action="store_true", help="also write docs/results/arx.md from this run")
     a = ap.parse_args()
     given = dict(x.split("=", 1) for x in a.build)
     rb = _load("rekey_bench")
@@ -190,8 +191,42 @@ def main() -> int:
         "pi_matches_model": all(r["matches_model"] for r in cyc.values()),
         **{k: bmw[k] for k in ("bmw512_cycles_per_block", "bmw512_kat_passed", "bmw512_kat_total")},
     })
+    if a.docs:
+        docs_page(out, cyc, bmw)
     print(json.dumps(out))
     return 0
+
+
+def docs_page(out: dict, cyc: dict, bmw: dict) -> None:
+    """docs/results/arx.md from this run."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import _results
+
+    body = _results.table(
+        ["design", "TLUT LUTs (TLUTs) / FFs / depth / slices", "conventional LUTs / FFs / depth / slices", "baseline"],
+        [[f"`{n}`", f"{f['tlut']['luts']} ({f['tlut']['tluts']}) / {f['tlut']['ffs']} / {f['tlut']['depth']} / {f['tlut']['slices']}",
+          f"{f['conventional']['luts']} / {f['conventional']['ffs']} / {f['conventional']['depth']} / {f['conventional']['slices']}",
+          f"`{f['conventional']['baseline']}`"] for n, f in out["designs"].items()])
+    body += "\nThe PPE's cycles (RTL, equal to the ISS):\n\n" + _results.table(
+        ["program", "cycles per π call", "cycles per `*`", "matches the golden model"],
+        [[f"π{bits}", r["cycles_per_pi"], r["cycles_per_star"], r["matches_model"]] for bits, r in cyc.items()])
+    body += (f"\nBMW-512 on the PPE: {bmw['bmw512_cycles_per_block']} cycles per 1024-bit block, "
+             f"{bmw['bmw512_kat_passed']}/{bmw['bmw512_kat_total']} KAT records passed (ISS).\n")
+    sw = (out.get("ppe_program_switch") or {}).get("switches") or []
+    if sw:
+        body += "\nThe PPE's program switch (`dcsflow rekey BUILD --param program=B`):\n\n" + _results.table(
+            ["from", "to", "frames", "bound", "TLUT bits changed", "ICAP words", "µs via AXI HWICAP (modelled)",
+             "µs through the instruction port (modelled)"],
+            [[r["from"], r["to"], r["frames"], r["frames_bound"], r["changed_bits"], r["icap_words"],
+              r["modelled_us_hwicap"], r["modelled_us_instruction_port"]] for r in sw])
+    if out.get("ppe_scg"):
+        s = out["ppe_scg"]
+        body += (f"\nThe SCG of the program switch on the Cortex-A9 (QEMU): {s['scg_instructions']} instructions, "
+                 f"spread {s['scg_instructions_spread']} over {s['keys']} values ({s['code_style']} code).\n")
+    _results.write_page("arx", "ARX family", body,
+                        "The π-Cipher message processors at 16, 32 and 64 bits and the ARX processing element "
+                        "(PPE) with its program as parameter input: TLUT build against the strongest conventional "
+                        "candidate, cycles, and the cost of switching the PPE's program by micro-reconfiguration.")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Benchmark of the built-in back end (issue 6): pack/place time, slices, frames per rekey and ICAP
+"""Benchmark of the built-in back end: pack/place time, slices, frames per rekey and ICAP
 words for picipher, picipher128 and picipher_cis.
 
 Baselines measured in the same run: the conventional implementation through the same packer/placer
@@ -7,7 +7,7 @@ Targets: pack + place of picipher <= 60 s; frames <= 1.2 × bound; batched ICAP 
 than per-TLUT RMW; fewer slices for TLUT than conventional.
 Last line: one JSON object (figures of picipher; per-design figures under "designs").
 
-Usage: python benchmarks/backend_bench.py [--out DIR] [--reuse] [--seed N] [--area] [--tlut-pairs]
+Usage: python benchmarks/backend_bench.py [--out DIR] [--reuse] [--seed N] [--area] [--tlut-pairs] [--docs]
   --reuse: DIR already holds front-end builds (runs only the back end: ``--from backend``).
 """
 
@@ -32,6 +32,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--area", action="store_true", help="TMAP area mode (dcsflow build --area)")
     ap.add_argument("--tlut-pairs", action="store_true", help="opt-in TLUT pairs in LUT6_2 sites")
+    ap.add_argument("--docs", action="store_true", help="also write docs/results/backend.md from this run")
     args = ap.parse_args()
     root = args.out or Path(tempfile.mkdtemp(prefix="backend-bench-"))
     designs = {}
@@ -85,7 +86,30 @@ def main() -> None:
         "fewer_slices_tlut": {k: d["slices_tlut"] < d["slices_conventional"] for k, d in designs.items()},
     }
     out["designs"] = designs
+    if args.docs:
+        docs_page(designs, args)
     print(json.dumps(out))
+
+
+def docs_page(designs: dict, args) -> None:
+    """docs/results/backend.md from this run."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import _results
+
+    body = _results.table(
+        ["design", "slices conv.", "slices TLUT", "slices saved", "TLUTs", "frames / rekey", "bound",
+         "ICAP words batched", "per-TLUT RMW", "pack + place s (TLUT)", "rekey µs AXI HWICAP (RMW → batched)",
+         "rekey µs raw ICAP (RMW → batched)"],
+        [[f"`{n}`", d["slices_conventional"], d["slices_tlut"], f"{d['slices_saved']} ({d['slices_saved_percent']:.1f}%)",
+          d["tluts"], d["frames_per_rekey"], d["frames_lower_bound"], d["icap_words_batched"],
+          d["icap_words_per_tlut_rmw"], d["place_seconds"],
+          f"{d['rekey_us_hwicap_rmw']:.0f} → {d['rekey_us_hwicap_batched']:.1f}",
+          f"{d['rekey_us_icap_rmw']:.1f} → {d['rekey_us_icap_batched']:.2f}"] for n, d in designs.items()])
+    opts = f"seed {args.seed}" + (", TMAP --area" if args.area else "") + (", --tlut-pairs" if args.tlut_pairs else "")
+    _results.write_page("backend", "Back end", body,
+                        f"The built-in back end on the π16 designs ({opts}): slices of both implementations, "
+                        "frames per rekey against the lower bound 4 × ⌈TLUTs/200⌉, ICAP words with frame batching "
+                        "against per-TLUT read-modify-write, and the modelled rekey time.")
 
 
 if __name__ == "__main__":

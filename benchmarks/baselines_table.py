@@ -1,11 +1,11 @@
-"""Which conventional baseline each build got (issue 21): one row per build folder.
+"""Which conventional baseline each build got: one row per build folder.
 
 For every build folder given (or, with ``--build NAME``, a fresh ``dcsflow build NAME`` into a
 temporary folder), reads report.json and prints the chosen candidate, its LUTs / FFs / LUT depth /
 slices, the TLUT build's, and the slices saved; then every candidate's LUTs / depth / slices.
 The baseline of each figure is named in the row. Last line: one JSON object.
 
-Usage: python benchmarks/baselines_table.py BUILD_DIR... [--build NAME ...] [--markdown]
+Usage: python benchmarks/baselines_table.py BUILD_DIR... [--build NAME ...] [--markdown] [--docs]
 """
 
 from __future__ import annotations
@@ -37,7 +37,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("builds", nargs="*", type=Path)
     ap.add_argument("--build", action="append", default=[], metavar="NAME", help="build this design first")
-    ap.add_argument("--markdown", action="store_true", help="print the README table")
+    ap.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    ap.add_argument("--docs", action="store_true", help="also write docs/results/baselines.md from this run")
     a = ap.parse_args()
     rows = []
     with tempfile.TemporaryDirectory() as td:
@@ -70,7 +71,33 @@ def main() -> None:
             print(f"{r['design']}: conventional = {r['baseline']} {c['luts']} LUTs / {c['ffs']} FFs / depth "
                   f"{c['depth']} / {c['slices']} slices; TLUT {t['luts']} ({t['tluts']} TLUTs) / {t['ffs']} / "
                   f"{t['depth']} / {t['slices']}; saved {r['slices_saved']} slices; candidates: {cands}")
+    if a.docs:
+        docs_page(rows)
     print(json.dumps({"builds": rows}))
+
+
+def docs_page(rows: list[dict]) -> None:
+    """docs/results/baselines.md from the builds read."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import _results
+
+    body = _results.table(
+        ["design", "baseline chosen", "conventional LUTs / FFs / depth / slices", "TLUT LUTs (TLUTs) / FFs / depth / slices",
+         "slices saved"],
+        [[r["design"], f"`{r['baseline']}`",
+          f"{r['conventional']['luts']} / {r['conventional']['ffs']} / {r['conventional']['depth']} / {r['conventional']['slices']}",
+          f"{r['tlut']['luts']} ({r['tlut']['tluts']}) / {r['tlut']['ffs']} / {r['tlut']['depth']} / {r['tlut']['slices']}",
+          None if r["slices_saved"] is None else f"{r['slices_saved']} ({r['slices_saved_percent']:.1f}%)"]
+         for r in rows])
+    body += "\nEvery candidate, LUTs / LUT depth / slices (deeper than `yosys-abc`: not eligible):\n\n" + _results.table(
+        ["design"] + sorted({n for r in rows for n in r["candidates"]}),
+        [[r["design"]] + [(lambda x: None if x is None else f"{x['luts']} / {x['depth']} / {x['slices']}"
+                           + ("" if x["eligible"] else " (deeper)"))(r["candidates"].get(n))
+                          for n in sorted({n for r in rows for n in r["candidates"]})] for r in rows])
+    _results.write_page("baselines", "Conventional baselines", body,
+                        "Which conventional candidate each build chose: the one with the fewest slices among those "
+                        "whose LUT depth is no greater than `yosys-abc`'s (Yosys's own mapping). Read from the "
+                        "builds' `report.json`.")
 
 
 if __name__ == "__main__":

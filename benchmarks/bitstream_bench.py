@@ -7,7 +7,7 @@ Prints, each the best of ``--repeat`` runs:
   one-word-at-a-time API on a slice of the stream;
 - AXI HWICAP model throughput driven register access by register access (WF writes + CR);
 - full bitstream write time;
-- hostile input (issue 19): ``python -m dcsflow.scg bit info`` as a separate process on 64 MB floods
+- hostile input: ``python -m dcsflow.scg bit info`` as a separate process on 64 MB floods
   (``--flood-mb``) of sync + DESYNC pairs (target <= 5 s and <= 300 MB peak memory; the parser's
   limits, ``scg.bitstream.MAX_SYNCS`` ..., end it with one error line), of NOOPs (parsed, linear) and
   of CMD packets after an IDCODE (stopped by the packet limit), each against the same command on
@@ -15,7 +15,7 @@ Prints, each the best of ``--repeat`` runs:
   figures ``/usr/bin/time -v`` prints).
 Last line: one JSON object with all figures.
 
-Usage: ``python benchmarks/bitstream_bench.py [--repeat N] [--bit FILE] [--flood-mb N]``
+Usage: ``python benchmarks/bitstream_bench.py [--repeat N] [--bit FILE] [--flood-mb N] [--docs]``
 """
 
 from __future__ import annotations
@@ -93,6 +93,7 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--bit", default=None, help="bitstream (default: shared/bitstreams/pynq-z1_base.bit)")
     ap.add_argument("--flood-mb", type=int, default=64, help="size of the hostile streams (0: skip them)")
+    ap.add_argument("--docs", action="store_true", help="also write docs/results/bitstream.md from this run")
     a = ap.parse_args()
     path = Path(a.bit) if a.bit else data_file("bitstreams", "pynq-z1_base.bit")
     raw = path.read_bytes()
@@ -188,8 +189,37 @@ def main() -> int:
         "hwicap_words_per_s": round(k / t_hw), "write_full_s": round(t_write, 4),
         "hostile_bit_info": floods,
     }
+    if a.docs:
+        docs_page(res)
     print(json.dumps(res))
     return 0
+
+
+def docs_page(res: dict) -> None:
+    """docs/results/bitstream.md from this run's figures."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import _results
+
+    body = _results.figures([
+        ("bitstream", f"`{res['bitstream']}`, {res['words']:,} words"),
+        ("parse + CRC checks (target <= 2 s)", f"{res['parse_crc_s']} s"),
+        ("CRC over all words: per-word loop / scg.crc_words", f"{res['crc_loop_s']} s / {res['crc_fast_s']} s"),
+        ("emulator, bulk API (target >= 2 M words/s)", f"{res['emulator_words_per_s'] / 1e6:.2f} M words/s"),
+        ("emulator, one word per call", f"{res['emulator_one_word_words_per_s'] / 1e6:.2f} M words/s"),
+        ("AXI HWICAP model, register by register", f"{res['hwicap_words_per_s'] / 1e6:.2f} M words/s"),
+        ("full bitstream write", f"{res['write_full_s']} s"),
+    ])
+    floods = {k: v for k, v in res["hostile_bit_info"].items() if isinstance(v, dict) and "seconds" in v
+              and "exit" in v}
+    if floods:
+        body += ("\n`python -m dcsflow.scg bit info` as a separate process on hostile streams, against the real "
+                 "bitstream (time and peak memory):\n\n")
+        body += _results.table(["input", "MB", "seconds", "peak MB", "exit", "first line on stderr"],
+                               [[k, v.get("mb"), v["seconds"], round(v["max_rss_mb"]), v["exit"],
+                                 (v.get("stderr") or [""])[0][:100]] for k, v in floods.items()])
+    _results.write_page("bitstream", "Bitstreams", body,
+                        "The runtime's bitstream path (`dcsflow.scg`: parser, CRC, emulator, AXI HWICAP model) on "
+                        "a real Vivado bitstream for the xc7z020, each figure the best of several runs.")
 
 
 if __name__ == "__main__":

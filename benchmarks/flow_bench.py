@@ -1,12 +1,12 @@
-"""Benchmark of the flow (issue 4): wall time of each build stage for picipher, picipher128 and
+"""Benchmark of the flow: wall time of each build stage for picipher, picipher128 and
 picipher_cis, the conventional-vs-TLUT comparison, and build+check time of picipher.
 
 Baseline measured in the same run: the conventional implementation (the strongest candidate of the
-build, report.json ``conventional.baseline``, issue 21). Targets: build + check of picipher <= 120 s; TLUT LUTs+FFs < conventional LUTs+FFs;
+build, report.json ``conventional.baseline``). Targets: build + check of picipher <= 120 s; TLUT LUTs+FFs < conventional LUTs+FFs;
 picipher_cis needs >= 40% fewer cycles than picipher for a 16-byte message.
 Last line: one JSON object (figures of picipher).
 
-Usage: python benchmarks/flow_bench.py [--out DIR] [--no-check]
+Usage: python benchmarks/flow_bench.py [--out DIR] [--no-check] [--docs]
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, help="build folder root (default: a temporary folder)")
     ap.add_argument("--no-check", action="store_true", help="skip the simulation checks")
+    ap.add_argument("--docs", action="store_true", help="also write docs/results/flow.md from this run")
     args = ap.parse_args()
     root = args.out or Path(tempfile.mkdtemp(prefix="flow-bench-"))
     figures = {}
@@ -69,7 +70,30 @@ def main() -> None:
     }
     if out["cycles16_picipher"] and out["cycles16_cis"]:
         out["cis_cycle_saving"] = round(1 - out["cycles16_cis"] / out["cycles16_picipher"], 4)
+    if args.docs:
+        docs_page(figures)
     print(json.dumps(out))
+
+
+def docs_page(figures: dict) -> None:
+    """docs/results/flow.md from this run."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import _results
+
+    stages = sorted({k for f in figures.values() for k in f["report"]["stage_seconds"]})
+    body = "Wall seconds of each step of the build:\n\n" + _results.table(
+        ["design", *stages, "build", "check", "check result", "cycles (16-byte message)"],
+        [[f"`{n}`", *[f["report"]["stage_seconds"].get(k) for k in stages], f["build_seconds"], f.get("check_seconds"),
+          f.get("check"), f.get("cycles16")] for n, f in figures.items()])
+    body += "\nConventional (the strongest candidate) against TLUT implementation:\n\n" + _results.table(
+        ["design", "baseline", "LUTs conv. / TLUT (TLUTs)", "FFs conv. / TLUT", "depth conv. / TLUT"],
+        [[f"`{n}`", f"`{f['report']['conventional'].get('baseline')}`",
+          f"{f['report']['conventional']['luts']} / {f['report']['tlut']['luts']} ({f['report']['tlut']['tluts']})",
+          f"{f['report']['conventional']['ffs']} / {f['report']['tlut']['ffs']}",
+          f"{f['report']['conventional']['depth']} / {f['report']['tlut']['depth']}"] for n, f in figures.items()])
+    _results.write_page("flow", "Flow", body,
+                        "`dcsflow build` of the π16 designs (every stage, both implementations, every "
+                        "conventional candidate) and `dcsflow check` on the official vectors.")
 
 
 if __name__ == "__main__":

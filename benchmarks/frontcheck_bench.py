@@ -5,7 +5,7 @@ For each design: the front end (``dcsflow build NAME --to frontend``, in a tempo
 seconds, the simulators' CPU seconds, and its steps (netlist to Verilog, netlist simulation, source
 simulation). Prints one line per design; last line: one JSON object.
 
-Usage: python benchmarks/frontcheck_bench.py [NAME ...] [--cycles N] [--root DIR]
+Usage: python benchmarks/frontcheck_bench.py [NAME ...] [--cycles N] [--root DIR] [--docs]
 (default: picipher picipher_cis aes128_iter aes128_pipe, 2000 cycles; the front ends alone take
 about 2 minutes, the checks about 2 more)
 """
@@ -72,6 +72,7 @@ def main() -> None:
     ap.add_argument("designs", nargs="*", default=DESIGNS)
     ap.add_argument("--cycles", type=int, default=fc.DEFAULT_CYCLES)
     ap.add_argument("--root", type=Path, help="folder for the front-end results (kept; reused next time)")
+    ap.add_argument("--docs", action="store_true", help="also write docs/results/frontcheck.md from this run")
     args = ap.parse_args()
     root = args.root or Path(tempfile.mkdtemp(prefix="frontcheck-bench-"))
     rows = []
@@ -84,7 +85,25 @@ def main() -> None:
     finally:
         if args.root is None:
             shutil.rmtree(root, ignore_errors=True)
+    if args.docs:
+        docs_page(rows)
     print(json.dumps({"frontcheck": rows}))
+
+
+def docs_page(rows: list[dict]) -> None:
+    """docs/results/frontcheck.md from this run."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import _results
+
+    body = _results.table(
+        ["design", "netlist cells", "cycles", "passed", "wall s", "simulators' CPU s", "source simulator",
+         "compared bits", "uncompared bits", "steps (s)"],
+        [[f"`{r['design']}`", r["cells"], r["cycles"], r["passed"], r["wall_s"], r["cpu_s"], r["simulator"],
+          r["compared_bits"], r["uncompared_bits"], ", ".join(f"{k} {v}" for k, v in r["steps_s"].items())]
+         for r in rows])
+    _results.write_page("frontcheck", "Front-end check", body,
+                        "The time of the verify stage's front-end check alone (the source simulated against the "
+                        "front end's netlist, every output compared every cycle), after the front end.")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Benchmark of ``dcsflow import`` (issue 12): decode + check of every TLUT of a routed 4 MB
+"""Benchmark of ``dcsflow import``: decode + check of every TLUT of a routed 4 MB
 xc7z020 bitstream, and the size of the partial bitstream of a picipher rekey.
 
 Stand-in for Vivado: pynq-z1_base.bit with the build's template INITs written at the planned sites
@@ -7,7 +7,7 @@ the same bitstream alone (``scg.bitstream.read_file``). Targets: import (decode 
 partial = touched frames + 1 pad frame per run + packet overhead, nothing else.
 Last line: one JSON object.
 
-Usage: python benchmarks/import_bench.py [--build DIR]   (DIR: a picipher build made with
+Usage: python benchmarks/import_bench.py [--build DIR] [--docs]   (DIR: a picipher build made with
 ``--backend vivado``; default: build one in a temporary folder, about 1-2 minutes)
 """
 
@@ -33,6 +33,7 @@ from dcsflow.scg.bitstream import parse, read_file  # noqa: E402
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", type=Path, help="existing picipher build with --backend vivado")
+    ap.add_argument("--docs", action="store_true", help="also write docs/results/import.md from this run")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="import-bench-"))
     try:
@@ -63,9 +64,32 @@ def main() -> None:
               f"import decode+check {res.seconds:.2f} s (target <= 2 s), import incl. linking {total_s:.2f} s")
         print(f"partial bitstream of a rekey: {fig['partial_bytes']} bytes = {len(b.fars)} frames + "
               f"{part.fdri_frames - len(b.fars)} pad frame(s) + {fig['partial_overhead_words']} packet words")
+        if args.docs:
+            docs_page(fig)
         print(json.dumps(fig))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def docs_page(fig: dict) -> None:
+    """docs/results/import.md from this run."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import _results
+
+    body = _results.figures([
+        ("bitstream", f"{fig['bitstream_bytes']:,} bytes, {fig['tluts']} TLUTs"),
+        ("parsing the bitstream alone", f"{fig['parse_s']} s"),
+        ("import: decode + check of every TLUT (target <= 2 s)", f"{fig['import_decode_check_s']} s"),
+        ("import including linking the template", f"{fig['import_total_s']} s"),
+        ("partial bitstream of a rekey", f"{fig['partial_bytes']:,} bytes = {fig['partial_frames']} frames + "
+                                         f"{fig['partial_fdri_frames'] - fig['partial_frames']} pad frame(s) + "
+                                         f"{fig['partial_overhead_words']} packet words"),
+    ])
+    _results.write_page("import", "Vivado import", body,
+                        "`dcsflow import` of a picipher build made with `--backend vivado --board pynq-z1`. No "
+                        "Vivado here: the routed bitstream is a stand-in, a real Vivado bitstream for the xc7z020 "
+                        "(`pynq-z1_base.bit`, shared data) with the build's template INITs written at the planned "
+                        "sites.")
 
 
 if __name__ == "__main__":

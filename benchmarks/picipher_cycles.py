@@ -4,10 +4,11 @@
 Prints: clock cycles per message (first s_valid to done, no stalls) for 0, 16, 64, 256 and 1024-byte
 messages measured in RTL simulation (Icarus), cycles per byte for long messages (marginal, from the
 256- and 1024-byte runs), the ratio against the published message processor (2165 cycles for a
-128-bit message, the issue's baseline), and Yosys ``synth_xilinx`` (xc7) LUT / FF / CARRY4 counts for
+128-bit message, the baseline of this comparison), and Yosys ``synth_xilinx`` (xc7) LUT / FF / CARRY4 counts for
 both key sizes x both BUFFER_KEY settings, plus the picipher_cis_mp variant.
 Last line: one JSON object (cycles_16B, cycles_per_byte_long, luts, ffs for KEY_BITS=96,
 BUFFER_KEY=0, and every figure above).
+Usage: python benchmarks/picipher_cycles.py [--docs]   (--docs: also write docs/results/picipher_cycles.md)
 """
 
 from __future__ import annotations
@@ -28,6 +29,11 @@ PUBLISHED_CYCLES_16B = 2165
 
 
 def main() -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--docs", action="store_true", help="also write docs/results/picipher_cycles.md from this run")
+    a = ap.parse_args()
     t0 = time.time()
     cycles = {}
     for bits in (96, 128):
@@ -65,6 +71,8 @@ def main() -> int:
         synth[name] = {"luts": s.luts, "ffs": s.ffs, "carry4": s.carry4}
     base = synth["k96_buf0"]
     print(f"  elapsed {time.time() - t0:.1f} s")
+    if a.docs:
+        docs_page(c, cycles[128], cpb_long, counts)
     print(json.dumps({
         "cycles_16B": c[16], "cycles_per_byte_long": round(cpb_long, 4),
         "luts": base["luts"], "ffs": base["ffs"], "carry4": base["carry4"],
@@ -73,6 +81,25 @@ def main() -> int:
         "synth": synth,
     }))
     return 0
+
+
+def docs_page(c96: dict, c128: dict, cpb_long: float, counts: list) -> None:
+    """docs/results/picipher_cycles.md from this run."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import _results
+
+    body = _results.table(["message bytes", "cycles, 96-bit key", "cycles, 128-bit key", "cycles per byte"],
+                          [[n, c96[n], c128[n], round(c96[n] / n, 2) if n else None] for n in SIZES])
+    body += (f"\nCycles per byte for long messages (marginal, 256 to 1024 bytes): {cpb_long:.3f}. A 16-byte "
+             f"message: {c96[16]} cycles against {PUBLISHED_CYCLES_16B} for the published message processor "
+             f"(×{PUBLISHED_CYCLES_16B / c96[16]:.2f}).\n")
+    body += "\nYosys `synth_xilinx` (key as ordinary input):\n\n" + _results.table(
+        ["top", "KEY_BITS", "BUFFER_KEY", "LUTs", "FFs", "CARRY4"],
+        [[s.top, s.key_bits, s.buffer_key, s.luts, s.ffs, s.carry4] for s in counts])
+    _results.write_page("picipher_cycles", "π-Cipher cycles", body,
+                        "The π16-Cipher message processor's RTL (`picipher_mp`) in Icarus: clock cycles per message "
+                        "from the first `s_valid` to `done` without stalls, outputs checked against the golden "
+                        "model.")
 
 
 if __name__ == "__main__":

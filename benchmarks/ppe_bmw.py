@@ -8,7 +8,7 @@ block, final). ``--rtl``: the same records on the RTL (top ``ppe``, IMEM_DEPTH 1
 digests against the file and cycles per run against the ISS (~3 s per message on a loaded 2-core
 machine: ~12 min for all 256). ``--records N``: the first N records only.
 
-Usage: python benchmarks/ppe_bmw.py [--rtl] [--records N] [--chunk 32]
+Usage: python benchmarks/ppe_bmw.py [--rtl] [--records N] [--chunk 32] [--docs]
 Last line: one JSON object (``bmw512_cycles_per_block``, ``bmw512_kat_passed``, ``bmw512_kat_total``,
 and with ``--rtl`` ``bmw512_rtl_kat_passed``, ``bmw512_rtl_kat_total``, ``bmw512_rtl_cycles_agree``).
 """
@@ -31,6 +31,7 @@ def main(argv=None) -> int:
     ap.add_argument("--rtl", action="store_true", help="also simulate the records on the RTL (Icarus)")
     ap.add_argument("--records", type=int, default=None, help="the first N records only (default: all)")
     ap.add_argument("--chunk", type=int, default=32, help="messages per RTL simulation (default 32)")
+    ap.add_argument("--docs", action="store_true", help="also write docs/results/ppe_bmw.md from this run")
     a = ap.parse_args(argv)
     recs = bmw512_kat.load_kat()
     if a.records is not None:
@@ -77,9 +78,29 @@ def main(argv=None) -> int:
         print(f"RTL (Icarus): {rpass}/{len(recs)} KAT records, cycles per run "
               f"{'equal to' if agree else 'DIFFERENT from'} the ISS ({time.time() - t0:.0f} s)")
         out.update(bmw512_rtl_kat_passed=rpass, bmw512_rtl_kat_total=len(recs), bmw512_rtl_cycles_agree=agree)
+    if a.docs:
+        docs_page(out)
     print(json.dumps(out))
     ok = passed == len(recs) and (not a.rtl or (out["bmw512_rtl_kat_passed"] == len(recs) and agree))
     return 0 if ok else 1
+
+
+def docs_page(out: dict) -> None:
+    """docs/results/ppe_bmw.md from this run."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import _results
+
+    pairs = [("program", f"`programs/bmw512.s`, {out['bmw512_instruction_words']} instruction words"),
+             ("KAT records passed (ISS)", f"{out['bmw512_kat_passed']}/{out['bmw512_kat_total']}"),
+             ("cycles per 1024-bit block", out["bmw512_cycles_per_block"]),
+             ("cycles: init / final", f"{out['bmw512_init_cycles']} / {out['bmw512_final_cycles']}"),
+             ("one-block message", out["bmw512_one_block_message_cycles"])]
+    if "bmw512_rtl_kat_passed" in out:
+        pairs += [("KAT records passed (RTL, Icarus)", f"{out['bmw512_rtl_kat_passed']}/{out['bmw512_rtl_kat_total']}"),
+                  ("RTL cycles equal to the ISS's", out["bmw512_rtl_cycles_agree"])]
+    _results.write_page("ppe_bmw", "BMW-512 on the PPE", _results.figures(pairs),
+                        "The BMW-512 hash on the PPE (the `ppe` top with a 1024-word instruction memory), every "
+                        "record of the ShortMsgKAT file against its digest and the golden model.")
 
 
 if __name__ == "__main__":

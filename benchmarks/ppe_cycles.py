@@ -6,6 +6,7 @@ equal to the ISS), cycles per * operation ((π call − 32 I/O words) / 24) and 
 outputs match the golden model (π16: ``model.pi``; π32/π64: the generalized model's
 ``cipher(bits).pi`` when it exists, else "no model"); then Yosys ``synth_xilinx`` LUT/FF counts of
 ``ppe``. Last line: one JSON object (``pi64_cycles_per_star``, ``pi64_cycles_per_pi``, ...).
+Usage: python benchmarks/ppe_cycles.py [--docs]   (--docs: also write docs/results/ppe_cycles.md)
 """
 
 from __future__ import annotations
@@ -63,6 +64,11 @@ def pi_cycles(out: dict, rng: random.Random) -> None:
 
 
 def main() -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--docs", action="store_true", help="also write docs/results/ppe_cycles.md from this run")
+    a = ap.parse_args()
     out = {}
     pi_cycles(out, random.Random(1))
     rtl = " ".join(str(p) for p in sim.rtl_files())
@@ -75,8 +81,26 @@ def main() -> int:
     out["ram64m"] = cells.get("RAM64M", 0)
     out["ramb36"] = cells.get("RAMB36E1", 0)
     print(f"ppe synth_xilinx: LUT {out['luts']}, FF {out['ffs']}, RAM64M {out['ram64m']}, RAMB36E1 {out['ramb36']}")
+    if a.docs:
+        docs_page(out)
     print(json.dumps(out))
     return 0
+
+
+def docs_page(out: dict) -> None:
+    """docs/results/ppe_cycles.md from this run."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import _results
+
+    body = _results.table(
+        ["program", "cycles per π call", "cycles per `*` operation", "matches the golden model"],
+        [[f"π{b}", out[f"pi{b}_cycles_per_pi"], out[f"pi{b}_cycles_per_star"], out[f"pi{b}_matches_model"]]
+         for b in (16, 32, 64) if f"pi{b}_cycles_per_pi" in out])
+    body += (f"\nYosys `synth_xilinx` of `ppe`: {out['luts']} LUTs, {out['ffs']} FFs, {out['ram64m']} RAM64M, "
+             f"{out['ramb36']} RAMB36E1.\n")
+    _results.write_page("ppe_cycles", "PPE cycles", body,
+                        "The bundled π programs on the PPE's RTL (Icarus, no stalls; cycles equal to the "
+                        "instruction-set simulator's); a `*` operation is (π call − 32 I/O words) / 24.")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Structure of a build's TLUTs, for SCG design (issue 13): frontier sizes, function classes and
+"""Structure of a build's TLUTs, for SCG design: frontier sizes, function classes and
 XOR-permutation TLUTs.
 
 For every TLUT of TMAP's mapping (default mode, the same as ``dcsflow build``) of a build's front-end
@@ -13,7 +13,7 @@ AIG (``BUILD/frontend/logic.aag``, parameters = the inputs of the build's parame
   the AddRoundKey-into-S-box case (INIT bit i = B[i ^ s(k)]), computable by 6 conditional butterfly
   stages on the 64-bit INIT instead of AND nodes.
 
-Usage: python benchmarks/tlut_classes.py BUILD   (a finished ``dcsflow build`` folder)
+Usage: python benchmarks/tlut_classes.py BUILD [--docs]   (a finished ``dcsflow build`` folder)
 Measured on aes128_pipe (2026-11-23): 6400 TLUTs; frontier sizes 2: 1152, 3: 128, 6: 5120; 393
 classes (largest 1008); all 5120 six-frontier TLUTs (384 classes) are XOR-permutations with a linear
 mask map. Last line: one JSON object.
@@ -111,14 +111,38 @@ def analyse(build: Path) -> dict:
 
 
 def main() -> None:
-    if len(sys.argv) != 2:
-        print(__doc__.split("Usage: ")[1].split("\n")[0], file=sys.stderr)
-        raise SystemExit(2)
-    r = analyse(Path(sys.argv[1]))
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("build", type=Path, metavar="BUILD", help="a finished dcsflow build folder")
+    ap.add_argument("--docs", action="store_true", help="also write docs/results/tlut_classes.md from this run")
+    a = ap.parse_args()
+    r = analyse(a.build)
     print(f"{r['design']}: {r['tluts']} TLUTs, frontier sizes {r['frontier_sizes']}, {r['classes']} classes "
           f"(largest {r['largest_classes']}), {r['xor_permutation_tluts']} XOR-permutation TLUTs in "
           f"{r['xor_permutation_classes']} classes ({r['seconds']} s)")
+    if a.docs:
+        docs_page(r)
     print(json.dumps(r))
+
+
+def docs_page(r: dict) -> None:
+    """docs/results/tlut_classes.md from this run."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import _results
+
+    body = _results.figures([
+        ("design", f"`{r['design']}`"), ("TLUTs", r["tluts"]),
+        ("frontier sizes (parameter-only nodes read: TLUTs)", ", ".join(f"{m}: {n}" for m, n in r["frontier_sizes"].items())),
+        ("function classes", r["classes"]), ("largest classes", ", ".join(map(str, r["largest_classes"]))),
+        ("XOR-permutation TLUTs (classes)", f"{r['xor_permutation_tluts']} ({r['xor_permutation_classes']})"),
+        ("seconds", r["seconds"]),
+    ])
+    _results.write_page("tlut_classes", "TLUT classes", body,
+                        "The structure of a build's TLUTs, for the design of the SCG: the parameter-only nodes "
+                        "each TLUT's cone reads (its frontier), TLUTs with the same truth table over (regular "
+                        "inputs, frontier), and those whose INIT is a base table with its index XORed by a mask "
+                        "linear in the frontier (AddRoundKey into an S-box).")
 
 
 if __name__ == "__main__":

@@ -1,2 +1,2 @@
 """The pipeline, its command-line interface ``dcsflow``, the Yosys and GHDL front end, the back ends
-and the reports. See ``DESIGN.md`` in the shared folder for the architecture."""
+and the reports. Architecture: docs/architecture.md."""

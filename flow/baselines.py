@@ -1,5 +1,5 @@
 """The conventional baselines: every implementation the flow can make with the parameters as
-ordinary inputs, so that savings are measured against the strongest one (issue 21).
+ordinary inputs, so that savings are measured against the strongest one.
 
 Candidates (:data:`CANDIDATES`), each from the conventional front end's netlist
 (``frontend/pre_conventional.json`` when the design has its own conventional variant, else

@@ -2,7 +2,7 @@
 
 ``verify`` proves the mapped netlist against the front end's result (``frontend/pre.json``), not
 against the HDL. A front end that gets the HDL wrong — GHDL 2.0.0's ``--synth --out=verilog`` drops a
-case statement's ``when others`` (GHDL issue 2041) — would go unnoticed. Two checks close that gap:
+case statement's ``when others`` (GHDL bug ghdl/ghdl#2041) — would go unnoticed. Two checks close that gap:
 
 1. :func:`check_latches` (called by the ``frontend`` stage right after ``pre.json`` is written): a
    latch cell in ``pre.json`` (``$_DLATCH_*``, ``$dlatch``, ``$adlatch``, ``$dlatchsr``, ``LDCE``,
@@ -63,7 +63,7 @@ __all__ = ["DEFAULT_CYCLES", "DEFAULT_SEED", "SEGMENTS", "RESET_CYCLES", "FrontC
            "CheckSpec", "CheckPort", "FrontCheckResult", "check_frontend", "check_latches", "reset_polarity",
            "clock_ports", "make_stimulus", "compare_outputs", "run_for_build", "summary_line"]
 
-#: cycles simulated by default (the issue's figure)
+#: cycles simulated by default (``--frontend-cycles``)
 DEFAULT_CYCLES = 2000
 #: seed of the stimulus by default (the same stimulus every run)
 DEFAULT_SEED = 2041
@@ -241,8 +241,8 @@ def check_latches(pre: dict, top: str, language: str = "verilog", ghdl_verilog: 
     always a combinational process that does not assign a signal on every path).
 
     Args:
-        pre: ``pre.json`` (Yosys JSON); top: its top module; language: ``vhdl`` adds the hint on GHDL
-            issue 2041; ghdl_verilog: GHDL's ``top.v`` (its comments give the VHDL line); sources:
+        pre: ``pre.json`` (Yosys JSON); top: its top module; language: ``vhdl`` adds the hint on GHDL's
+            dropped ``when others``; ghdl_verilog: GHDL's ``top.v`` (its comments give the VHDL line); sources:
             the user's files in the order GHDL read them (``src/<i>/`` copies).
     Raises:
         LatchError: one line naming the signal (and more, counted) and where it comes from.
@@ -268,7 +268,7 @@ def check_latches(pre: dict, top: str, language: str = "verilog", ghdl_verilog: 
     what = f"GHDL's net {name}" if _GHDL_NET.match(name) and language == "vhdl" else name
     if language == "vhdl":
         hint = ("a combinational process that does not assign it on every path, or a case statement whose "
-                "'when others' GHDL 2.0.0 dropped (GHDL issue 2041): assign it on every path; write such a case "
+                "'when others' GHDL 2.0.0 dropped (GHDL bug ghdl/ghdl#2041): assign it on every path; write such a case "
                 "as an if/elsif chain, or use a GHDL with the fix")
     else:
         hint = ("a combinational always block that does not assign it on every path: assign it a default "

@@ -1,6 +1,6 @@
 """Yosys front end: synthesis up to LUT mapping, hand-off of the fine-grained logic, continuation.
 
-Stages (DESIGN.md, "Pipeline" 1-2; Yosys 0.23 ``help synth_xilinx``):
+Stages (docs/architecture.md, "Front end"; Yosys 0.23 ``help synth_xilinx``):
 
 1. :func:`synthesize_pre` runs ``synth_xilinx -flatten -top T -run :map_luts`` plus the first command
    of ``map_luts`` (``opt_expr -mux_undef -noclkinv``) and writes ``pre.json`` (Yosys JSON). FFs, CARRY4,
@@ -1089,7 +1089,7 @@ def reimport(pre: dict, module: dict, ext: Extraction, netlist: dict, tlut_mode:
 
 
 def continuation_script(json_in: str, top: str, mapping: str, json_out: str) -> str:
-    """The remaining synth_xilinx commands after the LUT mapping (DESIGN.md hint, Yosys 0.23).
+    """The remaining synth_xilinx commands after the LUT mapping (docs/architecture.md, "Front end"; Yosys 0.23).
 
     ``json_in``/``json_out``: file names as the script's folder sees them (written with
     :func:`dcsflow.flow.yosys.quote`; raises YosysError for one that cannot be written, see

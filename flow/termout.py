@@ -1,6 +1,6 @@
 """Terminal output of the CLI: tables that fit 80 columns, one progress line per finished stage.
 
-Issue 11, part 5. Tables are designed to need at most :data:`TABLE_WIDTH` columns (short headers,
+Tables are designed to need at most :data:`TABLE_WIDTH` columns (short headers,
 multi-line headers, abbreviations explained in the row names) and are printed through
 :func:`table_console`, which never lets rich use more than 80 columns, so a wide terminal shows the
 same table as a pipe or an 80-column terminal. Long runs (``build``, ``demo``, ``check``, ``map``)

@@ -4,7 +4,7 @@ The PPC (partial parameterized configuration) is an AIG whose inputs are the par
 (named ``port[i]`` or ``port`` for 1-bit ports) and whose output j is the value of every TLUT
 entry that names j (TMAP contract, format "dcsflow-tlut-netlist" v1). It is read with
 :mod:`dcsflow.aig` (stdlib only). Evaluation is straight-line (every AND node evaluated once, no
-branches on values), so its time does not depend on the key (DESIGN.md, "Security").
+branches on values), so its time does not depend on the key (docs/architecture.md, "Security").
 Bit-parallel: ``width`` parameter assignments are evaluated at once, pattern p in bit p of Python ints.
 """
 

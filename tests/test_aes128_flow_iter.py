@@ -10,7 +10,7 @@ def test_aes128_iter_whole_flow(tmp_path, dcsflow, builds):
     rep = whole_flow("aes128_iter", tmp_path, dcsflow, build_dir=builds.get("aes128_iter", design="aes128_iter"))
     c, t = rep["conventional"], rep["tlut"]
     assert t["ffs"] <= c["ffs"] - 128               # the on-the-fly round-key register is gone
-    # issue 21: the conventional implementation is the strongest candidate, not synth_xilinx's ABC
+    # the conventional implementation is the strongest candidate, not synth_xilinx's ABC
     # (8229 LUTs); target <= 2,500 LUTs, at no greater LUT depth than the Yosys/ABC candidate
     b = rep["baselines"]
     assert c["luts"] <= 2500 and b[c["baseline"]]["chosen"] and b[c["baseline"]]["eligible"]

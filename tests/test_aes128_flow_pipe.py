@@ -1,6 +1,6 @@
 """The whole flow on aes128_pipe (10 unrolled rounds): build (TLUT + conventional with the on-the-fly
 key schedule), check on all 284 CAVP KAT vectors, check --frames, rekey, codegen (table style: its
-PPC has ~2.4M AND nodes), firmware on the host and in QEMU; and the issue-13 targets.
+PPC has ~2.4M AND nodes), firmware on the host and in QEMU; and the design's targets (designs/aes128/README.md).
 
 Opt-in: the build takes ~19 min on 2 cores (the conventional Yosys/ABC build ~10 min of it) and the
 steps after it ~10 min, more than the CI budget allows beside the rest of the suite.

@@ -1,4 +1,4 @@
-"""Wide functions through the whole flow (issue 21): an 8-bit keyed S-box (tests/data/flow/sbox8.v),
+"""Wide functions through the whole flow: an 8-bit keyed S-box (tests/data/flow/sbox8.v),
 each output bit 4 TLUTs under 2 MUXF7 + 1 MUXF8 in one slice.
 
 Independent references: UG474's slice structure (an F8 group is one slice, its four LUTs the F7s'

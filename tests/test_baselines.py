@@ -1,4 +1,4 @@
-"""The conventional baselines (issue 21): ABC's mapping read back, the choice, the savings split.
+"""The conventional baselines: ABC's mapping read back, the choice, the savings split.
 
 Independent checks: ABC's netlist as read back is simulated here against the AIG with
 dcsflow.aig's own simulator (not ABC's cec); the choice and the split are checked on figures

@@ -1,4 +1,4 @@
-"""Issue 22: the BMW-512 golden model of the PPE design (designs/ppe/bmw512.py).
+"""The BMW-512 golden model of the PPE design (designs/ppe/bmw512.py).
 
 The oracle is the KAT file (digests from sphlib 3.0's test table, shared/SOURCES.md); no expected value
 here is produced by the model itself.

@@ -1,4 +1,4 @@
-"""Fuzz of the one build-folder reader (issue 19: never act on a tampered, stale or half-written build).
+"""Fuzz of the one build-folder reader (it must never act on a tampered, stale or half-written build).
 
 A real build folder (tests/data/flow/keyxor.v, every stage) and a second build of the same design
 with another placement (``--seed 2``) are made once per module. Then 2,000 cases (4 shards of 500,

@@ -1,4 +1,4 @@
-"""Issue 18, part 1: a design is one folder plus one entry point; the generic code names no design.
+"""A design is one folder plus one entry point; the generic code names no design.
 
 A tiny third-party design package (tests/data/tinydesign: its folder and a dist-info with one
 ``dcsflow.designs`` entry point, found through PYTHONPATH exactly as an installed package would be)

@@ -42,7 +42,7 @@ def keyxor_build(tmp_path_factory):
 
 
 def test_continuation_reproduces_plain_synth_xilinx(keyxor_build, tmp_path):
-    """DESIGN.md hint: pre.json + abc + remaining map_luts commands + finalize == synth_xilinx.
+    """docs/architecture.md, "Front end": pre.json + abc + remaining map_luts commands + finalize == synth_xilinx.
 
     The conventional build is exactly that continuation (frontend/pre_conventional.json + abc -luts).
     The reference is one synth_xilinx run with the conventional front end's only insertion: keyxor's
@@ -166,7 +166,7 @@ endmodule
 @pytest.mark.parametrize("key", [0x00, 0xA5, 0x3C])
 def test_specialized_netlist_simulates_like_rtl(keyxor_build, tmp_path, key):
     """Icarus: RTL (with its key buffer loaded) == specialized TLUT netlist == every conventional
-    candidate's netlist (issue 21: Yosys/ABC, TMAP and ABC without parameters)."""
+    candidate's netlist (Yosys/ABC, TMAP and ABC without parameters)."""
     from dcsflow.flow.baselines import CANDIDATES
 
     out, rep = keyxor_build

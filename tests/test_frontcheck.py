@@ -1,9 +1,9 @@
 """The front-end check (flow.frontcheck): the source simulated against the netlist the front end hands on.
 
 Independent references: the expectations below come from the designs in tests/data/frontcheck/
-(their header comments say what each does), from the stimulus rules of the issue (resets, segments),
-and from GHDL's own Verilog (frontend/ghdl/top.v), read here to see whether this GHDL trips issue
-2041 at all: the 2041 designs must then be refused, and built correctly otherwise — never built wrong.
+(their header comments say what each does), from the stimulus rules (resets, segments: docs/formats.md),
+and from GHDL's own Verilog (frontend/ghdl/top.v), read here to see whether this GHDL trips
+ghdl/ghdl#2041 at all: the 2041 designs must then be refused, and built correctly otherwise — never built wrong.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def _not_complete(out: Path) -> None:
 
 
 def _incomplete_cases(top_v: Path) -> list[str]:
-    """The ``case`` blocks of GHDL's Verilog that have no ``default`` (GHDL issue 2041's symptom)."""
+    """The ``case`` blocks of GHDL's Verilog that have no ``default`` (the symptom of ghdl/ghdl#2041)."""
     text = top_v.read_text()
     blocks = re.findall(r"always @\*\s*case \((\w+)\)(.*?)endcase", text, re.S)
     return [sel for sel, body in blocks if "default" not in body]
@@ -131,7 +131,7 @@ def test_latch_names_the_source_signal(tmp_path):
         fc.check_latches(_latch_module({"n8_o": [7], "o_next": [7], "n9_o": [8]}), "t", "vhdl", top_v,
                          [Path("a.vhd"), Path("my/x.vhd")])
     msg = str(e.value)
-    assert msg.startswith("frontend: latch inferred for signal o_next at my/x.vhd:22 (") and "GHDL issue 2041" in msg
+    assert msg.startswith("frontend: latch inferred for signal o_next at my/x.vhd:22 (") and "GHDL bug ghdl/ghdl#2041" in msg
     with pytest.raises(fc.LatchError, match=r"signal q2 at top\.v:25 \(a combinational always block"):
         fc.check_latches(_latch_module({"q2": [7]}), "t")
     fc.check_latches({"modules": {"t": {"cells": {"a": {"type": "$_AND_", "connections": {}}}}}}, "t")
@@ -168,7 +168,7 @@ def test_vhdl_base_types():
     assert fc.vhdl_base_type("word_t") is None and fc.vhdl_base_type("integer range 0 to 3") is None
 
 
-# ------------------------------------------------------------------------------------ GHDL issue 2041
+# ------------------------------------------------------------------------------ GHDL bug ghdl/ghdl#2041
 
 @pytest.mark.parametrize("design,signal", [("latch2041", "o_next"), ("subst_others2041", None)])
 def test_2041_latch_is_refused(dcsflow, tmp_path, design, signal):
@@ -184,7 +184,7 @@ def test_2041_latch_is_refused(dcsflow, tmp_path, design, signal):
     case_line = 1 + src.read_text().splitlines().index(next(ln for ln in src.read_text().splitlines()
                                                              if ln.strip().startswith("case ")))
     assert line.startswith("error: frontend: latch inferred for signal "), line
-    assert f"{src}:{case_line}" in line and "GHDL issue 2041" in line
+    assert f"{src}:{case_line}" in line and "GHDL bug ghdl/ghdl#2041" in line
     if signal:
         assert line.startswith(f"error: frontend: latch inferred for signal {signal} at "), line
     _not_complete(out)

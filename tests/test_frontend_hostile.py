@@ -1,4 +1,4 @@
-"""Issue 19, the front end's and the mapper's share: hostile input ends in one line ``error: ...``
+"""The front end's and the mapper's share of hostile input: it ends in one line ``error: ...``
 and a non-zero exit, never a traceback, a hang or a half-written output that looks valid.
 
 One section per finding of the hostile probe: combinational loops (front end, folding walk, AIGER

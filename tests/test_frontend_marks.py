@@ -1,4 +1,4 @@
-"""The published TLUT flow's designs as they are (issue "front-end trust", deliverables 1-3 and 5):
+"""The published TLUT flow's designs as they are:
 ``--PARAM`` blocks and ``--TMAP`` in VHDL, ``//PARAM`` blocks in Verilog, files in any order,
 folders, mixed VHDL/Verilog, ``--ghdl-opt``, no silent zero-parameter build, GHDL limits said
 plainly, and one clear line for every bad mark.

@@ -1,4 +1,4 @@
-"""Issue 18, part 4: the layers, enforced by the import-linter contracts in ``.importlinter``.
+"""The layers, enforced by the import-linter contracts in ``.importlinter``.
 
 import-linter (grimp) scans a package folder; setup.py maps several repository folders into the one
 namespace ``dcsflow``, so the test mirrors the installed layout (every ``.py`` file at the place the

@@ -31,10 +31,10 @@ def test_demo_main_job_builds_and_checks_both_designs(dcsflow, tmp_path):
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     assert "picipher: check passed 25/25" in r.stdout
     assert "picipher_cis: check passed 25/25" in r.stdout
-    assert "aes128_iter: check on ECBKeySbox128.rsp passed 21/21" in r.stdout      # issue 13
+    assert "aes128_iter: check on ECBKeySbox128.rsp passed 21/21" in r.stdout      # the demo ends with aes128_iter
     assert (tmp_path / "picipher" / "report.json").is_file()
     assert (tmp_path / "picipher_cis" / "report.json").is_file()
-    # issue 11, part 5: every table fits 80 columns; the final table shows full design names
+    # every table fits 80 columns; the final table shows full design names
     assert max(map(len, r.stdout.splitlines())) <= 80 and "…" not in r.stdout
     assert "│ picipher_cis " in r.stdout.split("TLUT implementations")[-1]
     assert "build picipher_cis: backend done in" in r.stderr and "check picipher_cis: simulation done in" in r.stderr

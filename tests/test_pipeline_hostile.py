@@ -1,6 +1,6 @@
-"""Issue 19, the pipeline's share: interrupted and stale builds, the user's files, key material.
+"""The pipeline on hostile input: interrupted and stale builds, the user's files, key material.
 
-Each test is one finding of the issue's hostile probe: a build interrupted at any point leaves a
+Each test is one finding of a hostile probe of the pipeline: a build interrupted at any point leaves a
 folder every later command refuses and ``--from`` reruns what is missing or stale; ``build --out``
 never destroys a user's files; a specialized netlist is never written inside a build folder; a
 check killed by SIGTERM or SIGKILL leaves no specialized netlist behind.

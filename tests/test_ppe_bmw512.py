@@ -46,7 +46,7 @@ def test_iss_reproduces_all_256_kat_records_and_cycles():
         assert len(r.cycles) == 2 + len(bmw512.pad(rec.msg)) // bmw512.BLOCK_BYTES
         block_cycles.update(r.cycles[1:-1])
     print(f"\nbmw512_cycles_per_block = {sorted(block_cycles)} (ISS), init {r.cycles[0]}, final {r.cycles[-1]}")
-    assert len(block_cycles) == 1 and max(block_cycles) <= 1000       # issue 22's target
+    assert len(block_cycles) == 1 and max(block_cycles) <= 1000       # the target: the seed paper's ~1000 cycles per block
 
 
 def test_iss_matches_the_golden_model_on_longer_messages():

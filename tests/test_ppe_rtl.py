@@ -83,7 +83,7 @@ def test_pi32_pi64_rtl_agrees_with_the_iss_and_cycles(bits):
     per_star = (b.cycles[0] - 32) / 24          # 16 input and 16 output words are the only I/O
     print(f"\npi{bits}_cycles_per_pi = {b.cycles[0]}, pi{bits}_cycles_per_star = {per_star:g} "
           f"({b.cycles[0] / 24:.1f} with the I/O words)")
-    assert b.cycles[0] <= 1296 and per_star <= 54       # issue 22's targets
+    assert b.cycles[0] <= 1296 and per_star <= 54       # the targets (the seed paper: 54 per *)
     assert b.cycles == [560] and per_star == 22         # the README's budget
 
 

@@ -1,4 +1,4 @@
-"""Issue 18, part 2: a user's design without a package — ``dcsflow.toml`` and a cocotb check.
+"""A user's design without a package — ``dcsflow.toml`` and a cocotb check.
 
 tests/data/project/dcsflow.toml names the flow tests' keyxor and a cocotb test (tb/test_keyxor.py)
 that computes the expected outputs from :func:`dcsflow.testing.parameter_values` (an independent

@@ -1,4 +1,4 @@
-"""The runtime on hostile input (issue 19): the regression suite of its findings.
+"""The runtime on hostile input: the regression suite of its findings.
 
 1. output paths that are folders, files where a folder is expected, devices/FIFOs or not writable;
 2. an output that is also an input (the same file, also through a symbolic link or ``..``);

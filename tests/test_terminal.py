@@ -1,4 +1,4 @@
-"""Issue 11, part 5: every table the CLI prints fits 80 columns without cutting names; long runs print
+"""Every table the CLI prints fits 80 columns without cutting names; long runs print
 one line per finished stage on stderr."""
 
 from __future__ import annotations

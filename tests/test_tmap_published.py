@@ -1,9 +1,9 @@
-"""TMAP on designs of the kinds the published TLUT flow reports (issue 20, item 6), against its figures.
+"""TMAP on designs of the kinds the published TLUT flow reports, against its figures.
 
 The designs are our own VHDL in benchmarks/hdl/, made into AIGs by benchmarks/published_bench.py
 (GHDL, Yosys with ripple-carry adders, the whole logic, registers cut) and mapped in TMAP's default
 mode with the equivalence proof on. Independent references: the published TLUT flow's figures
-(UGent-HES/tlut_flow, as quoted in issue 20: the 24-entry parameter-row select 18 LUTs / depth 2 at
+(UGent-HES/tlut_flow; Bruneel et al., ACM TODAES 16(4), 2011: the 24-entry parameter-row select 18 LUTs / depth 2 at
 K = 4 and 6 TLUTs / depth 1 at K = 6; the 16x16 constant multiplier 415 LUTs / depth 26 and the
 32-tap FIR 2990 LUTs / depth 25 at K = 4), and Python models of the designs against which the AIGs
 are simulated (so that a figure is about the design and not about a wrong AIG).

@@ -1,4 +1,4 @@
-"""Wide functions on MUXF7/MUXF8 (issue 21): cuts of 7/8 regular leaves as 2/4 LUT6 + MUXF7/MUXF8.
+"""Wide functions on MUXF7/MUXF8: cuts of 7/8 regular leaves as 2/4 LUT6 + MUXF7/MUXF8.
 
 Expected values from independent sources: the counting argument of UG474 (a function of 8 inputs
 is 4 LUT6 on the cofactors of two inputs, two MUXF7 and one MUXF8, one LUT level; of 7 inputs two

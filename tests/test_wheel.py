@@ -1,4 +1,4 @@
-"""Issue 11, part 1: the package is self-contained; issue 18: the runtime stands alone.
+"""The package is self-contained, and the runtime stands alone.
 
 One wheel is built per module from a copy of the source tree (fixture ``wheel``). One test installs it
 (not editable) with the ``flow`` extra into a fresh virtual environment and runs the CLI from an

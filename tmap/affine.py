@@ -10,7 +10,7 @@ PPC). It is **affine** when, for every frontier value ``f``::
 with ``B = INIT(0)``, ``s(f) = XOR_j f_j * col_j`` (k-bit) and ``n(f) = XOR_j f_j * neg_j`` (one bit):
 the AddRoundKey-into-S-box case (``S(x ^ k)``) and key-XORed outputs. The SCG can then compute the
 INIT from the frontier with ``k`` constant-time conditional butterfly stages on the 64-bit table
-instead of evaluating one PPC output per entry (issue 13; figures in designs/aes128/README.md).
+instead of evaluating one PPC output per entry (figures in designs/aes128/README.md).
 
 Detection is exact: the cone is simulated over all ``2^(k+|F|)`` values of (inputs, frontier).
 Pure Python, stdlib only.

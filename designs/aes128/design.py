@@ -1,4 +1,4 @@
-"""The AES-128 cores' :class:`~dcsflow.flow.design.Design` descriptions (issue 13).
+"""The AES-128 cores' :class:`~dcsflow.flow.design.Design` descriptions.
 
 Registered in ``setup.py`` (entry-point group ``dcsflow.designs``), one line each. The key is the
 parameter input (``(* PARAM *)`` in the RTL): ``aes128_pipe`` (10 unrolled rounds, one block per

@@ -70,7 +70,8 @@ def sim_command(name: str, key_bits: int, cis: bool, word_bits: int = 16) -> cli
                   help="Vector file in the official record format (default: the official file of the "
                        "design's word and key size, SHA-256 checked).")
     @click.option("--buffer-key", is_flag=True, help="Simulate with BUFFER_KEY=1 (Key||PMN register buffer).")
-    @click.option("--simulator", type=click.Choice(sim.SIMULATORS), default="icarus", show_default=True)
+    @click.option("--simulator", type=click.Choice(sim.SIMULATORS), default="icarus", show_default=True,
+                  help="RTL simulator: Icarus Verilog or Verilator.")
     @click.option("--stall", "stall_seed", type=int, default=None, metavar="SEED",
                   help="Random gaps on s_valid and m_ready (seeded), to exercise the handshake.")
     def cmd(vectors, buffer_key, simulator, stall_seed):

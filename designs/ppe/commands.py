@@ -53,8 +53,10 @@ def asm_cmd(source, out, imem_depth):
 @ppe_command.command("run")
 @click.argument("program", type=click.Path(dir_okay=False))
 @click.option("--in", "inputs", default="", help="Input words in hex, separated by spaces or commas.")
-@click.option("--max-cycles", type=click.IntRange(1), default=1_000_000, show_default=True)
-@click.option("--imem-depth", type=click.IntRange(1, isa.MAX_IMEM), default=isa.DEFAULT_IMEM, show_default=True)
+@click.option("--max-cycles", type=click.IntRange(1), default=1_000_000, show_default=True,
+              help="Stop after this many cycles if the program has not reached a halt.")
+@click.option("--imem-depth", type=click.IntRange(1, isa.MAX_IMEM), default=isa.DEFAULT_IMEM, show_default=True,
+              help="Instruction-memory size in words of the machine the program runs on.")
 def run_cmd(program, inputs, max_cycles, imem_depth):
     """Run PROGRAM (assembly source or object file) on the ISS from address 0; print the output
     words (hex) and the cycle count."""

@@ -30,7 +30,7 @@ class BackendRequest:
     device: target :class:`dcsflow.scg.device.Device`; seed: placer seed (results are deterministic per seed);
     ppc_zero: PPC output bits for the all-zero parameter (None for a design without TLUTs);
     net_name: net id -> printable name; effort: placer effort (1.0 default); tlut_pairs: let two
-    small TLUTs share a LUT6_2 site (opt-in; default one TLUT per LUT6 site as the issue asks).
+    small TLUTs share a LUT6_2 site (opt-in; default one TLUT per LUT6 site, whose 64 INIT bits it owns).
     """
 
     module: dict

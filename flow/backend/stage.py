@@ -3,8 +3,8 @@
 Reads ``tlut/netlist.json`` (TLUT implementation), the conventional candidates'
 ``baselines/<name>/netlist.json`` (:mod:`dcsflow.flow.baselines`) and the PPC of the tmap stage;
 every candidate is packed and placed the same way, and :func:`dcsflow.flow.baselines.choose` picks
-the conventional implementation. Writes (formats in docs/formats.md, contract in the issue-6/7
-build contract): ``tlut/`` and ``conv/`` (the chosen candidate): ``placement.json``,
+the conventional implementation. Writes (formats in docs/formats.md, the build folder's contract:
+docs/architecture.md): ``tlut/`` and ``conv/`` (the chosen candidate): ``placement.json``,
 ``utilization.json``, ``template.frm``, ``template.bit``; ``baselines/<name>/utilization.json``
 for every candidate; ``tlut/framemap.json``. (The build's page, ``report.html`` with the figures,
 is drawn by the outputs stage from these files: :mod:`dcsflow.flow.reportpage`.) Every JSON carries
@@ -31,7 +31,7 @@ from .report import rekey_model
 
 PLACEMENT_FORMAT = "dcsflow-placement"
 from dcsflow.scg.buildfolder import FRAMEMAP_FORMAT  # noqa: E402  (defined once, in the runtime)
-#: the conventional candidates of a build made before issue 21 (only Yosys's mapping)
+#: the conventional candidates when the caller names none: Yosys's own mapping alone
 DEFAULT_BASELINES = (("yosys-abc", "baselines/yosys-abc/netlist.json"),)
 
 

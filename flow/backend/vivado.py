@@ -25,7 +25,7 @@ The XDC and Tcl files and the block-design files are Jinja2 templates rendered f
 ``flow/boards/``; a variable a template needs and the data lack is an error (:func:`render`).
 
 Open back ends (nextpnr-xilinx, RapidWright) would implement :class:`dcsflow.flow.backend.Backend` the same
-way; they are not built (see the issue): nextpnr-xilinx needs prjxray-db's full tile files,
+way; they are not built: nextpnr-xilinx needs prjxray-db's full tile files,
 RapidWright downloads device files at run time.
 """
 

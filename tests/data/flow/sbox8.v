@@ -1,4 +1,4 @@
-// Small test design (issue 21): an 8-bit S-box (a random permutation, 256x8 table) read at
+// Small test design of wide functions: an 8-bit S-box (a random permutation, 256x8 table) read at
 // d ^ kb, kb a key register: each output bit is an 8-input function of d, 4 TLUTs + 2 MUXF7 + 1 MUXF8
 // (UG474) when TMAP maps wide functions; the key bits on the select inputs only permute which quarter
 // table each TLUT holds.

@@ -2,7 +2,7 @@
 -- std_ulogic clock, active-low reset rst_n (std_logic), unsigned, signed, bit, bit_vector and
 -- std_ulogic_vector inputs (mask and k are parameter inputs), unsigned, signed, bit_vector, bit and
 -- an ascending std_logic_vector output. The choices are written as if/elsif (no case statement:
--- GHDL 2.0.0 would drop a 'when others', GHDL issue 2041). last has no reset: undefined ('U') until
+-- GHDL 2.0.0 would drop a 'when others', GHDL bug ghdl/ghdl#2041). last has no reset: undefined ('U') until
 -- the first clock edge, so its first sample is not compared.
 library ieee;
 use ieee.std_logic_1164.all;

@@ -1,4 +1,4 @@
--- GHDL issue 2041, with a latch: a combinational process whose case statement has a 'when others'.
+-- GHDL bug ghdl/ghdl#2041, with a latch: a combinational process whose case statement has a 'when others'.
 -- GHDL 2.0.0's --synth --out=verilog writes the case without a default, so o_next is held (a latch)
 -- when sel is "10" or "11" instead of taking c. The front end must refuse it naming o_next.
 library ieee;

@@ -1,4 +1,4 @@
--- GHDL issue 2041 without a latch: a DNA substitution-row select. A 5-bit index (a pair of bases)
+-- GHDL bug ghdl/ghdl#2041 without a latch: a DNA substitution-row select. A 5-bit index (a pair of bases)
 -- chooses one of 24 six-bit rows of the 144-bit parameter input rows (row i = rows(6i+5 downto 6i));
 -- indices 24..31 give "000000". Written as a case in a clocked process with the row select under
 -- 'when others', GHDL 2.0.0's Verilog keeps only the branch "000000" (no default): the latch Yosys

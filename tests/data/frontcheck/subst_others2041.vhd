@@ -1,4 +1,4 @@
--- GHDL issue 2041, with a latch, in a clocked process: a DNA substitution-row select as one would
+-- GHDL bug ghdl/ghdl#2041, with a latch, in a clocked process: a DNA substitution-row select as one would
 -- write it, rows 0..23 of the 144-bit parameter input and 'when others => "000000"'. GHDL 2.0.0's
 -- Verilog keeps the row select without a default, so the row's next value is held (a latch) for
 -- indices 24..31 instead of being "000000". The front end must refuse it, naming the case's line.

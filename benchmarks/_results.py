@@ -1,0 +1,123 @@
+"""The documentation's results pages, written by the benchmarks (``--docs``).
+
+Every benchmark that measures figures for the documentation writes ``docs/results/<name>.md`` from
+the run it just made, never from figures typed by hand: the page starts with the date, the commit
+(``-dirty`` when tracked files differ from it) and the machine it ran on, and the exact command.
+``docs/results/index.md`` lists the pages.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import platform
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "docs" / "results"
+
+sys.path.insert(0, str(ROOT))
+
+from dcsflow.fileio import write_text_atomic  # noqa: E402
+
+_COMMIT: str | None = None
+
+
+def add_docs_option(ap) -> None:
+    """Add ``--docs`` to an argparse parser."""
+    ap.add_argument("--docs", action="store_true",
+                    help="also write the documentation's results page (docs/results/) from this run")
+
+
+def commit() -> str:
+    """The checkout's commit when the benchmark started (12 hex digits, ``-dirty`` when tracked files
+    other than the results pages differed from it), or ``unknown``."""
+    global _COMMIT
+    if _COMMIT is None:
+        _COMMIT = _git_commit()
+    return _COMMIT
+
+
+def _git_commit() -> str:
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=ROOT, capture_output=True,
+                              text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", ".",
+                                ":(exclude)docs/results"],      # the pages the benchmarks themselves write
+                               cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return head + ("-dirty" if dirty else "")
+
+
+def machine() -> str:
+    """One line: CPU model, cores, load average when the run ended, OS, Python."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.lower().startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        load = ", load average %.1f" % os.getloadavg()[0]
+    except OSError:
+        load = ""
+    return (f"{cpu}, {os.cpu_count()} cores{load}; {platform.system()} {platform.release()}; "
+            f"Python {platform.python_version()}")
+
+
+def command() -> str:
+    """The command line that ran this benchmark, as a user would type it from the checkout."""
+    script = Path(sys.argv[0]).resolve()
+    try:
+        script = script.relative_to(ROOT)
+    except ValueError:
+        pass
+    return " ".join(["python", shlex.quote(str(script)), *map(shlex.quote, sys.argv[1:])])
+
+
+def table(headers: list[str], rows: list[list]) -> str:
+    """A Markdown table (None prints as ``-``)."""
+    def cell(v):
+        if v is None:
+            return "-"
+        if isinstance(v, bool):
+            return "yes" if v else "no"
+        if isinstance(v, float):
+            return f"{v:,.3g}" if abs(v) < 1000 else f"{v:,.0f}"
+        if isinstance(v, int):
+            return f"{v:,}" if abs(v) >= 10000 else str(v)
+        return str(v).replace("|", "\\|").replace("\n", " ")
+
+    out = ["| " + " | ".join(headers) + " |", "| " + " | ".join("---" for _ in headers) + " |"]
+    out += ["| " + " | ".join(cell(v) for v in r) + " |" for r in rows]
+    return "\n".join(out) + "\n"
+
+
+def figures(pairs: list[tuple[str, object]]) -> str:
+    """A two-column table of named figures."""
+    return table(["figure", "value"], [[k, v] for k, v in pairs])
+
+
+def write_page(name: str, title: str, body: str, intro: str = "") -> Path:
+    """Write ``docs/results/<name>.md``: title, provenance, ``intro``, ``body``; returns the path."""
+    when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    cmd = command()
+    text = (f"# {title}\n\n"
+            f"<!-- Written by `{cmd}`. Do not edit by hand: run the command again. -->\n\n"
+            f"Measured {when} at commit `{commit()}` on {machine()}, by\n\n"
+            f"```text\n{cmd}\n```\n\n"
+            + (intro.strip() + "\n\n" if intro.strip() else "") + body.rstrip() + "\n")
+    path = RESULTS / f"{name}.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_text_atomic(path, text)
+    print(f"results page: {path}", file=sys.stderr)
+    return path
+
+
+commit()          # the commit the benchmark starts at, before it writes any file
