@@ -66,7 +66,7 @@ class MapOptions:
             of them; when a wide table is affine in its frontier, key bits XORed into the selects
             choose which quarter each cofactor TLUT holds (affine records with quarters), else selects
             read through a parameter XOR get that XOR's LUT
-            (:meth:`dcsflow.tmap.build._LutBuilder._add_wide`), and when those LUTs outweigh the saving
+            (``dcsflow.tmap.build._LutBuilder._add_wide``), and when those LUTs outweigh the saving
             the cover without wide cuts is built. None: on at K = 6; off at other K (False is forced
             there).
         shannon: with parameters, also map the Shannon-expanded variant of the AIG

@@ -162,7 +162,7 @@ def _subparsers(parser: argparse.ArgumentParser):
 def runtime_commands(parser: argparse.ArgumentParser | None = None, path: tuple[str, ...] = ()):
     """``(path, parser)`` for the runtime's command line and every subcommand, depth first."""
     if parser is None:
-        from dcsflow.scg.cli import build_parser
+        from dcsflow.scg.commands import build_parser
 
         parser = build_parser("python -m dcsflow.scg")
     yield path, parser
@@ -194,7 +194,7 @@ def runtime_cli_directive():
 
         def run(self):
             prog = self.options.get("prog", "python -m dcsflow.scg")
-            from dcsflow.scg.cli import build_parser
+            from dcsflow.scg.commands import build_parser
 
             result = []
             for path, parser in runtime_commands(build_parser(prog)):

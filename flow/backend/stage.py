@@ -146,8 +146,9 @@ def run_backend(out: Path, *, top: str, design_hash: str, ppc_path: Path, params
         params: parameter port names; device_name: target part; seed: placer seed; backend: a
         registered back end (:func:`get_backend`); board: ``--board`` (the back end's
         :meth:`~.Backend.load_board` decides); tlut_pairs: two small TLUTs may share a LUT6_2 site;
-        board_ports: ports a board wrapper drives (design description); baselines: (candidate name,
-        netlist path relative to ``out``[, its finished LUT depth]) tuples, the reference
+        board_ports: ports a board wrapper drives (design description); baselines: tuples of the
+        candidate name, its netlist path relative to ``out`` and optionally its finished LUT depth
+        (computed when missing or None), the reference
         (:data:`dcsflow.flow.baselines.REFERENCE`) among them; jobs: the build's job runner
         (:class:`dcsflow.flow.jobs.Jobs`; None: in turn); step: progress callback.
     Raises:
