@@ -15,46 +15,14 @@ Usage:
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
 
-
-def generated_c(build: Path) -> dict[str, str]:
-    """SHA-256 of each file ``dcsflow codegen`` writes for ``build``."""
-    with tempfile.TemporaryDirectory(prefix="figures-") as d:
-        r = subprocess.run([sys.executable, "-m", "dcsflow.flow", "codegen", str(build), "--out", d],
-                           capture_output=True, text=True)
-        if r.returncode != 0:
-            raise SystemExit(f"codegen {build} failed: {r.stderr.strip()[-300:]}")
-        return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(Path(d).iterdir())}
-
-
-def figures(build: Path, with_c: bool = True) -> dict:
-    """The figures of one finished build folder (module docstring)."""
-    rep = json.loads((build / "report.json").read_text())
-    be = rep["backend"]
-    keys = ("luts", "ffs", "depth", "carry4", "muxf7", "muxf8")
-    t, c = rep["tlut"], rep["conventional"]
-    out = {
-        "design": rep["design"],
-        "design_hash": json.loads((build / "build.json").read_text())["design_hash"],
-        "tlut": {**{k: t[k] for k in keys}, "tluts": t["tluts"], "slices": be["tlut"]["slices"],
-                 "ppc_ands": t["ppc_ands"]},
-        "conventional": {**{k: c[k] for k in keys}, "baseline": c["baseline"], "slices": be["conventional"]["slices"]},
-        "candidates": {n: {k: b[k] for k in ("luts", "ffs", "depth", "slices")} for n, b in rep["baselines"].items()},
-        "static_remap": {k: (t.get("static_remap") or {}).get(k) for k in ("result", "tail", "luts_after", "depth")},
-        "rekey": {k: be["rekey"][k] for k in ("frames", "icap_words_batched")},
-    }
-    if with_c:
-        out["generated_c_sha256"] = generated_c(build)
-    return out
+from _build_figures import figures  # noqa: E402  (the same figures the tests compare)
 
 
 def main() -> None:

@@ -38,6 +38,11 @@ def test_demo_main_job_builds_and_checks_both_designs(dcsflow, tmp_path):
     assert max(map(len, r.stdout.splitlines())) <= 80 and "…" not in r.stdout
     assert "│ picipher_cis " in r.stdout.split("TLUT implementations")[-1]
     assert "build picipher_cis: backend done in" in r.stderr and "check picipher_cis: simulation done in" in r.stderr
+    # the demo's builds have the figures of the table (tests/test_build_figures.py)
+    from _build_figures import compare
+
+    for d in ("picipher", "picipher_cis", "aes128_iter"):
+        assert compare(tmp_path / d) == [], d
 
 
 def test_sim_official_vectors_both_key_sizes(dcsflow):

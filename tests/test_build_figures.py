@@ -1,0 +1,28 @@
+"""The parallel build changes no figure: the session's builds of bundled designs against the table
+of figures from builds made before (tests/data/build_figures.json, scripts/figures.py): LUTs, TLUTs,
+FFs, slices, LUT depth of both implementations and of every conventional candidate, frames and ICAP
+words per rekey, and the SHA-256 of the generated C (same C: same SCG instructions)."""
+
+from __future__ import annotations
+
+import pytest
+
+from _build_figures import compare
+from _builds import reseal
+
+
+@pytest.mark.parametrize("design", ["picipher", "aes128_iter"])
+def test_bundled_design_figures_unchanged(builds, design):
+    assert compare(builds.get(design, design=design)) == []
+
+
+def test_compare_sees_a_changed_figure(builds, tmp_path):
+    """The comparison can fail: a report with one slice more is reported."""
+    import json
+
+    b = builds.copy("picipher", tmp_path / "b", design="picipher")
+    rep = json.loads((b / "report.json").read_text())
+    rep["backend"]["tlut"]["slices"] += 1
+    (b / "report.json").write_text(json.dumps(rep))
+    reseal(b, ppc_hash=False)               # as if the flow had written it: codegen accepts the folder
+    assert compare(b) == [f"tlut.slices: {rep['backend']['tlut']['slices'] - 1} -> {rep['backend']['tlut']['slices']}"]
