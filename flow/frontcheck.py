@@ -814,33 +814,8 @@ def check_frontend(spec: CheckSpec, pre_json: Path, top: str, params: Sequence[s
     write_text_atomic(workdir / "check.json", json.dumps(
         {"format": "dcsflow-frontcheck", "version": 1, "top": top, "cycles": cycles, "seed": seed,
          "ports": [asdict(p) for p in ports]}, indent=1) + "\n")
-
-    # the netlist: pre.json -> Verilog (Yosys) -> Icarus with Yosys's simulation models
-    from .yosys import cells_sim
-
-    step("front-end check: netlist to Verilog (yosys)")
-    net_v = _write_netlist_verilog(Path(pre_json), workdir)
-    write_text_atomic(workdir / "tb_netlist.v", verilog_testbench(ports, top, cycles, {}, STIM, NETLIST_OUT))
-    step(f"front-end check: simulating the netlist, {cycles} cycles (icarus)")
-    _icarus([net_v, cells_sim(), workdir / "tb_netlist.v"], workdir, "netlist", "netlist")
-    net_sim = icarus_version()
-
-    # the source
-    if spec.language == "vhdl":
-        step(f"front-end check: simulating the VHDL, {cycles} cycles (ghdl)")
-        write_text_atomic(workdir / "tb.vhd", vhdl_testbench(ports, vmap, spec.top, cycles, spec.chparams,
-                                                             spec.vhdl_context, STIM, SOURCE_OUT))
-        _run_ghdl_source(spec, workdir)
-        sim, who = ghdl_sim_version(), "GHDL simulation of the VHDL"
-    else:
-        step(f"front-end check: simulating the Verilog source, {cycles} cycles (icarus)")
-        write_text_atomic(workdir / "tb_source.v", verilog_testbench(ports, top, cycles, spec.chparams, STIM,
-                                                                     SOURCE_OUT))
-        incs = list(dict.fromkeys(Path(s).resolve().parent for s in spec.sources))
-        _icarus([*spec.sources, workdir / "tb_source.v"], workdir, "source", "source",
-                defines=dict(spec.defines), include_dirs=incs)
-        sim, who = net_sim, "Icarus simulation of the Verilog"
-
+    net_sim = _simulate_netlist(Path(pre_json), workdir, ports, top, cycles, step)
+    sim, who = _simulate_source(spec, workdir, ports, vmap, top, cycles, step, net_sim)
     src_rows = _read_lines(workdir / SOURCE_OUT, cycles, outputs, "source")
     net_rows = _read_lines(workdir / NETLIST_OUT, cycles, outputs, "netlist")
     cmp = compare_outputs(src_rows, net_rows, outputs)
@@ -855,6 +830,38 @@ def check_frontend(spec: CheckSpec, pre_json: Path, top: str, params: Sequence[s
                             clocks=[p.name for p in ports if p.kind == "clock"],
                             resets=[p.name for p in ports if p.kind in ("reset", "reset_n")],
                             seconds=time.perf_counter() - t0)
+
+
+def _simulate_netlist(pre_json: Path, workdir: Path, ports, top: str, cycles: int, step) -> str:
+    """The netlist's simulation: pre.json written as Verilog by Yosys, simulated by Icarus with
+    Yosys's models (``netlist.out``). Returns the simulator's name and version."""
+    from .yosys import cells_sim
+
+    step("front-end check: netlist to Verilog (yosys)")
+    net_v = _write_netlist_verilog(pre_json, workdir)
+    write_text_atomic(workdir / "tb_netlist.v", verilog_testbench(ports, top, cycles, {}, STIM, NETLIST_OUT))
+    step(f"front-end check: simulating the netlist, {cycles} cycles (icarus)")
+    _icarus([net_v, cells_sim(), workdir / "tb_netlist.v"], workdir, "netlist", "netlist")
+    return icarus_version()
+
+
+def _simulate_source(spec: CheckSpec, workdir: Path, ports, vmap: dict, top: str, cycles: int, step,
+                     net_sim: str) -> tuple[str, str]:
+    """The source's simulation (``source.out``): GHDL for VHDL, Icarus for Verilog. Returns (the
+    simulator's name and version, what was simulated, for a message)."""
+    if spec.language == "vhdl":
+        step(f"front-end check: simulating the VHDL, {cycles} cycles (ghdl)")
+        write_text_atomic(workdir / "tb.vhd", vhdl_testbench(ports, vmap, spec.top, cycles, spec.chparams,
+                                                             spec.vhdl_context, STIM, SOURCE_OUT))
+        _run_ghdl_source(spec, workdir)
+        return ghdl_sim_version(), "GHDL simulation of the VHDL"
+    step(f"front-end check: simulating the Verilog source, {cycles} cycles (icarus)")
+    write_text_atomic(workdir / "tb_source.v", verilog_testbench(ports, top, cycles, spec.chparams, STIM,
+                                                                 SOURCE_OUT))
+    incs = list(dict.fromkeys(Path(s).resolve().parent for s in spec.sources))
+    _icarus([*spec.sources, workdir / "tb_source.v"], workdir, "source", "source",
+            defines=dict(spec.defines), include_dirs=incs)
+    return net_sim, "Icarus simulation of the Verilog"
 
 
 # ------------------------------------------------------------------------------------ the build's glue

@@ -987,8 +987,8 @@ def reimport(pre: dict, module: dict, ext: Extraction, netlist: dict, tlut_mode:
     cells = module["cells"]
     for n in [n for n, c in cells.items() if c["type"] in GATE_TYPES]:
         del cells[n]
-    pbits = {b for _, b in ext.params}
     if tlut_mode:
+        pbits = {b for _, b in ext.params}
         for n in [n for n, c in cells.items() if c["type"] in ("IBUF", "IBUFG")
                   and c["connections"]["O"][0] in pbits]:
             del cells[n]
@@ -997,24 +997,7 @@ def reimport(pre: dict, module: dict, ext: Extraction, netlist: dict, tlut_mode:
         if name not in in_bit:
             raise FrontendError(f"mapper netlist input {name!r} is not a boundary net")
     out_bit = dict(ext.outputs)
-    port_bits = {b for p in module["ports"].values() for b in p["bits"] if isinstance(b, int)}
-    nxt = _max_bit(module) + 1
-
-    # choose each LUT's output net: the first boundary output it drives, else a fresh net
-    ybit: dict[str, int] = {}
-    claimed: set = set()
-    for o in netlist["outputs"]:
-        if o["name"] not in out_bit:
-            raise FrontendError(f"mapper netlist output {o['name']!r} is not a boundary net")
-        d = o["driver"]
-        if d not in ybit and d not in in_bit and d not in ("0", "1"):
-            ybit[d] = out_bit[o["name"]]
-            claimed.add(o["name"])
-    muxes = netlist.get("muxes", [])
-    for cell in list(netlist["luts"]) + list(muxes):
-        if cell["name"] not in ybit:
-            ybit[cell["name"]] = nxt
-            nxt += 1
+    ybit, claimed = _output_nets(module, netlist, in_bit, out_bit)
 
     def src(name: str):
         if name in ybit:
@@ -1025,59 +1008,16 @@ def reimport(pre: dict, module: dict, ext: Extraction, netlist: dict, tlut_mode:
             return name
         raise FrontendError(f"mapper netlist refers to unknown signal {name!r}")
 
-    n_tlut = 0
     for lut in netlist["luts"]:
-        a = [src(x) for x in lut["inputs"]]
-        k = len(a)
-        y = ybit[lut["name"]]
-        cname = f"$dcs${lut['name']}"
-        if "ppc" in lut:
-            ppc = list(lut["ppc"])
-            if k == 0:                       # tunable constant: LUT1 with I0 tied low, both entries equal
-                a, k, ppc = ["0"], 1, ppc * 2
-            if len(ppc) != 1 << k:
-                raise FrontendError(f"TLUT {lut['name']}: {len(ppc)} PPC entries for {k} inputs")
-            conns = {f"I{j}": [a[j]] for j in range(k)}
-            conns["O"] = [y]
-            cells[cname] = {
-                "hide_name": 0, "type": f"{TLUT_CELL}{k}", "parameters": {},
-                "attributes": {"dcs_tlut": "00000000000000000000000000000001",
-                               "dcs_ppc": ",".join(map(str, ppc)) + ","},
-                "port_directions": {**{f"I{j}": "input" for j in range(k)}, "O": "output"},
-                "connections": conns}
-            n_tlut += 1
-        else:
-            init = int(lut.get("init", "0"), 16)
-            if k == 0:
-                raise FrontendError(f"static LUT {lut['name']} without inputs")
-            cells[cname] = {
-                "hide_name": 0, "type": "$lut",
-                "parameters": {"WIDTH": format(k, "032b"), "LUT": _lut_param(init, k)},
-                "attributes": {}, "port_directions": {"A": "input", "Y": "output"},
-                "connections": {"A": a, "Y": [y]}}
-    for m in muxes:
+        cells[f"$dcs${lut['name']}"] = _lut_cell(lut, [src(x) for x in lut["inputs"]], ybit[lut["name"]])
+    for m in netlist.get("muxes", []):
         if m.get("type") not in ("MUXF7", "MUXF8"):
             raise FrontendError(f"mapper netlist mux {m.get('name')!r}: type {m.get('type')!r} is not MUXF7 or MUXF8")
         cells[f"$dcs${m['name']}"] = {
             "hide_name": 0, "type": m["type"], "parameters": {}, "attributes": {},
             "port_directions": {"I0": "input", "I1": "input", "S": "input", "O": "output"},
             "connections": {"I0": [src(m["I0"])], "I1": [src(m["I1"])], "S": [src(m["S"])], "O": [ybit[m["name"]]]}}
-
-    subst: dict = {}
-    for o in netlist["outputs"]:
-        if o["name"] in claimed:
-            continue
-        b = out_bit[o["name"]]
-        s = src(o["driver"])
-        if b in port_bits:                   # a port bit cannot be renamed: identity LUT
-            cells[f"$dcs$buf{b}"] = {
-                "hide_name": 1, "type": "$lut", "parameters": {"WIDTH": format(1, "032b"), "LUT": "10"},
-                "attributes": {}, "port_directions": {"A": "input", "Y": "output"},
-                "connections": {"A": [s], "Y": [b]}}
-        else:
-            subst[b] = s
-    if subst:
-        _apply_subst(module, subst)
+    _connect_outputs(module, netlist, out_bit, claimed, src)
     doc = {"creator": "dcsflow front end", "modules": {ext.top: module}}
     for k in range(1, 7):
         doc["modules"][f"{TLUT_CELL}{k}"] = {
@@ -1086,6 +1026,76 @@ def reimport(pre: dict, module: dict, ext: Extraction, netlist: dict, tlut_mode:
                       "O": {"direction": "output", "bits": [2 + k]}},
             "cells": {}, "netnames": {}}
     return doc
+
+
+def _output_nets(module: dict, netlist: dict, in_bit: dict, out_bit: dict) -> tuple[dict, set]:
+    """Each mapped cell's output net: the first boundary output it drives, else a fresh net. Returns
+    (cell name -> net, the boundary outputs so claimed). Raises FrontendError for an output that is
+    not a boundary net."""
+    nxt = _max_bit(module) + 1
+    ybit: dict[str, int] = {}
+    claimed: set = set()
+    for o in netlist["outputs"]:
+        if o["name"] not in out_bit:
+            raise FrontendError(f"mapper netlist output {o['name']!r} is not a boundary net")
+        d = o["driver"]
+        if d not in ybit and d not in in_bit and d not in ("0", "1"):
+            ybit[d] = out_bit[o["name"]]
+            claimed.add(o["name"])
+    for cell in list(netlist["luts"]) + list(netlist.get("muxes", [])):
+        if cell["name"] not in ybit:
+            ybit[cell["name"]] = nxt
+            nxt += 1
+    return ybit, claimed
+
+
+def _lut_cell(lut: dict, a: list, y: int) -> dict:
+    """The Yosys cell of one mapped LUT with inputs ``a`` and output net ``y``: an opaque
+    ``DCS_TLUT<k>`` cell carrying its PPC entries for a TLUT (a tunable constant becomes a LUT1 with
+    I0 tied low, both entries equal), a ``$lut`` cell for a static LUT. Raises FrontendError for a
+    TLUT whose entries do not fit its inputs, or a static LUT without inputs."""
+    k = len(a)
+    if "ppc" in lut:
+        ppc = list(lut["ppc"])
+        if k == 0:
+            a, k, ppc = ["0"], 1, ppc * 2
+        if len(ppc) != 1 << k:
+            raise FrontendError(f"TLUT {lut['name']}: {len(ppc)} PPC entries for {k} inputs")
+        conns = {f"I{j}": [a[j]] for j in range(k)}
+        conns["O"] = [y]
+        return {"hide_name": 0, "type": f"{TLUT_CELL}{k}", "parameters": {},
+                "attributes": {"dcs_tlut": "00000000000000000000000000000001",
+                               "dcs_ppc": ",".join(map(str, ppc)) + ","},
+                "port_directions": {**{f"I{j}": "input" for j in range(k)}, "O": "output"},
+                "connections": conns}
+    if k == 0:
+        raise FrontendError(f"static LUT {lut['name']} without inputs")
+    init = int(lut.get("init", "0"), 16)
+    return {"hide_name": 0, "type": "$lut", "parameters": {"WIDTH": format(k, "032b"), "LUT": _lut_param(init, k)},
+            "attributes": {}, "port_directions": {"A": "input", "Y": "output"},
+            "connections": {"A": a, "Y": [y]}}
+
+
+def _connect_outputs(module: dict, netlist: dict, out_bit: dict, claimed: set, src) -> None:
+    """Connect the boundary outputs no mapped cell drives directly (an input, a constant, a cell
+    driving several outputs): a port bit through an identity LUT, any other net renamed to its
+    driver."""
+    port_bits = {b for p in module["ports"].values() for b in p["bits"] if isinstance(b, int)}
+    subst: dict = {}
+    for o in netlist["outputs"]:
+        if o["name"] in claimed:
+            continue
+        b = out_bit[o["name"]]
+        s = src(o["driver"])
+        if b in port_bits:                   # a port bit cannot be renamed: identity LUT
+            module["cells"][f"$dcs$buf{b}"] = {
+                "hide_name": 1, "type": "$lut", "parameters": {"WIDTH": format(1, "032b"), "LUT": "10"},
+                "attributes": {}, "port_directions": {"A": "input", "Y": "output"},
+                "connections": {"A": [s], "Y": [b]}}
+        else:
+            subst[b] = s
+    if subst:
+        _apply_subst(module, subst)
 
 
 def continuation_script(json_in: str, top: str, mapping: str, json_out: str) -> str:

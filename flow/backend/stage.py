@@ -155,69 +155,34 @@ def run_backend(out: Path, *, top: str, design_hash: str, ppc_path: Path, params
         BackendError: inputs of earlier stages missing, unknown back end or board, a board the back
             end does not use, board of another device; PackError/PlaceError from the stages.
     """
-    from ..baselines import HOW, choose
     from ..jobs import Jobs
-    from ..netlist import lut_depth
 
     out = Path(out)
     jobs = jobs if jobs is not None else Jobs(1)
     dev = get_device(device_name)
     be = get_backend(backend)
     board_obj = be.load_board(board)
-    idcode = f"0x{dev.idcode:08X}"
     if not ppc_path.exists():
         raise BackendError(f"{ppc_path} missing: run the 'tmap' stage first (--from tmap)")
     ppc = Ppc.load(ppc_path)
     ppc_zero = ppc.evaluate({p: 0 for p in ppc.ports}) if ppc.inputs else ppc.evaluate({})
-    files = []
-    summary = {"backend": be.name, "device": dev.name, "idcode": idcode, "design_hash": design_hash, "seed": seed,
-               "tlut_pairs": tlut_pairs}
-    tsrc = "tlut/netlist.json"
+    summary = {"backend": be.name, "device": dev.name, "idcode": f"0x{dev.idcode:08X}", "design_hash": design_hash,
+               "seed": seed, "tlut_pairs": tlut_pairs}
+    ctx = _Run(out, top, design_hash, dev, be, seed, tlut_pairs, jobs, step)
     step(f"packing {len(baselines) + 1} netlists, placing ({dev.name})")
-    f_tpack = jobs.submit("pack tlut", pack_job, out, tsrc, top, be.name, tlut_pairs)
-    f_tplace = jobs.submit("place tlut", _place_after, out, tsrc, top, be.name, dev.name, seed, f_tpack)
-    f_packs = {b[0]: jobs.submit(f"pack baseline {b[0]}", pack_job, out, b[1], top, be.name, tlut_pairs)
-               for b in baselines}
-    cands: dict = {}
-    for b in baselines:
-        name, src = b[0], b[1]
-        depth = b[2] if len(b) > 2 and b[2] is not None else lut_depth(_load_module(out, src, top))
-        packing, util, secs = f_packs[name].result()
-        cands[name] = (packing, src, {**util, "depth": depth, "how": HOW.get(name, name), "placed": False,
-                                      "seconds": {"pack": round(secs, 3)}})
-    chosen, eligible = choose({n: c[2] for n, c in cands.items()})
-    packing, src, util = cands[chosen]
-    f_cplace = jobs.submit(f"place baseline {chosen}", place_job, out, src, top, be.name, dev.name, seed, packing)
-    for name, (_, _, u) in cands.items():
-        if name != chosen:
-            files.append(_write_candidate(out, name, u, dev, design_hash))
-    tl_module = _load_module(out, tsrc, top)
-    tl_packing, _, tsecs = f_tpack.result()
-    tl_placement, psecs = f_tplace.result()
-    with steps.step("configure tlut"):
-        tl_namer = net_namer(tl_module)
-        tl_impl = be.implement(BackendRequest(tl_module, dev, seed, ppc_zero, tl_namer, tlut_pairs=tlut_pairs),
-                               tl_packing, tl_placement, {"pack": tsecs, "place": psecs})
+    f_tpack = jobs.submit("pack tlut", pack_job, out, TLUT_NETLIST, top, be.name, tlut_pairs)
+    f_tplace = jobs.submit("place tlut", _place_after, out, TLUT_NETLIST, top, be.name, dev.name, seed, f_tpack)
+    chosen, cands, files = _choose_conventional(ctx, baselines)
+    tl_module, tl_impl, tl_namer = _finish_tlut(ctx, f_tpack, f_tplace, ppc_zero)
     files += _write_implementation(out / "tlut", "tlut", tl_impl, tl_module, dev, design_hash, top, tl_namer, step)
     summary["tlut"] = _utilization(tl_impl)
-    module = _load_module(out, src, top)
-    placement, psecs = f_cplace.result()
-    with steps.step(f"configure baseline {chosen}"):
-        namer = net_namer(module)
-        impl = be.implement(BackendRequest(module, dev, seed, None, namer, tlut_pairs=tlut_pairs), packing,
-                            placement, {"pack": util["seconds"]["pack"], "place": psecs})
-    cutil = {**_utilization(impl), "depth": util["depth"], "how": util["how"]}
-    files.append(_write_candidate(out, chosen, cutil, dev, design_hash))
-    files += _write_implementation(out / "conv", "conv", impl, module, dev, design_hash, top, namer, step)
+    cutil, more = _finish_conventional(ctx, chosen, cands)
+    files += more
     summary["conventional"] = {**cutil, "baseline": chosen}
-    utils = {n: (cutil if n == chosen else c[2]) for n, c in cands.items()}
-    summary["baselines"] = {n: {**u, "eligible": eligible[n], "chosen": n == chosen} for n, u in utils.items()}
+    summary["baselines"] = {n: {**(cutil if n == chosen else c["util"]), "eligible": c["eligible"], "chosen": n == chosen}
+                            for n, c in cands.items()}
     conf = tl_impl.configuration
-    fm = {"format": FRAMEMAP_FORMAT, "version": 1, "device": dev.name, "idcode": idcode, "design_hash": design_hash,
-          "ppc_outputs": ppc.num_outputs, "unused_pins": "repeat", "entries": [list(e) for e in conf.entries],
-          "tluts": conf.tluts}
-    write_text_atomic(out / "tlut" / "framemap.json", json.dumps(fm) + "\n")
-    files.append("tlut/framemap.json")
+    files.append(_write_framemap(out, conf, dev, design_hash, ppc))
     step(f"{be.name}: export")
     files += be.export(ExportJob(out, tl_module, top, conf.tluts, dev, design_hash, board_obj, list(params),
                                  frozenset(board_ports)))
@@ -229,6 +194,92 @@ def run_backend(out: Path, *, top: str, design_hash: str, ppc_path: Path, params
     summary["rekey"] = rekey_model(t["tluts"], conf.tlut_fars, dev)
     summary["tlut_frame_sets"] = tl_impl.placement.tlut_frame_sets
     return BackendOutcome(summary, files)
+
+
+#: the TLUT build's finished netlist in the build folder
+TLUT_NETLIST = "tlut/netlist.json"
+
+
+@dataclass
+class _Run:
+    """What the steps of :func:`run_backend` share."""
+
+    out: Path
+    top: str
+    design_hash: str
+    dev: object
+    be: object
+    seed: int
+    tlut_pairs: bool
+    jobs: object
+    step: Callable[[str], None]
+
+
+def _choose_conventional(r: _Run, baselines) -> tuple[str, dict, list[str]]:
+    """Pack every candidate (jobs), choose the conventional implementation by slices at no greater
+    LUT depth than the reference (:func:`dcsflow.flow.baselines.choose`), start its placement (job)
+    and write the other candidates' utilization. Returns (chosen name, name -> {packing, src, util,
+    eligible, and for the chosen ``placing``: its placement's future}, files written)."""
+    from ..baselines import HOW, choose
+    from ..netlist import lut_depth
+
+    f_packs = {b[0]: r.jobs.submit(f"pack baseline {b[0]}", pack_job, r.out, b[1], r.top, r.be.name, r.tlut_pairs)
+               for b in baselines}
+    cands: dict = {}
+    for b in baselines:
+        name, src = b[0], b[1]
+        depth = b[2] if len(b) > 2 and b[2] is not None else lut_depth(_load_module(r.out, src, r.top))
+        packing, util, secs = f_packs[name].result()
+        cands[name] = {"packing": packing, "src": src,
+                       "util": {**util, "depth": depth, "how": HOW.get(name, name), "placed": False,
+                                "seconds": {"pack": round(secs, 3)}}}
+    chosen, eligible = choose({n: c["util"] for n, c in cands.items()})
+    for n, c in cands.items():
+        c["eligible"] = eligible[n]
+    c = cands[chosen]
+    c["placing"] = r.jobs.submit(f"place baseline {chosen}", place_job, r.out, c["src"], r.top, r.be.name,
+                                 r.dev.name, r.seed, c["packing"])
+    files = [_write_candidate(r.out, n, c["util"], r.dev, r.design_hash) for n, c in cands.items() if n != chosen]
+    return chosen, cands, files
+
+
+def _finish_tlut(r: _Run, f_pack, f_place, ppc_zero) -> tuple[dict, object, Callable]:
+    """The TLUT implementation configured from its packing and placement (jobs): (module,
+    implementation, its net namer)."""
+    module = _load_module(r.out, TLUT_NETLIST, r.top)
+    packing, _, tsecs = f_pack.result()
+    placement, psecs = f_place.result()
+    with steps.step("configure tlut"):
+        namer = net_namer(module)
+        impl = r.be.implement(BackendRequest(module, r.dev, r.seed, ppc_zero, namer, tlut_pairs=r.tlut_pairs),
+                              packing, placement, {"pack": tsecs, "place": psecs})
+    return module, impl, namer
+
+
+def _finish_conventional(r: _Run, chosen: str, cands: dict) -> tuple[dict, list[str]]:
+    """The chosen candidate configured from its packing and placement, its files written (``conv/``
+    and its utilization). Returns (its utilization, files written)."""
+    c = cands[chosen]
+    module = _load_module(r.out, c["src"], r.top)
+    placement, psecs = c["placing"].result()
+    with steps.step(f"configure baseline {chosen}"):
+        namer = net_namer(module)
+        impl = r.be.implement(BackendRequest(module, r.dev, r.seed, None, namer, tlut_pairs=r.tlut_pairs),
+                              c["packing"], placement, {"pack": c["util"]["seconds"]["pack"], "place": psecs})
+    cutil = {**_utilization(impl), "depth": c["util"]["depth"], "how": c["util"]["how"]}
+    files = [_write_candidate(r.out, chosen, cutil, r.dev, r.design_hash)]
+    files += _write_implementation(r.out / "conv", "conv", impl, module, r.dev, r.design_hash, r.top, namer, r.step)
+    return cutil, files
+
+
+def _write_framemap(out: Path, conf, dev, design_hash: str, ppc) -> str:
+    """``tlut/framemap.json`` (format ``dcsflow-framemap``, docs/formats.md) of the TLUT
+    configuration ``conf``; returns its path relative to ``out``."""
+    fm = {"format": FRAMEMAP_FORMAT, "version": 1, "device": dev.name, "idcode": f"0x{dev.idcode:08X}",
+          "design_hash": design_hash, "ppc_outputs": ppc.num_outputs, "unused_pins": "repeat",
+          "entries": [list(e) for e in conf.entries], "tluts": conf.tluts}
+    write_text_atomic(out / "tlut" / "framemap.json", json.dumps(fm) + "\n")
+    return "tlut/framemap.json"
 
 
 def _place_after(out: Path, src: str, top: str, backend: str, device_name: str, seed: int, packed: tuple) -> tuple:
