@@ -29,6 +29,7 @@ import sys
 import threading
 import types
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Callable
 
 from dcsflow import steps
@@ -204,7 +205,7 @@ class Jobs:
             except RuntimeError as e:          # the pool was shut down (the build is ending)
                 out.set_exception(FlowError(f"{name}: not started ({e})"))
                 return
-            fut.add_done_callback(lambda f: self._finish(out, f, handle))
+            fut.add_done_callback(lambda f: self._finish(out, f, handle, name))
 
         with self._lock:
             self._pending.append(out)
@@ -230,12 +231,14 @@ class Jobs:
             out.set_exception(e)
 
     @staticmethod
-    def _finish(out: Future, fut: Future, handle) -> None:
+    def _finish(out: Future, fut: Future, handle, name: str) -> None:
         if fut.cancelled():
             out.cancel()
             return
         err = fut.exception()
-        if err is not None:                    # the worker died (BrokenProcessPool) or cannot pickle
+        if err is not None:                    # the worker died, or the job's result cannot be pickled
+            if isinstance(err, BrokenProcessPool):
+                err = FlowError(f"{name}: its worker process ended unexpectedly (killed, or out of memory?)")
             out.set_exception(err)
             return
         ok, value, records, cpu = fut.result()

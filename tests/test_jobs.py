@@ -221,3 +221,16 @@ def test_a_script_without_main_guard_can_build_in_parallel(tmp_path):
     assert r.returncode == 0, r.stderr[-2000:]
     assert r.stdout.count("ran once") == 1
     assert (tmp_path / "b" / "stages" / "tmap.json").exists()
+
+
+def _die():
+    os._exit(9)
+
+
+def test_a_worker_that_dies_is_a_one_line_error():
+    from dcsflow.flow.errors import FlowError
+
+    with Jobs(2) as jobs:
+        f = jobs.submit("dies", _die)
+        with pytest.raises(FlowError, match="dies: its worker process ended unexpectedly"):
+            f.result()
