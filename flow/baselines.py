@@ -287,16 +287,25 @@ def pick_variant(variants: list[tuple[int, int]], depth_bound: int | None) -> in
     return min(range(len(variants)), key=lambda i: (variants[i][1], variants[i][0], i))
 
 
-def abc_wide_netlist(aig: Aig, depth_bound: int | None, timeout: float = 1800.0) -> tuple[dict, int, str]:
+def wide_mappings(aig: Aig, timeout: float = 1800.0) -> list:
+    """The ``abc-wide`` candidate's mappings of ``aig``, one per script of :data:`WIDE_SCRIPTS`
+    (unproved TlutNetlists; :func:`abc_wide_netlist` keeps one). They need no depth bound, so they
+    are made before the reference is finished. Raises BaselineError, ToolError, ToolMissing."""
+    return [_abc_map(aig, s, 6, timeout, True) for s in WIDE_SCRIPTS]
+
+
+def abc_wide_netlist(aig: Aig, depth_bound: int | None, timeout: float = 1800.0,
+                     nets: list | None = None) -> tuple[dict, int, str]:
     """The ``abc-wide`` candidate's mapping of the combinational ``aig``: each of
     :data:`WIDE_SCRIPTS` with the wide LUT library (as :func:`abc_lut_netlist` with ``wide``), the
     one :func:`pick_variant` keeps for ``depth_bound`` (the reference's LUT depth, or None) proved
-    equivalent with ABC ``cec``. Returns (netlist document, its LUT depth, the script kept).
+    equivalent with ABC ``cec``; ``nets``: the mappings already made (:func:`wide_mappings`).
+    Returns (netlist document, its LUT depth, the script kept).
 
     Raises:
         BaselineError, ToolError, ToolMissing: as :func:`abc_lut_netlist`.
     """
-    nets = [_abc_map(aig, s, 6, timeout, True) for s in WIDE_SCRIPTS]
+    nets = nets if nets is not None else wide_mappings(aig, timeout)
     k = pick_variant([(len(n.luts), n.depth()) for n in nets], depth_bound)
     _prove(aig, nets[k], WIDE_SCRIPTS[k], timeout)
     return nets[k].to_json_obj(), nets[k].depth(), WIDE_SCRIPTS[k]
@@ -397,11 +406,13 @@ def prepare_logic(out: Path, top: str) -> int:
     return ext.ands
 
 
-def make_candidate(out: Path, top: str, name: str, defaults: dict, ref_depth: int | None = None) -> BaselineRun:
+def make_candidate(out: Path, top: str, name: str, defaults: dict, ref_depth: int | None = None,
+                   premapped: list | None = None) -> BaselineRun:
     """Make the AIG-based candidate ``name`` (``tmap``, ``abc-*``) of build folder ``out`` from
     ``baselines/logic/`` (:func:`prepare_logic`) into ``baselines/<name>/``: map, prove, re-import
     and finish with the rest of synth_xilinx (``defaults``: pre.json's parameter defaults of the
-    top; ``ref_depth``: the reference's finished LUT depth, used by ``abc-wide`` only). One that
+    top; ``ref_depth``: the reference's finished LUT depth, used by ``abc-wide`` only, with
+    ``premapped``: its mappings if already made, :func:`wide_mappings`). One that
     cannot be made (a mapper or proof error, a tool that fails or times out) is returned with
     ``failed`` (one line) and no netlist: it is left out of the choice."""
     from dcsflow.tmap.errors import TmapError
@@ -412,13 +423,14 @@ def make_candidate(out: Path, top: str, name: str, defaults: dict, ref_depth: in
         shutil.rmtree(d)
     d.mkdir(parents=True)
     try:
-        return _aig_candidate(Path(out), name, d, top, defaults, ref_depth, t0)
+        return _aig_candidate(Path(out), name, d, top, defaults, ref_depth, t0, premapped)
     except (FlowError, TmapError) as e:
         (d / "netlist.json").unlink(missing_ok=True)
         return BaselineRun(name, None, time.perf_counter() - t0, failed=str(e).splitlines()[0][:300])
 
 
-def _aig_candidate(out: Path, name: str, d: Path, top: str, defaults: dict, ref_depth, t0) -> BaselineRun:
+def _aig_candidate(out: Path, name: str, d: Path, top: str, defaults: dict, ref_depth, t0,
+                   premapped=None) -> BaselineRun:
     """One candidate from the extracted logic into folder ``d`` (see :func:`make_candidate`)."""
     from dcsflow import steps
 
@@ -434,7 +446,7 @@ def _aig_candidate(out: Path, name: str, d: Path, top: str, defaults: dict, ref_
         else:
             aig = read_aiger(str(ldir / "logic.aag"))
             if name == "abc-wide":
-                netlist, depth, script = abc_wide_netlist(aig, ref_depth)
+                netlist, depth, script = abc_wide_netlist(aig, ref_depth, nets=premapped)
             else:
                 netlist, depth, _ = abc_lut_netlist(aig, ABC_SCRIPTS[name])
                 script = ABC_SCRIPTS[name].format(K=6)
@@ -461,24 +473,31 @@ def submit_candidates(jobs, out: Path, top: str, names: tuple[str, ...], default
     if base.exists():
         shutil.rmtree(base)
     futs: dict = {}
-    if REFERENCE in names:
-        futs[REFERENCE] = jobs.submit(f"baseline {REFERENCE}", _yosys_abc, out, top, defaults)
+    if REFERENCE in names:       # the longest job; abc-wide's choice waits for it
+        futs[REFERENCE] = jobs.submit(f"baseline {REFERENCE}", _yosys_abc, out, top, defaults, priority=0)
     todo = [n for n in names if n != REFERENCE]
     if todo:
-        logic = jobs.submit("baselines logic", prepare_logic, out, top)
+        logic = jobs.submit("baselines logic", prepare_logic, out, top, priority=1)
         for name in todo:
             if name == "abc-wide" and REFERENCE in futs:
+                maps = jobs.submit("baseline abc-wide mappings", _wide_mappings, out, after=(logic,), priority=2)
                 futs[name] = jobs.submit(f"baseline {name}", _wide_candidate, out, top, defaults, futs[REFERENCE],
-                                         after=(logic,))
+                                         maps, priority=1)
             else:
                 futs[name] = jobs.submit(f"baseline {name}", make_candidate, out, top, name, defaults,
-                                         after=(logic,))
+                                         after=(logic,), priority=2 if name == "abc-dch" else 3)
     return {n: futs[n] for n in CANDIDATES if n in futs}
 
 
-def _wide_candidate(out: Path, top: str, defaults: dict, ref: BaselineRun) -> BaselineRun:
-    """``abc-wide`` bounded by the reference's finished LUT depth (``ref``: its run)."""
-    return make_candidate(out, top, "abc-wide", defaults, ref.depth)
+def _wide_mappings(out: Path) -> list:
+    """:func:`wide_mappings` of the conventional logic in ``baselines/logic/``."""
+    return wide_mappings(read_aiger(str(Path(out) / LOGIC_DIR / "logic.aag")))
+
+
+def _wide_candidate(out: Path, top: str, defaults: dict, ref: BaselineRun, nets: list) -> BaselineRun:
+    """``abc-wide`` from its mappings ``nets`` (:func:`wide_mappings`), the one kept bounded by the
+    reference's finished LUT depth (``ref``: its run)."""
+    return make_candidate(out, top, "abc-wide", defaults, ref.depth, premapped=nets)
 
 
 def candidate_runs(futs: dict) -> list[BaselineRun]:

@@ -926,7 +926,8 @@ def submit_for_build(ctx, front):
     cycles = _cycles(opts)
     shutil.rmtree(ctx.out / BUILD_DIR, ignore_errors=True)
     return ctx.jobs.submit("front-end check", check_frontend, spec_for_build(ctx), ctx.out / "frontend" / "pre.json",
-                           front.top, list(front.params), ctx.out / BUILD_DIR, cycles=cycles, under="verify")
+                           front.top, list(front.params), ctx.out / BUILD_DIR, cycles=cycles, under="verify",
+                           priority=4)
 
 
 def _cycles(opts) -> int:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import heapq
 import signal
 import sys
 import threading
@@ -134,6 +135,10 @@ class Jobs:
         self._lock = threading.Lock()
         self._pending: list[Future] = []
         self._unhook = None
+        self._start_lock = threading.Lock()
+        self._queue: list = []                 # jobs ready to start: (priority, order, future, call, done)
+        self._seq = 0
+        self._running = 0
 
     def __enter__(self) -> "Jobs":
         return self
@@ -147,13 +152,17 @@ class Jobs:
         return self.jobs > 1
 
     def _ensure_pool(self) -> ProcessPoolExecutor:
-        with self._lock:
-            if self._pool is None:
-                self._pool = ProcessPoolExecutor(self.jobs, mp_context=multiprocessing.get_context("spawn"),
-                                                 initializer=_worker_init)
+        with self._start_lock:                 # one thread starts the workers; the others wait for them
+            with self._lock:
+                pool = self._pool
+            if pool is None:
+                pool = ProcessPoolExecutor(self.jobs, mp_context=multiprocessing.get_context("spawn"),
+                                           initializer=_worker_init)
                 self._unhook = on_terminate(self._kill_workers)
-                _start_workers(self._pool, self.jobs)
-            return self._pool
+                _start_workers(pool, self.jobs)
+                with self._lock:
+                    self._pool = pool
+            return pool
 
     def _kill_workers(self) -> None:
         pool = self._pool
@@ -164,13 +173,16 @@ class Jobs:
                 pass
 
     def submit(self, name: str, fn: Callable, *args, after: tuple | list = (), under: str | None = None,
-               **kwargs) -> Future:
+               priority: int = 5, **kwargs) -> Future:
         """Run ``fn(*args, **kwargs)`` as job ``name`` once the futures in ``after`` have finished;
         a future of its result. An argument that is a future (of another job) waits for it too and
         is replaced by its result. ``fn`` must be a module-level function and its arguments and
         result picklable (they cross into a worker process when ``jobs > 1``). ``under``: record the
         job under this step path instead of the current step's (e.g. the stage a job belongs to when
-        it starts early); its CPU seconds still count toward the current step."""
+        it starts early); its CPU seconds still count toward the current step. ``priority``: of the
+        jobs ready to start, the lowest number starts first when a worker is free (then the earliest
+        submitted): long jobs and those on the longest chain first. With ``jobs == 1`` jobs run in
+        the order they are submitted."""
         out: Future = Future()
         after = list(dict.fromkeys([f for f in after if f is not None]
                                    + [a for a in (*args, *kwargs.values()) if isinstance(a, Future)]))
@@ -200,12 +212,8 @@ class Jobs:
                 out.set_exception(failed.exception() if not failed.cancelled() else
                                   FlowError(f"{name}: a step it needs was cancelled"))
                 return
-            try:
-                fut = self._ensure_pool().submit(_run_job, handle.path, handle.t0, name, fn, *_resolved(args, kwargs))
-            except RuntimeError as e:          # the pool was shut down (the build is ending)
-                out.set_exception(FlowError(f"{name}: not started ({e})"))
-                return
-            fut.add_done_callback(lambda f: self._finish(out, f, handle, name))
+            call = (_run_job, handle.path, handle.t0, name, fn, *_resolved(args, kwargs))
+            self._ready(priority, out, call, lambda f: self._finish(out, f, handle, name))
 
         with self._lock:
             self._pending.append(out)
@@ -215,6 +223,38 @@ class Jobs:
         else:
             start()
         return out
+
+    def _ready(self, priority: int, out: Future, call: tuple, done: Callable) -> None:
+        """Queue a job whose dependencies have finished; start jobs while workers are free."""
+        with self._lock:
+            self._seq += 1
+            heapq.heappush(self._queue, (priority, self._seq, out, call, done))
+        self._dispatch()
+
+    def _dispatch(self) -> None:
+        """Hand queued jobs to the pool, lowest priority number first, while fewer than ``jobs`` run."""
+        while True:
+            with self._lock:
+                if not self._queue or self._running >= self.jobs:
+                    return
+                _, _, out, call, done = heapq.heappop(self._queue)
+                self._running += 1
+            try:
+                fut = self._ensure_pool().submit(*call)
+            except RuntimeError as e:          # the pool was shut down (the build is ending)
+                with self._lock:
+                    self._running -= 1
+                out.set_exception(FlowError(f"{call[3]}: not started ({e})"))
+                continue
+
+            def finished(f, done=done) -> None:
+                with self._lock:
+                    self._running -= 1
+                try:
+                    done(f)
+                finally:
+                    self._dispatch()
+            fut.add_done_callback(finished)
 
     def _run_inline(self, out: Future, name, fn, args, kwargs, after) -> None:
         failed = next((f for f in after if f.cancelled() or f.exception() is not None), None)
@@ -254,6 +294,10 @@ class Jobs:
         with self._lock:
             pool, self._pool = self._pool, None
             pending, self._pending = self._pending, []
+            queued, self._queue = self._queue, []
+        for _, _, out, call, _ in queued:      # ready but never started
+            if not out.done():
+                out.set_exception(FlowError(f"{call[3]}: not started (the build ended)"))
         if cancel:
             for f in pending:
                 f.cancel()

@@ -170,8 +170,9 @@ def run_backend(out: Path, *, top: str, design_hash: str, ppc_path: Path, params
                "seed": seed, "tlut_pairs": tlut_pairs}
     ctx = _Run(out, top, design_hash, dev, be, seed, tlut_pairs, jobs, step)
     step(f"packing {len(baselines) + 1} netlists, placing ({dev.name})")
-    f_tpack = jobs.submit("pack tlut", pack_job, out, TLUT_NETLIST, top, be.name, tlut_pairs)
-    f_tplace = jobs.submit("place tlut", _place_after, out, TLUT_NETLIST, top, be.name, dev.name, seed, f_tpack)
+    f_tpack = jobs.submit("pack tlut", pack_job, out, TLUT_NETLIST, top, be.name, tlut_pairs, priority=1)
+    f_tplace = jobs.submit("place tlut", _place_after, out, TLUT_NETLIST, top, be.name, dev.name, seed, f_tpack,
+                           priority=1)
     chosen, cands, files = _choose_conventional(ctx, baselines)
     tl_module, tl_impl, tl_namer = _finish_tlut(ctx, f_tpack, f_tplace, ppc_zero)
     files += _write_implementation(out / "tlut", "tlut", tl_impl, tl_module, dev, design_hash, top, tl_namer, step)
@@ -238,7 +239,7 @@ def _choose_conventional(r: _Run, baselines) -> tuple[str, dict, list[str]]:
         c["eligible"] = eligible[n]
     c = cands[chosen]
     c["placing"] = r.jobs.submit(f"place baseline {chosen}", place_job, r.out, c["src"], r.top, r.be.name,
-                                 r.dev.name, r.seed, c["packing"])
+                                 r.dev.name, r.seed, c["packing"], priority=1)
     files = [_write_candidate(r.out, n, c["util"], r.dev, r.design_hash) for n, c in cands.items() if n != chosen]
     return chosen, cands, files
 

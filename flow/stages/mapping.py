@@ -134,14 +134,15 @@ def _static_remap(ctx: Context, jobs: Jobs, top: str, defaults: dict, after, con
     after.result()                                      # TMAP's netlist finished
     net = TlutNetlist.from_json_obj(json.loads((out / "tmap" / "netlist.json").read_text()))
     base = json.loads((out / "tlut" / "netlist.json").read_text())["modules"][top]
-    futs = [jobs.submit(f"static remap T={tail}", remap_candidate_job, out, top, tail, kept, defaults)
+    futs = [jobs.submit(f"static remap T={tail}", remap_candidate_job, out, top, tail, kept, defaults, priority=1)
             for tail, kept in plan(net, base)]
     ctx.step("TLUT: static re-mapping; waiting for the conventional candidates (their LUT depth is its bound)")
     results = [f.result() for f in futs]
     seconds = time.perf_counter() - t0
     depths = [r.depth for r in candidate_runs(conv) if r.netlist]
     best, rec = select(base, results, min(depths) if depths else None,
-                       prove=lambda r: jobs.submit(f"static remap proof T={r['tail']}", prove_remap, r["proof"]).result())
+                       prove=lambda r: jobs.submit(f"static remap proof T={r['tail']}", prove_remap, r["proof"],
+                                                   priority=1).result())
     if best is not None:
         r = results[best]
         src = out / REMAP_DIR / f"t{r['tail']}"
@@ -171,11 +172,14 @@ def run(ctx: Context, front: FrontendResult) -> MapResult:
         shutil.rmtree(out / d, ignore_errors=True)
     jobs = ctx.jobs if ctx.jobs is not None else Jobs(1)
     ctx.step(f"TMAP mapping {ext.ands} AND nodes, {len(params)} parameter bits; conventional candidates")
-    f_map = jobs.submit("tmap", map_tluts_job, out, params, ctx.options.area)
-    f_ref = (jobs.submit("tmap reference", reference_figures, out / "frontend" / "logic.aag", params,
-                         area=ctx.options.area) if params and uses_tmap() else None)
+    # priorities (flow.jobs): the Yosys reference first (the longest; abc-wide's choice waits for it),
+    # then the TLUT chain (TMAP, its finishing run, the static re-mapping), the other candidates, and
+    # last TMAP's reference figures (nothing waits for them)
     conv = submit_candidates(jobs, out, top, names, defaults)
-    f_fin = jobs.submit("tlut finish", finish_tmap_job, out, top, defaults, after=(f_map,))
+    f_map = jobs.submit("tmap", map_tluts_job, out, params, ctx.options.area, priority=1)
+    f_ref = (jobs.submit("tmap reference", reference_figures, out / "frontend" / "logic.aag", params,
+                         area=ctx.options.area, priority=6) if params and uses_tmap() else None)
+    f_fin = jobs.submit("tlut finish", finish_tmap_job, out, top, defaults, after=(f_map,), priority=1)
     # on an error the build ends the jobs still running (Jobs.close)
     mo = f_map.result()
     st = dict(mo["stats"])
