@@ -71,8 +71,8 @@ class BuildOptions:
     ``yosys-abc`` is always made); static_remap: ABC re-maps the TLUT build's static logic where that
     saves LUTs within the shallowest conventional candidate's LUT depth
     (:mod:`dcsflow.flow.static_remap`); jobs: steps that may run in parallel do so on up to this many
-    cores (None: the machine's cores, :func:`dcsflow.flow.jobs.default_jobs`; 1: every step in turn;
-    the results are the same).
+    cores (None: $DCSFLOW_JOBS, else the machine's cores, :func:`dcsflow.flow.jobs.default_jobs`; 1:
+    every step in turn; the results are the same).
     """
 
     design: str | None

@@ -38,19 +38,35 @@ from dcsflow.tools import on_terminate, terminate_children
 
 from .errors import FlowError
 
-__all__ = ["Jobs", "JobsError", "default_jobs", "check_jobs"]
+__all__ = ["Jobs", "JobsError", "default_jobs", "check_jobs", "machine_cores", "JOBS_ENV"]
 
 
 class JobsError(FlowError):
     """A bad ``-j`` value."""
 
 
-def default_jobs() -> int:
+#: environment variable giving the number of parallel jobs when ``-j`` is not given (e.g. a CI
+#: machine whose cores already run other work: ``DCSFLOW_JOBS=1``)
+JOBS_ENV = "DCSFLOW_JOBS"
+
+
+def machine_cores() -> int:
     """The machine's cores available to this process (``os.sched_getaffinity``), at least 1."""
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
         return max(1, os.cpu_count() or 1)
+
+
+def default_jobs() -> int:
+    """The number of parallel jobs when none is given: ``$DCSFLOW_JOBS`` if set, else
+    :func:`machine_cores`.
+
+    Raises:
+        JobsError: one line, when ``DCSFLOW_JOBS`` is not a whole number >= 1.
+    """
+    value = os.environ.get(JOBS_ENV, "").strip()
+    return _parse_jobs(value, f"{JOBS_ENV}={value}") if value else machine_cores()
 
 
 def check_jobs(value) -> int:
@@ -59,16 +75,18 @@ def check_jobs(value) -> int:
     Raises:
         JobsError: one line, for 0, a negative number or something that is not a whole number.
     """
-    if value is None:
-        return default_jobs()
+    return default_jobs() if value is None else _parse_jobs(value, f"-j {value}")
+
+
+def _parse_jobs(value, what: str) -> int:
     try:
         n = int(str(value).strip())
     except ValueError:
-        raise JobsError(f"-j {value}: not a number of parallel jobs; give a whole number >= 1 "
-                        f"(this machine has {default_jobs()} cores)") from None
+        raise JobsError(f"{what}: not a number of parallel jobs; give a whole number >= 1 "
+                        f"(this machine has {machine_cores()} cores)") from None
     if n < 1:
-        raise JobsError(f"-j {value}: at least 1 job is needed (1 runs every step in turn; this machine has "
-                        f"{default_jobs()} cores)")
+        raise JobsError(f"{what}: at least 1 job is needed (1 runs every step in turn; this machine has "
+                        f"{machine_cores()} cores)")
     return n
 
 

@@ -27,6 +27,21 @@ def shared() -> Path:
                     f"data this test compares): {e}", pytrace=False)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _one_job_per_worker():
+    """Under pytest-xdist every core already runs a test: builds run their steps in turn
+    (``DCSFLOW_JOBS=1``, inherited by the CLI's subprocesses) unless a test gives ``-j``/``jobs``
+    or the environment sets ``DCSFLOW_JOBS``; one process per core instead of one pool per build."""
+    import os
+
+    if os.environ.get("PYTEST_XDIST_WORKER") and "DCSFLOW_JOBS" not in os.environ:
+        os.environ["DCSFLOW_JOBS"] = "1"
+        yield
+        os.environ.pop("DCSFLOW_JOBS", None)
+    else:
+        yield
+
+
 @pytest.fixture(scope="session")
 def builds(tmp_path_factory):
     """Builds shared by the tests of this session and by every xdist worker of it

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from dcsflow import steps
-from dcsflow.flow.jobs import Jobs, JobsError, check_jobs, default_jobs
+from dcsflow.flow.jobs import Jobs, JobsError, check_jobs, default_jobs, machine_cores
 
 DATA = Path(__file__).parent / "data" / "flow"
 
@@ -72,9 +72,22 @@ def test_bad_job_counts_are_one_line_errors(value):
     assert "\n" not in str(e.value) and "-j" in str(e.value)
 
 
-def test_job_counts():
-    assert check_jobs(None) == default_jobs() >= 1
+def test_job_counts(monkeypatch):
+    monkeypatch.delenv("DCSFLOW_JOBS", raising=False)
+    assert check_jobs(None) == default_jobs() == machine_cores() >= 1
     assert check_jobs("3") == 3 and check_jobs(1) == 1
+    monkeypatch.setenv("DCSFLOW_JOBS", "3")
+    assert check_jobs(None) == 3 and check_jobs("2") == 2       # -j wins over the environment
+
+
+def test_bad_jobs_environment_variable_is_a_one_line_error(dcsflow, tmp_path):
+    import os
+
+    r = dcsflow("build", DATA / "keyxor.v", "--out", tmp_path / "b", "--quiet",
+                env={**os.environ, "DCSFLOW_JOBS": "zero"})
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert r.stderr.strip().count("\n") == 0 and r.stderr.startswith("error: DCSFLOW_JOBS=zero:")
+    assert not (tmp_path / "b").exists()
 
 
 @pytest.mark.parametrize("value", ["0", "two"])

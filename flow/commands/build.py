@@ -65,8 +65,8 @@ from ..report import print_slowest, print_table
                    "saves LUTs within the shallowest conventional candidate's LUT depth, never below TMAP's own).")
 @click.option("-j", "--jobs", default=None, metavar="N",
               help="Run independent steps (conventional candidates, static re-mapping candidates, proofs, the "
-                   "front-end check, packing and placement) on up to N cores [the machine's cores]; -j 1 runs "
-                   "them in turn. The results are the same.")
+                   "front-end check, packing and placement) on up to N cores [$DCSFLOW_JOBS, else the "
+                   "machine's cores]; -j 1 runs them in turn. The results are the same.")
 @click.option("--quiet", is_flag=True, help="No progress display.")
 def COMMAND(design, project, top, params, device, out, start, stop, area, seed, tlut_pairs, mul_chunk, backend,
             board, force, allow_no_params, ghdl_opts, no_frontend_check, frontend_cycles, baselines, no_static_remap,

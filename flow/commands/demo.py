@@ -13,8 +13,8 @@ import click
               help="Also build and check NAME, a design whose demo entry is optional (`dcsflow designs` marks "
                    "them). Repeatable.")
 @click.option("-j", "--jobs", default=None, metavar="N",
-              help="Run each build's independent steps on up to N cores [the machine's cores]; -j 1 runs them in "
-                   "turn. The results are the same.")
+              help="Run each build's independent steps on up to N cores [$DCSFLOW_JOBS, else the machine's "
+                   "cores]; -j 1 runs them in turn. The results are the same.")
 def COMMAND(out_root, rtl_sim, also, jobs):
     """Main job: build every installed design with a demo entry (TLUT and conventional), check each
     specialized implementation with the design's own check, print the comparisons and a summary.
