@@ -24,16 +24,17 @@ def _record(num, key, pmn, msg, ad=b"", cipher=None):
             f"MSG ({len(msg)}) = {h(msg)}\nAD ({len(ad)}) = {h(ad)}\nCIPHER ({len(cipher)}) = {h(cipher)}\n\n")
 
 
-def test_demo_main_job_builds_and_checks_both_designs(dcsflow, tmp_path):
+def test_demo_main_job_builds_and_checks_both_designs(builds):
     """The README's main job: build picipher and picipher_cis, check each on the 25 official
-    no-AD/no-SMN vectors of the 96-bit key."""
-    r = dcsflow("demo", "--out", tmp_path)
+    no-AD/no-SMN vectors of the 96-bit key (and aes128_iter on a CAVP file). Run once per test
+    session (its builds are the session's builds of these designs: tests/_buildcache.py)."""
+    r = builds.demo()
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     assert "picipher: check passed 25/25" in r.stdout
     assert "picipher_cis: check passed 25/25" in r.stdout
     assert "aes128_iter: check on ECBKeySbox128.rsp passed 21/21" in r.stdout      # the demo ends with aes128_iter
-    assert (tmp_path / "picipher" / "report.json").is_file()
-    assert (tmp_path / "picipher_cis" / "report.json").is_file()
+    assert (r.out / "picipher" / "report.json").is_file()
+    assert (r.out / "picipher_cis" / "report.json").is_file()
     # every table fits 80 columns; the final table shows full design names
     assert max(map(len, r.stdout.splitlines())) <= 80 and "…" not in r.stdout
     assert "│ picipher_cis " in r.stdout.split("TLUT implementations")[-1]
@@ -42,7 +43,7 @@ def test_demo_main_job_builds_and_checks_both_designs(dcsflow, tmp_path):
     from _build_figures import compare
 
     for d in ("picipher", "picipher_cis", "aes128_iter"):
-        assert compare(tmp_path / d) == [], d
+        assert compare(r.out / d) == [], d
 
 
 def test_sim_official_vectors_both_key_sizes(dcsflow):
