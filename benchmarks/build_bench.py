@@ -119,7 +119,9 @@ def markdown(rows: list[dict], demo: float | None, jobs: int, exponent: float | 
     lines = ["# Build times", "",
              f"Measured {time.strftime('%Y-%m-%d')} at commit {commit()} on {machine()} by "
              f"`python benchmarks/build_bench.py` (`-j {jobs}`). Baseline, measured in the same run: "
-             "`yosys synth_xilinx -flatten` of the same RTL. Target: a whole build (TLUT build, every "
+             "`yosys synth_xilinx -flatten` of the same RTL with the parameters the TLUT build sets "
+             "(`chparam`, e.g. aes128_iter's key table), parameter inputs as ordinary inputs. Target: a "
+             "whole build (TLUT build, every "
              f"conventional candidate, proofs, front-end check, back end) <= {TARGET_RATIO:g} x that.", "",
              "| design | AND nodes | synth_xilinx (s) | dcsflow build (s) | ratio | CPU (s) | slowest step |",
              "| --- | ---: | ---: | ---: | ---: | ---: | --- |"]
