@@ -27,6 +27,21 @@ def shared() -> Path:
                     f"data this test compares): {e}", pytrace=False)
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "main_job: runs the main job (dcsflow demo), whose builds other tests read")
+    config.addinivalue_line("markers", "demo_builds: reads a build the main job makes (tests/_buildcache.py)")
+
+
+def pytest_collection_modifyitems(config, items):
+    """The main job (minutes) first and the tests that read its builds last: under pytest-xdist one
+    worker starts it at once and no worker waits for it while other tests are left."""
+    def rank(item) -> int:
+        if item.get_closest_marker("main_job"):
+            return 0
+        return 2 if item.get_closest_marker("demo_builds") else 1
+    items.sort(key=rank)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _one_job_per_worker():
     """Under pytest-xdist every core already runs a test: builds run their steps in turn

@@ -3,7 +3,12 @@ all 284 CAVP KAT vectors, check --frames, rekey, codegen, firmware on the host a
 
 from __future__ import annotations
 
+import pytest
+
 from _aes_flow import whole_flow
+
+#: reads the main job's build (tests/_buildcache.py): scheduled after the other tests
+pytestmark = pytest.mark.demo_builds
 
 
 def test_aes128_iter_whole_flow(tmp_path, dcsflow, builds):

@@ -10,6 +10,9 @@ import pytest
 from _build_figures import compare
 from _builds import reseal
 
+#: reads the main job's build (tests/_buildcache.py): scheduled after the other tests
+pytestmark = pytest.mark.demo_builds
+
 
 @pytest.mark.parametrize("design", ["picipher", "aes128_iter"])
 def test_bundled_design_figures_unchanged(builds, design):

@@ -5,8 +5,13 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from _picipher_records import record_text as _record
 from dcsflow.designs.picipher.check import select_vectors
+
+#: reads the main job's build (tests/_buildcache.py): scheduled after the other tests
+pytestmark = pytest.mark.demo_builds
 
 
 def test_picipher_build_and_check(tmp_path, dcsflow, builds):

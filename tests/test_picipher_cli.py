@@ -24,6 +24,7 @@ def _record(num, key, pmn, msg, ad=b"", cipher=None):
             f"MSG ({len(msg)}) = {h(msg)}\nAD ({len(ad)}) = {h(ad)}\nCIPHER ({len(cipher)}) = {h(cipher)}\n\n")
 
 
+@pytest.mark.main_job
 def test_demo_main_job_builds_and_checks_both_designs(builds):
     """The README's main job: build picipher and picipher_cis, check each on the 25 official
     no-AD/no-SMN vectors of the 96-bit key (and aes128_iter on a CAVP file). Run once per test

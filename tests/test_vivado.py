@@ -29,6 +29,9 @@ from dcsflow.scg.bitstream import FrameMemory, parse, read_file, to_bit, write_f
 from dcsflow.scg.emulator import ConfigEmulator
 from dcsflow.scg.lut import expand, template_init, template_table
 
+#: reads the main job's build (tests/_buildcache.py): scheduled after the other tests
+pytestmark = pytest.mark.demo_builds
+
 BASE_BIT = ("bitstreams", "pynq-z1_base.bit")
 
 
