@@ -13,7 +13,7 @@ CPU seconds, and the scaling: build seconds against the AND nodes of the extract
 exponent of a least-squares fit of log(seconds) on log(AND nodes) over the designs run.
 
 Usage: python benchmarks/build_bench.py [--designs a,b,...] [--all] [--jobs N] [--out DIR]
-                                        [--no-demo] [--docs]
+                                        [--no-demo] [--docs] [--page NAME]
 Last line: one JSON object with ``designs`` (per design: ``build_seconds``, ``yosys_seconds``,
 ``ratio``, ``cpu_seconds``, ``aig_ands``), ``demo_seconds`` (None with --no-demo), ``jobs``,
 ``scaling_exponent``, ``target_ratio``, ``met``.
@@ -114,9 +114,10 @@ def commit() -> str:
     return (r.stdout.strip() or "unknown") + ("+changes" if dirty else "")
 
 
-def markdown(rows: list[dict], demo: float | None, jobs: int, exponent: float | None) -> str:
-    """The results page (docs/results/build_times.md)."""
-    lines = ["# Build times", "",
+def markdown(rows: list[dict], demo: float | None, jobs: int, exponent: float | None,
+             title: str = "Build times") -> str:
+    """The results page (docs/results/build_times.md, or the page --page names)."""
+    lines = [f"# {title}", "",
              f"Measured {time.strftime('%Y-%m-%d')} at commit {commit()} on {machine()} by "
              f"`python benchmarks/build_bench.py` (`-j {jobs}`). Baseline, measured in the same run: "
              "`yosys synth_xilinx -flatten` of the same RTL with the parameters the TLUT build sets "
@@ -144,7 +145,10 @@ def main() -> None:
     ap.add_argument("--jobs", "-j", type=int, default=None, help="dcsflow build -j N [the machine's cores]")
     ap.add_argument("--out", type=Path, help="folder for the build folders (default: a temporary folder)")
     ap.add_argument("--no-demo", action="store_true", help="do not time dcsflow demo")
-    ap.add_argument("--docs", action="store_true", help="write docs/results/build_times.md")
+    ap.add_argument("--docs", action="store_true", help="write docs/results/<page>.md")
+    ap.add_argument("--page", default="build_times",
+                    help="the results page --docs writes [build_times]; the large designs have their own: "
+                         "--designs aes128_pipe --no-demo --page build_times_large")
     args = ap.parse_args()
 
     from dcsflow.flow.jobs import default_jobs
@@ -185,9 +189,10 @@ def main() -> None:
     if exponent is not None:
         print(f"scaling: build seconds ~ (AND nodes)^{exponent:.2f}")
     if args.docs:
-        page = ROOT / "docs" / "results" / "build_times.md"
+        page = ROOT / "docs" / "results" / f"{args.page}.md"
         page.parent.mkdir(parents=True, exist_ok=True)
-        page.write_text(markdown(rows, demo, jobs, exponent))
+        title = "Build times" if args.page == "build_times" else f"Build times: {', '.join(names)}"
+        page.write_text(markdown(rows, demo, jobs, exponent, title))
         print(f"wrote {page}")
     met = all(r["ratio"] <= TARGET_RATIO for r in rows) and (demo is None or demo <= TARGET_DEMO_SECONDS)
     print(json.dumps({"designs": {r["design"]: {k: r[k] for k in ("build_seconds", "yosys_seconds", "ratio",
