@@ -59,7 +59,9 @@ class BuildOptions:
     progress on stderr; area: TMAP area recovery without the depth bound; seed: placer seed;
     tlut_pairs: the back end may put two small TLUTs into one LUT6_2 site; mul_chunk: front end,
     regular-operand bits per chunk product of a multiplier with a parameter operand
-    (:mod:`dcsflow.flow.param_arith`; 0 = leave it to synth_xilinx); more: further VHDL files after
+    (:mod:`dcsflow.flow.param_arith`; 0 = leave it to synth_xilinx); adders: which adders fed by a
+    parameter input go to the LUT mapper as logic (:mod:`dcsflow.flow.adders`: ``auto``, ``carry``,
+    ``logic``); more: further VHDL files after
     ``design``; backend: ``builtin`` or ``vivado``; board: board name (Vivado back end); project: a
     ``dcsflow.toml`` (:mod:`dcsflow.flow.project`) instead of ``design``; force: build into a folder
     that is not empty and not a build folder (only the build's own files are written);
@@ -87,6 +89,7 @@ class BuildOptions:
     seed: int = 1
     tlut_pairs: bool = False
     mul_chunk: int = 6
+    adders: str = "auto"
     more: tuple[str, ...] | list[str] = ()
     backend: str = "builtin"
     board: str | None = None
@@ -340,6 +343,15 @@ def _say_params(prog: _Progress, ctx: Context, front) -> None:
     for name, width in front.params.items():
         prog.say(f"{prog.title}: parameter input {name}: {width} bit{'s' if width != 1 else ''}, "
                  f"{front.marks.get(name, 'marked')}")
+    ad = front.adders or {}
+    if ad.get("fed_by_parameters") or ad.get("logic"):
+        n, k = ad.get("fed_by_parameters", 0), ad.get("logic", 0)
+        prog.say(f"{prog.title}: adders fed by parameter inputs: {k} to the LUT mapper as logic"
+                 + (f", {n - k} kept as CARRY4 chains" if n > k else "") + f" (--adders {ad.get('mode')})")
+    carry = (front.param_fed or {}).get("CARRY4", 0)
+    if carry:
+        prog.say(f"{prog.title}: parameter inputs reach {carry} CARRY4 cell{'s' if carry != 1 else ''}: "
+                 "the chains stay in the template, the TLUTs stop at their inputs")
 
 
 def _remove(path: Path) -> None:

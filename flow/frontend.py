@@ -50,6 +50,7 @@ from dcsflow.aig import Aig, write_aiger
 from dcsflow.fileio import write_text_atomic
 
 from .errors import FlowError
+from .adders import Decision, check_mode, cone_commands, logic_commands, name_pattern, ripple_map
 from .param_arith import (DEFAULT_CHUNK, is_identifier, param_mul_commands, param_wire_selection, parse_count,
                           probe_commands, soft_mul_commands)
 from .yosys import YosysError, quotable, quote, run_script, script_path
@@ -85,7 +86,10 @@ class DesignSpec:
     when a ``$mul`` with a parameter operand is decomposed (use the TLUT size K; 0 = no decomposition,
     synth_xilinx's own multiplier mapping); conventional_chparams: Verilog parameters that differ in
     the conventional baseline (its own ``pre_conventional.json``; e.g. ``aes128_iter``'s on-the-fly
-    key schedule, ``KEY_TABLE=0``, where the TLUT build takes the round-key table).
+    key schedule, ``KEY_TABLE=0``, where the TLUT build takes the round-key table); adders: which
+    adders fed by a parameter input go to the LUT mapper as logic instead of a CARRY4 chain
+    (:mod:`dcsflow.flow.adders`: ``auto``, ``carry`` or ``logic``); lut_size: the LUT size K the
+    ``auto`` rule counts regular inputs against.
     """
 
     sources: list[Path]
@@ -95,6 +99,8 @@ class DesignSpec:
     defines: dict[str, str] = field(default_factory=dict)
     mul_chunk: int = DEFAULT_CHUNK
     conventional_chparams: dict[str, int | str] = field(default_factory=dict)
+    adders: str = "auto"
+    lut_size: int = 6
 
 
 def _vlog_value(v: int | str) -> str:
@@ -197,37 +203,54 @@ def synthesize_pre(spec: DesignSpec, workdir: Path, status: Callable[[str], None
                                 + ", ".join(cands) + "; give --top")
     top_opt = f"-top {spec.top}" if spec.top else ""
     # a name that is no identifier cannot be a port: extract_logic reports it with the port list
-    psel = param_wire_selection([n for n in spec.params if is_identifier(n)])
-    candidates = False
-    if spec.mul_chunk:
-        candidates, secs = _param_mul_probe(lines, spec.top, psel, workdir, status, names)
+    psel = " ".join([param_wire_selection([n for n in spec.params if is_identifier(n)]),
+                     *_block_selection(spec, workdir)])
+    mode = check_mode(spec.adders)
+    candidates, n_adders = False, 0
+    if spec.mul_chunk or mode != "carry":
+        candidates, n_adders, secs = _param_probe(lines, spec.top, psel, workdir, status, names,
+                                                  mul=bool(spec.mul_chunk))
         probe_secs += secs
+    add_cmds, decision = [], None
+    (workdir / ADDERS_FILE).unlink(missing_ok=True)
+    (workdir / _ADDERS_LIST).unlink(missing_ok=True)
+    if n_adders and mode == "logic":
+        add_cmds = cone_commands(psel, "__dcs_adsel") + logic_commands("@__dcs_adsel", _lib_file(ripple_map(), workdir),
+                                                                      list_file=_ADDERS_LIST)
+    elif n_adders and mode == "auto":
+        decision, secs = _adder_decision(lines, spec, workdir, status, names)
+        probe_secs += secs
+        if decision.logic:
+            add_cmds = logic_commands(" ".join(name_pattern(n) for n in decision.logic),
+                                      _lib_file(ripple_map(), workdir), list_file=_ADDERS_LIST)
     tail = ["opt_expr -mux_undef -noclkinv",
             "delete =A:blackbox =A:whitebox"]   # library cells are read again by the continuation
     conv = workdir / CONVENTIONAL_PRE
     conv.unlink(missing_ok=True)
     secs = probe_secs
+    split = lambda cmds: ([f"synth_xilinx -flatten {top_opt} -run :map_dsp"] + cmds  # noqa: E731
+                          + [f"synth_xilinx -flatten {top_opt} -run map_dsp:map_luts"])
     if candidates:
         # split at map_dsp (Yosys 0.23 labels): parameter-operand multipliers become chunk products
         # before mul2dsp/alumacc see them. The conventional baseline gets its own pre-json in which
         # the same multipliers are Yosys's soft-logic multipliers (no chunk products, no DSP48E1):
         # the builds differ only in the LUT mapping of the same multiplier, not in its architecture.
-        split = lambda cmds: ([f"synth_xilinx -flatten {top_opt} -run :map_dsp"] + cmds  # noqa: E731
-                              + [f"synth_xilinx -flatten {top_opt} -run map_dsp:map_luts"])
         secs += _run("\n".join(lines + split(soft_mul_commands(psel)) + tail
                                 + [f"write_json {CONVENTIONAL_PRE}"]) + "\n",
                      workdir, "frontend_conventional", status, names)
-        lines += split(param_mul_commands(psel, spec.mul_chunk, map_file=_param_mul_file(workdir)))
+        lines += split(param_mul_commands(psel, spec.mul_chunk, map_file=_param_mul_file(workdir)) + add_cmds)
     else:
-        if spec.conventional_chparams:
+        if spec.conventional_chparams or add_cmds:
+            # the conventional baseline keeps every adder a CARRY4 chain (and takes its own chparams)
             sets = " ".join(f"-set {k} {_vlog_value(v)}" for k, v in spec.conventional_chparams.items())
-            secs += _run("\n".join(lines + [f"chparam {sets} {spec.top}",
-                                              f"synth_xilinx -flatten {top_opt} -run :map_luts"]
+            secs += _run("\n".join(lines + ([f"chparam {sets} {spec.top}"] if sets else [])
+                                    + [f"synth_xilinx -flatten {top_opt} -run :map_luts"]
                                     + tail + [f"write_json {CONVENTIONAL_PRE}"]) + "\n",
                          workdir, "frontend_conventional", status, names)
-        lines.append(f"synth_xilinx -flatten {top_opt} -run :map_luts")
+        lines += split(add_cmds) if add_cmds else [f"synth_xilinx -flatten {top_opt} -run :map_luts"]
     lines += tail + ["write_json pre.json"]
     secs += _run("\n".join(lines) + "\n", workdir, "frontend", status, names)
+    _write_adders(workdir, mode, spec.lut_size, n_adders, decision)
     pre = workdir / "pre.json"
     for path in (pre, conv):
         raw = path.read_bytes() if path.exists() else b""
@@ -353,16 +376,94 @@ def _demangle(text: str) -> str:
     return bytes(raw).decode("utf-8", "backslashreplace")
 
 
-def _param_mul_probe(read_lines: list[str], top: str | None, psel: str, workdir: Path,
-                     status: Callable[[str], None] | None, names: dict[str, str] | None = None
-                     ) -> tuple[bool, float]:
-    """Quick Yosys probe (elaboration only, see :func:`dcsflow.flow.param_arith.probe_commands`): may the
-    design contain a ``$mul`` fed by a parameter wire? Returns (answer, seconds); writes
-    ``probe.ys``/``probe.log``/``probe_count.txt`` in ``workdir``."""
+def _param_probe(read_lines: list[str], top: str | None, psel: str, workdir: Path,
+                 status: Callable[[str], None] | None, names: dict[str, str] | None = None,
+                 mul: bool = True, adders: bool = True) -> tuple[bool, int, float]:
+    """Quick Yosys probe (elaboration only): may the design contain a ``$mul`` fed by a parameter
+    wire (:func:`dcsflow.flow.param_arith.probe_commands`), and how many adders have an operand
+    depending on one (:func:`dcsflow.flow.adders.probe_commands`)? Returns (mul answer, adder
+    count, seconds); writes ``probe.ys``/``probe.log``/``probe_count.txt``/``probe_adders.txt`` in
+    ``workdir``."""
+    from .adders import probe_commands as adder_probe
+
     hier = f"hierarchy -top {top}" if top else "hierarchy -auto-top"
-    script = read_lines + [hier, "proc", "flatten"] + probe_commands(psel, "probe_count.txt")
+    script = (read_lines + [hier, "proc", "flatten"] + (probe_commands(psel, "probe_count.txt") if mul else [])
+              + (adder_probe(psel, "probe_adders.txt") if adders else []))
     secs = _run("\n".join(script) + "\n", workdir, "probe", status, names or {})
-    return parse_count((workdir / "probe_count.txt").read_text(encoding="utf-8", errors="replace")) > 0, secs
+
+    def count(name: str) -> int:
+        return parse_count((workdir / name).read_text(encoding="utf-8", errors="replace"))
+
+    return (count("probe_count.txt") > 0 if mul else False), (count("probe_adders.txt") if adders else 0), secs
+
+
+#: the front end's record of its adder decisions (format "dcsflow-adders", docs/formats.md)
+ADDERS_FILE = "adders.json"
+_ADDERS_LIST = "adders_logic.txt"
+
+
+def _lib_file(path: Path, workdir: Path) -> Path:
+    """A package data file as a path a Yosys script in ``workdir`` can name."""
+    return Path(script_path(path, workdir))
+
+
+def _block_selection(spec: DesignSpec, workdir: Path) -> list[str]:
+    """Yosys selection patterns of the input ports declared inside a ``//PARAM`` block of a Verilog
+    source (:func:`dcsflow.flow.marks.verilog_blocks`), by their ``src`` line: so the multiplier and
+    adder rewrites see those parameter inputs as they see ``(* PARAM *)`` ports. Raises
+    FrontendError for an unmatched ``//PARAM`` line."""
+    from .marks import verilog_blocks
+
+    pats: list[str] = []
+    for p in spec.sources:
+        if Path(p).suffix.lower() not in (".v", ".sv", ".vh", ".svh"):
+            continue
+        try:
+            text = Path(p).read_bytes().decode("latin-1")
+        except OSError:
+            continue                         # Yosys reports the unreadable file
+        blocks = verilog_blocks(Path(p), text)
+        if not blocks:
+            continue
+        name = re.sub(r"[^A-Za-z0-9_./+-]", "?", script_path(Path(p).resolve(), workdir))
+        pats += [f"i:* a:src={name}:{ln}.* %i" for a, b in blocks for ln in range(a + 1, b)]
+    return pats
+
+
+def _adder_decision(read_lines: list[str], spec: DesignSpec, workdir: Path, status, names: dict[str, str]
+                    ) -> tuple[Decision, float]:
+    """The ``auto`` rule of :mod:`dcsflow.flow.adders` on an elaboration-only netlist
+    (``probe_adders.json``, written by a second quick Yosys run). Returns (decision, seconds).
+    Raises FrontendError for a ``--param`` name that is no input port."""
+    from .adders import decide
+    from .marks import verilog_marks
+
+    hier = f"hierarchy -top {spec.top}" if spec.top else "hierarchy -auto-top"
+    secs = _run("\n".join(read_lines + [hier, "proc", "flatten", "write_json probe_adders.json"]) + "\n",
+                workdir, "probe_adders", status, names)
+    doc = json.loads((workdir / "probe_adders.json").read_bytes())
+    top = spec.top or _find_top(doc)
+    module = doc["modules"][top]
+    marked = verilog_marks(module, top, [p for p in spec.sources if Path(p).suffix.lower() in (".v", ".sv")])
+    ports = param_ports_of(module, list(dict.fromkeys([*(n for n in spec.params if n in module["ports"]), *marked])))
+    bits = {b for n in ports for b in module["ports"][n]["bits"] if isinstance(b, int)}
+    (workdir / "probe_adders.json").unlink()
+    return decide(module, bits, spec.lut_size), secs
+
+
+def _write_adders(workdir: Path, mode: str, K: int, n_fed: int, decision: Decision | None) -> None:
+    """Write :data:`ADDERS_FILE`: the mode, K, the adders fed by a parameter input, and which of
+    them went to the LUT mapper (the cells the synthesis run rewrote, from its ``select -list``)."""
+    listed = workdir / _ADDERS_LIST
+    applied = [ln.strip().split("/", 1)[-1] for ln in listed.read_text().splitlines() if ln.strip()] \
+        if listed.exists() else []
+    rec = {"format": "dcsflow-adders", "version": 1, "mode": mode, "K": K, "fed_by_parameters": n_fed,
+           "logic": sorted(applied)}
+    if decision is not None:
+        rec["rule"] = "logic when every output bit depends on at most K regular input bits"
+        rec["adders"] = [{"cell": n, "src": decision.src.get(n, ""), "support": decision.support[n],
+                          "logic": n in decision.logic} for n in sorted(decision.support)]
+    write_text_atomic(workdir / ADDERS_FILE, json.dumps(rec, indent=1))
 
 
 def _find_top(doc: dict) -> str:
@@ -543,6 +644,66 @@ def extract_logic(pre: dict, top: str, extra_params: list[str] | None, workdir: 
         write_aiger(aig, workdir / "logic.aag", binary=False)
         write_text_atomic(workdir / "extract.json", ext.to_json())
     return ext, module
+
+
+#: cells the flow cannot turn into logic: a parameter input reaching one is an error
+HARD_CELLS = ("DSP48E1", "RAMB18E1", "RAMB36E1", "FIFO18E1", "FIFO36E1")
+
+#: cells fed by a parameter input that the build reports (they stay in the template as they are)
+REPORTED_CELLS = ("CARRY4",) + HARD_CELLS
+
+
+def param_fed_cells(module: dict, ext: Extraction) -> dict[str, list[str]]:
+    """The cells of :data:`REPORTED_CELLS` with an input that depends on a parameter input through
+    combinational cells (gates, LUTs, CARRY4, MUXF7/F8) of the folded module ``module``
+    (:func:`extract_logic`'s). Returns cell type -> cell names, in netlist order."""
+    comb = GATE_TYPES | {"CARRY4", "MUXF7", "MUXF8"} | {f"LUT{k}" for k in range(1, 7)}
+    readers: dict = {}
+    for n, c in module["cells"].items():
+        dirs = c.get("port_directions", {})
+        for p, bits in c["connections"].items():
+            if dirs.get(p, "input") == "input":
+                for b in bits:
+                    if isinstance(b, int):
+                        readers.setdefault(b, []).append(n)
+    dep = {b for _, b in ext.params}
+    todo = list(dep)
+    fed: dict[str, list[str]] = {}
+    seen_cells: set = set()
+    while todo:
+        b = todo.pop()
+        for n in readers.get(b, ()):
+            if n in seen_cells:
+                continue
+            seen_cells.add(n)
+            c = module["cells"][n]
+            if c["type"] in REPORTED_CELLS:
+                fed.setdefault(c["type"], []).append(n)
+            if c["type"] in comb:
+                dirs = c.get("port_directions", {})
+                for p, bits in c["connections"].items():
+                    if dirs.get(p) == "output":
+                        new = [x for x in bits if isinstance(x, int) and x not in dep]
+                        dep.update(new)
+                        todo += new
+    order = {n: i for i, n in enumerate(module["cells"])}
+    return {t: sorted(ns, key=order.__getitem__) for t, ns in sorted(fed.items())}
+
+
+def check_hard_cells(module: dict, fed: dict[str, list[str]]) -> None:
+    """Raise FrontendError (one line) when a parameter input reaches a cell of :data:`HARD_CELLS`
+    (``fed`` from :func:`param_fed_cells`): its function cannot go into TLUTs, and in the TLUT
+    build the parameter inputs no longer exist as nets."""
+    for t in HARD_CELLS:
+        for n in fed.get(t, []):
+            src = str(module["cells"][n].get("attributes", {}).get("src", ""))
+            where = f"{_short_src(src)}: " if src else ""
+            hint = ("write the multiplication with the parameter port itself as one operand, so the front end "
+                    "builds it from LUTs" if t == "DSP48E1" else
+                    "keep the parameter out of the memory's address, data and enables, or describe the memory "
+                    "as logic")
+            raise FrontendError(f"{where}a parameter input reaches {t} cell {n}, which the flow cannot turn into "
+                                f"logic; {hint}")
 
 
 def _parameter_bits(module: dict, pports: dict[str, int]) -> tuple[dict[int, str], dict[str, int]]:

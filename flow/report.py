@@ -43,6 +43,7 @@ def build_report(ctx, front, mapped, verified, backend, tlut_stats, conv_stats, 
     report = {
         "format": REPORT_FORMAT, "version": REPORT_VERSION, "design": ctx.design.name, "top": front.top,
         "device": ctx.options.device, "params": front.params, "parameter_registers_folded": front.folded,
+        "adders": dict(front.adders), "param_fed_cells": dict(front.param_fed),
         "conventional": {**conv_stats.as_dict(), "ppc_ands": 0, "baseline": chosen, "seconds": conv_seconds},
         "tlut": {**tlut_stats.as_dict(), "ppc_ands": ppc.num_ands, "ppc_outputs": len(ppc.outputs),
                  "tmap_luts": mapped.tmap_luts, "tmap_no_param_luts": mapped.tmap_no_param_luts,

@@ -37,6 +37,10 @@ from ..report import print_slowest, print_table
 @click.option("--mul-chunk", type=click.IntRange(min=0), default=6, show_default=True,
               help="Front end: split a multiplier with a parameter operand into chunk products of this many "
                    "regular-operand bits (one TLUT per product bit); 0: leave it to synth_xilinx (DSP48E1).")
+@click.option("--adders", type=click.Choice(["auto", "carry", "logic"]), default="auto", show_default=True,
+              help="Adders fed by a parameter input: auto sends one to the LUT mapper as logic when each output bit "
+                   "depends on at most K regular inputs (one TLUT per bit), else keeps its CARRY4 chain; carry keeps "
+                   "every chain; logic sends every such adder to the LUT mapper.")
 @click.option("--backend", type=click.Choice(["builtin", "vivado"]), default="builtin", show_default=True,
               help="vivado: also write vivado/ (netlist with placed TLUTs, XDC, build.tcl, dump_tluts.tcl).")
 @click.option("--board", type=click.Choice(board_names()), default=None,
@@ -68,7 +72,7 @@ from ..report import print_slowest, print_table
                    "front-end check, packing and placement) on up to N cores [$DCSFLOW_JOBS, else the "
                    "machine's cores]; -j 1 runs them in turn. The results are the same.")
 @click.option("--quiet", is_flag=True, help="No progress display.")
-def COMMAND(design, project, top, params, device, out, start, stop, area, seed, tlut_pairs, mul_chunk, backend,
+def COMMAND(design, project, top, params, device, out, start, stop, area, seed, tlut_pairs, mul_chunk, adders, backend,
             board, force, allow_no_params, ghdl_opts, no_frontend_check, frontend_cycles, baselines, no_static_remap,
             jobs, quiet):
     """Build DESIGN with TLUTs (TMAP, parameters in the PPC) and conventionally (the best of several
@@ -105,7 +109,7 @@ def COMMAND(design, project, top, params, device, out, start, stop, area, seed, 
         device = DEFAULT_PART
     res = build(BuildOptions(design=first, more=more, out=out, top=top, params=tuple(params), device=device,
                              start=start, stop=stop, progress=not quiet, area=area, seed=seed,
-                             tlut_pairs=tlut_pairs, mul_chunk=mul_chunk, backend=backend, board=board,
+                             tlut_pairs=tlut_pairs, mul_chunk=mul_chunk, adders=adders, backend=backend, board=board,
                              project=project, force=force, allow_no_params=allow_no_params,
                              ghdl_options=tuple(ghdl_opts), frontend_check=not no_frontend_check,
                              frontend_cycles=frontend_cycles, static_remap=not no_static_remap,

@@ -32,7 +32,7 @@ STAGES = ("frontend", "tmap", "verify", "backend", "outputs")
 
 #: format name and version of the stage records ``stages/<stage>.json``
 RECORD_FORMAT = "dcsflow-stage"
-RECORD_VERSION = 5
+RECORD_VERSION = 6
 RECORD_DIR = "stages"
 
 
@@ -85,7 +85,10 @@ class FrontendResult:
     file) or None; files: the files the stage wrote that later stages read (relative to the build
     folder); marks: parameter input -> how and where it was marked (one phrase, for the build's output);
     timing: see :func:`stage_timing`; parameter_defaults: the top's Verilog parameter values in
-    pre.json (``parameter_default_values``, kept in every finished netlist).
+    pre.json (``parameter_default_values``, kept in every finished netlist); param_fed: cell type ->
+    how many cells of :data:`dcsflow.flow.frontend.REPORTED_CELLS` (CARRY4) a parameter input
+    reaches; adders: the adder decisions (``mode``, ``K``, ``fed_by_parameters``, ``logic``: how many
+    went to the LUT mapper; :mod:`dcsflow.flow.adders`, ``frontend/adders.json``).
     """
 
     STAGE: ClassVar[str] = "frontend"
@@ -102,6 +105,8 @@ class FrontendResult:
     marks: dict = field(default_factory=dict)
     timing: dict = field(default_factory=dict)
     parameter_defaults: dict = field(default_factory=dict)
+    param_fed: dict = field(default_factory=dict)
+    adders: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -73,6 +73,7 @@ def run(ctx: Context) -> FrontendResult:
         raise no_params_error(d.name, ctx.top)  # before Yosys runs
     spec = fe.DesignSpec(sources=sources, top=ctx.top, chparams={} if vhdl_top else dict(d.chparams),
                          params=list(ctx.params), mul_chunk=ctx.options.mul_chunk,
+                         adders=ctx.options.adders,
                          conventional_chparams=dict(d.conventional_chparams))
     ctx.step("yosys synth_xilinx -run :map_luts")
     pre_path, top, t_pre = fe.synthesize_pre(spec, fdir, lambda s: ctx.step(f"yosys {s}"))
@@ -83,13 +84,19 @@ def run(ctx: Context) -> FrontendResult:
     marks = _marks(ctx, module, top, list(d.verilog_sources))
     ctx.step("extracting gate logic")
     t0 = time.perf_counter()
-    ext, _ = fe.extract_logic(pre, top, list(dict.fromkeys([*ctx.params, *marks])), fdir)
+    ext, folded_module = fe.extract_logic(pre, top, list(dict.fromkeys([*ctx.params, *marks])), fdir)
     if not ext.param_ports and not ctx.options.allow_no_params:
         raise no_params_error(d.name, top)
+    fed = fe.param_fed_cells(folded_module, ext)
+    fe.check_hard_cells(folded_module, fed)
+    adders = json.loads((fdir / fe.ADDERS_FILE).read_text()) if (fdir / fe.ADDERS_FILE).is_file() else {}
     files = [f"frontend/{n}" for n in ("pre.json", fe.CONVENTIONAL_PRE, "logic.aag", "extract.json")
              if (fdir / n).is_file()]
     return FrontendResult(design=d.name, top=top, params=dict(ext.param_ports), folded=len(ext.folded),
                           aig_ands=ext.ands, gates=ext.gates, seconds_yosys=t_pre,
                           seconds_extract=time.perf_counter() - t0, vhdl=vhdl, files=files,
                           marks={n: marks.get(n, "(* PARAM *)") for n in ext.param_ports},
-                          parameter_defaults=module.get("parameter_default_values", {}))
+                          parameter_defaults=module.get("parameter_default_values", {}),
+                          param_fed={t: len(ns) for t, ns in fed.items()},
+                          adders={k: adders[k] for k in ("mode", "K", "fed_by_parameters") if k in adders}
+                          | {"logic": len(adders.get("logic", []))} if adders else {})
