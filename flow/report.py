@@ -407,9 +407,12 @@ def print_slowest(records: list[dict], file=None, n: int = 5) -> None:
 SUMMARY_TITLE = "TLUT implementations (checked) vs conventional"
 
 
-def print_summary(rows: list, file=None, cycles_label: str = "cycles") -> None:
+def print_summary(rows: list, file=None, cycles_label: str = "cycles", verdicts: dict | None = None) -> None:
     """The main job's final table: one row per design ``(design, tlut report, conventional report,
-    cycles or None, "passed/total" of the check)``; at most 80 columns, design names never cut."""
+    cycles or None, "passed/total" of the check)``; at most 80 columns, design names never cut.
+    ``verdicts``: design -> the line of :func:`verdict_line` for each design where specialization
+    does not pay, printed after the table as ``design: specialization does not pay here: ...``
+    (wrapped at 80 columns)."""
     from rich.table import Table
 
     from .termout import table_console
@@ -421,4 +424,8 @@ def print_summary(rows: list, file=None, cycles_label: str = "cycles") -> None:
     for d, t, c, cyc, ok in rows:
         tab.add_row(d, f"{t['luts']} ({t['tluts']})", str(t["ffs"]), str(t["depth"]),
                     f"{c['luts']}/{c['ffs']}", "-" if cyc is None else str(cyc), ok)
-    table_console(file).print(tab)
+    con = table_console(file)
+    con.print(tab)
+    for d, line in (verdicts or {}).items():
+        if line:
+            con.print(f"{d}: {line}", markup=False, highlight=False)

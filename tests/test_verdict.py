@@ -1,6 +1,7 @@
 """Whether specialization pays (:func:`dcsflow.flow.report.verdict`): a build whose TLUT
 implementation uses more slices or is deeper than the chosen conventional one ends with one line
-saying so and why and records it in report.json; a build that pays prints nothing new.
+saying so and why and records it in report.json; ``dcsflow demo`` repeats it after its closing
+table; a build that pays prints nothing new.
 
 The unit tests use hand-made figures; the expected lines are written here from those figures. The
 end-to-end build is a register of ``a ^ k`` (k the parameter): 8 two-input XORs. Conventionally two
@@ -12,12 +13,14 @@ PPC or folds into a TLUT (each XOR has one regular input).
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
-from dcsflow.flow.report import NO_PAY, verdict, verdict_line
+from dcsflow.flow.report import NO_PAY, print_summary, verdict, verdict_line
 
 DATA = Path(__file__).parent / "data"
 FAST = ("--baselines", "yosys-abc", "--no-static-remap", "--no-frontend-check", "-j", "1", "--quiet")
@@ -150,6 +153,40 @@ def test_verdict_line_prefers_the_recorded_verdict():
     assert verdict_line(rep) is None
     del rep["verdict"]
     assert verdict_line(rep).startswith(f"{NO_PAY}: the TLUT implementation uses 45 slices against 40 ")
+
+
+# ------------------------------------------------------------------------------- demo's summary
+
+def test_demo_summary_names_every_design_that_does_not_pay(monkeypatch):
+    """main_job passes each design's line to the closing table, which prints it after the table,
+    wrapped at 80 columns; a design that pays gets none."""
+    from dcsflow.flow import demo
+
+    worse = _report(t_slices=45, t_luts=170, breakdown=_breakdown(mapping=-20))
+    better = _report(t_slices=30)
+    reports = {"alpha": worse, "beta": better, "gamma": _report(t_depth=4)}
+    designs = [SimpleNamespace(name=n, demo=SimpleNamespace(rtl_sim=None, vectors=None, cycles=None,
+                                                            cycles_label="x")) for n in reports]
+    monkeypatch.setattr(demo, "demo_designs", lambda also=(): designs)
+    monkeypatch.setattr(demo, "build", lambda opts: SimpleNamespace(report=reports[opts.design]))
+    monkeypatch.setattr(demo, "print_table", lambda rep, file=None: None)
+    monkeypatch.setattr(demo, "check_build", lambda out, opts, progress: SimpleNamespace(passed=1, total=1))
+    buf = io.StringIO()
+    assert demo.main_job("unused", progress=False, file=buf) == 0
+    out = buf.getvalue()
+    tail = " ".join(out.split("┘")[-1].split())          # after the closing table, unwrapped
+    assert max(map(len, out.splitlines())) <= 80
+    assert f"alpha: {NO_PAY}: the TLUT implementation uses 45 slices against 40" in tail
+    assert f"gamma: {NO_PAY}: the TLUT implementation has LUT depth 4 against 3" in tail
+    assert "beta" not in tail
+
+
+def test_summary_without_verdicts_prints_only_the_table():
+    rep = _report()
+    buf = io.StringIO()
+    print_summary([("alpha", rep["tlut"], rep["conventional"], None, "1/1")], file=buf,
+                  verdicts={"alpha": None})
+    assert NO_PAY not in buf.getvalue() and buf.getvalue().rstrip().endswith("┘")
 
 
 # ------------------------------------------------------------------------------------ end to end
