@@ -1,7 +1,7 @@
 """Whether specialization pays (:func:`dcsflow.flow.report.verdict`): a build whose TLUT
 implementation uses more slices or is deeper than the chosen conventional one ends with one line
-saying so and why and records it in report.json; ``dcsflow demo`` repeats it after its closing
-table; a build that pays prints nothing new.
+saying so and why, records it in report.json and on its page; ``dcsflow demo`` repeats it after its
+closing table; a build that pays prints nothing new.
 
 The unit tests use hand-made figures; the expected lines are written here from those figures. The
 end-to-end build is a register of ``a ^ k`` (k the parameter): 8 two-input XORs. Conventionally two
@@ -13,6 +13,7 @@ PPC or folds into a TLUT (each XOR has one regular input).
 
 from __future__ import annotations
 
+import copy
 import io
 import json
 from pathlib import Path
@@ -209,6 +210,10 @@ def test_build_that_does_not_pay_ends_with_the_line(dcsflow, tmp_path):
     be = rep["backend"]
     assert (be["tlut"]["slices"], be["conventional"]["slices"]) == (2, 1)
     assert (be["tlut"]["lut_sites"], be["conventional"]["lut_sites"]) == (8, 4)
+    from markupsafe import escape
+
+    page = (out / "report.html").read_text()
+    assert f'<p class="verdict" id="verdict">{escape(last)}</p>' in page
 
 
 def test_build_that_pays_prints_no_line(dcsflow, tmp_path):
@@ -222,3 +227,14 @@ def test_build_that_pays_prints_no_line(dcsflow, tmp_path):
     assert be["tlut"]["slices"] <= be["conventional"]["slices"] and rep["tlut"]["depth"] <= rep["conventional"]["depth"]
     assert rep["verdict"] == {"pays": True, "line": None, "reasons": []}
     assert "does not pay" not in r.stdout + r.stderr
+    assert 'id="verdict"' not in (out / "report.html").read_text()
+
+
+def test_page_of_a_report_without_verdict_gives_it_from_its_figures():
+    """A report written before ``verdict`` existed: the page computes the line from its figures."""
+    from dcsflow.flow.reportpage import _verdict_line
+
+    rep = _report(t_slices=45)
+    assert _verdict_line(copy.deepcopy(rep)).startswith(f"{NO_PAY}: the TLUT implementation uses 45 slices")
+    del rep["tlut"]["depth"]                          # figures that cannot give one: no line, no error
+    assert _verdict_line(rep) is None
