@@ -3,8 +3,9 @@
 Each design with a :class:`~dcsflow.flow.design.Demo` entry marked ``default`` (others with
 ``--also NAME``) is built (TLUT and conventional implementations), its comparison table printed,
 and its specialized implementation checked by the design's own check (on the demo entry's vectors,
-else the design's default ones); a closing table sums them up. The exit status is 0 only when every
-check passes.
+else the design's default ones); a closing table sums them up, followed by one line for each design
+where specialization does not pay (:func:`dcsflow.flow.report.verdict`). The exit status is 0 only
+when every check passes.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pathlib import Path
 from .build import BuildOptions, build
 from .check import check_build
 from .design import CheckOptions, Design
-from .report import print_summary, print_table
+from .report import print_summary, print_table, verdict_line
 
 
 def demo_designs(also: list[str] | tuple[str, ...] = ()) -> list[Design]:
@@ -40,8 +41,9 @@ def demo_designs(also: list[str] | tuple[str, ...] = ()) -> list[Design]:
 def main_job(out_root: Path | str = "build", progress: bool = True, file=None, also=(), rtl_sim: bool = False,
              jobs: int | None = None) -> int:
     """Build and check every demo design (module docstring) into ``out_root/<design>``; print the
-    comparison tables, one check line per design and the closing table. With ``rtl_sim`` the designs'
-    RTL simulations (``Demo.rtl_sim``) run first; ``jobs``: parallel jobs of each build
+    comparison tables, one check line per design and the closing table with the designs where
+    specialization does not pay. With ``rtl_sim`` the designs' RTL simulations (``Demo.rtl_sim``)
+    run first; ``jobs``: parallel jobs of each build
     (:class:`~dcsflow.flow.build.BuildOptions`). Returns the exit status: 0 only when every check
     (and RTL simulation) passes.
 
@@ -55,7 +57,7 @@ def main_job(out_root: Path | str = "build", progress: bool = True, file=None, a
         for d in designs:
             if d.demo.rtl_sim is not None and not d.demo.rtl_sim():
                 status = 1
-    rows = []
+    rows, verdicts = [], {}
     labels = sorted({d.demo.cycles_label for d in designs if d.demo.cycles})
     for d in designs:
         t0 = time.perf_counter()
@@ -69,5 +71,7 @@ def main_job(out_root: Path | str = "build", progress: bool = True, file=None, a
         status |= int(chk.passed != chk.total)
         rows.append((d.name, res.report["tlut"], res.report["conventional"],
                      chk.cycles_for(d.demo.cycles) if d.demo.cycles else None, f"{chk.passed}/{chk.total}"))
-    print_summary(rows, file, cycles_label=f"cycles\n{labels[0]}" if len(labels) == 1 else "cycles")
+        verdicts[d.name] = verdict_line(res.report)
+    print_summary(rows, file, cycles_label=f"cycles\n{labels[0]}" if len(labels) == 1 else "cycles",
+                  verdicts=verdicts)
     return status

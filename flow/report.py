@@ -2,7 +2,8 @@
 
 :func:`build_report` assembles report.json (format ``dcsflow-report`` v2, docs/formats.md) from the
 stage records, with every conventional candidate (``baselines``, :mod:`dcsflow.flow.baselines`) and
-the savings split into their causes (:func:`savings`); :func:`print_table` prints one build's comparison, :func:`print_summary` the main
+the savings split into their causes (:func:`savings`) and whether specialization pays at all
+(:func:`verdict`); :func:`print_table` prints one build's comparison, :func:`print_summary` the main
 job's closing table. Every table fits 80 columns (:mod:`dcsflow.flow.termout`).
 """
 
@@ -63,6 +64,7 @@ def build_report(ctx, front, mapped, verified, backend, tlut_stats, conv_stats, 
     if failed:
         report["baselines_failed"] = failed
     report["savings"] = savings(report)
+    report["verdict"] = verdict(report, tmap_area=bool(getattr(ctx.options, "area", False)))
     return report
 
 
@@ -103,6 +105,11 @@ CAUSES = {
     "static_remap": "static logic re-mapped by ABC within the conventional candidates' LUT depth",
     "param_registers": "parameter registers folded",
 }
+
+#: the causes' short names (terminal tables, the verdict's reasons)
+SHORT_CAUSES = {"mapping": "mapping, front end (vs TMAP, no params)", "ppc": "parameter-only logic in the PPC",
+                "tlut_folding": "logic folded into TLUTs", "static_remap": "static logic re-mapped (ABC)",
+                "param_registers": "parameter registers folded"}
 
 
 def savings(report: dict) -> dict:
@@ -160,6 +167,135 @@ def savings(report: dict) -> dict:
         "breakdown": [{"cause": k, "label": CAUSES[k], "luts": luts[k], "ffs": ffs[k], "how": how[k]} for k in CAUSES],
         "unexplained_luts": d_luts - sum(luts.values()), "unexplained_ffs": d_ffs - sum(ffs.values()),
     }
+
+
+#: how the line a build ends with when specialization does not pay begins
+NO_PAY = "specialization does not pay here"
+
+
+def verdict(report: dict, tmap_area: bool = False) -> dict:
+    """Whether specialization pays: report.json's ``verdict`` (docs/formats.md).
+
+    It does not pay when the TLUT implementation uses more slices (``backend.tlut.slices`` against
+    ``backend.conventional.slices``; not compared without a back end) or has a greater LUT depth
+    (``tlut.depth`` against ``conventional.depth``) than the chosen conventional implementation.
+    Equal figures pay: the TLUT implementation is then no worse.
+
+    Args:
+        report: report.json's content (``conventional``, ``tlut``, and where present ``backend``
+            and ``savings``, whose breakdown names the causes).
+        tmap_area: the TLUT build ran TMAP with ``--area`` (area recovery without the depth bound),
+            named as the cause of a greater depth.
+    Returns:
+        ``{"pays": bool, "line": str or None, "reasons": [str, ...]}``: when it does not pay, the
+        one line a build ends with (``specialization does not pay here: ...``) and its causes, one
+        short phrase each, most slices first; when it pays, ``line`` None and no reasons.
+    """
+    c, t = report["conventional"], report["tlut"]
+    be = report.get("backend") or {}
+    cs, ts = (be.get("conventional") or {}).get("slices"), (be.get("tlut") or {}).get("slices")
+    more_slices = cs is not None and ts is not None and ts > cs
+    deeper = t["depth"] > c["depth"]
+    if not (more_slices or deeper):
+        return {"pays": True, "line": None, "reasons": []}
+    reasons = (_slice_reasons(report) if more_slices else []) + (_depth_reasons(report, tmap_area) if deeper else [])
+    what = ([f"uses {ts} slices against {cs}"] if more_slices else []) \
+        + ([f"has LUT depth {t['depth']} against {c['depth']}"] if deeper else [])
+    line = (f"{NO_PAY}: the TLUT implementation {' and '.join(what)} for the conventional one "
+            f"({c.get('baseline') or 'yosys-abc'})" + (": " + "; ".join(reasons) if reasons else ""))
+    return {"pays": False, "line": line, "reasons": reasons}
+
+
+def verdict_line(report: dict) -> str | None:
+    """The line a build ends with when specialization does not pay (:func:`verdict`), else None:
+    report.json's own ``verdict``, or for a report without one, the verdict of its figures."""
+    v = report.get("verdict")
+    if not isinstance(v, dict) or not isinstance(v.get("pays"), bool):
+        v = verdict(report)
+    return None if v["pays"] else v.get("line")
+
+
+def _plural(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def _slice_reasons(report: dict) -> list[str]:
+    """Why the TLUT implementation takes more slices: the parts that grew (LUTs, with the savings
+    breakdown's causes; LUT sites lost to fewer LUT6_2 pairs; FFs, CARRY4, MUXF7/MUXF8; empty sites
+    in the slices that hold only TLUTs), most slices' worth first; first of all, TLUTs that replaced
+    no logic."""
+    c, t = report["conventional"], report["tlut"]
+    be = report.get("backend") or {}
+    bc, bt = be.get("conventional") or {}, be.get("tlut") or {}
+    sv = report.get("savings") or {}
+    base = c.get("baseline") or "yosys-abc"
+    rows = {b["cause"]: b for b in sv.get("breakdown") or [] if isinstance(b, dict) and "cause" in b}
+    first, ranked = [], []      # ranked: (slices' worth, phrase)
+    n_tl = t.get("tluts") or 0
+    by_tluts = sum(rows[k]["luts"] for k in ("ppc", "tlut_folding") if k in rows)
+    if n_tl and rows and by_tluts <= 0:
+        m0 = t.get("tmap_no_param_luts")
+        first.append(f"the {_plural(n_tl, 'TLUT')} replace no logic (TMAP maps it to {t.get('tmap_luts')} LUTs "
+                     f"with the parameters and {m0} without, none of them a function of the parameters alone)"
+                     if m0 is not None and t.get("tmap_luts") is not None else
+                     f"the {_plural(n_tl, 'TLUT')} replace no logic (no LUTs moved into the PPC or folded into TLUTs)")
+    d = t["luts"] - c["luts"]
+    if d > 0:
+        grew = {"mapping": f"TMAP without the parameters needs {{}} more LUTs than {base} (mapping, front end)",
+                "tlut_folding": "TMAP needs {} more LUTs with the parameters than without",
+                "ppc": "{} more LUTs for parameter-only logic"}
+        neg = [grew.get(k, f"{rows[k].get('label') or k}: {{}} more LUTs").format(-r["luts"])
+               for k, r in rows.items() if r["luts"] < 0]
+        if (sv.get("unexplained_luts") or 0) < 0:
+            neg.append(f"the TLUT netlist's re-import into Yosys adds {-sv['unexplained_luts']} LUTs")
+        pos = [(r["luts"], SHORT_CAUSES.get(k) or r.get("label") or k) for k, r in rows.items() if r["luts"] > 0]
+        text = f"{d} more LUTs ({t['luts']} against {c['luts']})"
+        if neg:
+            text += ": " + ", ".join(neg)
+            if pos:
+                text += (f", more than the {sum(n for n, _ in pos)} LUTs saved by "
+                         + " and ".join(lbl for _, lbl in pos) + " make up for")
+        ranked.append((d / 4, text))
+    cp = (bc.get("lut6_2_pairs") or 0) + (bc.get("tluts") or 0) - (bc.get("tlut_sites") or 0)
+    tp = (bt.get("lut6_2_pairs") or 0) + (bt.get("tluts") or 0) - (bt.get("tlut_sites") or 0)
+    csites, tsites = bc.get("lut_sites"), bt.get("lut_sites")
+    if cp > tp and csites is not None and tsites is not None and tsites > csites:
+        text = (f"{tsites} LUT sites against {csites}, with {_plural(tp, 'LUT6_2 pair')} (two LUTs in one site) "
+                f"against {cp}")
+        whole = bt.get("tlut_sites") or 0
+        if whole and whole == bt.get("tluts"):
+            text += f" and each of the {_plural(whole, 'TLUT')} in a whole LUT6 site"
+        ranked.append(((cp - tp) / 4, text))
+    for key, name, per in (("ffs", "FFs", 8), ("carry4", "CARRY4 (carry chains)", 1), ("muxf7", "MUXF7", 2),
+                           ("muxf8", "MUXF8", 1)):
+        dd = (t.get(key) or 0) - (c.get(key) or 0)
+        if dd > 0:
+            ranked.append((dd / per, f"{dd} more {name} ({t.get(key) or 0} against {c.get(key) or 0})"))
+    empty = 4 * (bt.get("tlut_slices") or 0) - (bt.get("tlut_sites") or 0)
+    if empty > 0:
+        ranked.append((empty / 4, f"{_plural(empty, 'LUT site')} empty in the {_plural(bt['tlut_slices'], 'slice')} "
+                                  "holding only TLUTs (no static logic shares them)"))
+    ranked.sort(key=lambda r: -r[0])
+    reasons = first + [txt for _, txt in ranked]
+    if not reasons:
+        reasons.append("no LUTs, LUT sites, FFs, CARRY4 or MUXF7/MUXF8 more than the conventional one, "
+                       f"packed into more slices ({bt.get('tlut_slices', 0)} of them hold only TLUTs)")
+    return reasons
+
+
+def _depth_reasons(report: dict, tmap_area: bool) -> list[str]:
+    """Why the TLUT implementation is deeper: TMAP run with ``--area``, or TMAP's mapping already
+    deeper without the parameters (the mapper, not the specialization), else the depths it has."""
+    c, t = report["conventional"], report["tlut"]
+    base = c.get("baseline") or "yosys-abc"
+    d0 = t.get("tmap_no_param_depth")
+    if tmap_area:
+        return ["TMAP ran with --area (area recovery without keeping the depth)"]
+    if d0 is not None and d0 > c["depth"]:
+        return [f"TMAP maps the logic {d0} LUTs deep even without the parameters, where {base} reaches "
+                f"{c['depth']} (the mapper, not the specialization)"]
+    return [f"the TLUT netlist's longest path crosses {t['depth']} LUTs, where {base} reaches {c['depth']}"
+            + (f" and TMAP without the parameters {d0}" if d0 is not None else "")]
 
 
 def comparison_rows(report: dict) -> list[tuple[str, str, str]]:
@@ -232,9 +368,7 @@ def savings_table(report: dict):
     from rich.table import Table
 
     sv = report["savings"]
-    short = {"mapping": "mapping, front end (vs TMAP, no params)", "ppc": "parameter-only logic in the PPC",
-             "tlut_folding": "logic folded into TLUTs", "static_remap": "static logic re-mapped (ABC)",
-             "param_registers": "parameter registers folded"}
+    short = SHORT_CAUSES
     tab = Table(title=f"LUTs and FFs saved against {sv['baseline']}, by cause")
     tab.add_column("cause")
     tab.add_column("LUTs", justify="right")
@@ -274,9 +408,12 @@ def print_slowest(records: list[dict], file=None, n: int = 5) -> None:
 SUMMARY_TITLE = "TLUT implementations (checked) vs conventional"
 
 
-def print_summary(rows: list, file=None, cycles_label: str = "cycles") -> None:
+def print_summary(rows: list, file=None, cycles_label: str = "cycles", verdicts: dict | None = None) -> None:
     """The main job's final table: one row per design ``(design, tlut report, conventional report,
-    cycles or None, "passed/total" of the check)``; at most 80 columns, design names never cut."""
+    cycles or None, "passed/total" of the check)``; at most 80 columns, design names never cut.
+    ``verdicts``: design -> the line of :func:`verdict_line` for each design where specialization
+    does not pay, printed after the table as ``design: specialization does not pay here: ...``
+    (wrapped at 80 columns)."""
     from rich.table import Table
 
     from .termout import table_console
@@ -288,4 +425,8 @@ def print_summary(rows: list, file=None, cycles_label: str = "cycles") -> None:
     for d, t, c, cyc, ok in rows:
         tab.add_row(d, f"{t['luts']} ({t['tluts']})", str(t["ffs"]), str(t["depth"]),
                     f"{c['luts']}/{c['ffs']}", "-" if cyc is None else str(cyc), ok)
-    table_console(file).print(tab)
+    con = table_console(file)
+    con.print(tab)
+    for d, line in (verdicts or {}).items():
+        if line:
+            con.print(f"{d}: {line}", markup=False, highlight=False)

@@ -3,11 +3,12 @@
 Drawn from the files of a finished build (``build.json``, ``report.json``, ``tlut/placement.json``,
 and ``firmware_figures.json`` when the firmware was measured) by a Jinja2 template
 (``flow/templates/report/report.html.j2``) with matplotlib figures (PNG). Sections: the build
-(design, top, device, design hash, parameters), the savings against every conventional baseline,
-the breakdown of the savings by cause, conventional vs TLUT resources, the TLUT placement map, frames
-and ICAP words per rekey, and the rekey time split into SCG compute and transport. A section whose
-data the report lacks says "not in this report" instead. Format of the page and of the firmware
-figures: docs/formats.md ("Build page").
+(design, top, device, design hash, parameters), the savings against every conventional baseline
+(with the build's line when specialization does not pay), the breakdown of the savings by cause,
+conventional vs TLUT resources, the TLUT placement map, frames and ICAP words per rekey, and the
+rekey time split into SCG compute and transport. A section whose data the report lacks says "not in
+this report" instead. Format of the page and of the firmware figures: docs/formats.md ("Build
+page").
 
 Rekey time model (per rekey, the SCG writes each touched frame once: ``icap_words_batched`` words):
 
@@ -227,6 +228,12 @@ def _check_report(r: dict, rpath: Path, rebuild: str) -> None:
                     bad(f"baselines.{name}.{k}", "is not a number")
             if d.get("seconds") is not None and not _is_num(d["seconds"]):
                 bad(f"baselines.{name}.seconds", "is not a number")
+    vd = r.get("verdict")
+    if vd is not None:
+        if not isinstance(vd, dict) or not isinstance(vd.get("pays"), bool):
+            bad("verdict", "is not {pays, line, reasons}")
+        if not vd["pays"] and not isinstance(vd.get("line"), str):
+            bad("verdict.line", "is not a string")
     sv = r.get("savings")
     if sv is not None:
         if not isinstance(sv, dict):
@@ -476,6 +483,7 @@ def page_context(inputs: PageInputs, images: dict, missing: dict) -> dict:
     else:
         ctx["savings"] = None
     ctx["comparison"] = comparison_rows(r)
+    ctx["verdict"] = _verdict_line(r)
     # frames, ICAP words and rekey time
     rk = be.get("rekey")
     if rk:
@@ -497,6 +505,18 @@ def page_context(inputs: PageInputs, images: dict, missing: dict) -> dict:
     ctx["firmware_note"] = inputs.firmware_note
     ctx["cpu_mhz"] = f"{CPU_HZ / 1e6:.0f}"
     return ctx
+
+
+def _verdict_line(report: dict) -> str | None:
+    """The build's line when specialization does not pay (:func:`dcsflow.flow.report.verdict_line`:
+    report.json's ``verdict``, or for an older report the verdict of its figures), else None; None
+    too when an older report's figures cannot give one."""
+    from .report import verdict_line
+
+    try:
+        return verdict_line(report)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
 
 
 TEMPLATES_DIR = Path(__file__).resolve().parent / "templates" / "report"

@@ -154,6 +154,31 @@ def test_firmware_figures_split_the_rekey_time(small_build, tmp_path):
         render_page(b)
 
 
+def test_page_shows_the_verdict_only_when_specialization_does_not_pay(small_build, tmp_path):
+    """The build's line under the savings headline: the recorded one, or for a report without
+    ``verdict`` the one its figures give (here the back end's TLUT slices raised above the
+    conventional ones); none when it pays."""
+    b = _copy(small_build, tmp_path / "b")
+    r = json.loads((b / "report.json").read_text())
+    assert r["verdict"]["pays"] is True
+    render_page(b)
+    assert 'id="verdict"' not in (b / "report.html").read_text()
+    _set(b, verdict={"pays": False, "line": "specialization does not pay here: a recorded line", "reasons": []})
+    render_page(b)
+    assert '<p class="verdict" id="verdict">specialization does not pay here: a recorded line</p>' in \
+        (b / "report.html").read_text()
+    r = json.loads((b / "report.json").read_text())
+    del r["verdict"]
+    conv = r["backend"]["conventional"]["slices"]
+    r["backend"]["tlut"]["slices"] = conv + 3
+    (b / "report.json").write_text(json.dumps(r))
+    reseal(b, ppc_hash=False)
+    render_page(b)
+    text = " ".join((b / "report.html").read_text().split())
+    assert (f"specialization does not pay here: the TLUT implementation uses {conv + 3} slices against {conv} "
+            "for the conventional one (abc-if-choices)") in text
+
+
 def test_missing_sections_say_so(small_build, tmp_path):
     """A version-2 report without the optional sections still renders, each saying it is missing."""
     b = _copy(small_build, tmp_path / "b")
@@ -195,7 +220,8 @@ def test_old_report_version_refused(small_build, tmp_path, dcsflow):
 
 
 @pytest.mark.parametrize("case", ["no build.json", "no report.json", "changed report", "bad json",
-                                  "newer", "not a folder", "malformed savings", "old build.json"])
+                                  "newer", "not a folder", "malformed savings", "malformed verdict",
+                                  "old build.json"])
 def test_bad_build_folders_refused(small_build, tmp_path, dcsflow, case):
     """Every unusable folder is one line ``error: ...`` with exit status 1, the old page untouched."""
     b = _copy(small_build, tmp_path / "b")
@@ -223,6 +249,9 @@ def test_bad_build_folders_refused(small_build, tmp_path, dcsflow, case):
     elif case == "malformed savings":
         _set(b, savings={**SAVINGS, "luts": "many"})
         want = "malformed report (savings.luts is not a number)"
+    elif case == "malformed verdict":
+        _set(b, verdict={"pays": False, "line": None, "reasons": []})
+        want = "malformed report (verdict.line is not a string)"
     else:
         bj = json.loads((b / "build.json").read_text())
         bj["version"] = 1

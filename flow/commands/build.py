@@ -14,7 +14,7 @@ from ..baselines import CANDIDATES
 from ..build import STAGES, BuildOptions, build
 from ..frontcheck import summary_line
 from ..jobs import check_jobs
-from ..report import print_slowest, print_table
+from ..report import print_slowest, print_table, verdict_line
 
 
 @click.command("build")
@@ -85,7 +85,8 @@ def COMMAND(design, project, top, params, device, out, start, stop, area, seed, 
     (* PARAM *) on a Verilog port, attribute PARAM, or --param PORT; the build prints them. The
     top: --top, else the entity of a file starting with a --TMAP line, else the one unit no other
     instantiates. Stages: frontend, tmap, verify, backend, outputs. Writes OUT/report.json and
-    prints the comparison table.
+    prints the comparison table; when the TLUT implementation uses more slices or is deeper than the
+    conventional one, the last line says so and why.
     """
     from ..errors import FlowError
     from ..registry import resolve
@@ -124,3 +125,7 @@ def COMMAND(design, project, top, params, device, out, start, stop, area, seed, 
     else:
         click.echo(f"stages {start}..{stop} done in {out}")
     print_slowest(res.steps)
+    # last, where it cannot be missed: the TLUT implementation is worse than the conventional one
+    line = verdict_line(res.report) if res.report else None
+    if line:
+        click.echo(line)
