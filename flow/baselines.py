@@ -25,7 +25,15 @@ Candidates (:data:`CANDIDATES`), each from the conventional front end's netlist
   deeper (aes128_iter: 5 levels mapped, 6 in the netlist), and :func:`choose` judges that depth.
 
 The three AIG-based candidates are re-imported into the module (:func:`dcsflow.flow.frontend.reimport`)
-and finished with the rest of synth_xilinx (FF mapping, IO buffers), like the TLUT build. Every
+and finished with the rest of synth_xilinx (FF mapping, IO buffers), like the TLUT build.
+
+At a LUT size K below 6 (``dcsflow build --lut-size``) every candidate maps to K-input LUTs:
+``yosys-abc`` runs ``abc -lut K`` (:func:`reference_mapping`: what synth_xilinx runs for a K-input
+family without wide LUTs), ``tmap`` maps with TMAP's K, ``abc-synch2`` and ``abc-dch`` with
+``&if -K K``, and the rest of synth_xilinx gets ``LUT_WIDTH=K``
+(:func:`dcsflow.flow.frontend.continuation_script`). ``abc-wide`` is skipped
+(:func:`skip_reason`, recorded in the report): its 7/8-input LUTs are 6-input LUTs on MUXF7/MUXF8.
+A finished candidate with a LUT wider than K is refused (:func:`check_lut_width`). Every
 candidate then goes through the same back end (:mod:`dcsflow.flow.backend.stage`), and
 :func:`choose` picks the one with the fewest slices among those whose LUT depth is no greater than
 the reference's; that one is "conventional" in the tables and in report.json.
@@ -50,7 +58,7 @@ from .errors import FlowError
 
 __all__ = ["CANDIDATES", "REFERENCE", "ABC_SCRIPTS", "WIDE_SCRIPTS", "HOW", "BaselineError", "BaselineRun", "conventional_pre",
            "submit_candidates", "candidate_runs", "prepare_logic", "make_candidate", "abc_lut_netlist", "abc_wide_netlist", "pick_variant", "choose", "finished_depth",
-           "parse_names"]
+           "parse_names", "how", "reference_mapping", "skip_reason", "check_lut_width"]
 
 #: every candidate, in the order they are tried and reported
 CANDIDATES = ("yosys-abc", "tmap", "abc-synch2", "abc-dch", "abc-wide")
@@ -73,7 +81,8 @@ WIDE_SCRIPTS = (ABC_SCRIPTS["abc-wide"], "&st; &synch2; &if -F 4 -A 4")
 #: ABC ``read_lut`` library of the ``abc-wide`` candidate: inputs, area, delay per line; a 7-input
 #: LUT is 2 LUT6 + MUXF7 and an 8-input one 4 LUT6 + 2 MUXF7 + MUXF8 (UG474), one LUT level each
 WIDE_LUT_LIBRARY = "".join(f"{k} {1 if k <= 6 else 2 if k == 7 else 4}.00 1.00\n" for k in range(1, 9))
-#: one line per candidate: how it is made (report.json ``baselines.<name>.how``)
+#: one line per candidate: how it is made at LUT size 6 (report.json ``baselines.<name>.how``;
+#: :func:`how` for any LUT size)
 HOW = {
     "yosys-abc": "Yosys synth_xilinx: abc -luts 2:2,3,6:5,10,20 and muxcover (MUXF7/MUXF8)",
     "tmap": "TMAP (the flow's mapper, default mode) on the extracted logic without parameters",
@@ -89,6 +98,47 @@ class BaselineError(FlowError):
     equivalent to the logic)."""
 
 
+def reference_mapping(K: int = 6) -> str:
+    """The ``yosys-abc`` candidate's LUT-mapping command at LUT size ``K``: synth_xilinx's default
+    (:data:`dcsflow.flow.frontend.ABC_LUTS_DEFAULT`) at 6, else ``abc -lut K``, what synth_xilinx
+    (Yosys 0.23, ``map_luts``) runs for a family of K-input LUTs without wide LUTs."""
+    return fe.ABC_LUTS_DEFAULT if K == 6 else f"abc -lut {K}"
+
+
+def skip_reason(name: str, K: int = 6) -> str | None:
+    """Why candidate ``name`` is not made at LUT size ``K`` (one line), or None when it is."""
+    if name == "abc-wide" and K != 6:
+        return (f"LUT size {K}: its 7/8-input LUTs are pairs and quads of 6-input LUTs on MUXF7/MUXF8, "
+                "which needs LUT size 6")
+    return None
+
+
+def how(name: str, K: int = 6) -> str:
+    """One line: how candidate ``name`` is made at LUT size ``K`` (:data:`HOW` at 6)."""
+    if K == 6 or name not in HOW:
+        return HOW.get(name, name)
+    if name == "yosys-abc":
+        return f"Yosys synth_xilinx with {reference_mapping(K)} (LUT_WIDTH={K})"
+    if name == "tmap":
+        return f"TMAP (the flow's mapper, default mode, K = {K}) on the extracted logic without parameters"
+    if name in ABC_SCRIPTS:
+        return f"ABC {ABC_SCRIPTS[name].format(K=K)} on the extracted logic (structural choices)"
+    return HOW[name]
+
+
+def check_lut_width(module: dict, K: int, what: str) -> None:
+    """Refuse a finished netlist module with a LUT of more than ``K`` inputs (a ``LUT<k>`` cell
+    with k > K; ``what`` names the netlist in the message).
+
+    Raises:
+        BaselineError: one line naming the first such cell.
+    """
+    for cn, c in module["cells"].items():
+        t = c.get("type", "")
+        if t.startswith("LUT") and t[3:].isdigit() and int(t[3:]) > K:
+            raise BaselineError(f"{what}: cell {cn} is a {t}, wider than the LUT size {K}")
+
+
 @dataclass
 class BaselineRun:
     """What making one candidate gave: its name, the netlist (relative to the build folder; None when
@@ -97,7 +147,7 @@ class BaselineRun:
     or None when not applicable), ``failed``: why it could not be made (one line), or None, and
     ``script``: the ABC script of the mapping kept (None for ``yosys-abc`` and ``tmap``), ``depth``:
     the LUT depth of the finished netlist (:func:`dcsflow.flow.netlist.lut_depth`; None when not
-    made)."""
+    made), ``skipped``: why it was not made at the build's LUT size (:func:`skip_reason`), or None."""
 
     name: str
     netlist: str | None
@@ -108,12 +158,14 @@ class BaselineRun:
     failed: str | None = None
     script: str | None = None
     depth: int | None = None
+    skipped: str | None = None
 
     def as_dict(self) -> dict:
-        """JSON form (stage record)."""
+        """JSON form (stage record; ``skipped`` only when set)."""
         return {"name": self.name, "netlist": self.netlist, "seconds": round(self.seconds, 3),
                 "mapper_luts": self.mapper_luts, "mapper_depth": self.mapper_depth, "proved": self.proved,
-                "failed": self.failed, "script": self.script, "depth": self.depth}
+                "failed": self.failed, "script": self.script, "depth": self.depth,
+                **({"skipped": self.skipped} if self.skipped else {})}
 
 
 def conventional_pre(out: Path) -> Path:
@@ -137,24 +189,30 @@ def check_names(names) -> tuple[str, ...]:
     return tuple(n for n in CANDIDATES if n in names or n == REFERENCE)
 
 
-def _yosys_abc(out: Path, top: str, defaults: dict) -> BaselineRun:
-    """The reference candidate: the rest of synth_xilinx with Yosys's own LUT mapping."""
+def _yosys_abc(out: Path, top: str, defaults: dict, K: int = 6) -> BaselineRun:
+    """The reference candidate: the rest of synth_xilinx with Yosys's own LUT mapping
+    (:func:`reference_mapping` at LUT size ``K``)."""
     t0 = time.perf_counter()
     d = Path(out) / "baselines" / "yosys-abc"
     d.mkdir(parents=True, exist_ok=True)
-    fe.continue_synthesis(conventional_pre(out), top, fe.ABC_LUTS_DEFAULT, d / "post.json", d, "yosys",
-                          what="rest of synth_xilinx with abc -luts (yosys-abc candidate)")
-    depth = _finish(d, top, defaults)
+    what = ("rest of synth_xilinx with abc -luts (yosys-abc candidate)" if K == 6 else
+            f"rest of synth_xilinx with {reference_mapping(K)} (yosys-abc candidate)")
+    fe.continue_synthesis(conventional_pre(out), top, reference_mapping(K), d / "post.json", d, "yosys",
+                          what=what, lut_width=K)
+    depth = _finish(d, top, defaults, K, "yosys-abc")
     return BaselineRun("yosys-abc", "baselines/yosys-abc/netlist.json", time.perf_counter() - t0, depth=depth)
 
 
-def _finish(d: Path, top: str, defaults: dict) -> int:
+def _finish(d: Path, top: str, defaults: dict, K: int = 6, name: str = "") -> int:
     """``d/netlist.json`` from ``d/post.json``: the top only, with the front end's parameter defaults
-    (``defaults``: pre.json's ``parameter_default_values`` of the top). Returns its LUT depth."""
+    (``defaults``: pre.json's ``parameter_default_values`` of the top); below LUT size 6 checked for
+    LUTs wider than ``K`` (:func:`check_lut_width`; ``name``: the candidate). Returns its LUT depth."""
     from .netlist import lut_depth
 
     post = json.loads((d / "post.json").read_text())
     m = post["modules"][top]
+    if K != 6:
+        check_lut_width(m, K, f"candidate {name}")
     m["parameter_default_values"] = defaults
     write_text_atomic(d / "netlist.json", json.dumps({"creator": "dcsflow", "modules": {top: m}}))
     return lut_depth(m)
@@ -407,12 +465,12 @@ def prepare_logic(out: Path, top: str) -> int:
 
 
 def make_candidate(out: Path, top: str, name: str, defaults: dict, ref_depth: int | None = None,
-                   premapped: list | None = None) -> BaselineRun:
+                   premapped: list | None = None, K: int = 6) -> BaselineRun:
     """Make the AIG-based candidate ``name`` (``tmap``, ``abc-*``) of build folder ``out`` from
     ``baselines/logic/`` (:func:`prepare_logic`) into ``baselines/<name>/``: map, prove, re-import
     and finish with the rest of synth_xilinx (``defaults``: pre.json's parameter defaults of the
     top; ``ref_depth``: the reference's finished LUT depth, used by ``abc-wide`` only, with
-    ``premapped``: its mappings if already made, :func:`wide_mappings`). One that
+    ``premapped``: its mappings if already made, :func:`wide_mappings`; ``K``: the LUT size). One that
     cannot be made (a mapper or proof error, a tool that fails or times out) is returned with
     ``failed`` (one line) and no netlist: it is left out of the choice."""
     from dcsflow.tmap.errors import TmapError
@@ -423,14 +481,14 @@ def make_candidate(out: Path, top: str, name: str, defaults: dict, ref_depth: in
         shutil.rmtree(d)
     d.mkdir(parents=True)
     try:
-        return _aig_candidate(Path(out), name, d, top, defaults, ref_depth, t0, premapped)
+        return _aig_candidate(Path(out), name, d, top, defaults, ref_depth, t0, premapped, K)
     except (FlowError, TmapError) as e:
         (d / "netlist.json").unlink(missing_ok=True)
         return BaselineRun(name, None, time.perf_counter() - t0, failed=str(e).splitlines()[0][:300])
 
 
 def _aig_candidate(out: Path, name: str, d: Path, top: str, defaults: dict, ref_depth, t0,
-                   premapped=None) -> BaselineRun:
+                   premapped=None, K: int = 6) -> BaselineRun:
     """One candidate from the extracted logic into folder ``d`` (see :func:`make_candidate`)."""
     from dcsflow import steps
 
@@ -439,7 +497,7 @@ def _aig_candidate(out: Path, name: str, d: Path, top: str, defaults: dict, ref_
     ldir = out / LOGIC_DIR
     with steps.step("map"):
         if name == "tmap":
-            mo = map_logic(ldir / "logic.aag", [], d / "map")
+            mo = map_logic(ldir / "logic.aag", [], d / "map", K=K)
             netlist, luts, depth = mo.netlist, mo.stats.get("luts"), mo.stats.get("depth")
             proved = mo.stats.get("verified")
             script = None
@@ -448,8 +506,8 @@ def _aig_candidate(out: Path, name: str, d: Path, top: str, defaults: dict, ref_
             if name == "abc-wide":
                 netlist, depth, script = abc_wide_netlist(aig, ref_depth, nets=premapped)
             else:
-                netlist, depth, _ = abc_lut_netlist(aig, ABC_SCRIPTS[name])
-                script = ABC_SCRIPTS[name].format(K=6)
+                netlist, depth, _ = abc_lut_netlist(aig, ABC_SCRIPTS[name], K=K)
+                script = ABC_SCRIPTS[name].format(K=K)
             luts, proved = len(netlist["luts"]), True
     with steps.step("re-import"):
         ext = fe.Extraction.from_json((ldir / "extract.json").read_text())
@@ -457,25 +515,33 @@ def _aig_candidate(out: Path, name: str, d: Path, top: str, defaults: dict, ref_
         doc = fe.reimport({}, module, ext, netlist, tlut_mode=False)
         (d / "mapped.json").write_text(json.dumps(doc))
     fe.continue_synthesis(d / "mapped.json", top, "", d / "post.json", d, "yosys",
-                          what=f"rest of synth_xilinx ({name} candidate)")
-    fdepth = _finish(d, top, defaults)
+                          what=f"rest of synth_xilinx ({name} candidate)", lut_width=K)
+    fdepth = _finish(d, top, defaults, K, name)
     return BaselineRun(name, f"baselines/{name}/netlist.json", time.perf_counter() - t0, luts, depth,
                        bool(proved) if proved is not None else None, script=script, depth=fdepth)
 
 
-def submit_candidates(jobs, out: Path, top: str, names: tuple[str, ...], defaults: dict) -> dict:
+def submit_candidates(jobs, out: Path, top: str, names: tuple[str, ...], defaults: dict, K: int = 6) -> dict:
     """Submit the jobs making the candidates ``names`` (:func:`check_names`) of build folder ``out``
     (module docstring) to ``jobs`` (:class:`dcsflow.flow.jobs.Jobs`); ``defaults``: pre.json's
-    parameter defaults of the top. ``abc-wide`` waits for the reference (its depth bound); the
-    others for the extracted logic only. Returns name -> future of its :class:`BaselineRun`, in
-    :data:`CANDIDATES` order."""
+    parameter defaults of the top; ``K``: the LUT size. ``abc-wide`` waits for the reference (its
+    depth bound); the others for the extracted logic only. A candidate not made at LUT size ``K``
+    (:func:`skip_reason`) gets a finished future of a :class:`BaselineRun` with ``skipped``. Returns
+    name -> future of its :class:`BaselineRun`, in :data:`CANDIDATES` order."""
+    from concurrent.futures import Future
+
     base = Path(out) / "baselines"
     if base.exists():
         shutil.rmtree(base)
     futs: dict = {}
+    for name in names:
+        why = skip_reason(name, K)
+        if why is not None:
+            futs[name] = Future()
+            futs[name].set_result(BaselineRun(name, None, 0.0, skipped=why))
     if REFERENCE in names:       # the longest job; abc-wide's choice waits for it
-        futs[REFERENCE] = jobs.submit(f"baseline {REFERENCE}", _yosys_abc, out, top, defaults, priority=0)
-    todo = [n for n in names if n != REFERENCE]
+        futs[REFERENCE] = jobs.submit(f"baseline {REFERENCE}", _yosys_abc, out, top, defaults, K, priority=0)
+    todo = [n for n in names if n != REFERENCE and n not in futs]
     if todo:
         logic = jobs.submit("baselines logic", prepare_logic, out, top, priority=1)
         for name in todo:
@@ -484,7 +550,7 @@ def submit_candidates(jobs, out: Path, top: str, names: tuple[str, ...], default
                 futs[name] = jobs.submit(f"baseline {name}", _wide_candidate, out, top, defaults, futs[REFERENCE],
                                          maps, priority=1)
             else:
-                futs[name] = jobs.submit(f"baseline {name}", make_candidate, out, top, name, defaults,
+                futs[name] = jobs.submit(f"baseline {name}", make_candidate, out, top, name, defaults, None, None, K,
                                          after=(logic,), priority=2 if name == "abc-dch" else 3)
     return {n: futs[n] for n in CANDIDATES if n in futs}
 

@@ -32,14 +32,14 @@ from dcsflow.scg.buildfolder import is_build_folder
 from dcsflow.scg.device import DEFAULT_PART
 
 from .baselines import CANDIDATES, check_names
-from .design import Design
+from .design import LUT_SIZES, Design
 from .frontcheck import submit_for_build
 from .frontend import check_param_names
 from .jobs import Jobs, check_jobs
 from .registry import resolve
 from .stages import STAGES, BuildError, Context, StaleStage, load_record, record_path, save_record, stage_timing
 
-__all__ = ["STAGES", "BuildError", "BuildOptions", "BuildResult", "build", "design_hash"]
+__all__ = ["STAGES", "LUT_SIZES", "BuildError", "BuildOptions", "BuildResult", "build", "design_hash"]
 
 #: the build's manifest and report: removed before any stage runs (a failed run must not look complete)
 FINISHED_FILES = ("build.json", "report.json", "report.html")
@@ -57,14 +57,18 @@ class BuildOptions:
     ``project``); out: build folder; top: top module; params: extra parameter port names; device:
     target device; start/stop: first and last stage (names in :data:`STAGES`); progress: rich
     progress on stderr; area: TMAP area recovery without the depth bound; seed: placer seed;
-    tlut_pairs: the back end may put two small TLUTs into one LUT6_2 site; mul_chunk: front end,
-    regular-operand bits per chunk product of a multiplier with a parameter operand
-    (:mod:`dcsflow.flow.param_arith`; 0 = leave it to synth_xilinx); adders: which adders fed by a
-    parameter input go to the LUT mapper as logic (:mod:`dcsflow.flow.adders`: ``auto``, ``carry``,
-    ``logic``); more: further VHDL files after
-    ``design``; backend: ``builtin`` or ``vivado``; board: board name (Vivado back end); project: a
-    ``dcsflow.toml`` (:mod:`dcsflow.flow.project`) instead of ``design``; force: build into a folder
-    that is not empty and not a build folder (only the build's own files are written);
+    tlut_pairs: the back end may put two small TLUTs into one LUT6_2 site (LUT size 6 only);
+    mul_chunk: front end, regular-operand bits per chunk product of a multiplier with a parameter
+    operand (:mod:`dcsflow.flow.param_arith`; 0 = leave it to synth_xilinx; None = the LUT size);
+    lut_size: the LUT size K, one of :data:`~dcsflow.flow.design.LUT_SIZES` (None: the design's
+    :attr:`~dcsflow.flow.design.Design.lut_size`, else 6): TMAP, every conventional candidate and
+    the rest of synth_xilinx map to K-input LUTs, and below 6 the back end puts one LUT in each LUT
+    site; adders: which adders fed by a parameter input go to the LUT mapper as logic
+    (:mod:`dcsflow.flow.adders`: ``auto``, ``carry``, ``logic``); more: further VHDL files after
+    ``design``; backend: ``builtin`` or ``vivado``; board: board
+    name (Vivado back end); project: a ``dcsflow.toml`` (:mod:`dcsflow.flow.project`) instead of
+    ``design``; force: build into a folder that is not empty and not a build folder (only the
+    build's own files are written);
     allow_no_params: build a design in which no parameter input is found (else an error);
     ghdl_options: further GHDL options (:func:`dcsflow.flow.vhdl.ghdl_options`);
     frontend_check: the ``verify`` stage simulates the source against the front end's netlist
@@ -88,7 +92,7 @@ class BuildOptions:
     area: bool = False
     seed: int = 1
     tlut_pairs: bool = False
-    mul_chunk: int = 6
+    mul_chunk: int | None = None
     adders: str = "auto"
     more: tuple[str, ...] | list[str] = ()
     backend: str = "builtin"
@@ -102,6 +106,7 @@ class BuildOptions:
     baselines: tuple[str, ...] | list[str] = CANDIDATES
     static_remap: bool = True
     jobs: int | None = None
+    lut_size: int | None = None
 
 
 @dataclass
@@ -116,11 +121,12 @@ class BuildResult:
 
 
 def design_hash(design: Design, top: str | None, params: list[str] | tuple[str, ...],
-                ghdl_options: list[str] | tuple[str, ...] = ()) -> str:
+                ghdl_options: list[str] | tuple[str, ...] = (), lut_size: int = 6, adders: str = "auto") -> str:
     """SHA-256 (hex) identifying what is built: every source (name and contents), the top, the
-    Verilog parameters, the parameter port list, the conventional build's own parameters and the
-    user's GHDL options. Every artifact carries it, so that a PPC can never be applied to another
-    build's template."""
+    Verilog parameters, the parameter port list, the conventional build's own parameters, the
+    user's GHDL options, a LUT size other than 6 and an ``--adders`` mode other than ``auto`` (so a
+    default build's hash is the one it had before these could be chosen). Every artifact carries it, so that a PPC can never be applied to
+    another build's template, and a stage record of another LUT size is stale."""
     h = hashlib.sha256()
     for p in design.sources:
         h.update(p.name.encode() + b"\0" + Path(p).read_bytes() + b"\0")
@@ -129,6 +135,10 @@ def design_hash(design: Design, top: str | None, params: list[str] | tuple[str, 
         h.update(json.dumps(dict(design.conventional_chparams), sort_keys=True).encode())
     if ghdl_options:
         h.update(json.dumps(["ghdl", list(ghdl_options)]).encode())
+    if lut_size != 6:
+        h.update(json.dumps(["lut_size", lut_size]).encode())
+    if adders != "auto":
+        h.update(json.dumps(["adders", adders]).encode())
     return h.hexdigest()
 
 
@@ -214,7 +224,26 @@ def _context(opts: BuildOptions, design: Design, step, jobs=None) -> Context:
             top, params = vhdl.top, list(vhdl.params)
     out = Path(opts.out)
     return Context(opts, design, top, tuple(params), vhdl,
-                   design_hash(design, top, params, tuple(opts.ghdl_options)), out, step, jobs, Recorder())
+                   design_hash(design, top, params, tuple(opts.ghdl_options), opts.lut_size, opts.adders), out, step, jobs,
+                   Recorder())
+
+
+def _lut_options(opts: BuildOptions, design: Design) -> BuildOptions:
+    """``opts`` with ``lut_size`` (the option, else the design's, else 6) and ``mul_chunk`` (None:
+    the LUT size) filled in.
+
+    Raises:
+        BuildError: a LUT size not in :data:`~dcsflow.flow.design.LUT_SIZES`; ``tlut_pairs`` below
+            LUT size 6 (one LUT per LUT site there).
+    """
+    k = opts.lut_size if opts.lut_size is not None else (design.lut_size or 6)
+    where = "--lut-size" if opts.lut_size is not None else f"design {design.name}: lut_size"
+    if isinstance(k, bool) or k not in LUT_SIZES:
+        raise BuildError(f"{where} {k!r}: the LUT size must be one of {', '.join(map(str, LUT_SIZES))}")
+    if opts.tlut_pairs and k != 6:
+        raise BuildError(f"--tlut-pairs needs LUT size 6 (this build's is {k}): below 6 every LUT takes a "
+                         "LUT site of its own")
+    return replace(opts, lut_size=k, mul_chunk=k if opts.mul_chunk is None else opts.mul_chunk)
 
 
 def _check_out(out: Path, force: bool) -> None:
@@ -281,7 +310,8 @@ def build(opts: BuildOptions) -> BuildResult:
     earlier start when an earlier stage's record is missing or stale, module docstring).
 
     Raises:
-        BuildError: unknown stage name, an ``--out`` that cannot be used, verification failure.
+        BuildError: unknown stage name, an ``--out`` that cannot be used, a LUT size that cannot be
+            used (:func:`_lut_options`), verification failure.
         DesignError, ProjectError: the design cannot be found or read.
         FlowError subclasses from the front end (Yosys errors, unknown --param), the mapper, the back end.
     """
@@ -295,6 +325,7 @@ def build(opts: BuildOptions) -> BuildResult:
     check_names(opts.baselines)
     njobs = check_jobs(opts.jobs)
     design = resolve(opts.design, opts.top, list(opts.more), opts.project)
+    opts = _lut_options(opts, design)
     out = Path(opts.out)
     _check_out(out, opts.force)
     for stale in [*(out / n for n in FINISHED_FILES), *(record_path(out, n) for n in STAGES[i0:])]:

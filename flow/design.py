@@ -32,6 +32,9 @@ VHDL_SUFFIXES = (".vhd", ".vhdl")
 VERILOG_SUFFIXES = (".v", ".sv")
 #: every HDL file name suffix the flow reads
 HDL_SUFFIXES = VERILOG_SUFFIXES + VHDL_SUFFIXES
+#: the LUT sizes a build can map to (``dcsflow build --lut-size``, :attr:`Design.lut_size`); 6 = the
+#: 7-series LUT6, the default
+LUT_SIZES = (4, 5, 6)
 
 
 class DesignError(FlowError):
@@ -229,6 +232,8 @@ class Design:
         origin: where the description came from: ``entry point <name>``, ``project <path>`` or
             ``files``.
         project: the ``dcsflow.toml`` of a project design, else None.
+        lut_size: the LUT size K its builds map to when ``dcsflow build --lut-size`` is not given
+            (:data:`LUT_SIZES`; None: 6; a project's ``[build] lut_size``).
     """
 
     name: str
@@ -247,6 +252,7 @@ class Design:
     description: str = ""
     origin: str = "files"
     project: Path | None = None
+    lut_size: int | None = None
 
     @property
     def language(self) -> str:

@@ -1259,13 +1259,17 @@ def _connect_outputs(module: dict, netlist: dict, out_bit: dict, claimed: set, s
         _apply_subst(module, subst)
 
 
-def continuation_script(json_in: str, top: str, mapping: str, json_out: str) -> str:
+def continuation_script(json_in: str, top: str, mapping: str, json_out: str, lut_width: int = 6) -> str:
     """The remaining synth_xilinx commands after the LUT mapping (docs/architecture.md, "Front end"; Yosys 0.23).
 
     ``json_in``/``json_out``: file names as the script's folder sees them (written with
     :func:`dcsflow.flow.yosys.quote`; raises YosysError for one that cannot be written, see
     :func:`dcsflow.flow.yosys.script_path`). ``mapping`` is the LUT-mapping command (e.g.
     :data:`ABC_LUTS_DEFAULT`) or "" when the LUTs are already in the netlist (TMAP result).
+    ``lut_width``: the LUT size K of the build (``dcsflow build --lut-size``): ``lut_map.v``'s
+    ``LUT_WIDTH``, as synth_xilinx sets it for a K-input family, and below 6 ``xilinx_dffopt -lut4``
+    (synth_xilinx's choice for 4-input LUTs; xilinx_dffopt knows only 4 and 6, so at K = 5 it too
+    merges FF enables and resets only into LUTs of up to 4 inputs and never makes a LUT wider than K).
     """
     return "\n".join([
         f"read_json {quote(json_in)}",
@@ -1276,8 +1280,8 @@ def continuation_script(json_in: str, top: str, mapping: str, json_out: str) -> 
         "clean",
         "techmap -map +/xilinx/ff_map.v",
         "xilinx_srl -fixed -minlen 3",
-        "techmap -map +/xilinx/lut_map.v -map +/xilinx/cells_map.v -D LUT_WIDTH=6",
-        "xilinx_dffopt",
+        f"techmap -map +/xilinx/lut_map.v -map +/xilinx/cells_map.v -D LUT_WIDTH={lut_width}",
+        "xilinx_dffopt" + (" -lut4" if lut_width < 6 else ""),
         "opt_lut_ins -tech xilinx",
         f"synth_xilinx -top {top} -run finalize:",
         f"write_json {quote(json_out)}",
@@ -1286,10 +1290,11 @@ def continuation_script(json_in: str, top: str, mapping: str, json_out: str) -> 
 
 
 def continue_synthesis(json_in: Path, top: str, mapping: str, json_out: Path, workdir: Path, name: str,
-                       status: Callable[[str], None] | None = None, what: str = "") -> float:
+                       status: Callable[[str], None] | None = None, what: str = "", lut_width: int = 6) -> float:
     """Run :func:`continuation_script` in Yosys; returns seconds. ``json_in`` and ``json_out`` may
     be anywhere (any characters in their paths: :func:`dcsflow.flow.yosys.script_path`); ``what``:
-    what the run is for (timing records, :mod:`dcsflow.steps`)."""
+    what the run is for (timing records, :mod:`dcsflow.steps`); ``lut_width``: the build's LUT size
+    (:func:`continuation_script`)."""
     workdir = Path(workdir)
     workdir.mkdir(parents=True, exist_ok=True)
 
@@ -1298,7 +1303,7 @@ def continue_synthesis(json_in: Path, top: str, mapping: str, json_out: Path, wo
             return p.name if not p.name.startswith(("~", "+")) else f"./{p.name}"
         return script_path(p.resolve(), workdir)
 
-    return run_script(continuation_script(name_of(json_in), top, mapping, name_of(json_out)), workdir, name,
+    return run_script(continuation_script(name_of(json_in), top, mapping, name_of(json_out), lut_width), workdir, name,
                       status, what=what or "rest of synth_xilinx")
 
 

@@ -3,7 +3,8 @@
 :func:`map_logic` maps the front end's AIGER with TMAP (``tmap.mapper.map_tluts``, see the TMAP
 contract) and returns the TLUT netlist (format "dcsflow-tlut-netlist" v1) and the PPC location.
 ``DCSFLOW_MAPPER=module:function`` selects another function with the same signature as
-:func:`tmap_mapper` (used by tests and for experiments).
+:func:`tmap_mapper` (used by tests and for experiments); at a LUT size other than 6 it is called
+with ``K=`` and must accept it.
 """
 
 from __future__ import annotations
@@ -115,12 +116,33 @@ def _selected():
         raise MapperError(f"DCSFLOW_MAPPER={spec}: {e}") from e
 
 
-def map_logic(aig_path: Path, params: list[str], out_dir: Path, area: bool = False, status=None) -> MapOutcome:
-    """Map the AIGER ``aig_path`` (parameter inputs named in ``params``) into ``out_dir``.
+def map_logic(aig_path: Path, params: list[str], out_dir: Path, area: bool = False, status=None,
+              K: int = 6) -> MapOutcome:
+    """Map the AIGER ``aig_path`` (parameter inputs named in ``params``) into ``out_dir`` with
+    ``K``-input LUTs (the build's LUT size).
 
     ``status`` (optional callable(str)) is told the mapper's current step (progress display).
+
+    Raises:
+        MapperError: a ``DCSFLOW_MAPPER`` function that takes no ``K`` at a LUT size other than 6,
+            or a mapping with a LUT of more than ``K`` regular inputs.
     """
     fn = _selected()
     if fn is tmap_mapper:
-        return fn(aig_path, params, out_dir, area=area, status=status)
-    return fn(aig_path, params, out_dir, area=area) if area else fn(aig_path, params, out_dir)
+        return fn(aig_path, params, out_dir, area=area, status=status, K=K)
+    kw = {"area": area} if area else {}
+    if K != 6:
+        import inspect
+
+        sig = inspect.signature(fn)
+        if "K" not in sig.parameters and not any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values()):
+            raise MapperError(f"DCSFLOW_MAPPER={os.environ.get('DCSFLOW_MAPPER')}: takes no K argument, "
+                              f"so it cannot map to the LUT size {K}")
+        kw["K"] = K
+    mo = fn(aig_path, params, out_dir, **kw)
+    if K != 6:
+        for lut in mo.netlist.get("luts", []):
+            if len(lut.get("inputs", ())) > K:
+                raise MapperError(f"DCSFLOW_MAPPER={os.environ.get('DCSFLOW_MAPPER')}: LUT {lut.get('name')} "
+                                  f"has more than {K} inputs (the LUT size)")
+    return mo

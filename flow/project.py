@@ -14,6 +14,8 @@ Format (version 1, docs/formats.md "dcsflow.toml")::
     [check]
     cocotb = "tb/test_keyxor.py"       # a cocotb test module, relative to this file (optional)
     keys = 3                           # default number of random parameter values (optional)
+    [build]
+    lut_size = 4                       # LUT size K: 4, 5 or 6 (optional; --lut-size overrides it)
 
 ``dcsflow build -p dcsflow.toml`` builds it; ``dcsflow check BUILD`` runs the cocotb test against the
 specialized netlist for random parameter values (:mod:`dcsflow.flow.cocotb_check`). Any other key,
@@ -24,7 +26,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .design import Design, DesignError
+from .design import LUT_SIZES, Design, DesignError
 
 try:
     import tomllib
@@ -37,7 +39,8 @@ PROJECT_VERSION = 1
 _DESIGN_KEYS = {"name": str, "top": str, "sources": list, "params": list, "chparams": dict,
                 "conventional_chparams": dict, "description": str}
 _CHECK_KEYS = {"cocotb": str, "keys": int}
-_SECTIONS = {"version": int, "design": dict, "check": dict}
+_BUILD_KEYS = {"lut_size": int}
+_SECTIONS = {"version": int, "design": dict, "check": dict, "build": dict}
 
 
 class ProjectError(DesignError):
@@ -70,7 +73,8 @@ def load_project(path: str | Path) -> Design:
     """Read a ``dcsflow.toml`` (module docstring) into a :class:`~dcsflow.flow.design.Design`.
 
     The design's ``check`` runs the cocotb test named in ``[check]`` (if any); its ``origin`` is
-    ``project <path>`` and ``project`` the resolved path of the file.
+    ``project <path>`` and ``project`` the resolved path of the file; ``lut_size`` is ``[build]
+    lut_size`` (None when not given).
 
     Raises:
         ProjectError: unreadable or malformed file, unknown key, wrong type, missing source or test.
@@ -93,6 +97,11 @@ def load_project(path: str | Path) -> Design:
     _keys("design.", design, _DESIGN_KEYS, path)
     check = doc.get("check", {})
     _keys("check.", check, _CHECK_KEYS, path)
+    build = doc.get("build", {})
+    _keys("build.", build, _BUILD_KEYS, path)
+    lut_size = build.get("lut_size")
+    if lut_size is not None and lut_size not in LUT_SIZES:
+        raise ProjectError(f"{path}: build.lut_size must be one of {', '.join(map(str, LUT_SIZES))}, got {lut_size}")
     for k in ("name", "sources"):
         if k not in design:
             raise ProjectError(f"{path}: design.{k} is required")
@@ -119,4 +128,4 @@ def load_project(path: str | Path) -> Design:
                   chparams=dict(design.get("chparams", {})),
                   conventional_chparams=dict(design.get("conventional_chparams", {})),
                   check=chk, description=design.get("description", ""),
-                  origin=f"project {path.resolve()}", project=path.resolve())
+                  origin=f"project {path.resolve()}", project=path.resolve(), lut_size=lut_size)

@@ -43,7 +43,8 @@ def build_report(ctx, front, mapped, verified, backend, tlut_stats, conv_stats, 
     conv_seconds = baselines.get(chosen, {}).get("seconds", round(secs["yosys_pre"] + secs["conventional_yosys"], 3))
     report = {
         "format": REPORT_FORMAT, "version": REPORT_VERSION, "design": ctx.design.name, "top": front.top,
-        "device": ctx.options.device, "params": front.params, "parameter_registers_folded": front.folded,
+        "device": ctx.options.device, "lut_size": ctx.options.lut_size or 6, "params": front.params,
+        "parameter_registers_folded": front.folded,
         "adders": dict(front.adders), "param_fed_cells": dict(front.param_fed),
         "conventional": {**conv_stats.as_dict(), "ppc_ands": 0, "baseline": chosen, "seconds": conv_seconds},
         "tlut": {**tlut_stats.as_dict(), "ppc_ands": ppc.num_ands, "ppc_outputs": len(ppc.outputs),
@@ -63,6 +64,9 @@ def build_report(ctx, front, mapped, verified, backend, tlut_stats, conv_stats, 
     failed = {b["name"]: b["failed"] for b in mapped.baselines if b.get("failed")}
     if failed:
         report["baselines_failed"] = failed
+    skipped = {b["name"]: b["skipped"] for b in mapped.baselines if b.get("skipped")}
+    if skipped:
+        report["baselines_skipped"] = skipped
     report["savings"] = savings(report)
     report["verdict"] = verdict(report, tmap_area=bool(getattr(ctx.options, "area", False)))
     return report
@@ -330,8 +334,9 @@ def print_table(report: dict, file=None) -> None:
 
     con = table_console(file)
     base = (report.get("conventional") or {}).get("baseline")
+    k = report.get("lut_size", 6)
     tab = Table(title=f"{report['design']} ({report['top']}): conventional"
-                      + (f" ({base})" if base else "") + " vs TLUT")
+                      + (f" ({base})" if base else "") + " vs TLUT" + (f", {k}-input LUTs" if k != 6 else ""))
     tab.add_column("metric")
     tab.add_column("conv.", justify="right")
     tab.add_column("TLUT", justify="right")
@@ -342,6 +347,8 @@ def print_table(report: dict, file=None) -> None:
         con.print(baselines_table(report))
     for name, why in (report.get("baselines_failed") or {}).items():
         con.print(f"candidate {name} not made: {why}", markup=False, highlight=False)
+    for name, why in (report.get("baselines_skipped") or {}).items():
+        con.print(f"candidate {name} skipped: {why}", markup=False, highlight=False)
     if report.get("savings"):
         con.print(savings_table(report))
 

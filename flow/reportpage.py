@@ -442,7 +442,7 @@ def page_context(inputs: PageInputs, images: dict, missing: dict) -> dict:
         "params": [(p, w) for p, w in r["params"].items()], "folded": r.get("parameter_registers_folded") or 0,
         "report_version": r.get("version"), "dcsflow_version": __version__, "notes": inputs.notes,
         "backend": be.get("backend") or "", "seed": be.get("seed"), "images": images, "missing": missing,
-        "verify": r.get("verify") or {},
+        "verify": r.get("verify") or {}, "lut_size": r.get("lut_size", 6),
     }
     # savings against every baseline
     bl = r.get("baselines")

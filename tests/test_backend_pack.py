@@ -166,6 +166,29 @@ def test_lut6_2_pairs_share_inputs_and_carry_luts_take_o5_partners():
     assert (site.kind, site.o6, site.o5) == ("pair", "s0", "p") and site.pins == [16, 17, 18]
 
 
+def test_below_lut_size_6_every_lut_takes_a_site_of_its_own():
+    """The netlist of the LUT6_2 test above: at LUT size 6 a and b share a site and the carry LUT
+    s0 takes p on O5; at LUT sizes 4 and 5 (the wide LUT dropped) no site holds two LUTs, every
+    LUT has exactly one site, and a LUT wider than the LUT size or TLUT pairs are refused."""
+    c = {"a": lut([10, 11, 12], 20), "b": lut([10, 11, 13], 21), "q": lut([12, 13], 22),
+         "c0": carry("0", [23, 10, 10, 10], [24, 25, 26, 27], [28, 29, 40, 41]),
+         "s0": lut([16, 17], 23), "p": lut([16, 18], 42), "r1": ff(29, 201)}
+    assert pack(module(c)).utilization()["lut6_2_pairs"] == 2
+    for k in (4, 5):
+        p = pack(module(c), lut_size=k)
+        sites = [x for s in p.slices for x in s.luts if x is not None]
+        assert all(x.kind not in ("pair", "tlutpair") and x.o5 is None for x in sites)
+        held = [x.o6 for x in sites if x.kind == "lut"]
+        assert sorted(held) == ["a", "b", "p", "q", "s0"]
+        assert p.utilization()["lut6_2_pairs"] == 0 and p.utilization()["luts"] == 5
+    with pytest.raises(PackError, match="LUT w has 5 inputs, more than the LUT size 4"):
+        pack(module({**c, "w": lut([10, 11, 12, 13, 14], 30)}), lut_size=4)
+    tl = {f"t{i}": lut([10, 11, 12], 20 + i, tlut=True) for i in range(2)}
+    assert pack(module(tl), tlut_pairs=True).utilization()["tlut_sites"] == 1
+    with pytest.raises(PackError, match="TLUT pairs need LUT size 6"):
+        pack(module(tl), tlut_pairs=True, lut_size=5)
+
+
 def test_ffs_by_control_set_driver_slice_and_bypass_budget():
     cells = {"l": lut([10, 11], 20)}
     for i in range(9):                               # 9 FFs on the LUT's output: 8 fit its slice

@@ -30,7 +30,8 @@ class BackendRequest:
     device: target :class:`dcsflow.scg.device.Device`; seed: placer seed (results are deterministic per seed);
     ppc_zero: PPC output bits for the all-zero parameter (None for a design without TLUTs);
     net_name: net id -> printable name; effort: placer effort (1.0 default); tlut_pairs: let two
-    small TLUTs share a LUT6_2 site (opt-in; default one TLUT per LUT6 site, whose 64 INIT bits it owns).
+    small TLUTs share a LUT6_2 site (opt-in; default one TLUT per LUT6 site, whose 64 INIT bits it owns);
+    lut_size: the build's LUT size K (below 6 one LUT per LUT site, :func:`dcsflow.flow.backend.pack.pack`).
     """
 
     module: dict
@@ -40,6 +41,7 @@ class BackendRequest:
     net_name: object = str
     effort: float = 1.0
     tlut_pairs: bool = False
+    lut_size: int = 6
 
 
 @dataclass
@@ -135,7 +137,7 @@ class BuiltinBackend(Backend):
         ``utilization()`` gives the slice counts the conventional candidates are chosen by."""
         from .pack import pack
 
-        return pack(request.module, tlut_pairs=request.tlut_pairs)
+        return pack(request.module, tlut_pairs=request.tlut_pairs, lut_size=request.lut_size)
 
     def place(self, request: BackendRequest, packing):
         """The placement of ``packing`` (:func:`dcsflow.flow.backend.place.place`)."""

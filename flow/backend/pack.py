@@ -24,6 +24,11 @@ Rules (UG474):
 Simplifications (documented in docs/formats.md): an FD from inside the slice reaches any of its 8
 FFs; DI of CARRY4 uses the bypass pins; the O5 of a LUT6_2 leaves through the xMUX output.
 
+A build of LUT size K < 6 (``dcsflow build --lut-size``, ``lut_size`` below) targets K-input LUTs,
+as the published TLUT flow does: each LUT takes a LUT6 site of its own (its 64-bit INIT repeats the
+K-input table, :mod:`.config`) and the rest of the site stays unused: no LUT6_2 pairs, static or
+TLUT; a LUT cell of more than K inputs is refused.
+
 Split by primitive, like nextpnr's ``pack_carry.cc``/``pack_dsp_xc7.cc``. :mod:`.pack_types` holds the
 constants, :class:`PackError`, :class:`LutCell`, :class:`LutSite`, :class:`PackedSlice` and
 :class:`Packing` (all importable from here too); :mod:`.pack_netlist` reads LUTs, FF control sets and
@@ -67,18 +72,32 @@ def _carry_pins_filled(cell: dict) -> dict:
             "port_directions": {**cell.get("port_directions", {}), **{p: "output" for p in missing}}}
 
 
-def pack(module: dict, tlut_pairs: bool = False) -> Packing:
+def _check_lut_size(luts: dict, lut_size: int, tlut_pairs: bool) -> None:
+    """Refuse ``tlut_pairs`` and logical LUTs (not SRLs or RAM ports) of more than ``lut_size``
+    inputs (:func:`pack` below LUT size 6). Raises PackError (one line)."""
+    if tlut_pairs:
+        raise PackError(f"TLUT pairs need LUT size 6; at LUT size {lut_size} every LUT takes a LUT site of its own")
+    for lc in luts.values():
+        if not lc.srl and lc.ram is None and lc.k > lut_size:
+            raise PackError(f"LUT {lc.name} has {lc.k} inputs, more than the LUT size {lut_size}")
+
+
+def pack(module: dict, tlut_pairs: bool = False, lut_size: int = 6) -> Packing:
     """Pack a flat netlist module into slices (rules in the module docstring).
 
     ``tlut_pairs`` (opt-in, off by default: the default rule is one TLUT per LUT6 site) lets two
     TLUTs of <= 5 inputs sharing <= 5 input nets share one LUT6_2 site (kind ``tlutpair``: both
-    halves of the INIT are tunable, the frame map names both).
+    halves of the INIT are tunable, the frame map names both). ``lut_size``: the build's LUT size K;
+    below 6 every LUT takes a LUT site of its own (no LUT6_2 pairs; ``tlut_pairs`` is refused).
     Deterministic: cells are visited in the module's order and in a breadth-first order of the
     LUT connectivity graph. Raises PackError for cell types without a CLB model (RAMB*, DSP48*, LD*,
-    distributed RAMs other than those of :data:`RAM_CELLS`).
+    distributed RAMs other than those of :data:`RAM_CELLS`), and below LUT size 6 for a LUT cell of
+    more than ``lut_size`` inputs or ``tlut_pairs``.
     """
     cells = {n: _carry_pins_filled(c) for n, c in module["cells"].items()}
     luts = {**parse_luts(module), **parse_rams(module)}
+    if lut_size < 6:
+        _check_lut_size(luts, lut_size, tlut_pairs)
     groups = group_cells(cells, luts)
     ctx = PackContext(cells, luts, *net_drivers_and_loads(cells))
     pack_rams(ctx, groups.rams)
@@ -87,7 +106,7 @@ def pack(module: dict, tlut_pairs: bool = False) -> Packing:
     order = connectivity_order(ctx)
     pack_tluts(ctx, order, tlut_pairs)
     pack_srls(ctx, order)
-    pack_static_luts(ctx, order)
+    pack_static_luts(ctx, order, pairs=lut_size == 6)
     pack_ffs(ctx, groups.ffs)
     return Packing(ctx.slices, chains, luts, ctx.route_throughs, groups.io,
                    {cn: cells[cn]["type"] for cn in groups.rams})

@@ -194,12 +194,15 @@ def _fill_slices(ctx: PackContext, units: list[LutSite]) -> None:
         cur.luts[cur.free_lut_positions()[0]] = u
 
 
-def pack_static_luts(ctx: PackContext, order: list[str]) -> None:
-    """Pack the LUTs of ``order`` that have no site yet: LUT6_2 pairing, then slice fill (module
-    docstring)."""
+def pack_static_luts(ctx: PackContext, order: list[str], pairs: bool = True) -> None:
+    """Pack the LUTs of ``order`` that have no site yet: LUT6_2 pairing (``pairs``; off: one LUT
+    per site, as below LUT size 6), then slice fill (module docstring)."""
     import networkx as nx
 
     static = [n for n in order if n not in ctx.used]
+    if not pairs:
+        _fill_slices(ctx, _static_units(ctx, static, {}))
+        return
     pos = {n: i for i, n in enumerate(static)}
     fixed_sites = _carry_o5_sites(ctx)
     g = _pair_graph(ctx, static, pos, _pairable_by_net(ctx, static), fixed_sites)

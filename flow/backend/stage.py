@@ -101,14 +101,14 @@ class BackendOutcome:
     files: list = field(default_factory=list)
 
 
-def pack_job(out: Path, src: str, top: str, backend: str, tlut_pairs: bool) -> tuple:
-    """Job: the packing of the netlist ``out/src`` (module ``top``) by back end ``backend``.
-    Returns (packing, its utilization, seconds)."""
+def pack_job(out: Path, src: str, top: str, backend: str, tlut_pairs: bool, lut_size: int = 6) -> tuple:
+    """Job: the packing of the netlist ``out/src`` (module ``top``) by back end ``backend`` for LUT
+    size ``lut_size``. Returns (packing, its utilization, seconds)."""
     import time
 
     t0 = time.perf_counter()
     module = _load_module(Path(out), src, top)
-    packing = get_backend(backend).pack(BackendRequest(module, None, tlut_pairs=tlut_pairs))
+    packing = get_backend(backend).pack(BackendRequest(module, None, tlut_pairs=tlut_pairs, lut_size=lut_size))
     return packing, packing.utilization(), time.perf_counter() - t0
 
 
@@ -134,7 +134,7 @@ def run_backend(out: Path, *, top: str, design_hash: str, ppc_path: Path, params
                 device_name: str, seed: int = 1, backend: str = "builtin", board: str | None = None,
                 tlut_pairs: bool = False, board_ports: frozenset[str] = frozenset(),
                 baselines: list | tuple = DEFAULT_BASELINES, jobs=None,
-                step: Callable[[str], None] = lambda s: None) -> BackendOutcome:
+                step: Callable[[str], None] = lambda s: None, lut_size: int = 6) -> BackendOutcome:
     """Run the back end on the TLUT implementation and every conventional candidate of the build
     folder ``out`` (module docstring): every netlist is packed, the conventional implementation
     chosen by the packings' slice counts (:func:`dcsflow.flow.baselines.choose`), and the TLUT
@@ -150,7 +150,8 @@ def run_backend(out: Path, *, top: str, design_hash: str, ppc_path: Path, params
         candidate name, its netlist path relative to ``out`` and optionally its finished LUT depth
         (computed when missing or None), the reference
         (:data:`dcsflow.flow.baselines.REFERENCE`) among them; jobs: the build's job runner
-        (:class:`dcsflow.flow.jobs.Jobs`; None: in turn); step: progress callback.
+        (:class:`dcsflow.flow.jobs.Jobs`; None: in turn); step: progress callback; lut_size: the
+        build's LUT size (below 6 one LUT per LUT site, :func:`dcsflow.flow.backend.pack.pack`).
     Raises:
         BackendError: inputs of earlier stages missing, unknown back end or board, a board the back
             end does not use, board of another device; PackError/PlaceError from the stages.
@@ -168,9 +169,9 @@ def run_backend(out: Path, *, top: str, design_hash: str, ppc_path: Path, params
     ppc_zero = ppc.evaluate({p: 0 for p in ppc.ports}) if ppc.inputs else ppc.evaluate({})
     summary = {"backend": be.name, "device": dev.name, "idcode": f"0x{dev.idcode:08X}", "design_hash": design_hash,
                "seed": seed, "tlut_pairs": tlut_pairs}
-    ctx = _Run(out, top, design_hash, dev, be, seed, tlut_pairs, jobs, step)
+    ctx = _Run(out, top, design_hash, dev, be, seed, tlut_pairs, jobs, step, lut_size)
     step(f"packing {len(baselines) + 1} netlists, placing ({dev.name})")
-    f_tpack = jobs.submit("pack tlut", pack_job, out, TLUT_NETLIST, top, be.name, tlut_pairs, priority=1)
+    f_tpack = jobs.submit("pack tlut", pack_job, out, TLUT_NETLIST, top, be.name, tlut_pairs, lut_size, priority=1)
     f_tplace = jobs.submit("place tlut", _place_after, out, TLUT_NETLIST, top, be.name, dev.name, seed, f_tpack,
                            priority=1)
     chosen, cands, files = _choose_conventional(ctx, baselines)
@@ -214,6 +215,7 @@ class _Run:
     tlut_pairs: bool
     jobs: object
     step: Callable[[str], None]
+    lut_size: int = 6
 
 
 def _choose_conventional(r: _Run, baselines) -> tuple[str, dict, list[str]]:
@@ -221,10 +223,11 @@ def _choose_conventional(r: _Run, baselines) -> tuple[str, dict, list[str]]:
     LUT depth than the reference (:func:`dcsflow.flow.baselines.choose`), start its placement (job)
     and write the other candidates' utilization. Returns (chosen name, name -> {packing, src, util,
     eligible, and for the chosen ``placing``: its placement's future}, files written)."""
-    from ..baselines import HOW, choose
+    from ..baselines import choose, how
     from ..netlist import lut_depth
 
-    f_packs = {b[0]: r.jobs.submit(f"pack baseline {b[0]}", pack_job, r.out, b[1], r.top, r.be.name, r.tlut_pairs)
+    f_packs = {b[0]: r.jobs.submit(f"pack baseline {b[0]}", pack_job, r.out, b[1], r.top, r.be.name, r.tlut_pairs,
+                                   r.lut_size)
                for b in baselines}
     cands: dict = {}
     for b in baselines:
@@ -232,7 +235,7 @@ def _choose_conventional(r: _Run, baselines) -> tuple[str, dict, list[str]]:
         depth = b[2] if len(b) > 2 and b[2] is not None else lut_depth(_load_module(r.out, src, r.top))
         packing, util, secs = f_packs[name].result()
         cands[name] = {"packing": packing, "src": src,
-                       "util": {**util, "depth": depth, "how": HOW.get(name, name), "placed": False,
+                       "util": {**util, "depth": depth, "how": how(name, r.lut_size), "placed": False,
                                 "seconds": {"pack": round(secs, 3)}}}
     chosen, eligible = choose({n: c["util"] for n, c in cands.items()})
     for n, c in cands.items():
@@ -252,7 +255,8 @@ def _finish_tlut(r: _Run, f_pack, f_place, ppc_zero) -> tuple[dict, object, Call
     placement, psecs = f_place.result()
     with steps.step("configure tlut"):
         namer = net_namer(module)
-        impl = r.be.implement(BackendRequest(module, r.dev, r.seed, ppc_zero, namer, tlut_pairs=r.tlut_pairs),
+        impl = r.be.implement(BackendRequest(module, r.dev, r.seed, ppc_zero, namer, tlut_pairs=r.tlut_pairs,
+                                             lut_size=r.lut_size),
                               packing, placement, {"pack": tsecs, "place": psecs})
     return module, impl, namer
 
@@ -265,7 +269,8 @@ def _finish_conventional(r: _Run, chosen: str, cands: dict) -> tuple[dict, list[
     placement, psecs = c["placing"].result()
     with steps.step(f"configure baseline {chosen}"):
         namer = net_namer(module)
-        impl = r.be.implement(BackendRequest(module, r.dev, r.seed, None, namer, tlut_pairs=r.tlut_pairs),
+        impl = r.be.implement(BackendRequest(module, r.dev, r.seed, None, namer, tlut_pairs=r.tlut_pairs,
+                                             lut_size=r.lut_size),
                               c["packing"], placement, {"pack": c["util"]["seconds"]["pack"], "place": psecs})
     cutil = {**_utilization(impl), "depth": c["util"]["depth"], "how": c["util"]["how"]}
     files = [_write_candidate(r.out, chosen, cutil, r.dev, r.design_hash)]

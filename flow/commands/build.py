@@ -32,11 +32,17 @@ from ..report import print_slowest, print_table, verdict_line
               help="Last stage to run.")
 @click.option("--area", is_flag=True, help="TMAP: recover area without keeping the depth (fewer LUTs, deeper).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Placer seed (back end; deterministic per seed).")
+@click.option("--lut-size", type=click.IntRange(4, 6), default=None, metavar="K",
+              help="LUT size K: 4, 5 or 6 [the project's [build] lut_size, else 6]. TMAP, every conventional "
+                   "candidate and the rest of synth_xilinx map to K-input LUTs; below 6 each LUT takes a LUT site "
+                   "of its own (no LUT6_2 pairs; abc-wide, whose wide LUTs need LUT6 + MUXF7/F8, is skipped).")
 @click.option("--tlut-pairs", is_flag=True,
-              help="Back end: let two TLUTs of <= 5 inputs share one LUT6_2 site (default: one TLUT per LUT6 site).")
-@click.option("--mul-chunk", type=click.IntRange(min=0), default=6, show_default=True,
+              help="Back end: let two TLUTs of <= 5 inputs share one LUT6_2 site (default: one TLUT per LUT6 site; "
+                   "LUT size 6 only).")
+@click.option("--mul-chunk", type=click.IntRange(min=0), default=None,
               help="Front end: split a multiplier with a parameter operand into chunk products of this many "
-                   "regular-operand bits (one TLUT per product bit); 0: leave it to synth_xilinx (DSP48E1).")
+                   "regular-operand bits (one TLUT per product bit); 0: leave it to synth_xilinx (DSP48E1) "
+                   "[the LUT size K].")
 @click.option("--adders", type=click.Choice(["auto", "carry", "logic"]), default="auto", show_default=True,
               help="Adders fed by a parameter input: auto sends one to the LUT mapper as logic when each output bit "
                    "depends on at most K regular inputs (one TLUT per bit), else keeps its CARRY4 chain; carry keeps "
@@ -72,9 +78,9 @@ from ..report import print_slowest, print_table, verdict_line
                    "front-end check, packing and placement) on up to N cores [$DCSFLOW_JOBS, else the "
                    "machine's cores]; -j 1 runs them in turn. The results are the same.")
 @click.option("--quiet", is_flag=True, help="No progress display.")
-def COMMAND(design, project, top, params, device, out, start, stop, area, seed, tlut_pairs, mul_chunk, adders, backend,
-            board, force, allow_no_params, ghdl_opts, no_frontend_check, frontend_cycles, baselines, no_static_remap,
-            jobs, quiet):
+def COMMAND(design, project, top, params, device, out, start, stop, area, seed, lut_size, tlut_pairs, mul_chunk,
+            adders, backend, board, force, allow_no_params, ghdl_opts, no_frontend_check, frontend_cycles, baselines,
+            no_static_remap, jobs, quiet):
     """Build DESIGN with TLUTs (TMAP, parameters in the PPC) and conventionally (the best of several
     candidates with the parameters as ordinary inputs: --baselines).
 
@@ -115,7 +121,7 @@ def COMMAND(design, project, top, params, device, out, start, stop, area, seed, 
                              ghdl_options=tuple(ghdl_opts), frontend_check=not no_frontend_check,
                              frontend_cycles=frontend_cycles, static_remap=not no_static_remap,
                              baselines=tuple(b.strip() for b in baselines.split(",") if b.strip()),
-                             jobs=check_jobs(jobs)))
+                             jobs=check_jobs(jobs), lut_size=lut_size))
     if res.report:
         print_table(res.report)
         click.echo(summary_line(res.report))

@@ -238,7 +238,7 @@ def load_record(out: Path, stage: str, design_hash: str, outputs_of: dict[str, d
     if doc.get("version") != RECORD_VERSION:
         raise StaleStage(f"{p} has format version {doc.get('version')}; this dcsflow reads version {RECORD_VERSION}")
     if doc.get("design_hash") != design_hash:
-        raise StaleStage(f"the design, its sources or its --param list changed since the {stage} stage")
+        raise StaleStage(f"the design, its sources, its --param list or the LUT size changed since the {stage} stage")
     cls = RECORD_TYPES[stage]
     data, outputs, inputs = doc.get("data"), doc.get("outputs"), doc.get("inputs")
     names = {f.name for f in fields(cls)}

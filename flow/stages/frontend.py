@@ -73,7 +73,7 @@ def run(ctx: Context) -> FrontendResult:
         raise no_params_error(d.name, ctx.top)  # before Yosys runs
     spec = fe.DesignSpec(sources=sources, top=ctx.top, chparams={} if vhdl_top else dict(d.chparams),
                          params=list(ctx.params), mul_chunk=ctx.options.mul_chunk,
-                         adders=ctx.options.adders,
+                         adders=ctx.options.adders, lut_size=ctx.options.lut_size,
                          conventional_chparams=dict(d.conventional_chparams))
     ctx.step("yosys synth_xilinx -run :map_luts")
     pre_path, top, t_pre = fe.synthesize_pre(spec, fdir, lambda s: ctx.step(f"yosys {s}"))

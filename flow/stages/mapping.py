@@ -7,7 +7,8 @@ the static logic where that saves LUTs within the shallowest conventional candid
 ``tmap/netlist.json`` is then the netlist kept. Beside it, the conventional candidates
 (:mod:`dcsflow.flow.baselines`: Yosys's own mapping, TMAP and ABC without parameters) each finish
 ``pre_conventional.json`` (or ``pre.json``) into ``baselines/<name>/netlist.json``; the back end
-chooses among them.
+chooses among them. Everything maps to LUTs of the build's LUT size K (``BuildOptions.lut_size``):
+TMAP, the candidates and the rest of synth_xilinx (:mod:`dcsflow.flow.baselines`).
 
 Jobs (:class:`dcsflow.flow.jobs.Jobs`, parallel with ``-j N``): TMAP with parameters; TMAP's
 reference mapping without them (a figure of the report); every conventional candidate; the TLUT
@@ -24,7 +25,7 @@ from pathlib import Path
 from dcsflow.fileio import write_text_atomic
 
 from .. import frontend as fe
-from ..baselines import REFERENCE, candidate_runs, check_names, submit_candidates
+from ..baselines import REFERENCE, candidate_runs, check_lut_width, check_names, submit_candidates
 from ..jobs import Jobs
 from ..mapping import map_logic, reference_figures, uses_tmap
 from . import BuildError, Context, FrontendResult, MapResult
@@ -39,13 +40,13 @@ def _read(path: Path, stage: str) -> str:
     return path.read_text()
 
 
-def map_tluts_job(out: Path, params: list[str], area: bool) -> dict:
-    """Job: TMAP on ``frontend/logic.aag`` into ``tmap/``. Returns the outcome's stats, seconds and
-    PPC path (the netlist is in ``tmap/netlist.json``)."""
+def map_tluts_job(out: Path, params: list[str], area: bool, K: int = 6) -> dict:
+    """Job: TMAP on ``frontend/logic.aag`` into ``tmap/`` with ``K``-input LUTs. Returns the
+    outcome's stats, seconds and PPC path (the netlist is in ``tmap/netlist.json``)."""
     tdir = Path(out) / "tmap"
     if tdir.exists():
         shutil.rmtree(tdir)
-    mo = map_logic(Path(out) / "frontend" / "logic.aag", params, tdir, area=area)
+    mo = map_logic(Path(out) / "frontend" / "logic.aag", params, tdir, area=area, K=K)
     return {"stats": mo.stats, "seconds": mo.seconds, "ppc": str(mo.ppc_path.relative_to(out))}
 
 
@@ -62,21 +63,25 @@ def _prepare_tlut_module(out: Path, top: str) -> tuple[fe.Extraction, dict]:
     return ext2, module
 
 
-def finish_tlut(netlist: dict, into: Path, top: str, ext: fe.Extraction, module: dict, defaults: dict) -> dict:
+def finish_tlut(netlist: dict, into: Path, top: str, ext: fe.Extraction, module: dict, defaults: dict,
+                K: int = 6) -> dict:
     """Re-import the TLUT netlist ``netlist`` into ``module``, finish synth_xilinx in folder ``into``
-    (``mapped.json``, ``post.json``, the Yosys script and log) and return the finished document
-    (:func:`dcsflow.flow.frontend.finalize_tluts`, the front end's parameter defaults kept)."""
+    (``mapped.json``, ``post.json``, the Yosys script and log) for LUT size ``K`` and return the
+    finished document (:func:`dcsflow.flow.frontend.finalize_tluts`, the front end's parameter
+    defaults kept). Raises BaselineError when a LUT of it is wider than ``K``."""
     doc = fe.reimport({}, module, ext, netlist)
     into.mkdir(parents=True, exist_ok=True)
     (into / "mapped.json").write_text(json.dumps(doc))
     fe.continue_synthesis(into / "mapped.json", top, "", into / "post.json", into, "yosys",
-                          what="rest of synth_xilinx (TLUT netlist)")
+                          what="rest of synth_xilinx (TLUT netlist)", lut_width=K)
     final = fe.finalize_tluts(json.loads((into / "post.json").read_text()), top)
+    if K != 6:
+        check_lut_width(final["modules"][top], K, "TLUT netlist")
     final["modules"][top]["parameter_default_values"] = defaults
     return final
 
 
-def finish_tmap_job(out: Path, top: str, defaults: dict) -> dict:
+def finish_tmap_job(out: Path, top: str, defaults: dict, K: int = 6) -> dict:
     """Job: TMAP's netlist finished into ``tlut/`` (``tlut/netlist.json``); writes ``tmap/module.json``
     (the module the re-mapping candidates are re-imported into). Returns the Yosys seconds."""
     import time
@@ -89,12 +94,12 @@ def finish_tmap_job(out: Path, top: str, defaults: dict) -> dict:
         write_text_atomic(out / "tmap" / "module.json", json.dumps(module))
         netlist = json.loads((out / "tmap" / "netlist.json").read_text())
     t0 = time.perf_counter()
-    final = finish_tlut(netlist, out / "tlut", top, ext, module, defaults)
+    final = finish_tlut(netlist, out / "tlut", top, ext, module, defaults, K)
     write_text_atomic(out / "tlut" / "netlist.json", json.dumps(final))
     return {"yosys_seconds": time.perf_counter() - t0}
 
 
-def remap_candidate_job(out: Path, top: str, tail: int, kept: set, defaults: dict) -> dict:
+def remap_candidate_job(out: Path, top: str, tail: int, kept: set, defaults: dict, K: int = 6) -> dict:
     """Job: one static re-mapping candidate (:func:`dcsflow.flow.static_remap.candidate`) finished in
     ``tmap/static_remap/t<tail>/`` (``final.json`` the finished document). Returns its result dict
     (the re-mapped netlist as a JSON object under ``netlist``)."""
@@ -109,7 +114,7 @@ def remap_candidate_job(out: Path, top: str, tail: int, kept: set, defaults: dic
     net = TlutNetlist.from_json_obj(json.loads((out / "tmap" / "netlist.json").read_text()))
 
     def finish(n: TlutNetlist) -> dict:
-        final = finish_tlut(n.to_json_obj(), into, top, ext, module, defaults)
+        final = finish_tlut(n.to_json_obj(), into, top, ext, module, defaults, K)
         write_text_atomic(into / "final.json", json.dumps(final))
         return final["modules"][top]
 
@@ -134,7 +139,8 @@ def _static_remap(ctx: Context, jobs: Jobs, top: str, defaults: dict, after, con
     after.result()                                      # TMAP's netlist finished
     net = TlutNetlist.from_json_obj(json.loads((out / "tmap" / "netlist.json").read_text()))
     base = json.loads((out / "tlut" / "netlist.json").read_text())["modules"][top]
-    futs = [jobs.submit(f"static remap T={tail}", remap_candidate_job, out, top, tail, kept, defaults, priority=1)
+    K = ctx.options.lut_size
+    futs = [jobs.submit(f"static remap T={tail}", remap_candidate_job, out, top, tail, kept, defaults, K, priority=1)
             for tail, kept in plan(net, base)]
     ctx.step("TLUT: static re-mapping; waiting for the conventional candidates (their LUT depth is its bound)")
     results = [f.result() for f in futs]
@@ -175,11 +181,12 @@ def run(ctx: Context, front: FrontendResult) -> MapResult:
     # priorities (flow.jobs): the Yosys reference first (the longest; abc-wide's choice waits for it),
     # then the TLUT chain (TMAP, its finishing run, the static re-mapping), the other candidates, and
     # last TMAP's reference figures (nothing waits for them)
-    conv = submit_candidates(jobs, out, top, names, defaults)
-    f_map = jobs.submit("tmap", map_tluts_job, out, params, ctx.options.area, priority=1)
-    f_ref = (jobs.submit("tmap reference", reference_figures, out / "frontend" / "logic.aag", params,
+    K = ctx.options.lut_size
+    conv = submit_candidates(jobs, out, top, names, defaults, K)
+    f_map = jobs.submit("tmap", map_tluts_job, out, params, ctx.options.area, K, priority=1)
+    f_ref = (jobs.submit("tmap reference", reference_figures, out / "frontend" / "logic.aag", params, K,
                          area=ctx.options.area, priority=6) if params and uses_tmap() else None)
-    f_fin = jobs.submit("tlut finish", finish_tmap_job, out, top, defaults, after=(f_map,), priority=1)
+    f_fin = jobs.submit("tlut finish", finish_tmap_job, out, top, defaults, K, after=(f_map,), priority=1)
     # on an error the build ends the jobs still running (Jobs.close)
     mo = f_map.result()
     st = dict(mo["stats"])
