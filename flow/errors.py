@@ -11,3 +11,7 @@ class FlowError(Exception):
     """A user-facing error of the flow: printed as one line by the CLI, exit status 1."""
 
     user_error = True
+
+
+class FrontendError(FlowError):
+    """Bad front-end input (unknown parameter port, unsupported netlist construct, a bad mark)."""

@@ -49,15 +49,11 @@ from typing import Callable
 from dcsflow.aig import Aig, write_aiger
 from dcsflow.fileio import write_text_atomic
 
-from .errors import FlowError
+from .errors import FrontendError  # noqa: F401  (part of this module's API)
 from .adders import Decision, check_mode, cone_commands, logic_commands, name_pattern, ripple_map
 from .param_arith import (DEFAULT_CHUNK, is_identifier, param_mul_commands, param_wire_selection, parse_count,
                           probe_commands, soft_mul_commands)
 from .yosys import YosysError, quotable, quote, run_script, script_path
-
-
-class FrontendError(FlowError):
-    """Bad front-end input (unknown parameter port, unsupported netlist construct)."""
 
 
 #: Fine-grained gate cells that ``abc`` maps (Yosys ``abc`` pass, cell library of simplemap).

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .frontend import FrontendError
+from .errors import FrontendError
 
 _LINE_RE = re.compile(r"\s*//\s*param\s*$", re.IGNORECASE)
 _SRC_RE = re.compile(r"^(?P<file>.*):(?P<l0>\d+)\.\d+-(?P<l1>\d+)\.\d+$")
