@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """TMAP on designs of the kinds the published TLUT flow reports, beside its figures.
 
-Usage: python benchmarks/published_bench.py [--adders ripple|yosys|both] [--only NAME,...] [--no-verify] [--docs]
+Usage: python benchmarks/published_bench.py [--adders ripple|yosys|both] [--only NAME,...] [--no-verify]
+[--no-builds] [--docs]
 
 Designs (our own VHDL, benchmarks/hdl/; parameter ports marked ``--PARAM``):
 
@@ -36,7 +37,17 @@ as ordinary inputs (baselines of ``tmap.abc``: depth script ``&st; &if -K k``, a
 &dch; &if -K k -a; &mfs``).
 
 Targets (K = 4, ripple adders): each design no more LUTs than the published figure at no
-greater depth; the row select also 6 TLUTs at depth 1 at K = 6. The last line is one JSON object.
+greater depth; the row select also 6 TLUTs at depth 1 at K = 6.
+
+Builds (unless ``--no-builds``): the same designs, plus ``tree_mult4`` (a 4-bit regular operand
+times an 8-bit parameter, tree_mult.vhd; published: 12 LUTs, depth 1 at K = 4) and
+``mult_param_block`` (a Verilog multiplier whose coefficient is marked by a ``//PARAM`` block),
+through ``dcsflow build`` (a ``dcsflow.toml`` per design, ``--lut-size K``, default options but
+``--no-frontend-check``, which changes no figure) at K = 4 and K = 6: the TLUT implementation's LUTs,
+TLUTs, LUT depth and slices beside the chosen conventional implementation's (the build's strongest
+candidate) and the published figures. Targets: at K = 4 no more LUTs than the published figure at no
+greater depth; at K = 6 no more slices than the conventional implementation. The last line is one
+JSON object.
 """
 
 from __future__ import annotations
@@ -103,6 +114,14 @@ DESIGNS = [
 ]
 BY_NAME = {d.name: d for d in DESIGNS}
 
+#: designs built by ``dcsflow build`` (the AIG designs without the ``_star`` variants, plus two)
+BUILDS = [
+    Design("tree_mult4", ["tree_mult.vhd"], "tree_mult", ["b"], generics={"AW": 4, "BW": 8},
+           published=[Published(12, 1, K=4)]),
+    *[d for d in DESIGNS if not d.name.endswith("_star") and d.name != "row_select_if"],
+    Design("mult_param_block", ["mult_param_block.v"], "mult_param_block", ["coef"]),
+]
+
 
 def yosys_script(top: str, verilog: list, params: list, K: int, adders: str, out: Path) -> list:
     """The Yosys commands making the AIG ``out`` of ``top`` (see the module docstring)."""
@@ -168,19 +187,81 @@ def run(d: Design, K: int, adders: str, workdir: Path, verify: bool = True) -> d
     return row
 
 
+def build_one(d: Design, K: int, workdir: Path) -> dict:
+    """``dcsflow build`` of design ``d`` at LUT size ``K`` (a dcsflow.toml in ``workdir``); returns one
+    row: TLUT and conventional LUTs, TLUTs, depth, slices, the adder decisions, seconds, target."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    srcs = ", ".join(f'"{HDL / s}"' for s in d.sources)
+    gens = ", ".join(f"{k} = {v}" for k, v in d.generics.items())
+    (workdir / "dcsflow.toml").write_text(f'[design]\nname = "{d.name}"\ntop = "{d.top}"\nsources = [{srcs}]\n'
+                                          + (f"chparams = {{ {gens} }}\n" if gens else ""))
+    out = workdir / f"k{K}"
+    t = time.perf_counter()
+    r = subprocess.run([sys.executable, "-m", "dcsflow.flow", "build", "-p", str(workdir / "dcsflow.toml"),
+                        "--lut-size", str(K), "--out", str(out), "--quiet", "--no-frontend-check", "--force"],
+                       capture_output=True, text=True)
+    secs = time.perf_counter() - t
+    if r.returncode != 0:
+        raise RuntimeError(f"dcsflow build failed on {d.name} K={K}: {r.stderr.strip()[-400:]}")
+    rep = json.loads((out / "report.json").read_text())
+    tl, cv = rep["tlut"], rep["conventional"]
+    slices = lambda impl: (rep.get("backend") or {}).get(impl, {}).get("slices")  # noqa: E731
+    pub = next((p for p in d.published if p.K == K), None)
+    row = dict(design=d.name, K=K, luts=tl["luts"], tluts=tl["tluts"], depth=tl["depth"], carry4=tl["carry4"],
+               slices=slices("tlut"), conv_luts=cv["luts"], conv_depth=cv["depth"], conv_carry4=cv["carry4"],
+               conv_slices=slices("conventional"), baseline=cv.get("baseline"), adders=rep.get("adders"),
+               seconds=round(secs, 1), published=pub.__dict__ if pub else None, target=None)
+    if K == 4 and pub is not None:
+        row["target"] = row["luts"] <= pub.luts and row["depth"] <= pub.depth
+    elif K == 6 and row["slices"] is not None and row["conv_slices"] is not None:
+        row["target"] = row["slices"] <= row["conv_slices"]
+    return row
+
+
+def run_builds(designs: list[Design], Ks: list[int]) -> list[dict]:
+    """:func:`build_one` for every design and K; prints a table as it goes and one line per target."""
+    hdr = (f"{'build':18} {'K':>1} | {'LUTs':>5} {'TLUT':>5} {'dep':>3} {'C4':>3} {'slc':>4} | "
+           f"{'cLUTs':>5} {'dep':>3} {'C4':>3} {'slc':>4} | {'pub':>5} {'dep':>3} | {'s':>5}")
+    print(hdr)
+    print("-" * len(hdr))
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="published-builds-") as tmp:
+        for d in designs:
+            for K in Ks:
+                r = build_one(d, K, Path(tmp) / d.name)
+                rows.append(r)
+                p = r["published"]
+                print(f"{d.name:18} {K:1} | {r['luts']:5} {r['tluts']:5} {r['depth']:3} {r['carry4']:3} "
+                      f"{r['slices']!s:>4} | {r['conv_luts']:5} {r['conv_depth']:3} {r['conv_carry4']:3} "
+                      f"{r['conv_slices']!s:>4} | " + (f"{p['luts']:5} {p['depth']:3}" if p else f"{'-':>5} {'-':>3}")
+                      + f" | {r['seconds']:5.1f}", flush=True)
+    print()
+    for r in rows:
+        if r["target"] is None:
+            continue
+        what = (f"{r['luts']} LUTs, depth {r['depth']} vs published {r['published']['luts']}, depth "
+                f"{r['published']['depth']}" if r["K"] == 4 else
+                f"{r['slices']} slices vs {r['conv_slices']} conventional ({r['baseline']})")
+        print(f"build {r['design']} K={r['K']}: {what}: {'met' if r['target'] else 'MISSED'}")
+    return rows
+
+
 def main(argv=None) -> int:
     """Run the benchmark; prints a table, one line per target and (last line) one JSON object."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--adders", choices=["ripple", "yosys", "both"], default="ripple")
-    ap.add_argument("--only", default="", help="comma-separated design names (" + ", ".join(BY_NAME) + ")")
+    ap.add_argument("--only", default="", help="comma-separated design names (" + ", ".join(
+        dict.fromkeys([*BY_NAME, *(d.name for d in BUILDS)])) + ")")
     ap.add_argument("-K", type=int, action="append", help="LUT size (repeatable; default 4 and 6)")
     ap.add_argument("--no-verify", action="store_true", help="skip the proofs")
+    ap.add_argument("--no-builds", action="store_true", help="only map the AIGs (no dcsflow build runs)")
     ap.add_argument("--docs", action="store_true", help="also write docs/results/published.md from this run")
     args = ap.parse_args(argv)
-    names = [n for n in args.only.split(",") if n] or list(BY_NAME)
-    unknown = [n for n in names if n not in BY_NAME]
+    every = list(dict.fromkeys([*BY_NAME, *(d.name for d in BUILDS)]))
+    names = [n for n in args.only.split(",") if n] or every
+    unknown = [n for n in names if n not in every]
     if unknown:
-        ap.error(f"unknown design {unknown[0]!r}; designs: {', '.join(BY_NAME)}")
+        ap.error(f"unknown design {unknown[0]!r}; designs: {', '.join(every)}")
     adders = ["ripple", "yosys"] if args.adders == "both" else [args.adders]
     Ks = args.K or [4, 6]
     hdr = (f"{'design':18} {'adders':6} {'K':>1} {'ANDs':>6} | {'LUTs':>5} {'TLUT':>5} {'dep':>3} {'proof':>5} "
@@ -189,7 +270,7 @@ def main(argv=None) -> int:
     print("-" * len(hdr))
     rows = []
     with tempfile.TemporaryDirectory(prefix="published-bench-") as tmp:
-        for name in names:
+        for name in [n for n in names if n in BY_NAME]:
             for a in adders:
                 for K in Ks:
                     r = run(BY_NAME[name], K, a, Path(tmp) / name, verify=not args.no_verify)
@@ -210,6 +291,12 @@ def main(argv=None) -> int:
               f"{p['luts']} LUTs{ptl}, depth {p['depth']}: {'met' if r['target'] else 'MISSED'}")
     summary = {"rows": rows, "targets_met": all(r["target"] for r in targets) if targets else None,
                "targets_missed": [f"{r['design']} K={r['K']}" for r in targets if not r["target"]]}
+    if not args.no_builds:
+        brows = run_builds([d for d in BUILDS if d.name in names], Ks)
+        summary["builds"] = brows
+        bt = [r for r in brows if r["target"] is not None]
+        summary["build_targets_met"] = all(r["target"] for r in bt) if bt else None
+        summary["build_targets_missed"] = [f"{r['design']} K={r['K']}" for r in bt if not r["target"]]
     if args.docs:
         docs_page(rows, summary)
     print(json.dumps(summary))
@@ -235,6 +322,23 @@ def docs_page(rows: list[dict], summary: dict) -> None:
              "(ripple-carry adders, as the published flow's synthesis hands them over). "
              + ("Every target is met." if summary["targets_met"] else
                 f"Targets missed: {', '.join(missed)}." if missed else ""))
+    builds = summary.get("builds") or []
+    if builds:
+        body += "\n\n## Through `dcsflow build`\n\n" + _results.table(
+            ["design", "K", "TLUT LUTs", "TLUTs", "depth", "CARRY4", "slices", "conv. LUTs", "depth", "CARRY4",
+             "slices", "conv. candidate", "adders to logic", "published LUTs", "published depth", "target met",
+             "build s"],
+            [[f"`{r['design']}`", r["K"], r["luts"], r["tluts"], r["depth"], r["carry4"], r["slices"], r["conv_luts"],
+              r["conv_depth"], r["conv_carry4"], r["conv_slices"], r["baseline"],
+              f"{(r['adders'] or {}).get('logic', 0)} of {(r['adders'] or {}).get('fed_by_parameters', 0)}",
+              (r["published"] or {}).get("luts"), (r["published"] or {}).get("depth"), r["target"], r["seconds"]]
+             for r in builds])
+        missed = summary.get("build_targets_missed") or []
+        body += ("\n\nBuilds: each design's `dcsflow.toml`, `--lut-size K`, default options (`--adders auto`) "
+                 "but `--no-frontend-check`. Targets: at K = 4 no more LUTs than the published figure at no "
+                 "greater depth; at K = 6 no more slices than the conventional implementation (the build's "
+                 "strongest candidate). "
+                 + ("Every build target is met." if not missed else f"Build targets missed: {', '.join(missed)}."))
     _results.write_page("published", "Published designs", body, intro)
 
 
