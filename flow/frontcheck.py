@@ -29,10 +29,19 @@ Comparison: a bit that the source simulation leaves undefined (``U``, ``X``, ``Z
 counted (``uncompared_bits``); ``L``/``H`` count as 0/1; every other bit must be equal. The first
 difference raises :class:`FrontCheckError` naming the output bit, the cycle and both values.
 
+VHDL record ports: GHDL 2.0.0's synthesis makes one port ``<port>_<field>`` of each field of a record
+port, and one vector of a nested record, an array of records or any array port (a record's first
+field in the least significant bits, an array's leftmost element in the most significant ones:
+:class:`Shape`). The test bench declares a signal of the port's subtype and drives and samples its
+fields bit by bit in that layout (:func:`vhdl_testbench`); the types are read from the packages of
+the sources (:func:`dcsflow.flow.vhdl.package_types`).
+
 What cannot be checked gives a result with ``passed`` None and a ``skipped`` reason (the build goes
 on, the stage prints one note): a design mixing VHDL and Verilog (no one simulator here reads both),
 an ``inout`` port, a VHDL port of another type than ``std_logic``, ``std_ulogic``, ``bit``,
-``std_logic_vector``, ``std_ulogic_vector``, ``unsigned``, ``signed`` or ``bit_vector``.
+``std_logic_vector``, ``std_ulogic_vector``, ``unsigned``, ``signed`` or ``bit_vector``, or a record or
+one-dimensional array of those (at any depth) declared in a package; a record or array port whose
+constraint names a generic.
 
 Work files (``workdir``, in a build ``frontcheck/``): ``stim.txt``, ``source.out``, ``netlist.out``
 (formats: docs/formats.md "Front-end check"), ``check.json`` (ports and their roles), the test
@@ -559,35 +568,202 @@ def vhdl_base_type(type_text: str) -> str | None:
     return head
 
 
-def vhdl_testbench(ports: Sequence[CheckPort], vhdl_ports: Mapping[str, object], top: str, cycles: int,
+# ------------------------------------------------------------------------------------ VHDL records
+
+#: VHDL types the test bench drives element by element: name -> the scalar type of the elements
+#: (None: the type is itself a scalar of that kind)
+_SCALARS = {"std_logic": "std_ulogic", "std_ulogic": "std_ulogic", "bit": "bit"}
+_VECTORS = {"std_logic_vector": "std_ulogic", "std_ulogic_vector": "std_ulogic", "unsigned": "std_ulogic",
+            "signed": "std_ulogic", "unresolved_unsigned": "std_ulogic", "unresolved_signed": "std_ulogic",
+            "u_unsigned": "std_ulogic", "u_signed": "std_ulogic", "bit_vector": "bit"}
+#: words of a constraint that name no object (the rest must be record field names)
+_CONSTRAINT_WORDS = {"to", "downto", "open", "others"}
+
+
+@dataclass(frozen=True)
+class Shape:
+    """The structure of a VHDL type as GHDL 2.0.0's synthesis packs it into bits: ``scalar``
+    (``base`` ``std_ulogic`` or ``bit``; one bit), ``array`` (one dimension; ``element``; the
+    rightmost element in the least significant bits, as in a ``std_logic_vector``) or ``record``
+    (``fields`` in declaration order; the first field in the least significant bits). ``name``:
+    the type as written, for messages."""
+
+    kind: str
+    name: str = ""
+    base: str = ""
+    element: "Shape | None" = None
+    fields: tuple = ()
+
+    def field_names(self) -> set[str]:
+        """Lower-case names of the record fields at any depth."""
+        out = {f.lower() for f, _ in self.fields}
+        for _, sh in self.fields:
+            out |= sh.field_names()
+        if self.element is not None:
+            out |= self.element.field_names()
+        return out
+
+
+class UnsupportedVhdlType(ValueError):
+    """A VHDL type the front-end check's test bench cannot drive (:func:`vhdl_shape`); the message
+    names it and says why."""
+
+
+def _type_mark(text: str) -> tuple[str, str]:
+    """(package or "", type mark) of a subtype indication as the scanner writes it (``work . p . t (
+    3 downto 0 )`` -> ``("p", "t")``; ``integer range 0 to 7`` -> ``("", "integer")``; a resolution
+    function before the mark is dropped)."""
+    head = text.split("(")[0]
+    head = re.split(r"\s+range\s+", " " + head + " ", flags=re.IGNORECASE)[0].strip()
+    words = head.replace(" . ", ".").split()
+    mark = words[-1] if words else ""
+    parts = mark.split(".")
+    return (parts[-2] if len(parts) > 1 else ""), parts[-1]
+
+
+def vhdl_shape(type_text: str, types: Mapping[str, list], _seen: tuple[str, ...] = ()) -> Shape:
+    """The :class:`Shape` of a VHDL subtype indication (as :class:`dcsflow.flow.vhdl.Port` writes it),
+    with the packages' types ``types`` (:func:`dcsflow.flow.vhdl.package_types`).
+
+    Raises:
+        UnsupportedVhdlType: a type that is not std_logic, std_ulogic, bit, one of their vectors (std_logic_vector,
+            std_ulogic_vector, unsigned, signed, bit_vector), or a record or one-dimensional array of
+            those (at any depth); a type declared in several packages; a recursive type.
+    """
+    pkg, mark = _type_mark(type_text)
+    low = mark.lower()
+    if low in _SCALARS:
+        return Shape("scalar", type_text, base=_SCALARS[low])
+    if low in _VECTORS:
+        return Shape("array", type_text, element=Shape("scalar", _VECTORS[low], base=_VECTORS[low]))
+    decls = [d for d in types.get(low, []) if not pkg or d.package.lower() == pkg.lower()]
+    if not decls:
+        raise UnsupportedVhdlType(f"type {type_text.replace(' . ', '.')}")
+    if len({(d.kind, d.fields, d.element, d.dimensions, d.indication) for d in decls}) > 1:
+        raise UnsupportedVhdlType(f"type {mark}, declared differently in packages "
+                           + ", ".join(dict.fromkeys(d.package for d in decls)))
+    d = decls[0]
+    if low in _seen:
+        raise UnsupportedVhdlType(f"type {mark}, which refers to itself")
+    seen = (*_seen, low)
+    if d.kind == "subtype":
+        return vhdl_shape(d.indication, types, seen)
+    if d.kind == "record":
+        return Shape("record", type_text, fields=tuple((f, vhdl_shape(t, types, seen)) for f, t in d.fields))
+    if d.kind == "array":
+        if d.dimensions != 1:
+            raise UnsupportedVhdlType(f"type {mark}, an array of {d.dimensions} dimensions")
+        return Shape("array", type_text, element=vhdl_shape(d.element, types, seen))
+    raise UnsupportedVhdlType(f"type {mark} ({d.path}:{d.line}: an enumeration, integer or other scalar type)")
+
+
+@dataclass(frozen=True)
+class VhdlTarget:
+    """What a netlist port of a VHDL design is in the entity: the VHDL ``port``
+    (:class:`dcsflow.flow.vhdl.Port`), the record ``field`` GHDL made it of (None: the whole port) and
+    the ``shape`` the test bench drives (None: the whole port is of a type of :data:`VHDL_TYPES`)."""
+
+    port: object
+    field: str | None = None
+    shape: Shape | None = None
+
+    @property
+    def vhdl_name(self) -> str:
+        """The port (``p``) or record field (``p.f``) as the VHDL names it."""
+        return f"{self.port.name}.{self.field}" if self.field else self.port.name
+
+
+def _drive_lines(target: str, shape: Shape, var: str, depth: int = 0) -> list[str]:
+    """Statements that assign ``target`` from bits ``var(off)`` upwards (``off`` advanced past them),
+    in GHDL's packing (:class:`Shape`)."""
+    if shape.kind == "scalar":
+        bit = f"{var}(off)"
+        return [f"{target} <= {'to_bit(' + bit + ')' if shape.base == 'bit' else bit}; off := off + 1;"]
+    if shape.kind == "array":
+        k = f"k{depth}"
+        inner = _drive_lines(f"{target}({k})", shape.element, var, depth + 1)
+        return [f"for {k} in {target}'reverse_range loop", *("  " + ln for ln in inner), "end loop;"]
+    return [ln for f, sh in shape.fields for ln in _drive_lines(f"{target}.{f}", sh, var, depth)]
+
+
+def _sample_lines(target: str, shape: Shape, depth: int = 0) -> list[str]:
+    """Statements that write ``target`` onto line ``lo``, most significant bit first (GHDL's packing)."""
+    if shape.kind == "scalar":
+        return [f"write(lo, to_string({target}));"]
+    if shape.kind == "array":
+        k = f"k{depth}"
+        inner = _sample_lines(f"{target}({k})", shape.element, depth + 1)
+        return [f"for {k} in {target}'range loop", *("  " + ln for ln in inner), "end loop;"]
+    return [ln for f, sh in reversed(shape.fields) for ln in _sample_lines(f"{target}.{f}", sh, depth)]
+
+
+def _constraint_names(type_text: str, shape: Shape) -> list[str]:
+    """Identifiers in the constraint of a subtype indication that are no record field names (e.g.
+    a generic): a test bench cannot declare a signal of that subtype."""
+    if "(" not in type_text:
+        return []
+    rest = type_text[type_text.index("("):]
+    fields = shape.field_names()
+    return [w for w in re.findall(r"[A-Za-z][A-Za-z0-9_]*", rest)
+            if w.lower() not in _CONSTRAINT_WORDS and w.lower() not in fields]
+
+
+def vhdl_testbench(ports: Sequence[CheckPort], vhdl_ports: Mapping[str, VhdlTarget], top: str, cycles: int,
                    generics: Mapping[str, int | str], context: Sequence[str], stim: str, out: str) -> str:
     """The VHDL test bench (``flow/templates/frontcheck/tb.vhd.j2``) driving entity ``top``.
 
-    vhdl_ports: netlist port name -> :class:`dcsflow.flow.vhdl.Port` (every port is there and of a
-    type of :data:`VHDL_TYPES`: :func:`_vhdl_port_problem` first).
+    vhdl_ports: netlist port name -> :class:`VhdlTarget` (every port is there: :func:`_vhdl_port_problem`
+    first). A port of a type of :data:`VHDL_TYPES` gets a signal of its own; a record or array port
+    one signal of its subtype as written, whose parts (a record field per netlist port, as GHDL
+    flattens a record port) are driven and sampled bit by bit in GHDL's packing (:class:`Shape`).
     """
-    rows = []
+    rows, signals, whole = [], {}, {}
     for i, p in enumerate(ports):
-        vp = vhdl_ports[p.name]
-        base = vhdl_base_type(vp.type)
-        low = base.split(".")[-1].lower()
-        scalar = VHDL_TYPES[low]
-        decl = base if scalar else f"{base}({p.width - 1} downto 0)"
-        if low == "bit":
-            convert = "to_bit({v})"
-        elif low == "bit_vector":
-            convert = "to_bitvector({v})"
-        elif low in ("std_logic", "std_ulogic", "std_ulogic_vector"):
-            convert = "{v}"
-        else:
-            convert = base + "({v})"
+        t = vhdl_ports[p.name]
+        vp = t.port
         var = f"v{i}"
-        rows.append({"name": vp.name, "signal": f"s{i}_{p.direction[0]}", "decl": decl, "kind": p.kind,
-                     "direction": p.direction, "var": var, "convert": convert.format(v=var),
-                     "var_decl": "std_ulogic" if scalar else f"std_ulogic_vector({p.width - 1} downto 0)",
-                     "low": "'0'" if scalar else "(others => '0')", "high": "'1'" if scalar else "(others => '1')"})
+        row = {"name": p.name, "kind": p.kind, "direction": p.direction, "var": var}
+        if t.shape is None:
+            base = vhdl_base_type(vp.type)
+            low = base.split(".")[-1].lower()
+            scalar = VHDL_TYPES[low]
+            if low == "bit":
+                convert = "to_bit({v})"
+            elif low == "bit_vector":
+                convert = "to_bitvector({v})"
+            elif low in ("std_logic", "std_ulogic", "std_ulogic_vector"):
+                convert = "{v}"
+            else:
+                convert = base + "({v})"
+            sig = f"s{i}_{p.direction[0]}"
+            low_v, high_v = ("'0'", "'1'") if scalar else ("(others => '0')", "(others => '1')")
+            signals[vp.name.lower()] = {"name": vp.name, "signal": sig, "init": low_v if p.kind == "clock" else "",
+                                        "decl": base if scalar else f"{base}({p.width - 1} downto 0)"}
+            row.update(var_decl="std_ulogic" if scalar else f"std_ulogic_vector({p.width - 1} downto 0)",
+                       drive=[f"{sig} <= {convert.format(v=var)};"], sample=[f"write(lo, to_string({sig}));"],
+                       low=f"{sig} <= {low_v};", high=f"{sig} <= {high_v};")
+        else:
+            key = vp.name.lower()
+            if key not in whole:
+                whole[key] = f"r{len(whole)}_{p.direction[0]}"
+                signals[key] = {"name": vp.name, "signal": whole[key], "decl": vp.type, "init": ""}
+            target = whole[key] + (f".{t.field}" if t.field else "")
+            one = t.shape.kind == "scalar" and p.width == 1
+            if one:
+                drive = [f"{target} <= {'to_bit(' + var + ')' if t.shape.base == 'bit' else var};"]
+            else:
+                drive = ["off := 0;", *_drive_lines(target, t.shape, var),
+                         f"if off /= {p.width} then",
+                         f"  report \"dcsflow front-end check: {vp.name}: the test bench drives \" "
+                         f"& integer'image(off) & \" bits of netlist port {p.name}, which has {p.width}\" "
+                         "severity failure;",
+                         "  std.env.stop(1);", "end if;"]
+            row.update(var_decl="std_ulogic" if one else f"std_ulogic_vector({p.width - 1} downto 0)", drive=drive,
+                       sample=_sample_lines(target, t.shape), low=f"{target} <= '0';", high=f"{target} <= '1';")
+        rows.append(row)
     return _render("tb.vhd.j2", {
-        "top": top, "tb": TB, "ports": rows, "cycles": cycles, "stim": stim, "out": out, "context": list(context),
+        "top": top, "tb": TB, "signals": list(signals.values()), "cycles": cycles, "stim": stim, "out": out,
+        "context": list(context), "packed": bool(whole),
         "clocks": [r for r in rows if r["kind"] == "clock"],
         "inputs": [r for r in rows if r["direction"] == "input" and r["kind"] != "clock"],
         "outputs": [r for r in rows if r["direction"] == "output"],
@@ -739,22 +915,67 @@ def _run_ghdl_source(spec: CheckSpec, workdir: Path) -> None:
 
 # ------------------------------------------------------------------------------------ the check
 
-def _vhdl_port_problem(ports: Sequence[CheckPort], vhdl_ports: Sequence) -> tuple[dict, str | None]:
-    """Map netlist ports to the entity's ports (case-insensitive); the reason the check must be
-    skipped, or None."""
+def _vhdl_port_problem(ports: Sequence[CheckPort], vhdl_ports: Sequence,
+                       sources: Sequence[Path] = ()) -> tuple[dict, str | None]:
+    """Map netlist ports to the entity's ports (case-insensitive; :class:`VhdlTarget`): a port of a
+    type of :data:`VHDL_TYPES` by its name; a port of a record or array type (:func:`vhdl_shape`,
+    types declared in the packages of ``sources``) by its name, or, for a record port, one netlist
+    port ``<port>_<field>`` per field, as GHDL 2.0.0's synthesis flattens it. Returns the mapping and
+    the reason the check must be skipped, or None."""
     by_low = {vp.name.lower(): vp for vp in vhdl_ports}
+    types = None
+    shapes: dict[str, Shape] = {}
+
+    def shape_of(vp) -> Shape:
+        nonlocal types
+        if vp.name.lower() not in shapes:
+            if types is None:
+                from .vhdl import package_types
+
+                types = package_types(tuple(sources))
+            shapes[vp.name.lower()] = vhdl_shape(vp.type, types)
+        return shapes[vp.name.lower()]
+
+    fields: dict[str, tuple] = {}                  # "<port>_<field>" -> (VHDL port, field, shape)
+    for vp in vhdl_ports:
+        if vhdl_base_type(getattr(vp, "type", "") or "") is not None:
+            continue
+        try:
+            sh = shape_of(vp)
+        except UnsupportedVhdlType as e:
+            part = "" if str(e) == f"type {vp.type.replace(' . ', '.')}" else f" ({e})"
+            return {}, (f"port {vp.name} has type {vp.type or '?'}{part}; the test bench drives only "
+                        + ", ".join(VHDL_TYPES) + ", and records and one-dimensional arrays of them")
+        for f, fsh in sh.fields:
+            fields[f"{vp.name}_{f}".lower()] = (vp, f, fsh)
     mapping = {}
     for p in ports:
         vp = by_low.get(p.name.lower())
-        if vp is None:
+        if vp is None and p.name.lower() in fields:
+            vp, f, fsh = fields[p.name.lower()]
+            mapping[p.name] = VhdlTarget(vp, f, fsh)
+        elif vp is None:
             return mapping, f"netlist port {p.name} is no port of the VHDL entity"
-        base = vhdl_base_type(getattr(vp, "type", "") or "")
-        if base is None:
-            return mapping, (f"port {vp.name} has type {vp.type or '?'}; the test bench drives only "
-                             + ", ".join(VHDL_TYPES))
-        if VHDL_TYPES[base.split(".")[-1].lower()] and p.width != 1:
-            return mapping, f"port {vp.name}: a {base} with {p.width} bits in the netlist"
-        mapping[p.name] = vp
+        elif vhdl_base_type(getattr(vp, "type", "") or "") is None:
+            mapping[p.name] = VhdlTarget(vp, None, shape_of(vp))
+        else:
+            base = vhdl_base_type(vp.type)
+            if VHDL_TYPES[base.split(".")[-1].lower()] and p.width != 1:
+                return mapping, f"port {vp.name}: a {base} with {p.width} bits in the netlist"
+            mapping[p.name] = VhdlTarget(vp)
+            continue
+        t = mapping[p.name]
+        if p.kind == "clock" and not (t.shape.kind == "scalar" and p.width == 1):
+            return mapping, f"clock {p.name} ({t.vhdl_name}) of type {t.shape.name} is not one bit"
+        names = _constraint_names(vp.type, shapes[vp.name.lower()])
+        if names:
+            return mapping, (f"port {vp.name} has subtype {vp.type}, whose constraint names {names[0]}: the test "
+                             "bench cannot declare a signal of it")
+    mapped = {(t.port.name.lower(), (t.field or "").lower()) for t in mapping.values()}
+    for vp, f, _ in fields.values():
+        if (vp.name.lower(), "") not in mapped and (vp.name.lower(), f.lower()) not in mapped:
+            return mapping, (f"field {f} of record port {vp.name} has no netlist port {vp.name}_{f} (GHDL's name "
+                             "for it)")
     return mapping, None
 
 
@@ -801,7 +1022,7 @@ def check_frontend(spec: CheckSpec, pre_json: Path, top: str, params: Sequence[s
         return skip("the top has no outputs")
     vmap: dict = {}
     if spec.language == "vhdl":
-        vmap, why = _vhdl_port_problem(ports, spec.vhdl_ports)
+        vmap, why = _vhdl_port_problem(ports, spec.vhdl_ports, spec.sources)
         if why:
             return skip(why)
 
@@ -821,8 +1042,10 @@ def check_frontend(spec: CheckSpec, pre_json: Path, top: str, params: Sequence[s
     cmp = compare_outputs(src_rows, net_rows, outputs)
     if cmp.first is not None:
         p, pos, cycle, a, b = cmp.first
+        t = vmap.get(p.name)
+        part = f" (of {t.vhdl_name} in the VHDL)" if t is not None and t.shape is not None else ""
         raise FrontCheckError(
-            f"frontend check: output {p.bit_name(pos)} differs at cycle {cycle}: source {a}, netlist {b} "
+            f"frontend check: output {p.bit_name(pos)}{part} differs at cycle {cycle}: source {a}, netlist {b} "
             f"({who} vs. the front end's netlist {Path(pre_json).name}; seed {seed}, stimulus and both "
             f"simulations' outputs in {workdir}; --no-frontend-check skips the check)")
     return FrontCheckResult(passed=True, cycles=cycles, simulator=sim, netlist_simulator=net_sim, seed=seed,

@@ -8,6 +8,7 @@ reported once, as one warning line naming it on stderr; the other designs still 
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import replace
 from functools import lru_cache
@@ -84,7 +85,8 @@ def resolve(design: str | None, top: str | None = None, more: list[str] | tuple 
         design: an installed design's name, an HDL file (Verilog ``.v``/``.sv``, VHDL
             ``.vhd``/``.vhdl``) or a folder of them (or with an ``rtl/`` folder); further files and
             folders in ``more`` (any order, both languages); None with ``project``.
-        top: top module (overrides an installed design's); project: a ``dcsflow.toml``
+        top: top module (overrides an installed design's; names a design given as files, else the
+            first file's stem or folder's name does); project: a ``dcsflow.toml``
             (:func:`dcsflow.flow.project.load_project`).
     Raises:
         DesignError: nothing of that name, a file that is not HDL, a folder without HDL files, a
@@ -126,8 +128,22 @@ def resolve(design: str | None, top: str | None = None, more: list[str] | tuple 
         if r in seen:
             raise DesignError(f"{f}: given twice")
         seen.add(r)
-    name = p.name if p.is_dir() else p.stem
-    return Design(name, top, tuple(files))
+    return Design(_files_design_name(p, top), top, tuple(files))
+
+
+#: a top name that can name a design and its build folder (a VHDL or Verilog identifier)
+_PLAIN_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_$]*$")
+
+
+def _files_design_name(first: Path, top: str | None) -> str:
+    """The name of a design given as HDL files and folders (``first``: the first of them): the
+    ``--top`` given, else the first file's stem or the first folder's name (of the folder itself for
+    ``.`` or ``..``), else ``design``."""
+    if top is not None and _PLAIN_NAME.match(top):
+        return top
+    if first.is_dir():
+        return first.name if first.name not in ("", ".", "..") else (first.resolve().name or "design")
+    return first.stem or "design"
 
 
 def _with_top(d: Design, top: str) -> Design:

@@ -373,6 +373,120 @@ def _instantiated(toks: list[Token]) -> set[str]:
     return out
 
 
+# ------------------------------------------------------------------------------------ package types
+
+@dataclass(frozen=True)
+class TypeDecl:
+    """A type or subtype declared in a package, as :func:`package_types` reads it: name as declared,
+    package, file and line, and kind: ``record`` (fields: ``(name, subtype indication)`` in
+    declaration order), ``array`` (element: the element's subtype indication; dimensions: how many
+    index ranges), ``subtype`` (indication: the subtype indication it names), or ``other``
+    (enumeration, integer, physical, access, file, protected, incomplete type). Subtype indications
+    are written as :class:`Port` writes them: tokens joined by one space."""
+
+    name: str
+    package: str
+    path: Path
+    line: int
+    kind: str
+    fields: tuple[tuple[str, str], ...] = ()
+    element: str = ""
+    dimensions: int = 0
+    indication: str = ""
+
+
+#: what ``end X`` closes inside a package declaration besides the package
+_INNER_ENDS = {"component", "protected", "record", "units"}
+
+
+def _joined(toks: list[Token]) -> str:
+    return " ".join(t.text for t in toks)
+
+
+def _type_decl(toks: list[Token], i: int, package: str, path: Path) -> tuple[TypeDecl | None, int]:
+    """The ``type``/``subtype`` declaration starting at ``toks[i]``, and the index after it."""
+    n = len(toks)
+    if i + 2 >= n or toks[i + 1].kind not in ("id", "ext"):
+        return None, i + 1
+    name, line = toks[i + 1].text, toks[i + 1].line
+    if toks[i + 2].low != "is":                                   # type T; (incomplete)
+        return TypeDecl(name, package, path, line, "other"), i + 2
+    j = i + 3
+    if toks[i].low == "subtype":
+        k = j
+        while k < n and toks[k].text != ";":
+            k = _match_paren(toks, k) + 1 if toks[k].text == "(" else k + 1
+        return TypeDecl(name, package, path, line, "subtype", indication=_joined(toks[j:k])), k + 1
+    if j < n and toks[j].low == "record":
+        fields: list[tuple[str, str]] = []
+        k = j + 1
+        while k < n and not (toks[k].low == "end" and k + 1 < n and toks[k + 1].low == "record"):
+            e = k
+            while e < n and toks[e].text != ";" and toks[e].low != "end":
+                e = _match_paren(toks, e) + 1 if toks[e].text == "(" else e + 1
+            decl = toks[k:e]
+            colon = next((c for c, t in enumerate(decl) if t.text == ":"), None)
+            if colon is not None:
+                fields += [(t.text, _joined(decl[colon + 1:])) for t in decl[:colon] if t.kind in ("id", "ext")]
+            k = e + 1 if e < n and toks[e].text == ";" else e
+        k += 2
+        while k < n and toks[k].text != ";":                     # end record [name];
+            k += 1
+        return TypeDecl(name, package, path, line, "record", fields=tuple(fields)), k + 1
+    if j + 1 < n and toks[j].low == "array" and toks[j + 1].text == "(":
+        close = _match_paren(toks, j + 1)
+        dims = len(_split(toks[j + 2:close], ","))
+        k = close + 1
+        if k < n and toks[k].low == "of":
+            k += 1
+        e = k
+        while e < n and toks[e].text != ";":
+            e = _match_paren(toks, e) + 1 if toks[e].text == "(" else e + 1
+        return TypeDecl(name, package, path, line, "array", element=_joined(toks[k:e]), dimensions=dims), e + 1
+    k = j
+    while k < n and toks[k].text != ";":
+        k = _match_paren(toks, k) + 1 if toks[k].text == "(" else k + 1
+    return TypeDecl(name, package, path, line, "other"), k + 1
+
+
+def package_types(sources: list[Path] | tuple[Path, ...]) -> dict[str, list[TypeDecl]]:
+    """The types and subtypes declared in the packages (not package bodies) of the VHDL ``sources``,
+    by lower-case name (a name declared in several packages has several entries, in file order).
+
+    Only package declarations are read: the types of an entity's ports are declared there. Files that
+    cannot be read give nothing (the front end has read them already).
+    """
+    out: dict[str, list[TypeDecl]] = {}
+    for path in sources:
+        try:
+            text = read_source(path)
+        except VhdlError:
+            continue
+        toks, _ = _scan_text(text)
+        n = len(toks)
+        i = 0
+        while i < n - 2:
+            if toks[i].low == "package" and toks[i + 1].kind == "id" and toks[i + 2].low == "is" \
+                    and not (i + 3 < n and toks[i + 3].low == "new"):
+                package = toks[i + 1].text
+                j = i + 3
+                while j < n:
+                    t = toks[j]
+                    if t.low in ("type", "subtype") and toks[j - 1].text in (";", "is"):
+                        decl, j = _type_decl(toks, j, package, Path(path))
+                        if decl is not None:
+                            out.setdefault(decl.name.lower(), []).append(decl)
+                        continue
+                    # the package's own end, not that of a component, protected type or physical type in it
+                    if t.low == "end" and not (j + 1 < n and toks[j + 1].low in _INNER_ENDS):
+                        break
+                    j += 1
+                i = j + 1
+            else:
+                i += 1
+    return out
+
+
 # ------------------------------------------------------------------------------------ design
 
 @dataclass

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -335,3 +336,197 @@ def test_check_with_nasty_paths(dcsflow, tmp_path, lang):
     assert r.returncode == 0, r.stderr
     c = json.loads((out / "stages" / "verify.json").read_text())["data"]["frontend_check"]
     assert c["passed"] is True and c["cycles"] == 100 and c["compared_bits"] > 0
+
+
+# ------------------------------------------------------------------------------------ record ports
+
+RECORD_SOURCES = (DATA / "fc_records_pkg.vhd", DATA / "fc_records.vhd")
+#: fc_records' ports as GHDL 2.0.0 names them (read off its Verilog by hand): a record port becomes
+#: one port per field, a nested record or an array of records one vector
+RECORD_INPUTS = ["rst_n", "key", "ent_val", "ent_mask", "ent_fl", "tab"]      # clk is toggled, not in stim.txt
+RECORD_OUTPUTS = ["res_hit", "res_idx", "res_fl", "tab_q", "y"]
+
+
+def test_package_types_read_records_arrays_and_subtypes(tmp_path):
+    from dcsflow.flow.vhdl import package_types
+
+    f = tmp_path / "p.vhd"
+    f.write_text("library ieee; use ieee.std_logic_1164.all;\npackage p is\n"
+                 "  component c is port (a : in bit); end component;\n"
+                 "  type state_t is (idle, run);\n"
+                 "  type r_t is record\n    a, b : std_logic_vector(3 downto 0);\n    s : state_t;\n  end record r_t;\n"
+                 "  type m_t is array (0 to 3, 0 to 1) of bit;\n"
+                 "  subtype w_t is std_logic_vector(7 downto 0);\n"
+                 "  function f(x : bit) return bit;\n"
+                 "end package;\npackage body p is\n  type hidden_t is array (0 to 1) of bit;\nend package body;\n")
+    t = package_types([f])
+    assert sorted(t) == ["m_t", "r_t", "state_t", "w_t"]          # nothing from the package body
+    r = t["r_t"][0]
+    assert (r.kind, r.package, r.line) == ("record", "p", 5)
+    assert r.fields == (("a", "std_logic_vector ( 3 downto 0 )"), ("b", "std_logic_vector ( 3 downto 0 )"),
+                        ("s", "state_t"))
+    assert (t["m_t"][0].kind, t["m_t"][0].dimensions, t["m_t"][0].element) == ("array", 2, "bit")
+    assert (t["w_t"][0].kind, t["w_t"][0].indication) == ("subtype", "std_logic_vector ( 7 downto 0 )")
+    assert t["state_t"][0].kind == "other"
+
+
+def test_record_shapes():
+    from dcsflow.flow.vhdl import package_types
+
+    types = package_types(list(RECORD_SOURCES))
+    sh = fc.vhdl_shape("entries_t", types)
+    assert sh.kind == "array"
+    entry = sh.element
+    assert [(f, s.kind) for f, s in entry.fields] == [("val", "array"), ("mask", "array"), ("fl", "record")]
+    fl = entry.fields[2][1]
+    assert [(f, s.kind, s.element.base if s.element else s.base) for f, s in fl.fields] == \
+        [("up", "array", "std_ulogic"), ("b", "scalar", "bit")]
+    assert fc.vhdl_shape("work . fc_records_pkg . nib_t", types).element.base == "std_ulogic"
+    with pytest.raises(fc.UnsupportedVhdlType, match="^type other_pkg.nib_t$"):
+        fc.vhdl_shape("other_pkg . nib_t", types)
+
+
+def _record_spec(tmp_path, pkg: str, ports: tuple) -> fc.CheckSpec:
+    f = tmp_path / "pkg.vhd"
+    f.write_text("library ieee; use ieee.std_logic_1164.all;\npackage q is\n" + pkg + "end package;\n")
+    return fc.CheckSpec("vhdl", (f,), "t", vhdl_ports=ports)
+
+
+def test_record_ports_that_cannot_be_checked_are_skipped(tmp_path):
+    """A record field of an enumeration type, a two-dimensional array, a record port whose field has
+    no netlist port: skipped with a note naming the construct (no simulator runs)."""
+    pre = _fake_pre(tmp_path, {"c_a": ("input", 4), "c_s": ("input", 1), "y": ("output", 4)})
+    ports = (Port("c", "in", 3, "c_t"), Port("y", "out", 4, "bit_vector ( 3 downto 0 )"))
+    spec = _record_spec(tmp_path, "  type s_t is (idle, run);\n  type c_t is record a : std_logic_vector(3 downto 0);"
+                        " s : s_t; end record;\n", ports)
+    r = fc.check_frontend(spec, pre, "t", [], tmp_path / "w")
+    assert r.passed is None and not (tmp_path / "w").exists()
+    assert r.skipped.startswith("port c has type c_t (type s_t (") and "an enumeration" in r.skipped, r.skipped
+    spec = _record_spec(tmp_path, "  type m_t is array (0 to 1, 0 to 1) of bit;\n"
+                        "  type c_t is record a : std_logic_vector(3 downto 0); s : m_t; end record;\n",
+                        spec.vhdl_ports)
+    r = fc.check_frontend(spec, pre, "t", [], tmp_path / "w")
+    assert r.passed is None and "type m_t, an array of 2 dimensions" in r.skipped, r.skipped
+    spec = _record_spec(tmp_path, "  type c_t is record a : std_logic_vector(3 downto 0); s, t : std_logic;"
+                        " end record;\n", spec.vhdl_ports)
+    r = fc.check_frontend(spec, pre, "t", [], tmp_path / "w")
+    assert r.passed is None and r.skipped == "field t of record port c has no netlist port c_t (GHDL's name for it)"
+
+
+@pytest.fixture(scope="module")
+def record_build(tmp_path_factory):
+    """fc_records built to the verify stage (the front-end check runs there)."""
+    import subprocess
+    import sys
+
+    from dcsflow.flow.paths import REPO_ROOT
+
+    d = tmp_path_factory.mktemp("fcrec") / "b"
+    r = subprocess.run([sys.executable, "-m", "dcsflow.flow", "build", *map(str, RECORD_SOURCES), "--out", str(d),
+                        "--quiet", "--to", "verify", "--baselines", "yosys-abc", "--no-static-remap", "-j", "1"],
+                       capture_output=True, text=True, cwd=REPO_ROOT)
+    assert r.returncode == 0, r.stderr
+    assert "note: front-end check skipped" not in r.stderr, r.stderr
+    return d
+
+
+def _fields(token: str, widths: list[int]) -> list[str]:
+    """Split a value token (most significant bit first) into fields given from the least significant
+    bits up (GHDL packs a record's first field lowest)."""
+    out, end = [], len(token)
+    for w in widths:
+        out.append(token[end - w:end])
+        end -= w
+    return out
+
+
+def test_record_ports_are_checked(record_build):
+    """The check runs on fc_records (not skipped), compares all 35 output bits of every cycle, and
+    what both simulations give is the function in the design's header comments, computed here from
+    the stimulus with GHDL's packing as written in the Shape docstring (fields from the least
+    significant bits; an array's element 0, the leftmost, in the most significant bits)."""
+    c = json.loads((record_build / "stages" / "verify.json").read_text())["data"]["frontend_check"]
+    assert c["passed"] is True and c["skipped"] is None and c["simulator"].startswith("ghdl ")
+    # res_hit 1 + res_idx 2 + res_fl 4 + tab_q 24 + y 4; every register has a reset: nothing undefined
+    assert c["compared_bits"] == 2000 * 35 and c["uncompared_bits"] == 0
+    assert c["clocks"] == ["clk"] and c["resets"] == ["rst_n"]
+    chk = json.loads((record_build / "frontcheck" / "check.json").read_text())
+    ins = [p["name"] for p in chk["ports"] if p["direction"] == "input" and p["kind"] != "clock"]
+    assert ins == RECORD_INPUTS and [p["name"] for p in chk["ports"] if p["direction"] == "output"] == RECORD_OUTPUTS
+    assert next(p for p in chk["ports"] if p["name"] == "key")["kind"] == "param"
+
+    stim = [ln.split() for ln in (record_build / "frontcheck" / "stim.txt").read_text().splitlines()[1:]]
+    src = [ln.split() for ln in (record_build / "frontcheck" / "source.out").read_text().splitlines()]
+    net = [ln.split() for ln in (record_build / "frontcheck" / "netlist.out").read_text().splitlines()]
+    assert src == net and len(src) == 2000
+
+    def entry(tok12):                    # entry_t: val, mask, fl (up, b)
+        val, mask, fl = _fields(tok12, [4, 4, 4])
+        up, b = _fields(fl, [3, 1])
+        return int(val, 2), int(mask, 2), up, b
+
+    def match(val, mask, key):
+        return val & mask == key & mask
+
+    def regs(row):
+        rst_n, key, e_val, e_mask, e_fl, tab = row
+        key = int(key, 2)
+        t0, t1 = entry(tab[:12]), entry(tab[12:])
+        up, b = _fields(e_fl, [3, 1])
+        idx = "00" if match(t0[0], t0[1], key) else "01" if match(t1[0], t1[1], key) else "11"
+        fl = ("1" if (b == "1") != (t1[3] == "1") else "0") + up[1] + up[2] + up[0]
+        q0 = (t1[3] + t1[2]) + format(t1[1], "04b") + format(t1[0] ^ key, "04b")
+        q1 = tab[:12]
+        y = format((t0[0] + int(e_mask, 2) + 1) % 16, "04b")
+        return [idx, fl, q0 + q1, y]
+
+    zero = ["00", "0000", "0" * 24, "0000"]
+    hits = set()
+    for k, (row, out) in enumerate(zip(stim, src)):
+        key, e_val, e_mask = (int(row[i], 2) for i in (1, 2, 3))
+        hit = "1" if match(e_val, e_mask, key) else "0"
+        hits.add(hit)
+        if k == 0 or row[0] == "0" or stim[k - 1][0] == "0":
+            want = zero                  # in reset now or at the last clock edge
+        else:
+            want = regs(stim[k - 1])
+        assert out == [hit, *want], (k, row, out)
+    assert hits == {"0", "1"}
+
+
+def _record_spec_of_build() -> fc.CheckSpec:
+    from dcsflow.flow.vhdl import prepare
+
+    ent = next(e for e in prepare(list(RECORD_SOURCES), "fc_records", []).entities if e.name == "fc_records")
+    return fc.CheckSpec("vhdl", RECORD_SOURCES, "fc_records", vhdl_ports=tuple(ent.ports),
+                        vhdl_context=fc.vhdl_context(ent))
+
+
+@pytest.mark.parametrize("change", ["gate before res_hit", "tab entries swapped", "ent_fl bits reversed"])
+def test_altered_record_netlist_is_caught(record_build, tmp_path, change):
+    """The check of record ports is live: a gate of pre.json changed before an output field, or the
+    netlist reading the array of records or a nested record in another bit order, is found."""
+    spec = replace(_record_spec_of_build(), ghdl_dir=record_build / "frontend" / "ghdl")
+    good = record_build / "frontend" / "pre.json"
+    res = fc.check_frontend(spec, good, "fc_records", ["key"], tmp_path / "ok", cycles=300, seed=5)
+    assert res.passed is True and res.compared_bits == 300 * 35
+    pre = json.loads(good.read_text())
+    mod = pre["modules"]["fc_records"]
+
+    def reorder(port, order):            # the port's bits, and the net of that name, in another order
+        for d in (mod["ports"][port], mod["netnames"][port]):
+            d["bits"] = order(d["bits"])
+
+    if change == "gate before res_hit":
+        _flip_gate_before(pre, "fc_records", "res_hit", 0)
+        msg = r"output res_hit \(of res\.hit in the VHDL\) differs at cycle \d+: source [01], netlist [01] \("
+    elif change == "tab entries swapped":
+        reorder("tab", lambda b: b[12:] + b[:12])
+        msg = r"output (res_idx|res_fl|tab_q|y)\[\d+\] (\(of res\.(idx|fl) in the VHDL\) )?differs at cycle \d+"
+    else:
+        reorder("ent_fl", lambda b: b[::-1])
+        msg = r"output res_fl\[\d\] \(of res\.fl in the VHDL\) differs at cycle \d+"
+    bad = tmp_path / "pre.json"
+    bad.write_text(json.dumps(pre))
+    with pytest.raises(fc.FrontCheckError, match=r"^frontend check: " + msg):
+        fc.check_frontend(spec, bad, "fc_records", ["key"], tmp_path / "bad", cycles=300, seed=5)

@@ -253,6 +253,39 @@ def test_bad_file_arguments(dcsflow, tmp_path):
         f"error: {two[0]}: given twice"
 
 
+def _two_tmap_files(folder: Path) -> list[Path]:
+    """Two VHDL files that both start with a --TMAP line (so only --top can choose), t1 and t2."""
+    folder.mkdir(exist_ok=True)
+    files = [folder / "t1.vhd", folder / "t2.vhd"]
+    for f in files:
+        f.write_text("--TMAP\nentity " + f.stem + " is port (k : in bit; --PARAM\n a : in bit; y : out bit); end;\n"
+                     "architecture r of " + f.stem + " is begin y <= k xor a; end;\n")
+    return files
+
+
+FAST = ("--quiet", "--baselines", "yosys-abc", "--no-static-remap", "-j", "1")
+
+
+@pytest.mark.parametrize("how", ["files", "folder ."])
+def test_design_name_is_the_top_given(dcsflow, tmp_path, how):
+    """Files given with --top (several --TMAP lines: only --top can choose) and no other design name:
+    the design is named after the top, in the build's lines, report.json and build.json, and the
+    build folder defaults to build/<top>. The files' names and the folder's ('.' has none) are not
+    the design's."""
+    src = tmp_path / "src"
+    files = _two_tmap_files(src)
+    args = [f.name for f in files] if how == "files" else ["."]          # t1.vhd first
+    r = dcsflow("build", *args, "--top", "t2", *FAST[1:], cwd=src)
+    assert r.returncode == 0, r.stderr
+    heads = [ln.split(":")[0] for ln in r.stderr.splitlines() if ln.startswith("build")]
+    assert heads and set(heads) == {"build t2"}, r.stderr
+    out = src / "build" / "t2"
+    assert json.loads((out / "report.json").read_text())["design"] == "t2"
+    assert json.loads((out / "report.json").read_text())["top"] == "t2"
+    assert json.loads((out / "build.json").read_text())["design"] == "t2"
+    assert sorted(p.name for p in (src / "build").iterdir()) == ["t2"]
+
+
 def test_unbound_component_in_vhdl_only_design(dcsflow, tmp_path):
     """A VHDL-only design instantiating a component no file declares: GHDL 2.0.0 would leave an empty
     black box (outputs undriven) and build silently wrong; the flow refuses."""

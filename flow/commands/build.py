@@ -103,8 +103,7 @@ def COMMAND(design, project, top, params, device, out, start, stop, area, seed, 
         raise FlowError("give either a DESIGN or -p dcsflow.toml, not both")
     first, more = (design[0], list(design[1:])) if design else (None, [])
     if out is None:
-        name = resolve(first, top, more, project).name if project is not None else Path(first).stem
-        out = Path("build") / name
+        out = Path("build") / resolve(first, top, more, project).name
     if board is not None:
         board_device = load_board(board).device
         if device is None:
