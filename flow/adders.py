@@ -195,8 +195,11 @@ def _bit_deps(c: dict):
 
 
 def _int(v) -> int:
-    s = str(v)
-    return int(s, 2) if s and set(s) <= {"0", "1"} else int(s or 0) if s.isdigit() else 0
+    """A Yosys JSON parameter value (a binary string, or a number 0/1) as an int; 0 when unreadable."""
+    try:
+        return int(str(v), 2)
+    except ValueError:
+        return 0
 
 
 def _param_registers(cells: dict, param_bits: set, deps: dict) -> set:

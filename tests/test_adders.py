@@ -227,3 +227,22 @@ def test_bad_adders_value_is_one_line(dcsflow, tmp_path):
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert "'ripple' is not one of 'auto', 'carry', 'logic'" in r.stderr
     assert not (tmp_path / "b").exists()
+
+
+def test_published_bench_builds_the_4_bit_tree_multiplier_at_k4(tmp_path):
+    """benchmarks/published_bench.py's build of tree_mult.vhd (4-bit operand, 8-bit parameter) at
+    K = 4 through dcsflow build: the published TLUT flow's figure, 12 LUTs at depth 1, with no more
+    slices than the conventional implementation."""
+    import importlib.util
+    import sys
+
+    bench = Path(__file__).resolve().parents[1] / "benchmarks" / "published_bench.py"
+    spec = importlib.util.spec_from_file_location("published_bench_builds", bench)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    (d,) = [d for d in mod.BUILDS if d.name == "tree_mult4"]
+    row = mod.build_one(d, 4, tmp_path)
+    assert (row["luts"], row["depth"], row["carry4"]) == (12, 1, 0), row
+    assert row["target"] is True and row["slices"] <= row["conv_slices"]
+    assert row["adders"] == {"mode": "auto", "K": 4, "fed_by_parameters": 3, "logic": 3}
