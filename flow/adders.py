@@ -82,8 +82,10 @@ def probe_commands(param_selection: str, count_file: str) -> list[str]:
     """Yosys commands writing to ``count_file`` how many ``$add`` / ``$sub`` cells have an operand in
     the combinational output cone of a parameter wire (parameter registers followed, as the
     multiplier rewrite does). To run on an elaborated, flattened design; read the file with
-    :func:`dcsflow.flow.param_arith.parse_count`. Leaves the selection cleared."""
-    return cone_commands(param_selection, "__dcs_padd") + [
+    :func:`dcsflow.flow.param_arith.parse_count`. Leaves the selection cleared. First ``opt_dff
+    -nosdff`` turns a register's enable feedback mux into a ``$dffe`` (as synth_xilinx's ``opt`` does
+    before the rewrite), so that a load-enable key buffer counts as a parameter register here too."""
+    return ["opt_dff -nosdff"] + cone_commands(param_selection, "__dcs_padd") + [
         f"tee -q -o {count_file} select -count @__dcs_padd", "select -clear"]
 
 
