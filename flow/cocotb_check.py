@@ -1,10 +1,12 @@
 """A design's check as a cocotb test (``dcsflow.toml`` ``[check] cocotb = ...``, or a package's design).
 
-For N random values of the build's user parameters (``dcsflow check --keys N``, default 3; ``--seed``
+For N random values of the build's user parameters (``dcsflow check --keys N``, default 3, at most
+:data:`~dcsflow.flow.design.MAX_KEYS`; ``--seed``
 makes them repeatable) the netlist specialized for each value is simulated with cocotb (Icarus
 Verilog, Yosys's ``xilinx/cells_sim.v``) running the user's test module, which reads the value from
 :func:`dcsflow.testing.parameter_values`. One line per value (``key=...: passed`` / ``FAILED``);
-every run passes or ``check`` exits non-zero. Each run is its own process (:mod:`._cocotb_run`), in
+every run passes or ``check`` exits non-zero; a run in which no test ran, or a test was skipped,
+fails (it tested nothing). Each run is its own process (:mod:`._cocotb_run`), in
 a private temporary folder that is deleted afterwards (the netlist holds the key); its output goes to
 a log there, whose last lines become the failure reason.
 """
@@ -22,7 +24,7 @@ from typing import Callable
 from dcsflow.fileio import write_text_atomic
 from dcsflow.testing import ENV_VAR
 
-from .design import CheckError, CheckOptions, DesignCheck
+from .design import CheckError, CheckOptions, DesignCheck, check_keys
 
 #: random parameter values per check when neither --keys nor the project says otherwise
 DEFAULT_KEYS = 3
@@ -38,12 +40,15 @@ def cocotb_check(test_module: Path, default_keys: int | None = None) -> Callable
     """The ``Design.check`` function that runs cocotb test module ``test_module`` (a ``.py`` file)
     against the specialized netlist of each random parameter value (module docstring)."""
     test_module = Path(test_module)
+    if default_keys is not None:
+        check_keys(default_keys, "check.keys")
 
     def check(build, options: CheckOptions) -> DesignCheck:
         if not test_module.is_file():
             raise CheckError(f"cocotb test {test_module} not found")
         ports = build.user_params
-        n = options.keys or default_keys or DEFAULT_KEYS
+        n = options.keys if options.keys is not None else default_keys if default_keys is not None else DEFAULT_KEYS
+        check_keys(n)
         rng = random.Random(options.seed) if options.seed is not None else random.SystemRandom()
         values = [{p: rng.getrandbits(w) for p, w in ports.items()} for _ in range(n)]
 

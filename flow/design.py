@@ -149,15 +149,40 @@ def expand_named_params(design: "Design | None", items: list[str] | tuple[str, .
     return out
 
 
+#: most random parameter values one ``dcsflow check`` runs (``--keys``, ``dcsflow.toml`` ``[check] keys``):
+#: each is a specialized netlist and a simulation, so more would run for days rather than test more
+MAX_KEYS = 10_000
+
+
+def check_keys(keys, what: str = "keys") -> None:
+    """Refuse a count of random parameter values that is not an integer in 1..:data:`MAX_KEYS`.
+
+    Raises:
+        CheckError: one line naming ``what`` (e.g. ``--keys``, ``check.keys``) and the allowed range.
+    """
+    if isinstance(keys, bool) or not isinstance(keys, int) or not 1 <= keys <= MAX_KEYS:
+        shown = keys if isinstance(keys, int) else type(keys).__name__
+        raise CheckError(f"{what} must be a whole number from 1 to {MAX_KEYS}, got {shown}")
+
+
 @dataclass(frozen=True)
 class CheckOptions:
     """Options of ``dcsflow check``: ``vectors`` (a vector file in the design's own format, None = the
     design's default vectors), ``keys`` (random parameter values for designs checked without vectors,
-    e.g. a cocotb test; None = the design's default), ``seed`` (of those random values; None = fresh)."""
+    e.g. a cocotb test; None = the design's default; else 1..:data:`MAX_KEYS`), ``seed`` (of those
+    random values; None = fresh).
+
+    Raises:
+        CheckError: ``keys`` is neither None nor a whole number in 1..:data:`MAX_KEYS`.
+    """
 
     vectors: Path | None = None
     keys: int | None = None
     seed: int | None = None
+
+    def __post_init__(self):
+        if self.keys is not None:
+            check_keys(self.keys)
 
 
 class CheckError(FlowError):

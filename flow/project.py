@@ -13,7 +13,7 @@ Format (version 1, docs/formats.md "dcsflow.toml")::
     description = "..."                # one line for `dcsflow designs` (optional)
     [check]
     cocotb = "tb/test_keyxor.py"       # a cocotb test module, relative to this file (optional)
-    keys = 3                           # default number of random parameter values (optional)
+    keys = 3                           # default number of random parameter values, 1..10000 (optional)
     [build]
     lut_size = 4                       # LUT size K: 4, 5 or 6 (optional; --lut-size overrides it)
 
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .design import LUT_SIZES, Design, DesignError
+from .design import LUT_SIZES, CheckError, Design, DesignError, check_keys
 
 try:
     import tomllib
@@ -113,6 +113,11 @@ def load_project(path: str | Path) -> Design:
     if not sources:
         raise ProjectError(f"{path}: design.sources is empty")
     params = _strings(design.get("params", []), "design.params", path)
+    if "keys" in check:
+        try:
+            check_keys(check["keys"], "check.keys")
+        except CheckError as e:
+            raise ProjectError(f"{path}: {e}") from None
     chk = None
     if "cocotb" in check:
         from .cocotb_check import cocotb_check

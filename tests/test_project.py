@@ -69,6 +69,60 @@ def test_failing_or_raising_cocotb_test_fails_the_check(dcsflow, built, project,
     assert len(fails) == 2 and all(why in ln for ln in fails), r.stdout
 
 
+SKIP = "@cocotb.test(skip=True)\n"
+EXTRA_SKIPPED = "\n\n@cocotb.test(skip=True)\nasync def not_written_yet(dut):\n    pass\n"
+
+
+@pytest.mark.parametrize("edit, why", [
+    (lambda t: t.replace("@cocotb.test()\n", SKIP), "1 of 1 tests skipped"),          # the only test skipped
+    (lambda t: t + EXTRA_SKIPPED, "1 of 2 tests skipped"),                               # one passes, one skipped
+    (lambda t: t.replace("@cocotb.test()\n", ""), "No tests were discovered"),        # no test in the module (cocotb refuses)
+])
+def test_a_check_that_tests_nothing_fails(dcsflow, built, project, edit, why):
+    tb = project / "tb" / "test_keyxor.py"
+    text = tb.read_text()
+    try:
+        tb.write_text(edit(text))
+        assert tb.read_text() != text
+        r = dcsflow("check", built, "--keys", "2", "--seed", "3", "--quiet")
+    finally:
+        tb.write_text(text)
+    assert r.returncode == 1 and "passed 0/2" in r.stdout, r.stdout + r.stderr
+    fails = [ln for ln in r.stdout.splitlines() if ": FAILED (" in ln]
+    assert len(fails) == 2 and all(why in ln for ln in fails), r.stdout
+
+
+@pytest.mark.parametrize("keys", ["0", "-3", "1000000000", "10001"])
+def test_check_refuses_a_key_count_out_of_range(dcsflow, built, keys):
+    r = dcsflow("check", built, "--keys", keys, "--quiet", timeout=60)
+    assert r.returncode != 0 and "passed" not in r.stdout, r.stdout + r.stderr
+    assert r.stderr.startswith("error: ") and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+    assert "--keys" in r.stderr and "10000" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("keys", ["0", "-3", "10001", "1000000000", "true", "2.5"])
+def test_project_key_count_out_of_range_is_one_line(dcsflow, built, project, keys):
+    toml = project / "dcsflow.toml"
+    text = toml.read_text()
+    try:
+        toml.write_text(text + f"keys = {keys}\n")
+        r = dcsflow("check", built, "--quiet", timeout=60)
+    finally:
+        toml.write_text(text)
+    assert r.returncode == 1 and "passed" not in r.stdout, r.stdout + r.stderr
+    assert r.stderr.startswith("error: ") and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+    assert "check.keys" in r.stderr, r.stderr
+
+
+def test_check_options_refuse_key_counts_out_of_range():
+    from dcsflow.flow.design import CheckError, CheckOptions
+
+    assert CheckOptions(keys=1).keys == 1 and CheckOptions(keys=10_000).keys == 10_000
+    for bad in (0, -3, 10_001, 10**9, True):
+        with pytest.raises(CheckError, match="from 1 to 10000"):
+            CheckOptions(keys=bad)
+
+
 @pytest.mark.parametrize("edit, msg", [
     (("[check]", "colour = 3\n[check]"), "unknown key design.colour"),
     (("../flow/keyxor.v", "../flow/nothere.v"), "source ../flow/nothere.v not found"),

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..check import check_build
-from ..design import CheckOptions
+from ..design import MAX_KEYS, CheckOptions
 
 
 @click.command("check")
@@ -15,9 +15,9 @@ from ..design import CheckOptions
 @click.option("--vectors", type=click.Path(dir_okay=False, exists=True, path_type=Path),
               help="Vector file in the design's own format (e.g. π-Cipher reference records, a CAVP .rsp "
                    "file); default: the design's own vectors.")
-@click.option("--keys", type=click.IntRange(min=1), default=None,
-              help="Random parameter values for designs checked without vectors (a dcsflow.toml's cocotb "
-                   "test) [3, or the project's check.keys].")
+@click.option("--keys", type=click.IntRange(min=1, max=MAX_KEYS), default=None,
+              help=f"Random parameter values for designs checked without vectors (a dcsflow.toml's cocotb "
+                   f"test), 1 to {MAX_KEYS} [3, or the project's check.keys].")
 @click.option("--seed", type=int, default=None, help="Seed of those random values (default: fresh ones).")
 @click.option("--frames", is_flag=True,
               help="Configuration-level check: specialize the template FRAMES (SCG patches), decode every "
@@ -26,7 +26,8 @@ from ..design import CheckOptions
 def COMMAND(build, vectors, keys, seed, frames, quiet):
     """Specialize BUILD for the parameter values of its design's check (e.g. the key of every
     vector, or random values for a cocotb test), simulate each specialized netlist, compare with
-    the expected outputs and print 'passed N/M'. Exit status 0 only when all pass."""
+    the expected outputs and print 'passed N/M'. Exit status 0 only when all pass and at least one
+    case ran (a cocotb test that is skipped fails its parameter value)."""
     opts = CheckOptions(vectors=vectors, keys=keys, seed=seed)
     if frames:
         from ..backend.verify import check_frames
@@ -34,6 +35,9 @@ def COMMAND(build, vectors, keys, seed, frames, quiet):
         res = check_frames(build, opts, progress=not quiet)
     else:
         res = check_build(build, opts, progress=not quiet)
+    if res.total == 0:
+        click.echo(f"error: {build}: the check ran no case (no parameter value was tested)", err=True)
+        raise SystemExit(1)
     for label, ok, why in res.cases if res.each_line else []:
         click.echo(f"{label}: passed" if ok else f"{label}: FAILED ({why})")
     if not res.each_line:
