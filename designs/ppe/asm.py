@@ -31,10 +31,18 @@ _MAX_EXPANSIONS = 100_000
 class AsmError(ValueError):
     """Source that does not assemble; the message is ``file:line: reason`` (one line).
 
+    ``redacted``: the same message with every piece of the program's text (operands, names,
+    expressions, numbers written in the source) replaced by ``…``: what may be shown where the
+    program is a parameter value (``--param program=FILE``), which messages never echo.
+
     ``user_error = True``: the dcsflow CLI prints it as one line, exit status 1.
     """
 
     user_error = True
+
+    def __init__(self, message: str, redacted: str | None = None):
+        super().__init__(message)
+        self.redacted = message if redacted is None else redacted
 
 
 @dataclass
@@ -66,8 +74,20 @@ class _Line:
         return f"{self.file}:{self.line}"
 
 
+#: marks of a piece of program text inside a message (:func:`_q`); never in source text (:func:`_lines`)
+_Q0, _Q1 = "\x02", "\x03"
+_QUOTED = re.compile(f"{_Q0}[^{_Q1}]*{_Q1}")
+
+
+def _q(piece) -> str:
+    """``piece`` (text or a number taken from the program's source) marked for :func:`_err`, which
+    shows it in the message and replaces it by ``…`` in :attr:`AsmError.redacted`."""
+    return f"{_Q0}{str(piece).replace(_Q0, '').replace(_Q1, '')}{_Q1}"
+
+
 def _err(loc: _Line, msg: str) -> AsmError:
-    return AsmError(f"{loc.where()}: {msg}")
+    full = f"{loc.where()}: {msg}"
+    return AsmError(full.replace(_Q0, "").replace(_Q1, ""), _QUOTED.sub("…", full))
 
 
 # ----------------------------------------------------------------------------- expressions
@@ -95,7 +115,7 @@ def _eval(text: str, symbols: dict[str, int], loc: _Line) -> int:
     try:
         tree = ast.parse(py, mode="eval")
     except SyntaxError:
-        raise _err(loc, f"bad expression '{src}'") from None
+        raise _err(loc, f"bad expression '{_q(src)}'") from None
 
     def ev(node):
         if isinstance(node, ast.Expression):
@@ -104,18 +124,18 @@ def _eval(text: str, symbols: dict[str, int], loc: _Line) -> int:
             return node.value
         if isinstance(node, ast.Name):
             if node.id not in symbols:
-                raise _err(loc, f"undefined symbol '{unknown.get(node.id, node.id)}'")
+                raise _err(loc, f"undefined symbol '{_q(unknown.get(node.id, node.id))}'")
             return symbols[node.id]
         if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
             a, b = ev(node.left), ev(node.right)
             if isinstance(node.op, (ast.Div, ast.FloorDiv, ast.Mod)) and b == 0:
-                raise _err(loc, f"division by zero in '{src}'")
+                raise _err(loc, f"division by zero in '{_q(src)}'")
             if isinstance(node.op, (ast.LShift, ast.RShift)) and not 0 <= b <= 4096:
-                raise _err(loc, f"shift count {b} out of range in '{src}'")
+                raise _err(loc, f"shift count {_q(b)} out of range in '{_q(src)}'")
             return _BINOPS[type(node.op)](a, b)
         if isinstance(node, ast.UnaryOp) and type(node.op) in _UNOPS:
             return _UNOPS[type(node.op)](ev(node.operand))
-        raise _err(loc, f"bad expression '{src}'")
+        raise _err(loc, f"bad expression '{_q(src)}'")
 
     return ev(tree)
 
@@ -161,7 +181,7 @@ def _read_source(path: Path, loc: _Line | None) -> str:
         reason = f"cannot read: {e.strerror}"
     if loc is None:
         raise AsmError(f"{path}: {reason}")
-    raise _err(loc, f"'{path}': {reason}")
+    raise _err(loc, f"'{_q(path)}': {reason}")
 
 
 def _lines(text: str, name: str, base: Path | None, depth: int = 0) -> list[_Line]:
@@ -200,11 +220,11 @@ def _expand_macros(lines: list[_Line]) -> list[_Line]:
             params = [p for p in _split_top(m.group(2))] if m.group(2).strip() else []
             for p in params:
                 if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", p):
-                    raise _err(loc, f"bad macro parameter name '{p}'")
+                    raise _err(loc, f"bad macro parameter name '{_q(p)}'")
             if len(set(params)) != len(params):
-                raise _err(loc, f"macro '{name}' names a parameter twice")
+                raise _err(loc, f"macro '{_q(name)}' names a parameter twice")
             if name in macros:
-                raise _err(loc, f"macro '{name}' defined twice (first at {macros[name][2].where()})")
+                raise _err(loc, f"macro '{_q(name)}' defined twice (first at {macros[name][2].where()})")
             j = i + 1
             mbody = []
             while j < len(lines) and lines[j].text != ".endm":
@@ -213,7 +233,7 @@ def _expand_macros(lines: list[_Line]) -> list[_Line]:
                 mbody.append(lines[j])
                 j += 1
             if j == len(lines):
-                raise _err(loc, f"macro '{name}' has no .endm")
+                raise _err(loc, f"macro '{_q(name)}' has no .endm")
             macros[name] = (params, mbody, loc)
             i = j + 1
             continue
@@ -231,11 +251,11 @@ def _expand_macros(lines: list[_Line]) -> list[_Line]:
             word = rest.split(None, 1)
             if word and word[0] in macros:
                 if depth > 32:
-                    raise _err(loc, f"macro '{word[0]}' expands recursively")
+                    raise _err(loc, f"macro '{_q(word[0])}' expands recursively")
                 params, mbody, _ = macros[word[0]]
                 args = _split_top(word[1]) if len(word) > 1 and word[1].strip() else []
                 if len(args) != len(params):
-                    raise _err(loc, f"macro '{word[0]}' takes {len(params)} arguments, got {len(args)}")
+                    raise _err(loc, f"macro '{_q(word[0])}' takes {len(params)} arguments, got {len(args)}")
                 count[0] += 1
                 if count[0] > _MAX_EXPANSIONS:
                     raise _err(loc, "too many macro expansions")
@@ -249,7 +269,7 @@ def _expand_macros(lines: list[_Line]) -> list[_Line]:
                         t = t.replace("\\" + p, a)
                     t = re.sub(r"\.L([A-Za-z0-9_]+)", lambda mm: f".L{mm.group(1)}_{tag}", t)
                     if "\\" in t:
-                        raise _err(loc, f"macro '{word[0]}' (line {b.line}): unknown parameter in '{b.text}'")
+                        raise _err(loc, f"macro '{_q(word[0])}' (line {b.line}): unknown parameter in '{_q(b.text)}'")
                     # errors inside an expansion point at the use, naming the macro line
                     sub.append(_Line(loc.file, loc.line, t))
                 out += expand(sub, depth + 1)
@@ -293,7 +313,7 @@ def _operand(text: str, symbols: dict[str, int], loc: _Line) -> _Opnd:
     if m:
         v = _eval(m.group(1), symbols, loc)
         if not 0 <= v < isa.NREGS:
-            raise _err(loc, f"register r{v} out of range r0..r{isa.NREGS - 1}")
+            raise _err(loc, f"register {_q(f'r{v}')} out of range r0..r{isa.NREGS - 1}")
         return _Opnd("r", v)
     m = re.fullmatch(r"c\[(.*)\]", t)
     if m:
@@ -305,9 +325,9 @@ def _operand(text: str, symbols: dict[str, int], loc: _Line) -> _Opnd:
             inner = mb.group(1) if mb.group(1) is not None else "0"
         v = _eval(inner, symbols, loc)
         if not 0 <= v < isa.NCOEF:
-            raise _err(loc, f"coefficient address {v} out of range 0..{isa.NCOEF - 1}")
+            raise _err(loc, f"coefficient address {_q(v)} out of range 0..{isa.NCOEF - 1}")
         return _Opnd("c", v, base)
-    raise _err(loc, f"bad operand '{t}' (expected rN, r(expr), c[expr], c[b+expr], in, out or -)")
+    raise _err(loc, f"bad operand '{_q(t)}' (expected rN, r(expr), c[expr], c[b+expr], in, out or -)")
 
 
 # ----------------------------------------------------------------------------- assembler
@@ -320,24 +340,24 @@ def _parse_ctl(text: str, symbols: dict[str, int], loc: _Line, imem_depth: int) 
         raise _err(loc, "empty control slot after '||'")
     name = parts[0]
     if name not in _CTL_NAMES:
-        raise _err(loc, f"unknown control action '{name}' (expected {', '.join(sorted(_CTL_NAMES))})")
+        raise _err(loc, f"unknown control action '{_q(name)}' (expected {', '.join(sorted(_CTL_NAMES))})")
     arg = parts[1].strip() if len(parts) > 1 else ""
     if name not in isa.CTL_ARG:
         if arg:
-            raise _err(loc, f"'{name}' takes no argument")
+            raise _err(loc, f"'{_q(name)}' takes no argument")
         return isa.CTL[name], 0
     if not arg:
-        raise _err(loc, f"'{name}' needs an argument")
+        raise _err(loc, f"'{_q(name)}' needs an argument")
     v = _eval(arg, symbols, loc)
     if name in ("jmp", "djnz"):
         if not 0 <= v < imem_depth:
-            raise _err(loc, f"{name} target {v} outside the instruction memory (0..{imem_depth - 1})")
+            raise _err(loc, f"{name} target {_q(v)} outside the instruction memory (0..{imem_depth - 1})")
     elif name == "setlc":
         if not 0 <= v < (1 << isa.LC_BITS):
-            raise _err(loc, f"setlc {v} out of range 0..{(1 << isa.LC_BITS) - 1}")
+            raise _err(loc, f"setlc {_q(v)} out of range 0..{(1 << isa.LC_BITS) - 1}")
     elif name == "setb":
         if not 0 <= v < isa.NCOEF:
-            raise _err(loc, f"setb {v} out of range 0..{isa.NCOEF - 1}")
+            raise _err(loc, f"setb {_q(v)} out of range 0..{isa.NCOEF - 1}")
     else:  # addb: any integer, mod 64
         v %= isa.NCOEF
     return isa.CTL[name], v
@@ -369,35 +389,35 @@ def _parse_insn(text: str, symbols: dict[str, int], loc: _Line, imem_depth: int,
     pieces = mnem.split(".")
     op1 = pieces[0]
     if op1 not in ("add", "sub", "xor", "and", "or", "mov"):
-        raise _err(loc, f"unknown instruction '{parts[0]}'")
+        raise _err(loc, f"unknown instruction '{_q(parts[0])}'")
     op2, width = "", default_width
     seen_w = False
     for p in pieces[1:]:
         if p in ("16", "32", "64"):
             if seen_w:
-                raise _err(loc, f"two lane widths in '{parts[0]}'")
+                raise _err(loc, f"two lane widths in '{_q(parts[0])}'")
             width, seen_w = int(p), True
         elif p in ("add", "sub", "xor"):
             if op2 or seen_w:
-                raise _err(loc, f"bad instruction '{parts[0]}' (form: op1[.op2][.16|.32|.64])")
+                raise _err(loc, f"bad instruction '{_q(parts[0])}' (form: op1[.op2][.16|.32|.64])")
             op2 = p
         else:
-            raise _err(loc, f"bad suffix '.{p}' in '{parts[0]}' (op2 add/sub/xor, width 16/32/64)")
+            raise _err(loc, f"bad suffix '.{_q(p)}' in '{_q(parts[0])}' (op2 add/sub/xor, width 16/32/64)")
 
     ops = _split_top(ops_text) if ops_text.strip() else []
     sh, n = 0, 0
     if ops and re.match(r"(rotl|shl|shr)\b", ops[-1]):
         sname, _, amount = ops.pop().partition(" ")
         if not amount.strip():
-            raise _err(loc, f"'{sname}' needs an amount")
+            raise _err(loc, f"'{_q(sname)}' needs an amount")
         sh = isa.SH[sname]
         n = _eval(amount, symbols, loc)
         if not 0 <= n < width:
-            raise _err(loc, f"{sname} amount {n} out of range 0..{width - 1} for {width}-bit lanes")
+            raise _err(loc, f"{sname} amount {_q(n)} out of range 0..{width - 1} for {width}-bit lanes")
     nsrc = (1 if op1 == "mov" else 2) + (1 if op2 else 0)
     if len(ops) != 1 + nsrc:
         form = "dest, " + ("src" if op1 == "mov" else "a, b") + (", c" if op2 else "")
-        raise _err(loc, f"'{parts[0]}' takes {1 + nsrc} operands ({form}"
+        raise _err(loc, f"'{_q(parts[0])}' takes {1 + nsrc} operands ({form}"
                         f"[, rotl|shl|shr n]), got {len(ops)}")
     o = [_operand(x, symbols, loc) for x in ops]
     dest, srcs = o[0], o[1:]
@@ -409,7 +429,7 @@ def _parse_insn(text: str, symbols: dict[str, int], loc: _Line, imem_depth: int,
         elif op.kind == "c":
             f.update(b_c=1, b_base=op.base, bi=op.index)
         else:
-            raise _err(loc, f"{what} must be a register or c[...], not '{op.kind}'")
+            raise _err(loc, f"{what} must be a register or c[...], not '{_q(op.kind)}'")
 
     def set_a(op: _Opnd):
         if op.kind == "r":
@@ -426,7 +446,7 @@ def _parse_insn(text: str, symbols: dict[str, int], loc: _Line, imem_depth: int,
             set_b(s, "source")
         else:
             if s.kind not in ("r", "in"):
-                raise _err(loc, f"bad source '{ops[1]}'")
+                raise _err(loc, f"bad source '{_q(ops[1])}'")
             f["op1"] = isa.OP1["mova"]
             set_a(s)
         rest = srcs[1:]
@@ -449,7 +469,7 @@ def _parse_insn(text: str, symbols: dict[str, int], loc: _Line, imem_depth: int,
         elif c.kind == "c":
             f.update(c_c=1, c_base=c.base, ci=c.index)
         else:
-            raise _err(loc, f"operand C must be a register or c[...], not '{ops[-1]}'")
+            raise _err(loc, f"operand C must be a register or c[...], not '{_q(ops[-1])}'")
     if dest.kind == "r":
         f.update(dk=isa.DK_REG, di=dest.index)
     elif dest.kind == "c":
@@ -479,9 +499,9 @@ def _assemble_lines(lines: list[_Line], imem_depth: int) -> Program:
 
     def define(name: str, value: int, loc: _Line):
         if name in ("b", "in", "out") or re.fullmatch(r"r\d+", name):
-            raise _err(loc, f"'{name}' is reserved and cannot be a symbol")
+            raise _err(loc, f"'{_q(name)}' is reserved and cannot be a symbol")
         if name in symbols and symbols[name] != value:
-            raise _err(loc, f"symbol '{name}' redefined (first at {where[name]})")
+            raise _err(loc, f"symbol '{_q(name)}' redefined (first at {where[name]})")
         symbols[name] = value
         where.setdefault(name, loc.where())
 
@@ -502,12 +522,12 @@ def _assemble_lines(lines: list[_Line], imem_depth: int) -> Program:
             elif d == ".lanes":
                 w = _eval(arg, symbols, loc)
                 if w not in isa.LANES:
-                    raise _err(loc, f".lanes {w}: lane width must be 16, 32 or 64")
+                    raise _err(loc, f".lanes {_q(w)}: lane width must be 16, 32 or 64")
                 width = w
             elif d == ".org":
                 a = _eval(arg, symbols, loc)
                 if a < pc:
-                    raise _err(loc, f".org {a} goes backwards (next address is {pc})")
+                    raise _err(loc, f".org {_q(a)} goes backwards (next address is {pc})")
                 pc = a
             elif d == ".coef":
                 pa = _split_top(arg)
@@ -515,7 +535,7 @@ def _assemble_lines(lines: list[_Line], imem_depth: int) -> Program:
                     raise _err(loc, ".coef needs 'addr, value'")
                 pending_equ.append((loc, pa[0], pa[1]))
             else:
-                raise _err(loc, f"unknown directive '{d}'")
+                raise _err(loc, f"unknown directive '{_q(d)}'")
             continue
         stmts.append((pc, loc, text, width))
         pc += 1
@@ -533,12 +553,12 @@ def _assemble_lines(lines: list[_Line], imem_depth: int) -> Program:
     for loc, a_text, v_text in pending_equ:
         a = _eval(a_text, symbols, loc)
         if not 0 <= a < isa.NCOEF:
-            raise _err(loc, f"coefficient address {a} out of range 0..{isa.NCOEF - 1}")
+            raise _err(loc, f"coefficient address {_q(a)} out of range 0..{isa.NCOEF - 1}")
         v = _eval(v_text, symbols, loc)
         if not 0 <= v <= isa.WORD_MASK:
-            raise _err(loc, f"coefficient value {v:#x} does not fit 64 bits")
+            raise _err(loc, f"coefficient value {_q(f'{v:#x}')} does not fit 64 bits")
         if a in coef and coef[a][0] != v:
-            raise _err(loc, f"coefficient {a} set twice (first at {coef[a][1].where()})")
+            raise _err(loc, f"coefficient {_q(a)} set twice (first at {coef[a][1].where()})")
         coef[a] = (v, loc)
         image[a] = v
     return Program(words, image, imem_depth, symbols, origins)

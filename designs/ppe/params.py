@@ -52,7 +52,8 @@ def program_values(text: str, ports: Mapping[str, int]) -> dict[str, int]:
 
     Raises:
         NamedParamError: unknown program, a build without ``prog_image`` (a multiple of 64 bits) and
-            ``coef_image`` (4096 bits), a program that does not assemble (``file:line: reason``) or
+            ``coef_image`` (4096 bits), a program that does not assemble (``file:line: reason``, with
+            every piece of the program's text replaced by ``…``: :attr:`.asm.AsmError.redacted`) or
             does not fit the build's instruction memory.
     """
     if ports.get("coef_image") != 64 * isa.NCOEF or not ports.get("prog_image") or ports["prog_image"] % 64:
@@ -61,8 +62,8 @@ def program_values(text: str, ports: Mapping[str, int]) -> dict[str, int]:
     path = program_path(text)
     try:
         prog = assemble_file(path, imem_depth=ports["prog_image"] // 64)
-    except AsmError as e:
-        raise NamedParamError(f"--param program={text}: {e}") from None
+    except AsmError as e:       # the program is the parameter value: no piece of its text in the message
+        raise NamedParamError(f"--param program={text}: {e.redacted}") from None
     except (OSError, UnicodeDecodeError) as e:
         raise NamedParamError(f"--param program={text}: cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
     return image_values(prog)
