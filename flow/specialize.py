@@ -17,7 +17,7 @@ from pathlib import Path
 
 from dcsflow.fileio import write_text_atomic
 from dcsflow.scg.buildfolder import BuildFolder, BuildFolderError, build_folder_of, load_build
-from dcsflow.scg.params import ParamValueError, parse_param_args
+from dcsflow.scg.params import ParamValueError, parse_param_args, ppc_values
 from dcsflow.scg.ppc import tlut_inits
 
 from . import netlist as nl
@@ -36,8 +36,15 @@ def circuit_values(build: BuildFolder, user_values: dict[str, int], design=None)
 
 def tlut_values(build: BuildFolder, values_list: list[dict[str, int]]) -> list[dict[str, int]]:
     """INIT of every TLUT for each circuit-parameter assignment (bit-parallel PPC evaluation):
-    per assignment, template cell name -> INIT (bit i from the PPC output ``build.tlut_entries[cell][i]``)."""
-    bits = build.ppc.evaluate_many(values_list)
+    per assignment, template cell name -> INIT (bit i from the PPC output ``build.tlut_entries[cell][i]``).
+
+    Each assignment is at the declared widths (``build.json`` ``params``) and is handed to the PPC
+    as ``rekey`` hands it (:func:`dcsflow.scg.params.ppc_values`): cut to the bits the PPC reads.
+
+    Raises:
+        ParamValueError: a value wider than its declared width, or a PPC port without a value.
+    """
+    bits = build.ppc.evaluate_many([ppc_values(v, build.ports, build.param_widths) for v in values_list])
     return [tlut_inits(b, build.tlut_entries) for b in bits]
 
 

@@ -209,6 +209,14 @@ class BuildFolder:
         (``build.json`` ``user_params``), else the circuit parameters."""
         return dict(self.manifest.get("user_params") or self.manifest.get("params") or {})
 
+    @property
+    def param_widths(self) -> dict[str, int]:
+        """Declared widths of the circuit's parameter ports (``build.json`` ``params``): the widths
+        ``--param NAME=HEX`` values of ``rekey`` are written in (:mod:`dcsflow.scg.params`), as for
+        ``dcsflow specialize`` (:attr:`user_params`, the same ports when the design has no parameter
+        transform). :attr:`ports` may be narrower: the PPC's ports end at the highest bit it reads."""
+        return dict(self.manifest.get("params") or {})
+
     @cached_property
     def device(self) -> Device:
         """Target device of ``build.json`` (default: the default device of ``scg/devices.json``)."""

@@ -45,12 +45,14 @@ _UNCHECKED_HELP = ("Read the bitstream even if it is not a complete, checked str
 def _open_build(path: str, items: list):
     """``(build, assignment)`` for ``rekey``: the checked build folder
     (:func:`dcsflow.scg.buildfolder.load_build`) and the values of ``items`` (``NAME=HEX``,
-    :func:`dcsflow.scg.params.parse_param_args`) for the ports of its PPC."""
+    :func:`dcsflow.scg.params.parse_param_args`) for the ports of its PPC: parsed at the declared
+    widths (:attr:`~dcsflow.scg.buildfolder.BuildFolder.param_widths`, as ``dcsflow specialize``
+    does), then cut to the bits the PPC reads (:func:`dcsflow.scg.params.ppc_values`)."""
     from .buildfolder import load_build
-    from .params import parse_param_args
+    from .params import parse_param_args, ppc_values
 
     b = load_build(path)
-    return b, parse_param_args(items, b.ports)
+    return b, ppc_values(parse_param_args(items, b.param_widths), b.ports)
 
 
 def rekey_report(res, *, as_json: bool = False, frames_hash: bool = False, verify: bool = False) -> str:

@@ -22,15 +22,18 @@ def test_hex_forms(text, value):
 
 
 @pytest.mark.parametrize("items,msg", [
-    (["key"], "--param 'key': expected NAME=HEX"),
-    (["=a5"], "expected NAME=HEX"),
+    (["key"], "--param #1: expected NAME=HEX, the item has no '='"),
+    (["=a5"], "--param #1: expected NAME=HEX, the name before '=' is empty"),
     (["nokey=a5"], "--param nokey: not a parameter of this build; parameters: key (96 bits), iv (8 bits), b (1 bits), "
                    "w5 (5 bits)"),
     (["iv=a5", "iv=5a"], "--param iv: given twice"),
     (["iv=a5", "b=1", "w5=1f"], "missing --param for key (96 bits)"),
     (["iv=a5"], "missing --param for key (96 bits), b (1 bits), w5 (5 bits)"),
-    (["iv=zz"], "parameter iv: value 'zz' is not hex; expected 8 bits (2 hex digits)"),
-    (["iv="], "is not hex"),
+    (["iv=zz"], "parameter iv: character 1 of the value is not a hex digit"),
+    (["iv=0xa_z"], "parameter iv: character 5 of the value is not a hex digit"),
+    (["iv= 0a-"], "parameter iv: character 4 of the value is not a hex digit"),
+    (["iv="], "parameter iv: the value has no hex digit; expected 8 bits (2 hex digits)"),
+    (["iv=0x_"], "parameter iv: the value has no hex digit"),
     (["iv=a"], "parameter iv: expected 8 bits (2 hex digits), got 1 hex digits"),
     (["iv=0a5"], "expected 8 bits (2 hex digits), got 3 hex digits"),
     (["w5=20"], "parameter w5: expected 5 bits (2 hex digits), got 2 hex digits with value above 5 bits"),

@@ -37,8 +37,9 @@ def open_build(path: str, items: list[str]):
     """``(build, assignment)`` for ``dcsflow rekey``: the build folder read and checked once
     (:func:`dcsflow.scg.buildfolder.read_manifest`, :func:`~dcsflow.scg.buildfolder.load_build`) and
     the values of ``items`` (``NAME=HEX``, or ``NAME=TEXT`` of a named value) for its PPC's ports,
-    each converted once (:func:`dcsflow.scg.params.parse_param_args`). A named value is cut to the
-    width of the PPC's port (:func:`dcsflow.flow.design.convert_named_params`).
+    each converted once (:func:`dcsflow.scg.params.parse_param_args`) at the parameters' declared
+    widths (``build.json`` ``params``, the widths ``dcsflow specialize`` reads), then cut to the bits
+    the PPC reads (:func:`dcsflow.scg.params.ppc_values`), as the runtime's ``rekey`` does.
 
     A named value is converted before a refused folder is reported: a bad value is the error named
     first (it needs only ``build.json``).
@@ -50,7 +51,7 @@ def open_build(path: str, items: list[str]):
     """
     from dcsflow.scg.buildfolder import load_build, read_manifest
     from dcsflow.scg.errors import BuildFolderError
-    from dcsflow.scg.params import parse_param_args
+    from dcsflow.scg.params import parse_param_args, ppc_values
 
     manifest = widths = refused = None
     try:
@@ -62,7 +63,7 @@ def open_build(path: str, items: list[str]):
     items = _named_values(items, manifest, path, widths)
     if refused is not None:
         raise refused
-    return build, parse_param_args(items, widths)
+    return build, ppc_values(parse_param_args(items, build.param_widths), widths)
 
 
 def _run(a) -> int:
@@ -95,7 +96,8 @@ def expand_args(args: list[str]) -> list[str]:
     written: a command line for a runtime without the flow (``python -m dcsflow.scg rekey``, e.g. on
     the board), which knows no designs. ``dcsflow rekey`` itself converts the values once, as ints
     (:func:`open_build`). Unchanged when there is no readable ``BUILD/build.json`` or the design has
-    no named values; the hex digits are those of the PPC's port when the folder passes its check.
+    no named values; the hex digits are those of the port's declared width (``build.json``
+    ``params``), the form every command reads.
 
     Raises:
         NamedParamError, DesignError: one-line user errors.
@@ -117,21 +119,17 @@ def expand_args(args: list[str]) -> list[str]:
     design = design_of(manifest, build)
     if design is None or not design.named_params:
         return list(args)
-    try:
-        widths = buildfolder.load_build(build).ports
-    except (ScgError, OSError, ValueError):
-        widths = None                        # the runtime reports the folder; the value is still checked
     out: list[str] = []
     i = 0
     while i < len(args):
         a = args[i]
         if a == "--param" and i + 1 < len(args):
-            for item in expand_named_params(design, [args[i + 1]], ports, widths):
+            for item in expand_named_params(design, [args[i + 1]], ports):
                 out += ["--param", item]
             i += 2
             continue
         if a.startswith("--param="):
-            out += [f"--param={x}" for x in expand_named_params(design, [a[len("--param="):]], ports, widths)]
+            out += [f"--param={x}" for x in expand_named_params(design, [a[len("--param="):]], ports)]
         else:
             out.append(a)
         i += 1
