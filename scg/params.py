@@ -52,11 +52,11 @@ def parse_hex_value(text: str, name: str, bits: int) -> int:
     start = 2 if t[:2] in ("0x", "0X") else 0
     for i, c in enumerate(t[start:], start=lead + start + 1):
         if c not in _HEX_DIGITS and c != "_":
-            raise ParamValueError(f"parameter {name}: character {i} of the value is not a hex digit "
-                                  f"(0-9, a-f; optional 0x prefix, _ separators); {expected}")
+            raise ParamValueError(f"parameter {name}: value not hex at character {i} (hex digits 0-9, a-f; "
+                                  f"optional 0x prefix, _ separators); {expected}")
     t = t[start:].replace("_", "")
     if not t:
-        raise ParamValueError(f"parameter {name}: the value has no hex digit; {expected}")
+        raise ParamValueError(f"parameter {name}: value not hex: it has no hex digit; {expected}")
     if len(t) != digits or int(t, 16) >> bits:
         raise ParamValueError(f"parameter {name}: expected {bits} bits ({digits} hex digits), got {len(t)} hex digits"
                               + (f" with value above {bits} bits" if len(t) == digits else ""))

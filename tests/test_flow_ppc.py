@@ -47,7 +47,7 @@ def test_bad_values(tmp_path):
         ppc.evaluate({"k": 1})
     with pytest.raises(ParamValueError, match="expected 96 bits"):
         parse_hex_value("12", "key", 96)
-    with pytest.raises(ParamValueError, match="character 1 of the value is not a hex digit"):
+    with pytest.raises(ParamValueError, match="value not hex at character 1 "):
         parse_hex_value("xyz", "key", 8)
     assert parse_hex_value("0x0A", "key", 8) == 10
 

@@ -60,7 +60,7 @@ def narrow(builds):
 ])
 def test_a_typo_in_a_key_is_not_echoed(parameter_typo_cases, value, where):
     for cmd, msg in parameter_typo_cases(value):
-        assert msg.startswith("error: parameter key: ") and where in msg and "not a hex digit" in msg, (cmd, msg)
+        assert msg.startswith("error: parameter key: ") and f"value not hex at {where} " in msg, (cmd, msg)
         assert_not_echoed(msg, value)
 
 

@@ -101,6 +101,12 @@ def test_parse_hex_errors():
     assert model.parse_hex("0a0B", "key") == b"\x0a\x0b"
     with pytest.raises(InputError, match="12 bytes"):
         model.parse_hex("zz" * 12, "key", (12, 16))
+    typo = "5ec2e7ba5eba11ee5ec2e7bg"                   # a key with one typo: position, not the key
+    with pytest.raises(InputError, match=r"key is not a hex string .*: not hex at character 27$") as ei:
+        model.parse_hex(" 0x" + typo, "key", 12)
+    assert not any(typo[i:i + 6] in str(ei.value) for i in range(len(typo) - 5)), str(ei.value)
+    with pytest.raises(InputError, match="3 hex digits, an odd number"):
+        model.parse_hex("0a0", "key")
     with pytest.raises(InputError, match="expected 4 bytes"):
         model.parse_hex("123", "pmn", 4)
     with pytest.raises(InputError, match="must be 4 bytes"):

@@ -573,19 +573,25 @@ def parse_hex(text: str, what: str, size: int | tuple[int, ...] | None = None) -
         what: name used in error messages (e.g. "key").
         size: expected length(s) in bytes, or None for any.
     Raises:
-        InputError: not hex, odd number of digits, or the wrong size (the message names the
-        expected size).
+        InputError: not hex (the message gives the 1-based position of the first character that is
+        not a hex digit, never the text: it may be a key), odd number of digits, or the wrong size
+        (the message names the expected size).
     """
     t = "".join(str(text).split())
     if t[:2].lower() == "0x":
         t = t[2:]
-    try:
-        if len(t) % 2:
-            raise ValueError
-        b = bytes.fromhex(t)
-    except ValueError:
-        exp = _size_text(size)
-        raise InputError(f"{what} is not a hex string of whole bytes{exp}: {text!r}") from None
+    exp = _size_text(size)
+    s = str(text)
+    start = len(s) - len(s.lstrip())
+    if s.lstrip()[:2].lower() == "0x":
+        start += 2
+    bad = next((i for i, c in enumerate(s[start:], start=start + 1) if not c.isspace()
+                and c not in "0123456789abcdefABCDEF"), None)
+    if bad is not None:
+        raise InputError(f"{what} is not a hex string of whole bytes{exp}: not hex at character {bad}")
+    if len(t) % 2:
+        raise InputError(f"{what} is not a hex string of whole bytes{exp}: {len(t)} hex digits, an odd number")
+    b = bytes.fromhex(t)
     if size is not None:
         sizes = (size,) if isinstance(size, int) else tuple(size)
         if len(b) not in sizes:
