@@ -78,6 +78,19 @@ def test_sim_malformed_file_names_file_and_line(dcsflow, tmp_path):
     assert "broken.test-vectors:3:" in r.stderr and "Traceback" not in r.stderr
 
 
+def test_sim_malformed_key_line_is_not_quoted(dcsflow, tmp_path):
+    """A record line that does not parse may be a key with a typo: named by file and line only."""
+    key = GOOD.split("KEY (12) = ")[1].split("\n")[0]
+    typo = key[:-1] + "G"
+    f = tmp_path / "typo.test-vectors"
+    f.write_text(GOOD.replace(key, typo))
+    assert typo in f.read_text()
+    r = dcsflow("sim", "picipher", "--vectors", f)
+    assert r.returncode == 1 and "typo.test-vectors:2: not a vector record line" in r.stderr, r.stderr
+    assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+    assert not any(typo[i:i + 6] in r.stderr for i in range(len(typo) - 5)), r.stderr
+
+
 def test_sim_key_size_mismatch_is_one_line(dcsflow, tmp_path):
     f = tmp_path / "v.test-vectors"
     f.write_text(GOOD)

@@ -230,7 +230,9 @@ def parse_vectors(text: str, name: str = "<text>", word_bits: int | None = None)
             continue
         m = _FIELD.match(line)
         if not m:
-            raise VectorFileError(f"{name}:{n}: not a vector record line: {raw!r}")
+            # not quoted: a record line holds a key, and a malformed one may be a key with a typo
+            raise VectorFileError(f"{name}:{n}: not a vector record line (expected '[vector #N (M)]' or "
+                                  "'FIELD (BYTES) = HEX')")
         if cur is None:
             raise VectorFileError(f"{name}:{n}: field outside a [vector #N (M)] record")
         fname, count, hexs = m[1], int(m[2]), m[3]
