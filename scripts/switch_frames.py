@@ -24,7 +24,7 @@ def switch_frames(build: str, a: list[str], b: list[str]) -> dict:
     from dcsflow.flow.design import expand_named_params
     from dcsflow.flow.registry import design_of
     from dcsflow.scg.buildfolder import load_build
-    from dcsflow.scg.params import parse_param_args
+    from dcsflow.scg.params import parse_param_args, ppc_values
 
     bf = load_build(build)
     design = design_of(bf.manifest, bf.path)
@@ -32,7 +32,8 @@ def switch_frames(build: str, a: list[str], b: list[str]) -> dict:
 
     def bits(items):
         vals = parse_param_args(expand_named_params(design, items, bf.user_params), bf.user_params)
-        return bf.ppc.evaluate(design.circuit_values(vals) if design is not None else vals)
+        vals = design.circuit_values(vals) if design is not None else vals
+        return bf.ppc.evaluate(ppc_values(vals, bf.ports, bf.param_widths))
 
     x, y = bits(a), bits(b)
     changed = [e for e in fm["entries"] if x[e[3]] != y[e[3]]]

@@ -175,7 +175,9 @@ def check_frames(build_dir: str | Path, options: CheckOptions = CheckOptions(), 
     if fm["ppc_outputs"] != b.ppc.num_outputs:
         raise BuildFolderError(f"{path}: frame map names {fm['ppc_outputs']} PPC outputs, the PPC has {b.ppc.num_outputs}")
     logic_only = FrameMemory.from_frm((path / "tlut/template.frm").read_text(), dev)
-    bits = b.ppc.evaluate_many(setup.circuit_values())
+    from dcsflow.scg.params import ppc_values      # declared widths -> the bits the PPC reads, as rekey
+
+    bits = b.ppc.evaluate_many([ppc_values(v, b.ports, b.param_widths) for v in setup.circuit_values()])
     entries = [tuple(e) for e in fm["entries"]]
     tdir = template_folder(path)
     if tdir != path / "tlut":
