@@ -539,7 +539,9 @@ def render_page(build_dir, *, lenient: bool = False) -> list[Path]:
     """Write ``BUILD/report.html`` and its figures ``BUILD/report/*.png`` (module docstring).
 
     All files are written as one group (temporaries first, renames last: an error leaves the old
-    page as it was); figures of an earlier page that this one no longer has are removed.
+    page as it was); figures of an earlier page that this one no longer has are removed. Nothing is
+    written through a symbolic link: ``report`` or ``report.html`` that is one is replaced by a fresh
+    folder or file, and what it pointed to stays as it was.
 
     Args:
         build_dir: finished build folder.
@@ -557,6 +559,8 @@ def render_page(build_dir, *, lenient: bool = False) -> list[Path]:
     html = render_html(inputs, images, missing)
     fdir = b / FIGURES_DIR
     try:
+        if fdir.is_symlink():       # never write into (or clean) a folder elsewhere: a fresh folder
+            fdir.unlink()
         fdir.mkdir(exist_ok=True)
     except OSError as e:
         from dcsflow.fileio import OutputError

@@ -1,0 +1,138 @@
+"""Errors of the operating system and of hostile file names: one line, never a traceback or a
+user's file written through.
+
+Each test is a finding of a probe of the command lines: input nested too deeply to read, a file
+the build lists that is now a folder, names too long for the file system, a full device (also as
+standard output), folder names that are not UTF-8, a program that cannot be started, running out
+of memory (every one a single line ``error: ...`` with exit status 1); outputs of a build folder that are symbolic links to a user's
+files (the user's files stay unchanged); a rekey target in a folder that does not exist (refused,
+nothing created).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from dcsflow.fileio import write_bytes_atomic, write_files_atomic, write_text_atomic
+
+FLOW_DATA = Path(__file__).parent / "data" / "flow"
+#: a small build: keyxor with one conventional candidate, no static re-map
+SMALL = {"design": str(FLOW_DATA / "keyxor.v"), "baselines": ("yosys-abc",), "static_remap": False}
+BUILD_ARGS = [str(FLOW_DATA / "keyxor.v"), "--baselines", "yosys-abc", "--no-static-remap", "-j", "1", "--quiet"]
+LONG = "n" * 300                     # longer than NAME_MAX (255) of every Linux file system
+
+
+def _one_line_error(r, *needles) -> str:
+    """The single ``error: ...`` line of a failed command (exit status 1), containing ``needles``."""
+    err = r.stderr if isinstance(r.stderr, str) else r.stderr.decode("utf-8", "backslashreplace")
+    assert r.returncode == 1, (r.returncode, err[-3000:])
+    assert "Traceback" not in err, err[-3000:]
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), err[-3000:]
+    for n in needles:
+        assert n in lines[0], (n, lines[0])
+    return lines[0]
+
+
+def _scg(*args, **kw):
+    return subprocess.run([sys.executable, "-m", "dcsflow.scg", *map(str, args)], capture_output=True,
+                          text=True, **kw)
+
+
+@pytest.fixture(scope="module")
+def small(builds) -> Path:
+    """A finished small build of keyxor (shared: tests alter copies)."""
+    return builds.get("keyxor", **SMALL)
+
+
+def _copy(src: Path, dst) -> Path:
+    shutil.copytree(src, dst, symlinks=True)
+    return Path(dst)
+
+
+def _nest(path: Path, depth: int = 100_000) -> None:
+    """Add a key holding ``depth`` nested arrays to the JSON object in ``path``."""
+    text = path.read_text(encoding="utf-8").rstrip()
+    assert text.endswith("}")
+    path.write_text(text[:-1] + ', "deep": ' + "[" * depth + "]" * depth + "}\n", encoding="utf-8")
+
+
+# ------------------------------------------------------------------------------- names too long
+# ------------------------------------------------------------------------------ a full device
+# --------------------------------------------------------------------- names that are not UTF-8
+def test_write_text_atomic_passes_surrogates_through(tmp_path):
+    write_text_atomic(tmp_path / "a.txt", "x\udcffy")
+    assert (tmp_path / "a.txt").read_bytes() == b"x\xffy"
+    write_files_atomic({tmp_path / "b.txt": "x\udcffy"})
+    assert (tmp_path / "b.txt").read_bytes() == b"x\xffy"
+
+
+# -------------------------------------------------------------- outputs never follow a symlink
+def _user_files(tmp_path) -> Path:
+    u = tmp_path / "user"
+    (u / "figures").mkdir(parents=True)
+    for name in ("page.html", "netlist.v", "figures/breakdown.png", "figures/mine.png", "data.bin"):
+        (u / name).write_text(f"the user's {name}\n")
+    return u
+
+
+def _tree(root: Path) -> dict:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_atomic_writers_replace_a_link_not_its_target(tmp_path):
+    u = _user_files(tmp_path)
+    before = _tree(u)
+    d = tmp_path / "out"
+    d.mkdir()
+    for name, target in (("a.html", "page.html"), ("b.v", "netlist.v"), ("c.bin", "data.bin")):
+        (d / name).symlink_to(u / target)
+    write_text_atomic(d / "a.html", "new page\n")
+    write_bytes_atomic(d / "c.bin", b"new data")
+    write_files_atomic({d / "b.v": "new netlist\n"})
+    assert _tree(u) == before
+    assert not any(p.is_symlink() for p in d.iterdir())
+    assert (d / "a.html").read_text() == "new page\n" and (d / "b.v").read_text() == "new netlist\n"
+    assert (d / "c.bin").read_bytes() == b"new data"
+
+
+def test_report_never_writes_through_links(small, tmp_path, dcsflow):
+    u = _user_files(tmp_path)
+    before = _tree(u)
+    b = _copy(small, tmp_path / "b")
+    (b / "report.html").unlink()
+    (b / "report.html").symlink_to(u / "page.html")
+    shutil.rmtree(b / "report")
+    (b / "report").symlink_to(u / "figures")
+    r = dcsflow("report", b)
+    assert r.returncode == 0, r.stderr
+    assert _tree(u) == before
+    assert not (b / "report.html").is_symlink() and not (b / "report").is_symlink()
+    assert (b / "report.html").read_text().startswith("<!DOCTYPE html>")
+    assert (b / "report" / "breakdown.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_build_out_never_writes_through_links(small, tmp_path, dcsflow):
+    u = _user_files(tmp_path)
+    before = _tree(u)
+    b = _copy(small, tmp_path / "b")
+    for name, target in (("template.v", "netlist.v"), ("report.html", "page.html")):
+        (b / name).unlink()
+        (b / name).symlink_to(u / target)
+    shutil.rmtree(b / "report")
+    (b / "report").symlink_to(u / "figures")
+    r = dcsflow("build", *BUILD_ARGS, "--out", b, "--from", "outputs")
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert _tree(u) == before
+    assert (b / "template.v").read_text().startswith("// dcsflow netlist")
+    assert not any((b / n).is_symlink() for n in ("template.v", "report.html", "report"))
+
+
+# ------------------------------------------------------------ a rekey target in a missing folder
