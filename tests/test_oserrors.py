@@ -64,9 +64,125 @@ def _nest(path: Path, depth: int = 100_000) -> None:
     path.write_text(text[:-1] + ', "deep": ' + "[" * depth + "]" * depth + "}\n", encoding="utf-8")
 
 
+# ------------------------------------------------------------------------- input nested too deeply
+def test_deeply_nested_build_json_is_one_line(small, tmp_path, dcsflow):
+    b = _copy(small, tmp_path / "b")
+    _nest(b / "build.json")
+    _one_line_error(dcsflow("report", b), "build.json", "nested too deeply")
+    for args in (("check", b), ("rekey", b, "--param", "key=5a", "--to", "emulator")):
+        _one_line_error(dcsflow(*args), "nested too deeply")
+    _one_line_error(_scg("rekey", b, "--param", "key=5a", "--to", "emulator"), "nested too deeply")
+
+
 # ------------------------------------------------------------------------------- names too long
+def test_output_names_too_long(small, tmp_path, dcsflow):
+    long_out = tmp_path / LONG
+    r = dcsflow("specialize", small, "--param", "key=5a", "--out", long_out / "x.v")
+    _one_line_error(r, LONG)
+    r = dcsflow("specialize", small, "--param", "key=5a", "--out", tmp_path / (LONG + ".v"))
+    _one_line_error(r, LONG)
+    from dcsflow.aig import write_aiger
+    from dcsflow.tmap.generators import multiplier
+
+    g, params = multiplier(2)
+    f = tmp_path / "mul2.aig"
+    write_aiger(g, f)
+    _one_line_error(dcsflow("map", f, "--no-baseline", "--no-verify", "--out", long_out), LONG)
+    _one_line_error(dcsflow("build", *BUILD_ARGS, "--out", long_out), LONG)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mul2.aig"]
+
+
 # ------------------------------------------------------------------------------ a full device
+def test_full_device_names_the_file(small, tmp_path, monkeypatch, capsys):
+    """ENOSPC while writing: the atomic writer names the output, and the file stays as it was."""
+    from dcsflow.flow.cli import main
+
+    out = tmp_path / "spec.v"
+    out.write_text("old\n")
+    real_fdopen = os.fdopen
+
+    class Full:
+        def __init__(self, f):
+            self.f = f
+
+        def write(self, data):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.f.close()
+
+    monkeypatch.setattr("dcsflow.fileio.os.fdopen", lambda *a, **k: Full(real_fdopen(*a, **k)))
+    rc = main(["specialize", str(small), "--param", "key=5a", "--out", str(out)])
+    err = capsys.readouterr().err
+    assert rc == 1 and err.count("\n") == 1 and err.startswith("error: "), err
+    assert str(out) in err and os.strerror(errno.ENOSPC) in err
+    assert out.read_text() == "old\n" and sorted(p.name for p in tmp_path.iterdir()) == ["spec.v"]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+def test_standard_output_on_a_full_device(small):
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([sys.executable, "-m", "dcsflow.flow", "specialize", str(small), "--param", "key=5a"],
+                           stdout=full, stderr=subprocess.PIPE, text=True)
+    _one_line_error(r, "standard output", os.strerror(errno.ENOSPC))
+
+
+@pytest.mark.parametrize("exc, needle", [
+    (OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), "/some/where/out.v"), "/some/where/out.v"),
+    (OSError(errno.EROFS, os.strerror(errno.EROFS), "/ro/out.v"), os.strerror(errno.EROFS)),
+    (PermissionError(errno.EACCES, os.strerror(errno.EACCES), "/venv/bin/python"), "/venv/bin/python"),
+    (IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), "/b/template.json"), "/b/template.json"),
+    (RecursionError("maximum recursion depth exceeded"), "nested too deeply"),
+    (MemoryError(), "out of memory"),
+    (UnicodeEncodeError("utf-8", "/tmp/x\udcff", 6, 7, "surrogates not allowed"), "cannot encode"),
+])
+def test_last_resort_is_one_line(exc, needle, monkeypatch, capsys):
+    """An error no command turned into its own message: one line in both command lines."""
+    from dcsflow.flow import cli as flow_cli
+    from dcsflow.flow import specialize
+    from dcsflow.scg import cli as scg_cli
+    from dcsflow.scg import commands
+
+    def boom(*a, **k):
+        raise exc
+
+    monkeypatch.setattr(specialize, "specialize_to_file", boom)
+    monkeypatch.setattr("dcsflow.flow.commands.specialize.specialize_to_file", boom, raising=False)
+    rc = flow_cli.main(["specialize", "B", "--param", "key=5a"])
+    err = capsys.readouterr().err
+    assert rc == 1 and err.count("\n") == 1 and err.startswith("error: ") and needle in err, err
+    monkeypatch.setattr(commands, "run_command", boom)
+    monkeypatch.setattr(scg_cli, "run_command", boom)
+    rc = scg_cli.main(["rekey", "B", "--param", "key=5a"])
+    err = capsys.readouterr().err
+    assert rc == 1 and err.count("\n") == 1 and err.startswith("error: ") and needle in err, err
+
+
 # --------------------------------------------------------------------- names that are not UTF-8
+def test_folder_name_not_utf8_report(small, tmp_path):
+    b = os.fsencode(tmp_path) + b"/b\xff"
+    _copy(small, os.fsdecode(b))
+    r = subprocess.run([sys.executable, "-m", "dcsflow.flow", b"report", b], capture_output=True)
+    assert r.returncode == 0, r.stderr.decode("utf-8", "backslashreplace")[-3000:]
+    assert b"Traceback" not in r.stderr
+    page = (b + b"/report.html")
+    with open(page, "rb") as f:
+        html = f.read()
+    assert b"b\xff" in html                                  # the name as the file system gives it
+    assert b"b\\udcff/report.html" in r.stdout or b"b\\xff/report.html" in r.stdout
+
+
+def test_build_out_not_utf8(tmp_path):
+    out = os.fsencode(tmp_path) + b"/x\xff"
+    r = subprocess.run([sys.executable, "-m", "dcsflow.flow", "build", *BUILD_ARGS, "--out", out],
+                       capture_output=True)
+    assert r.returncode == 0, r.stderr.decode("utf-8", "backslashreplace")[-3000:]
+    assert os.path.isfile(out + b"/report.html") and os.path.isfile(out + b"/build.json")
+
+
 def test_write_text_atomic_passes_surrogates_through(tmp_path):
     write_text_atomic(tmp_path / "a.txt", "x\udcffy")
     assert (tmp_path / "a.txt").read_bytes() == b"x\xffy"
