@@ -161,6 +161,18 @@ def test_last_resort_is_one_line(exc, needle, monkeypatch, capsys):
     assert rc == 1 and err.count("\n") == 1 and err.startswith("error: ") and needle in err, err
 
 
+def test_a_program_that_cannot_be_started_is_named(tmp_path):
+    from dcsflow.tools import ToolStartError, run_tool
+
+    prog = tmp_path / "vvp"
+    prog.write_text("#!/bin/sh\n")
+    prog.chmod(0o644)                                  # not executable
+    with pytest.raises(ToolStartError) as e:
+        run_tool([str(prog)], tool="vvp")
+    assert str(e.value) == f"cannot start vvp ({prog}): {os.strerror(errno.EACCES)}"
+    assert isinstance(e.value, OSError) and e.value.user_error
+
+
 # --------------------------------------------------------------------- names that are not UTF-8
 def test_folder_name_not_utf8_report(small, tmp_path):
     b = os.fsencode(tmp_path) + b"/b\xff"
