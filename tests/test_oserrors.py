@@ -264,3 +264,14 @@ def test_build_out_never_writes_through_links(small, tmp_path, dcsflow):
 
 
 # ------------------------------------------------------------ a rekey target in a missing folder
+def test_rekey_target_folder_is_not_created(small, tmp_path, dcsflow):
+    for kind in ("bitfile", "partial"):
+        target = tmp_path / "missing" / "deeper" / "x.bit"
+        r = dcsflow("rekey", small, "--param", "key=5a", "--to", f"{kind}:{target}")
+        _one_line_error(r, f"{kind} target {target}", "does not exist")
+        r = _scg("rekey", small, "--param", "key=5a", "--to", f"{kind}:{target}")
+        _one_line_error(r, "does not exist")
+        assert not (tmp_path / "missing").exists()
+    ok = tmp_path / "x.bit"
+    r = dcsflow("rekey", small, "--param", "key=5a", "--to", f"bitfile:{ok}")
+    assert r.returncode == 0 and ok.is_file(), r.stderr
