@@ -402,7 +402,7 @@ def os_error_message(e: OSError) -> str:
 
 
 def last_resort_message(exc: BaseException) -> str | None:
-    """The one line (without ``error: ``) for an error that no command turned into its own message,
+    """The one line (without the ``error:`` prefix) for an error no command turned into its own message,
     or None for an error that is a bug (re-raised with its traceback).
 
     An OS error names its file or program and the reason (:func:`os_error_message`: a file that
