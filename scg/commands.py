@@ -414,8 +414,9 @@ def last_resort_message(exc: BaseException) -> str | None:
             return f"standard output: {exc.strerror or exc}"
         return os_error_message(exc)
     if isinstance(exc, RecursionError):
-        return ("input nested too deeply to read (more levels than Python's recursion limit, "
-                f"{sys.getrecursionlimit()}): {exc}")
+        where = _path_being_read(exc)
+        return (f"{where + ': ' if where else ''}input nested too deeply to read (more levels than "
+                f"Python's recursion limit, {sys.getrecursionlimit()}): {exc}")
     if isinstance(exc, MemoryError):
         return "out of memory" + (f": {exc}" if str(exc) else "")
     if isinstance(exc, UnicodeEncodeError):
@@ -423,6 +424,18 @@ def last_resort_message(exc: BaseException) -> str | None:
         return (f"cannot encode {ascii(bad)} as {exc.encoding} ({exc.reason}) "
                 f"in {ascii(exc.object[max(0, exc.start - 40):exc.end + 40])}")
     return None
+
+
+def _path_being_read(exc: BaseException) -> str | None:
+    """The file a reader was reading when ``exc`` was raised: the local ``path`` (a str or path) of
+    the innermost frame that has one, or None."""
+    tb, found = exc.__traceback__, None
+    while tb is not None:
+        v = tb.tb_frame.f_locals.get("path")
+        if isinstance(v, (str, os.PathLike)):
+            found = os.fspath(v)
+        tb = tb.tb_next
+    return found if isinstance(found, str) else None
 
 
 def _on_stdout(exc: BaseException) -> bool:

@@ -70,8 +70,9 @@ def test_deeply_nested_build_json_is_one_line(small, tmp_path, dcsflow):
     _nest(b / "build.json")
     _one_line_error(dcsflow("report", b), "build.json", "nested too deeply")
     for args in (("check", b), ("rekey", b, "--param", "key=5a", "--to", "emulator")):
-        _one_line_error(dcsflow(*args), "nested too deeply")
-    _one_line_error(_scg("rekey", b, "--param", "key=5a", "--to", "emulator"), "nested too deeply")
+        _one_line_error(dcsflow(*args), f"{b / 'build.json'}: input nested too deeply")
+    _one_line_error(_scg("rekey", b, "--param", "key=5a", "--to", "emulator"),
+                    f"{b / 'build.json'}: input nested too deeply")
 
 
 # ------------------------------------------------------------------------------- names too long
