@@ -10,7 +10,10 @@ The destination is checked first (:func:`check_output_file`): a folder, a device
 a file where a folder is expected, or a file that is also an input of the command is refused with
 an :class:`OutputError` — an ``OSError`` whose message is one line naming the path and the reason,
 and which the command lines print as ``error: ...`` (``user_error = True``). A destination that is a
-symbolic link is written through the link (the link stays, its target gets the new content).
+symbolic link is replaced by the new file: the rename replaces the link itself, its target is left as
+it was, so an output never writes through a link to a file elsewhere (a user's file planted as
+``report.html`` in a build folder stays unchanged). Text is written as UTF-8, names that are not
+UTF-8 (surrogate escapes, as the file system gives them) pass through as their original bytes.
 """
 
 from __future__ import annotations
@@ -65,20 +68,20 @@ def _first_existing_parent(path: Path) -> tuple[Path, list[Path]]:
 
 
 def check_output_file(path: str | os.PathLike, inputs: Iterable[str | os.PathLike] = ()) -> Path:
-    """Check that ``path`` can be (re)written as a regular file; return the path to write (symbolic
-    links resolved, so the link itself stays).
+    """Check that ``path`` can be (re)written as a regular file; return the path to write (``path``
+    itself: a symbolic link there is replaced by the new file, its target is never written).
 
-    Refused (:class:`OutputError`): ``path`` is a folder, a device, FIFO or socket; an ancestor
-    is a file, not a folder; ``path`` names the same file as one of ``inputs`` (also through links
+    Refused (:class:`OutputError`): ``path`` is a folder, a device, FIFO or socket (also through a
+    symbolic link); an ancestor is a file, not a folder; ``path`` names the same file as one of ``inputs`` (also through links
     or ``..``). Missing parent folders are fine (created on writing).
     """
     p = Path(path)
     for i in inputs:
         if same_file(p, i):
             raise OutputError(p, f"it is also an input of this command ({i})", errno.EINVAL)
-    real = Path(os.path.realpath(p)) if p.is_symlink() else p
+    real = p
     try:
-        st = os.stat(real)
+        st = os.stat(real)           # a link to a folder or a device is refused like one
     except FileNotFoundError:
         st = None
     except NotADirectoryError:
@@ -156,7 +159,7 @@ def atomic_open(path: str | os.PathLike, mode: str = "w", private: bool = False,
 
     Args:
         path: destination file (checked first, :func:`check_output_file`).
-        mode: ``"w"`` (text, UTF-8) or ``"wb"``.
+        mode: ``"w"`` (text, UTF-8; surrogate escapes as their original bytes) or ``"wb"``.
         private: create the file with owner-only permissions (0600), for key-dependent outputs.
         inputs: files the command reads: ``path`` may not be one of them.
     Raises:
@@ -170,7 +173,7 @@ def atomic_open(path: str | os.PathLike, mode: str = "w", private: bool = False,
     fd, tmp = _temp_beside(dest, shown, private)
     try:
         try:
-            f = os.fdopen(fd, mode, **({"encoding": "utf-8"} if mode == "w" else {}))
+            f = os.fdopen(fd, mode, **({"encoding": "utf-8", "errors": "surrogateescape"} if mode == "w" else {}))
         except BaseException:
             os.close(fd)
             raise
@@ -206,7 +209,7 @@ def write_files_atomic(files: Mapping[str | os.PathLike, str | bytes], private: 
     """Write several files as a group: every destination is checked and every temporary written
     before the first rename, so a refused path, a full disk or an interrupt while writing leaves all
     destinations as they were (the renames that follow are atomic one by one). Text is written as
-    UTF-8. Returns the destination paths (as given).
+    UTF-8 (surrogate escapes as their original bytes). Returns the destination paths (as given).
 
     Raises:
         OutputError: a destination refused (:func:`check_output_file`) or not writable.
@@ -220,7 +223,7 @@ def write_files_atomic(files: Mapping[str | os.PathLike, str | bytes], private: 
             done.append((tmp, dest, shown))
             try:
                 with os.fdopen(fd, "wb") as f:
-                    f.write(content.encode("utf-8") if isinstance(content, str) else content)
+                    f.write(content.encode("utf-8", "surrogateescape") if isinstance(content, str) else content)
             except OSError as e:
                 raise OutputError(shown, _reason(e), e.errno or errno.EIO) from None
         for k, (tmp, dest, shown) in enumerate(done):

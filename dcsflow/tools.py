@@ -45,9 +45,25 @@ from typing import Callable
 
 from . import steps
 
-__all__ = ["ToolMissing", "Tool", "TOOLS", "find_tool", "which_tool", "has_tool", "tool_env_var",
+__all__ = ["ToolMissing", "ToolStartError", "Tool", "TOOLS", "find_tool", "which_tool", "has_tool", "tool_env_var",
            "exit_description", "last_line", "failure_message", "ToolRun", "run_tool", "terminate_children",
            "on_terminate"]
+
+
+class ToolStartError(OSError):
+    """An external program was found but could not be started (not executable, a bad interpreter
+    line, out of memory, ...). An ``OSError`` (``errno``, ``strerror``, ``filename``: the program)
+    whose message is one line naming the tool, the program and the reason; ``user_error``: the
+    command lines print it as ``error: ...`` (exit status 1)."""
+
+    user_error = True
+
+    def __init__(self, tool: str, program, err: OSError):
+        super().__init__(err.errno, err.strerror or str(err), program)
+        self.tool = tool
+
+    def __str__(self) -> str:
+        return f"cannot start {self.tool} ({self.filename}): {self.strerror}"
 
 
 class ToolMissing(Exception):
@@ -283,13 +299,19 @@ def run_tool(argv: list[str], *, tool: str, what: str = "", cwd=None, env: dict 
     Returns:
         :class:`ToolRun`.
     Raises:
-        OSError: the program could not be started.
+        ToolStartError: the program could not be started (an ``OSError`` naming the tool and program).
     """
     t0 = time.perf_counter()
     kw = {"encoding": "utf-8", "errors": "replace"} if text else {}
-    p = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
-                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT if merge_stderr else subprocess.PIPE,
-                         **kw)
+    try:
+        p = subprocess.Popen(argv, cwd=cwd, env=env,
+                             stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT if merge_stderr else subprocess.PIPE,
+                             **kw)
+    except OSError as e:
+        if e.filename is not None and cwd is not None and os.fsdecode(e.filename) == os.fsdecode(cwd):
+            raise                      # the working folder, not the program: the caller's error
+        raise ToolStartError(tool, argv[0], e) from None
     with _LOCK:
         _RUNNING.add(p)
     out: list = []

@@ -4,7 +4,10 @@ Subcommands live one per module in :mod:`dcsflow.flow.commands`; each module def
 click command or group) and is found automatically, so adding a subcommand touches no other file.
 Installed designs may add commands of their own (``Design.commands``, e.g. a golden model's CLI).
 User errors (any exception whose class has ``user_error = True``) print one line ``error: ...`` on
-stderr and exit with status 1; never a traceback. Ctrl-C exits with status 130 (``interrupted``),
+stderr and exit with status 1; never a traceback. So do, as a last resort, an OS error on a file or
+program no command turned into its own message (it names the file or program and the reason),
+input nested too deeply to read, running out of memory and text that cannot be encoded
+(:func:`dcsflow.scg.commands.last_resort_message`); names that are not UTF-8 are printed escaped. Ctrl-C exits with status 130 (``interrupted``),
 SIGTERM with 143 (``terminated``), as the runtime's command line does; either way every external
 program still running (also in parallel branches of a build) is ended first
 (:func:`dcsflow.tools.terminate_children`).
@@ -88,6 +91,9 @@ def main(argv: list[str] | None = None) -> int:
     if scoped:
         signal.signal(signal.SIGTERM, _terminate)
     try:
+        from dcsflow.scg.commands import lenient_output
+
+        lenient_output()            # names that are not UTF-8 are printed escaped, not a traceback
         return _main(argv)
     finally:
         if scoped:
@@ -124,7 +130,13 @@ def _main(argv: list[str] | None) -> int:
         if _is_user_error(e):
             click.echo(f"error: {e}", err=True)
             return 1
-        raise
+        from dcsflow.scg.commands import last_resort_message
+
+        message = last_resort_message(e)     # OS errors, too deep nesting, out of memory, encoding
+        if message is None:
+            raise
+        click.echo(f"error: {message}", err=True)
+        return 1
 
 
 def run() -> None:

@@ -97,6 +97,8 @@ def _read_json(path: Path, what: str, hint: str) -> dict:
         raise ReportPageError(f"{path}: cannot read ({getattr(e, 'strerror', None) or e}); {hint}") from None
     except ValueError as e:
         raise ReportPageError(f"{path}: not JSON ({e}); {hint}") from None
+    except RecursionError:
+        raise ReportPageError(f"{path}: not a {what} (nested too deeply to read); {hint}") from None
     if not isinstance(doc, dict):
         raise ReportPageError(f"{path}: not a {what} (a JSON {type(doc).__name__}); {hint}")
     return doc
@@ -140,7 +142,7 @@ def load_inputs(build_dir, *, lenient: bool = False) -> PageInputs:
     try:
         early = json.loads(rpath.read_text(encoding="utf-8"))
         early = early if isinstance(early, dict) else None
-    except (OSError, ValueError, UnicodeDecodeError):
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
         early = None
     if not mpath.exists():
         raise ReportPageError(f"{b}: not a finished build folder (no build.json); run: "
@@ -177,7 +179,7 @@ def load_inputs(build_dir, *, lenient: bool = False) -> PageInputs:
     try:
         pl = json.loads((b / "tlut" / "placement.json").read_text(encoding="utf-8"))
         inputs.placement = pl if isinstance(pl, dict) and isinstance(pl.get("slices"), list) else None
-    except (OSError, ValueError, UnicodeDecodeError):
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
         inputs.placement = None
     return inputs
 
@@ -270,6 +272,12 @@ def _load_firmware(inputs: PageInputs, lenient: bool) -> None:
         for k in ("scg_instructions", "keys"):
             if not isinstance(doc.get(k), int) or isinstance(doc.get(k), bool) or doc[k] < 0:
                 raise ValueError(f"{k} is not a count")
+    except RecursionError:
+        msg = f"{path}: unusable firmware figures (nested too deeply to read); measure again: {howto}"
+        if not lenient:
+            raise ReportPageError(msg) from None
+        inputs.firmware_note = msg
+        return
     except (OSError, ValueError, UnicodeDecodeError) as e:
         msg = f"{path}: unusable firmware figures ({e}); measure again: {howto}"
         if not lenient:
@@ -539,7 +547,9 @@ def render_page(build_dir, *, lenient: bool = False) -> list[Path]:
     """Write ``BUILD/report.html`` and its figures ``BUILD/report/*.png`` (module docstring).
 
     All files are written as one group (temporaries first, renames last: an error leaves the old
-    page as it was); figures of an earlier page that this one no longer has are removed.
+    page as it was); figures of an earlier page that this one no longer has are removed. Nothing is
+    written through a symbolic link: ``report`` or ``report.html`` that is one is replaced by a fresh
+    folder or file, and what it pointed to stays as it was.
 
     Args:
         build_dir: finished build folder.
@@ -557,6 +567,8 @@ def render_page(build_dir, *, lenient: bool = False) -> list[Path]:
     html = render_html(inputs, images, missing)
     fdir = b / FIGURES_DIR
     try:
+        if fdir.is_symlink():       # never write into (or clean) a folder elsewhere: a fresh folder
+            fdir.unlink()
         fdir.mkdir(exist_ok=True)
     except OSError as e:
         from dcsflow.fileio import OutputError

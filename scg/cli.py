@@ -8,8 +8,10 @@ Their arguments and what they do are in :mod:`dcsflow.scg.commands`, which the f
 
 Exit status: 0 done; 1 a user error (any exception whose class has a true ``user_error``
 attribute, e.g. :class:`dcsflow.scg.errors.RekeyError`, :class:`dcsflow.scg.errors.BitstreamError`,
-:class:`dcsflow.aig.AigerError`, :class:`dcsflow.fileio.OutputError`, or an OS error on a named
-file), printed as one line ``error: ...`` on stderr, never a traceback; 2 a usage error (argparse);
+:class:`dcsflow.aig.AigerError`, :class:`dcsflow.fileio.OutputError`, an OS error on a named
+file or program, input nested too deeply to read, running out of memory; see
+:func:`dcsflow.scg.commands.last_resort_message`), printed as one line ``error: ...`` on stderr,
+never a traceback; 2 a usage error (argparse);
 130 interrupted (Ctrl-C); 143 terminated (SIGTERM).
 
 SIGTERM: while :func:`main` runs in the main thread of a process that has no SIGTERM handler of its
@@ -24,7 +26,7 @@ import signal
 import sys
 import threading
 
-from .commands import lenient_output, os_error_message, parse_args, run_command
+from .commands import last_resort_message, lenient_output, parse_args, run_command
 
 PROG = "python -m dcsflow.scg"
 
@@ -83,14 +85,15 @@ def _main(argv, prog) -> int:
         return 130
     except BrokenPipeError:
         return 1
-    except OSError as e:          # a named file or device that cannot be read or written
-        print(f"error: {os_error_message(e)}", file=sys.stderr)
-        return 1
     except Exception as e:  # noqa: BLE001 - user errors become one line; others re-raise
         if _is_user_error(e):
             print(f"error: {e}", file=sys.stderr)
             return 1
-        raise
+        message = last_resort_message(e)     # OS errors, too deep nesting, out of memory, encoding
+        if message is None:
+            raise
+        print(f"error: {message}", file=sys.stderr)
+        return 1
 
 
 def run() -> None:

@@ -397,8 +397,65 @@ def os_error_message(e: OSError) -> str:
     error: the reason and, when known, the file (``Permission denied (/dev/mem)``)."""
     if getattr(type(e), "user_error", False):   # e.g. dcsflow.fileio.OutputError: names path and reason
         return str(e)
-    where = f" ({e.filename})" if e.filename else ""
+    names = [os.fsdecode(n) if isinstance(n, bytes) else str(n)
+             for n in (e.filename, e.filename2) if n is not None and n != ""]
+    where = f" ({' -> '.join(names)})" if names else ""
     return f"{e.strerror or e}{where}"
+
+
+def last_resort_message(exc: BaseException) -> str | None:
+    """The one line (without the ``error:`` prefix) for an error no command turned into its own message,
+    or None for an error that is a bug (re-raised with its traceback).
+
+    An OS error names its file or program and the reason (:func:`os_error_message`: a file that
+    cannot be read or written, a name too long, a full or read-only device, a program that cannot
+    be started); input nested too deeply to read (``RecursionError``), running out of memory and
+    text that cannot be encoded are each one line saying so."""
+    if isinstance(exc, OSError):
+        if exc.filename is None and not getattr(type(exc), "user_error", False) and _on_stdout(exc):
+            return f"standard output: {exc.strerror or exc}"
+        return os_error_message(exc)
+    if isinstance(exc, RecursionError):
+        where = _path_being_read(exc)
+        return (f"{where + ': ' if where else ''}input nested too deeply to read (more levels than "
+                f"Python's recursion limit, {sys.getrecursionlimit()}): {exc}")
+    if isinstance(exc, MemoryError):
+        return "out of memory" + (f": {exc}" if str(exc) else "")
+    if isinstance(exc, UnicodeEncodeError):
+        bad = exc.object[exc.start:exc.end]
+        return (f"cannot encode {ascii(bad)} as {exc.encoding} ({exc.reason}) "
+                f"in {ascii(exc.object[max(0, exc.start - 40):exc.end + 40])}")
+    return None
+
+
+def _path_being_read(exc: BaseException) -> str | None:
+    """The file a reader was reading when ``exc`` was raised: the local ``path`` (a str or path) of
+    the innermost frame that has one, or None."""
+    tb, found = exc.__traceback__, None
+    while tb is not None:
+        v = tb.tb_frame.f_locals.get("path")
+        if isinstance(v, (str, os.PathLike)):
+            found = os.fspath(v)
+        tb = tb.tb_next
+    return found if isinstance(found, str) else None
+
+
+def _on_stdout(exc: BaseException) -> bool:
+    """True if ``exc`` came from writing standard output (a stream on file descriptor 1 among the
+    locals of the frames where it was raised, e.g. output redirected to a full device)."""
+    tb, frames = exc.__traceback__, []
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    for frame in reversed(frames[-4:]):
+        for v in list(frame.f_locals.values()):
+            try:
+                if any(callable(getattr(s, "fileno", None)) and s.fileno() == 1
+                       for s in (v, getattr(v, "file", None))):
+                    return True
+            except Exception:  # noqa: BLE001 - any object may be a local; only streams matter
+                pass
+    return False
 
 
 def lenient_output() -> None:

@@ -231,12 +231,16 @@ def rekey(build, assignment: dict, target: str = DEFAULT_TARGET, *, verify: bool
 
 
 def _check_file_target(build, t: Target) -> None:
-    """The file of a ``bitfile``/``partial`` target can be written and is neither a file of the build
-    folder nor inside any build folder (a specialized bitstream holds key material). Raises RekeyError."""
+    """The file of a ``bitfile``/``partial`` target can be written, its folder exists (it is not
+    created), and it is neither a file of the build folder nor inside any build folder (a specialized
+    bitstream holds key material). Raises RekeyError."""
     try:
         check_output_file(t.path, inputs=build.input_files())
     except OutputError as e:
         raise RekeyError(f"{t.kind} target {t.path}: cannot write ({e.strerror})", "write") from None
+    if not t.path.parent.is_dir():      # a mistyped folder is not created: the key material stays put
+        raise RekeyError(f"{t.kind} target {t.path}: cannot write (the folder {t.path.parent} does not "
+                         "exist; create it first)", "write")
     inside = build_folder_of(t.path)
     if inside is not None:
         raise RekeyError(f"{t.kind} target {t.path}: inside the build folder {inside}; a specialized bitstream "
