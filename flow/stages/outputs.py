@@ -16,7 +16,7 @@ import shutil
 
 from dcsflow.aig import read_aiger
 from dcsflow.fileio import write_text_atomic
-from dcsflow.scg.buildfolder import BUILD_FORMAT, BUILD_VERSION, sha256_file
+from dcsflow.scg.buildfolder import BUILD_FORMAT, BUILD_VERSION, IMPORTED_TEMPLATE, sha256_file
 
 from .. import netlist as nl
 from ..registry import identity
@@ -45,6 +45,23 @@ def _affine_records(tmap_manifest, entries: dict[str, list[int]]) -> dict:
                 and all(e == own[i % len(own)] for i, e in enumerate(ent)):
             out[cell] = rec
     return out
+
+
+def _drop_import(out) -> None:
+    """Remove an earlier ``dcsflow import`` (``tlut/imported``): the new ``build.json`` does not name
+    it, and the reader refuses a folder holding an import its manifest does not name.
+
+    Raises:
+        BuildError: it cannot be removed.
+    """
+    d = out / IMPORTED_TEMPLATE
+    if not d.exists():
+        return
+    try:
+        shutil.rmtree(d)
+    except OSError as e:
+        raise BuildError(f"{d}: cannot remove the earlier Vivado import ({e.strerror or e}); remove it and "
+                         "run dcsflow build --from outputs") from None
 
 
 def _load(path, stage: str) -> dict:
@@ -98,6 +115,7 @@ def run(ctx: Context, front: FrontendResult, mapped: MapResult, verified: Verify
     bj = {"format": BUILD_FORMAT, "version": BUILD_VERSION, "design": d.name, "design_source": identity(d),
           "top": top, "device": ctx.options.device, "design_hash": ctx.design_hash, "params": front.params,
           "user_params": dict(d.transform.user_params) if d.transform else None, "files": files}
+    _drop_import(out)
     write_text_atomic(out / "build.json", json.dumps(bj, indent=1) + "\n")
     write_build_page(out)              # report.html + report/*.png, drawn from the files above
     return report
