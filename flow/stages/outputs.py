@@ -22,7 +22,7 @@ from .. import netlist as nl
 from ..registry import identity
 from ..report import build_report
 from ..reportpage import write_build_page
-from . import BackendResult, BuildError, Context, FrontendResult, MapResult, VerifyResult
+from . import BackendResult, BuildError, Context, FrontendResult, MapResult, VerifyResult, failed_checks
 
 #: files of every finished build whose hashes build.json records (besides the back end's)
 OUTPUT_FILES = ("template.json", "ppc.aig", "ppc.json", "template.v", "conventional.v", "report.json")
@@ -75,10 +75,14 @@ def run(ctx: Context, front: FrontendResult, mapped: MapResult, verified: Verify
     """Run the stage (module docstring); returns the report (report.json's content).
 
     Raises:
-        BuildError: files of earlier stages missing.
+        BuildError: files of earlier stages missing, a verify or tmap record that says a check failed.
     """
     out = ctx.out
     top = front.top
+    bad = failed_checks(verified) or failed_checks(mapped)
+    if bad:       # never certified: the pipeline reruns a reused record like this (check_reused)
+        raise BuildError(f"the verify stage's record says a check failed ({', '.join(bad)}): nothing certified; "
+                         "run from the verify stage (--from verify)")
     final = _load(out / "tlut" / "netlist.json", "tmap")
     chosen = (backend.summary.get("conventional") or {}).get("baseline")
     cand = {b["name"]: _load(out / b["netlist"], "tmap")["modules"][top] for b in mapped.baselines
