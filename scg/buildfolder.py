@@ -455,6 +455,21 @@ class BuildFolder:
         """The touched FARs as runs of consecutive frames inside one configuration row."""
         return frame_runs(self.device, self.fars)
 
+    def check_links(self) -> "BuildFolder":
+        """The cross-file checks of a reader that shows the folder without applying it (``dcsflow
+        report``): the frame map (:attr:`framemap`, with the PPC) and the logic-only template's
+        header (:meth:`check_template_header`), each when ``build.json`` lists it; the imported
+        template's link was checked by :func:`load_build`. Returns the folder.
+
+        Raises:
+            BuildFolderError: as those checks.
+        """
+        if self.lists("tlut/framemap.json"):
+            self.framemap
+        if any(self.lists(f"{LOGIC_TEMPLATE}/template.{x}") for x in ("frm", "bit")):
+            self.check_template_header()
+        return self
+
     # ------------------------------------------------------------------ template configuration
     @cached_property
     def template_dir(self) -> Path:
