@@ -488,8 +488,9 @@ class BuildFolder:
 
         Raises:
             BuildFolderError: not listed, unreadable, another part, a logic-only template whose
-                header names another design hash or none.
+                header names another design hash or none; the frame map's refusals (checked first).
         """
+        self.framemap            # first: a changed design hash is named by the same check for every reader
         if self.imported:        # load_build checked its link: manifest, import record, listed hash
             return _load_bit(self._listed(IMPORTED_BITSTREAM, "imported template"), self.device)
         frm, bit = f"{LOGIC_TEMPLATE}/template.frm", f"{LOGIC_TEMPLATE}/template.bit"
