@@ -181,7 +181,8 @@ def check_template_header(path, design_hash: str) -> None:
                                "back end); rebuild with dcsflow build --from backend")
     if got != design_hash:
         raise BuildFolderError(f"{path} is the template of another design (its header names design hash "
-                               f"{got[:12]}..., build.json {design_hash[:12]}...); rebuild with dcsflow build --from backend")
+                               f"{got[:12]}..., build.json {design_hash[:12]}...); "
+                               "rebuild with dcsflow build --from backend")
 
 
 def load_template(folder, device: Device, design_hash: str | None = None) -> FrameMemory:
@@ -516,7 +517,8 @@ def _widths(v) -> bool:
     return isinstance(v, dict) and all(isinstance(k, str) and type(w) is int and w > 0 for k, w in v.items())
 
 
-def _check_manifest(root: Path, bj: Path, manifest: dict, digests: dict[str, str]) -> None:
+def _check_manifest(root: Path, bj: Path, manifest: dict, digests: dict[str, str],
+                    replacing_import: bool = False) -> None:
     """Every field of ``build.json`` that a reader may use is well-formed and agrees with the hashed
     files that record it too (module docstring, steps 4-5). Raises BuildFolderError."""
     def bad(what: str):
@@ -539,7 +541,8 @@ def _check_manifest(root: Path, bj: Path, manifest: dict, digests: dict[str, str
     kind = src.get("kind") if isinstance(src, dict) else None
     if kind not in need or (need[kind] and not isinstance(src.get(need[kind]), str)):
         raise bad("design_source is not {kind: installed|project|files, name|path}")
-    _check_import(root, bj, manifest, digests)
+    if not replacing_import:
+        _check_import(root, bj, manifest, digests)
     if "report.json" in digests:
         rep = read_json(root / "report.json", "build report")
         for k in REPORT_KEYS:
@@ -607,11 +610,14 @@ def _digests(root: Path, bj: Path, manifest: dict) -> dict[str, str]:
     return digests
 
 
-def load_build(path, manifest: dict | None = None) -> BuildFolder:
+def load_build(path, manifest: dict | None = None, *, replacing_import: bool = False) -> BuildFolder:
     """Open the build folder ``path`` after checking its integrity (module docstring, steps 1-5).
 
     ``manifest``: its ``build.json`` if the caller already read it (:func:`read_manifest`), so that
-    the file is read once; it is checked here as if read here.
+    the file is read once; it is checked here as if read here. ``replacing_import``: for ``dcsflow
+    import``, which replaces any earlier import: the manifest is taken without its ``template`` key
+    and the files under :data:`IMPORTED_TEMPLATE` (:attr:`BuildFolder.manifest` is that copy), and
+    an import it does not name is not refused (step 5), so that a broken link can be imported anew.
 
     Returns:
         :class:`BuildFolder` (the rest is read and checked on first use).
@@ -629,8 +635,13 @@ def load_build(path, manifest: dict | None = None) -> BuildFolder:
     if manifest.get("version") != BUILD_VERSION:
         raise BuildFolderError(f"{root}: build folder of format version {manifest.get('version')}; this dcsflow "
                                f"reads version {BUILD_VERSION}: rebuild it with dcsflow build")
+    if replacing_import:
+        manifest = {k: v for k, v in manifest.items() if k != "template"}
+        if isinstance(manifest.get("files"), dict):
+            manifest["files"] = {n: d for n, d in manifest["files"].items()
+                                 if not str(n).startswith(IMPORTED_TEMPLATE + "/")}
     digests = _digests(root, bj, manifest)
-    _check_manifest(root, bj, manifest, digests)
+    _check_manifest(root, bj, manifest, digests, replacing_import)
     pj = read_json(root / "ppc.json", "PPC manifest")
     if pj.get("format") != PPC_FORMAT or pj.get("version") != PPC_VERSION:
         raise BuildFolderError(f"{root}: ppc.json is not a {PPC_FORMAT} version {PPC_VERSION} manifest")

@@ -203,7 +203,7 @@ def import_vivado(build_dir, bit_path, cells_path) -> ImportResult:
             truncated bitstream.
     """
     root = Path(build_dir)
-    build = load_build(root)
+    build = load_build(root, replacing_import=True)     # an earlier import, even a broken one, is replaced
     plan = _read_plan(build)
     device = get_device(plan["device"])
     dump = _read_json(Path(cells_path), "TLUT dump")

@@ -382,10 +382,12 @@ IMPORT_CASES = {
     "template entry and its files unlisted": (lambda root, before: _drop_template(root, True),
                                               "holds a Vivado import that build.json does not name"),
     "template entry without the record": (
-        lambda root, before: _json_edit(root / "build.json", lambda d: [d["template"].pop(k) for k in ("record", "record_sha256")]),
+        lambda root, before: _json_edit(root / "build.json",
+                                        lambda d: [d["template"].pop(k) for k in ("record", "record_sha256")]),
         "template is not the imported Vivado template"),
-    "import record of another design": (lambda root, before: _edit_record(root, lambda d: d.update(design_hash="4" * 64)),
-                                        "import.json records another design_hash"),
+    "import record of another design": (
+        lambda root, before: _edit_record(root, lambda d: d.update(design_hash="4" * 64)),
+        "import.json records another design_hash"),
     "import record of another bitstream": (
         lambda root, before: _edit_record(root, lambda d: d.update(bitstream_sha256="5" * 64)),
         "import.json records another bitstream_sha256"),
@@ -419,5 +421,23 @@ def test_rebuild_drops_an_earlier_import(imported, tmp_path, capsys):
     assert not (root / "tlut" / "imported").exists()
     b = load_build(root)
     assert not b.imported and "template" not in b.manifest
+    rc, out, err = _run(capsys, "rekey", root, "--param", "key=a5", "--to", "emulator", "--verify")
+    assert rc == 0 and "read-back verified" in out, err
+
+
+@pytest.mark.parametrize("case", ["build.json from before the import", "template entry without the record",
+                                  "import record of another design"])
+def test_a_broken_import_link_is_imported_anew(imported, builds, shared, tmp_path, capsys, case):
+    """The refusal says "run dcsflow import again": that works, whatever the earlier link."""
+    from dcsflow.scg.bitstream import read_file
+    from dcsflow.scg.vivado_import import import_vivado, synthetic_vivado_result
+
+    root = _imp_copy(imported, tmp_path)
+    IMPORT_CASES[case][0](root, imported[1])
+    with pytest.raises(BuildFolderError, match="run dcsflow import again"):
+        load_build(root)
+    bit, cells = synthetic_vivado_result(root, read_file(shared / "bitstreams" / "pynq-z1_base.bit").frames, tmp_path)
+    import_vivado(root, bit, cells)
+    assert load_build(root).imported
     rc, out, err = _run(capsys, "rekey", root, "--param", "key=a5", "--to", "emulator", "--verify")
     assert rc == 0 and "read-back verified" in out, err
