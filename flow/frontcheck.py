@@ -1196,6 +1196,8 @@ def summary_line(report: dict) -> str:
         return ""
     if c.get("skipped"):
         return f"front-end check: skipped ({c['skipped']})"
+    if c.get("passed") is not True:
+        return "front-end check: NOT passed"
     line = f"front-end check: passed, {c['cycles']} cycles, {c['simulator']}"
     if c.get("uncompared_bits"):
         line += f", {c['uncompared_bits']} bits uncompared"

@@ -84,6 +84,7 @@ class PageInputs:
     notes: list = field(default_factory=list)      # one line each, shown at the top of the page
     firmware_note: str = ""
     placement: dict | None = None
+    unverified: str = ""      # why the folder fails the build-folder reader's checks (drawn with force)
 
 
 # ----------------------------------------------------------------------------------------- inputs
@@ -118,7 +119,7 @@ def rebuild_command(build_dir: Path, manifest: dict | None, report: dict | None)
     return f"dcsflow build {what} --out {shlex.quote(str(build_dir))}"
 
 
-def load_inputs(build_dir, *, lenient: bool = False) -> PageInputs:
+def load_inputs(build_dir, *, lenient: bool = False, force: bool = False) -> PageInputs:
     """Read and check what the page of ``build_dir`` is drawn from.
 
     Args:
@@ -126,14 +127,19 @@ def load_inputs(build_dir, *, lenient: bool = False) -> PageInputs:
             ``report.json`` of format ``dcsflow-report``).
         lenient: the outputs stage's mode: a report older than :data:`PAGE_REPORT_VERSION` is drawn
             with its missing sections marked, and an unusable ``firmware_figures.json`` becomes a
-            note on the page instead of an error.
+            note on the page instead of an error. Otherwise (``dcsflow report``) the folder must
+            pass the build-folder reader's checks too (:func:`dcsflow.scg.buildfolder.load_build`,
+            :meth:`~dcsflow.scg.buildfolder.BuildFolder.check_links`), as for every other reader.
+        force: draw a folder that fails those checks (or whose ``report.json`` changed since the
+            build) anyway: :attr:`PageInputs.unverified` says why, and the page is marked unverified.
     Returns:
         :class:`PageInputs`.
     Raises:
         ReportPageError: one line naming the file and what to rerun: no folder, no or another
             version of ``build.json``, ``report.json`` missing, changed since the build, malformed,
             of version 1 (before baselines and the savings breakdown; unless ``lenient``) or newer
-            than this dcsflow reads; a malformed ``firmware_figures.json`` (unless ``lenient``).
+            than this dcsflow reads; a malformed ``firmware_figures.json`` (unless ``lenient``); a
+            folder the build-folder reader refuses (unless ``lenient`` or ``force``).
     """
     b = Path(build_dir)
     if not b.is_dir():
@@ -156,8 +162,11 @@ def load_inputs(build_dir, *, lenient: bool = False) -> PageInputs:
                               f"{BUILD_VERSION}); {rebuild}")
     report = _read_json(rpath, "build report", rebuild)
     files = manifest.get("files") if isinstance(manifest.get("files"), dict) else {}
+    unverified = ""
     if files.get("report.json") and files["report.json"] != sha256_file(rpath):
-        raise ReportPageError(f"{rpath}: does not match build.json (changed since the build); {rebuild}")
+        unverified = f"{rpath}: does not match build.json (changed since the build); {rebuild}"
+        if not force:
+            raise ReportPageError(unverified)
     if report.get("format") != REPORT_FORMAT:
         raise ReportPageError(f"{rpath}: not a dcsflow report (format {report.get('format')!r}); {rebuild}")
     ver = report.get("version")
@@ -174,7 +183,11 @@ def load_inputs(build_dir, *, lenient: bool = False) -> PageInputs:
         notes.append(f"report.json is version {ver} (before baselines and the savings breakdown): those sections "
                      "are not in this report")
     _check_report(report, rpath, rebuild)
-    inputs = PageInputs(b, manifest, report, notes=notes)
+    if not lenient and not unverified:
+        unverified = _reader_refusal(b, manifest)
+        if unverified and not force:
+            raise ReportPageError(f"{unverified}; dcsflow report --force draws it marked unverified")
+    inputs = PageInputs(b, manifest, report, notes=notes, unverified=unverified)
     _load_firmware(inputs, lenient)
     try:
         pl = json.loads((b / "tlut" / "placement.json").read_text(encoding="utf-8"))
@@ -182,6 +195,19 @@ def load_inputs(build_dir, *, lenient: bool = False) -> PageInputs:
     except (OSError, ValueError, UnicodeDecodeError, RecursionError):
         inputs.placement = None
     return inputs
+
+
+def _reader_refusal(b: Path, manifest: dict) -> str:
+    """Why the build-folder reader (:func:`dcsflow.scg.buildfolder.load_build` and
+    :meth:`~dcsflow.scg.buildfolder.BuildFolder.check_links`) refuses ``b``, or ``""``."""
+    from dcsflow.scg.buildfolder import load_build
+    from dcsflow.scg.errors import BuildFolderError
+
+    try:
+        load_build(b, manifest).check_links()
+    except BuildFolderError as e:
+        return str(e)
+    return ""
 
 
 def _is_num(x) -> bool:
@@ -450,7 +476,7 @@ def page_context(inputs: PageInputs, images: dict, missing: dict) -> dict:
         "params": [(p, w) for p, w in r["params"].items()], "folded": r.get("parameter_registers_folded") or 0,
         "report_version": r.get("version"), "dcsflow_version": __version__, "notes": inputs.notes,
         "backend": be.get("backend") or "", "seed": be.get("seed"), "images": images, "missing": missing,
-        "verify": r.get("verify") or {}, "lut_size": r.get("lut_size", 6),
+        "verify": r.get("verify") or {}, "lut_size": r.get("lut_size", 6), "unverified": inputs.unverified,
     }
     # savings against every baseline
     bl = r.get("baselines")
@@ -543,7 +569,7 @@ def render_html(inputs: PageInputs, images: dict, missing: dict | None = None) -
         raise ReportPageError(f"report page template: {e}") from None
 
 
-def render_page(build_dir, *, lenient: bool = False) -> list[Path]:
+def render_page(build_dir, *, lenient: bool = False, force: bool = False) -> list[Path]:
     """Write ``BUILD/report.html`` and its figures ``BUILD/report/*.png`` (module docstring).
 
     All files are written as one group (temporaries first, renames last: an error leaves the old
@@ -554,13 +580,24 @@ def render_page(build_dir, *, lenient: bool = False) -> list[Path]:
     Args:
         build_dir: finished build folder.
         lenient: see :func:`load_inputs` (the outputs stage's mode).
+        force: see :func:`load_inputs` (``dcsflow report --force``: a damaged folder drawn, marked
+            unverified).
     Returns:
         the paths written, the page last.
     Raises:
         ReportPageError: the folder cannot give a page (:func:`load_inputs`), one line.
         dcsflow.fileio.OutputError: a file cannot be written (one line).
     """
-    inputs = load_inputs(build_dir, lenient=lenient)
+    return render_inputs(load_inputs(build_dir, lenient=lenient, force=force))
+
+
+def render_inputs(inputs: PageInputs) -> list[Path]:
+    """Write the page of ``inputs`` (:func:`load_inputs`) as :func:`render_page` does; returns the
+    paths written, the page last.
+
+    Raises:
+        ReportPageError: the template fails. dcsflow.fileio.OutputError: a file cannot be written.
+    """
     b = inputs.build_dir
     pngs, missing = _figures(inputs)
     images = {name.rsplit(".", 1)[0]: f"{FIGURES_DIR}/{name}" for name in pngs}

@@ -132,7 +132,8 @@ def make_build(root, seed: int = 1, device: str = DEFAULT_PART, key_bits: int = 
     for far, word, bit, j in entries:
         mem.set_bit(far, word, bit, zero[j] & 1)
     mem.update_ecc(fars)
-    write_text_atomic(root / "tlut" / "template.frm", mem.to_frm(fars))
+    head, rest = mem.to_frm(fars).split("\n", 1)
+    write_text_atomic(root / "tlut" / "template.frm", f"{head} design_hash={design_hash} logic-only\n{rest}")
     fm = {"format": FRAMEMAP_FORMAT, "version": 1, "device": dev.name, "idcode": f"0x{dev.idcode:08X}",
           "design_hash": design_hash, "ppc_outputs": ppc.num_outputs, "entries": entries, "tluts": tluts}
     write_text_atomic(root / "tlut" / "framemap.json", json.dumps(fm))

@@ -11,7 +11,10 @@
    design hash, port widths, the design source, the imported template's record), and the keys
    ``report.json`` records too (:data:`REPORT_KEYS`) agree with it: ``build.json`` is the one file
    no hash protects, so a change to any of its fields is seen here or, for ``design_hash``, by
-   the frame map's check.
+   the frame map's check;
+5. the imported template's link (:func:`_check_import`): ``template`` names the listed routed
+   bitstream and import record with their hashes, the record names this build and that bitstream,
+   and a folder holding an import that ``build.json`` does not name is refused.
 
 Everything else is read on first use (each reader needs a different part: ``rekey`` never parses
 ``template.json``, ``specialize`` never reads the template frames), with its own checks:
@@ -23,7 +26,8 @@ Everything else is read on first use (each reader needs a different part: ``reke
   :data:`FRAMEMAP_FORMAT` v1, design hash, device and IDCODE those of ``build.json``, as many PPC
   outputs as the PPC, every entry inside the device's frames (FAR, word < 101, bit < 32, PPC output);
 - :attr:`BuildFolder.template`: the template configuration of :func:`template_folder` (``tlut``, or
-  the imported Vivado template that ``build.json`` key ``template`` names), listed in ``files``.
+  the imported Vivado template that ``build.json`` key ``template`` names), listed in ``files``; the
+  logic-only one's header must name the build's design hash (:func:`check_template_header`).
 
 Every refusal is a :class:`BuildFolderError` with a one-line message naming the file. Every JSON
 file is read by :func:`read_json` (the runtime's one JSON reader; :meth:`BuildFolder.read_json` for
@@ -56,12 +60,18 @@ FRAMEMAP_VERSION = 1
 LOGIC_TEMPLATE = "tlut"
 #: folder of the imported Vivado template (``dcsflow import``; ``build.json`` key ``template``)
 IMPORTED_TEMPLATE = "tlut/imported"
+#: the imported routed bitstream and the import's record (``dcsflow-import`` v1) in that folder
+IMPORTED_BITSTREAM = f"{IMPORTED_TEMPLATE}/template.bit"
+IMPORT_RECORD = f"{IMPORTED_TEMPLATE}/import.json"
+IMPORT_FORMAT = "dcsflow-import"
+IMPORT_VERSION = 1
 #: keys every ``build.json`` of version :data:`BUILD_VERSION` has (docs/formats.md "Build folder")
 MANIFEST_KEYS = ("format", "version", "design", "design_source", "top", "device", "design_hash", "params",
                  "user_params", "files")
 #: ``build.json`` keys that ``report.json`` (listed, hashed) records too: they must agree
 REPORT_KEYS = ("design", "top", "device", "params")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
+_HEADER_HASH = re.compile(r"(?:^|[\s;])design_hash=([0-9a-f]{64})(?=$|[\s;])")
 
 
 def sha256_file(path) -> str:
@@ -132,33 +142,85 @@ def template_folder(path) -> Path:
         return root / LOGIC_TEMPLATE
 
 
-def load_template(folder, device: Device) -> FrameMemory:
+def template_header_hash(path) -> str | None:
+    """The design hash the header of the template configuration ``path`` names: ``design_hash=<hex>``
+    in the first line of a frame file (``template.frm`` of the built-in back end), or in the design
+    field of a ``.bit`` header (its ``template.bit``); None when the header names none.
+
+    Raises:
+        BuildFolderError: unreadable file, not UTF-8 / not a ``.bit`` file.
+    """
+    p = Path(path)
+    try:
+        if p.suffix == ".frm":
+            with open(p, encoding="utf-8") as f:
+                first = f.readline()
+        else:
+            from .bitstream import parse_bit_header
+
+            with open(p, "rb") as f:
+                first = str(parse_bit_header(f.read(4096))[0].get("a", ""))
+    except OSError as e:
+        raise BuildFolderError(f"{p}: {e.strerror or e}") from None
+    except (BitstreamError, ValueError) as e:
+        raise BuildFolderError(f"{p}: {e}") from None
+    m = _HEADER_HASH.search(first.strip())
+    return m.group(1) if m else None
+
+
+def check_template_header(path, design_hash: str) -> None:
+    """Refuse the logic-only template configuration ``path`` unless its header names ``design_hash``
+    (:func:`template_header_hash`): a template taken from another build is never applied.
+
+    Raises:
+        BuildFolderError: the header names another design hash, or none.
+    """
+    got = template_header_hash(path)
+    if got is None:
+        raise BuildFolderError(f"{path}: the template's header names no design hash (not written by this build's "
+                               "back end); rebuild with dcsflow build --from backend")
+    if got != design_hash:
+        raise BuildFolderError(f"{path} is the template of another design (its header names design hash "
+                               f"{got[:12]}..., build.json {design_hash[:12]}...); "
+                               "rebuild with dcsflow build --from backend")
+
+
+def load_template(folder, device: Device, design_hash: str | None = None) -> FrameMemory:
     """The template configuration in ``folder``: ``template.frm`` if present (logic-only template of
     the built-in back end, format ``dcsflow-frames 1``), else ``template.bit`` (an imported Vivado
-    bitstream; parsing it is ~5x faster than a frame file of all 9996 frames).
+    bitstream; parsing it is ~5x faster than a frame file of all 9996 frames). With ``design_hash``
+    the logic-only ``template.frm`` must name it in its header (:func:`check_template_header`).
 
     Raises:
         BuildFolderError: neither file readable or valid (not UTF-8, malformed; a bitstream that is
-            not complete and checked) (code ``design``), a bitstream of another part (code ``device``).
+            not complete and checked) (code ``design``), a bitstream of another part (code ``device``),
+            a frame file of another design.
     """
     folder = Path(folder)
     frm = folder / "template.frm"
     if frm.exists():
+        if design_hash is not None:
+            check_template_header(frm, design_hash)
         try:
             return FrameMemory.from_frm(frm.read_text(encoding="utf-8"), device)
         except OSError as e:
             raise BuildFolderError(f"{frm}: {e.strerror or e}") from None
         except (BitstreamError, DeviceError, ValueError) as e:
             raise BuildFolderError(f"{frm}: {e}") from None
+    return _load_bit(folder / "template.bit", device)
+
+
+def _load_bit(path: Path, device: Device) -> FrameMemory:
+    """Frames of the checked full bitstream ``path`` of ``device``. Raises BuildFolderError."""
     from .bitstream import read_file
 
     try:
-        bs = read_file(folder / "template.bit")
+        bs = read_file(path)
         bs.require_checked("template")
     except BitstreamError as e:
-        raise BuildFolderError(f"{folder}/template.bit: {e}") from None
+        raise BuildFolderError(f"{path}: {e}") from None
     if bs.device is None or bs.device.name != device.name:
-        raise BuildFolderError(f"{folder}/template.bit is not a {device.name} bitstream", "device")
+        raise BuildFolderError(f"{path} is not a {device.name} bitstream", "device")
     return bs.frames
 
 
@@ -402,6 +464,21 @@ class BuildFolder:
         """The touched FARs as runs of consecutive frames inside one configuration row."""
         return frame_runs(self.device, self.fars)
 
+    def check_links(self) -> "BuildFolder":
+        """The cross-file checks of a reader that shows the folder without applying it (``dcsflow
+        report``): the frame map (:attr:`framemap`, with the PPC) and the logic-only template's
+        header (:meth:`check_template_header`), each when ``build.json`` lists it; the imported
+        template's link was checked by :func:`load_build`. Returns the folder.
+
+        Raises:
+            BuildFolderError: as those checks.
+        """
+        if self.lists("tlut/framemap.json"):
+            self.framemap
+        if any(self.lists(f"{LOGIC_TEMPLATE}/template.{x}") for x in ("frm", "bit")):
+            self.check_template_header()
+        return self
+
     # ------------------------------------------------------------------ template configuration
     @cached_property
     def template_dir(self) -> Path:
@@ -419,24 +496,39 @@ class BuildFolder:
         be listed in ``build.json``.
 
         Raises:
-            BuildFolderError: not listed, unreadable, another part.
+            BuildFolderError: not listed, unreadable, another part, a logic-only template whose
+                header names another design hash or none; the frame map's refusals (checked first).
         """
-        rel = self.template_dir.relative_to(self.path).as_posix()
-        frm, bit = f"{rel}/template.frm", f"{rel}/template.bit"
-        if (self.path / frm).exists():
-            self._listed(frm, "template configuration")
-        else:
-            self._listed(bit, "template configuration")
+        self.framemap            # first: a changed design hash is named by the same check for every reader
+        if self.imported:        # load_build checked its link: manifest, import record, listed hash
+            return _load_bit(self._listed(IMPORTED_BITSTREAM, "imported template"), self.device)
+        frm, bit = f"{LOGIC_TEMPLATE}/template.frm", f"{LOGIC_TEMPLATE}/template.bit"
+        name = frm if (self.path / frm).exists() else bit
+        check_template_header(self._listed(name, "template configuration"), self.design_hash)
         return load_template(self.template_dir, self.device)
+
+    def check_template_header(self) -> None:
+        """Refuse the folder unless the header of its logic-only template configuration
+        (``tlut/template.frm``, else ``tlut/template.bit``; listed) names the build's design hash,
+        reading its first line only (:func:`check_template_header`); the imported template's link
+        was checked by :func:`load_build`.
+
+        Raises:
+            BuildFolderError: not listed, unreadable, of another design or none.
+        """
+        frm, bit = f"{LOGIC_TEMPLATE}/template.frm", f"{LOGIC_TEMPLATE}/template.bit"
+        name = frm if frm in self._digests or not (bit in self._digests) else bit
+        check_template_header(self._listed(name, "template configuration"), self.design_hash)
 
 
 def _widths(v) -> bool:
     return isinstance(v, dict) and all(isinstance(k, str) and type(w) is int and w > 0 for k, w in v.items())
 
 
-def _check_manifest(root: Path, bj: Path, manifest: dict, digests: dict[str, str]) -> None:
+def _check_manifest(root: Path, bj: Path, manifest: dict, digests: dict[str, str],
+                    replacing_import: bool = False) -> None:
     """Every field of ``build.json`` that a reader may use is well-formed and agrees with the hashed
-    files that record it too (module docstring, step 4). Raises BuildFolderError."""
+    files that record it too (module docstring, steps 4-5). Raises BuildFolderError."""
     def bad(what: str):
         return BuildFolderError(f"{bj}: corrupted build manifest ({what}); rebuild")
 
@@ -457,17 +549,46 @@ def _check_manifest(root: Path, bj: Path, manifest: dict, digests: dict[str, str
     kind = src.get("kind") if isinstance(src, dict) else None
     if kind not in need or (need[kind] and not isinstance(src.get(need[kind]), str)):
         raise bad("design_source is not {kind: installed|project|files, name|path}")
-    t = manifest.get("template")
-    if t is not None:
-        if not isinstance(t, dict) or t.get("folder") != IMPORTED_TEMPLATE or t.get("source") != "vivado" \
-                or t.get("bitstream_sha256") != digests.get(f"{IMPORTED_TEMPLATE}/template.bit"):
-            raise bad(f"template is not the imported Vivado template {IMPORTED_TEMPLATE}/template.bit it lists")
+    if not replacing_import:
+        _check_import(root, bj, manifest, digests)
     if "report.json" in digests:
         rep = read_json(root / "report.json", "build report")
         for k in REPORT_KEYS:
             if rep.get(k) != manifest[k]:
                 raise BuildFolderError(f"{root}: build.json and report.json name another {k} "
                                        f"({manifest[k]!r}, {rep.get(k)!r}): changed since the build; rebuild")
+
+
+def _check_import(root: Path, bj: Path, manifest: dict, digests: dict[str, str]) -> None:
+    """The imported template's link (docs/formats.md "Imported template"): ``build.json`` key
+    ``template`` names :data:`IMPORTED_BITSTREAM` and :data:`IMPORT_RECORD` with their listed
+    hashes, and the record is this build's import of that bitstream (design hash, device,
+    bitstream hash); a folder holding an import that ``build.json`` does not name (a manifest from
+    before the import, or its ``template`` key removed) is refused too, so that no reader falls back
+    to the logic-only template unnoticed. Raises BuildFolderError."""
+    t = manifest.get("template")
+    if t is None:
+        held = (root / IMPORTED_TEMPLATE).exists() or any(n.startswith(IMPORTED_TEMPLATE + "/") for n in digests)
+        if held:
+            raise BuildFolderError(f"{root}: {IMPORTED_TEMPLATE} holds a Vivado import that build.json does not name "
+                                   "(build.json replaced or edited since the import); run dcsflow import again")
+        return
+    want = {"source": "vivado", "folder": IMPORTED_TEMPLATE, "file": IMPORTED_BITSTREAM, "record": IMPORT_RECORD}
+    if not isinstance(t, dict) or any(t.get(k) != v for k, v in want.items()) \
+            or IMPORTED_BITSTREAM not in digests or IMPORT_RECORD not in digests \
+            or t.get("bitstream_sha256") != digests[IMPORTED_BITSTREAM] \
+            or t.get("record_sha256") != digests[IMPORT_RECORD]:
+        raise BuildFolderError(f"{bj}: corrupted build manifest (template is not the imported Vivado template "
+                               f"{IMPORTED_BITSTREAM} and its record {IMPORT_RECORD}, both listed); "
+                               "run dcsflow import again")
+    rec = read_json(root / IMPORT_RECORD, "import record")
+    if rec.get("format") != IMPORT_FORMAT or rec.get("version") != IMPORT_VERSION:
+        raise BuildFolderError(f"{root}/{IMPORT_RECORD}: not a {IMPORT_FORMAT} version {IMPORT_VERSION} record")
+    for key, mine in (("design_hash", manifest["design_hash"]), ("device", manifest["device"]),
+                      ("bitstream_sha256", t["bitstream_sha256"])):
+        if rec.get(key) != mine:
+            raise BuildFolderError(f"{root}/{IMPORT_RECORD} records another {key} than build.json: the import "
+                                   "of another build or bitstream; run dcsflow import again")
 
 
 def _safe_name(name) -> bool:
@@ -497,11 +618,14 @@ def _digests(root: Path, bj: Path, manifest: dict) -> dict[str, str]:
     return digests
 
 
-def load_build(path, manifest: dict | None = None) -> BuildFolder:
-    """Open the build folder ``path`` after checking its integrity (module docstring, steps 1-4).
+def load_build(path, manifest: dict | None = None, *, replacing_import: bool = False) -> BuildFolder:
+    """Open the build folder ``path`` after checking its integrity (module docstring, steps 1-5).
 
     ``manifest``: its ``build.json`` if the caller already read it (:func:`read_manifest`), so that
-    the file is read once; it is checked here as if read here.
+    the file is read once; it is checked here as if read here. ``replacing_import``: for ``dcsflow
+    import``, which replaces any earlier import: the manifest is taken without its ``template`` key
+    and the files under :data:`IMPORTED_TEMPLATE` (:attr:`BuildFolder.manifest` is that copy), and
+    an import it does not name is not refused (step 5), so that a broken link can be imported anew.
 
     Returns:
         :class:`BuildFolder` (the rest is read and checked on first use).
@@ -519,8 +643,13 @@ def load_build(path, manifest: dict | None = None) -> BuildFolder:
     if manifest.get("version") != BUILD_VERSION:
         raise BuildFolderError(f"{root}: build folder of format version {manifest.get('version')}; this dcsflow "
                                f"reads version {BUILD_VERSION}: rebuild it with dcsflow build")
+    if replacing_import:
+        manifest = {k: v for k, v in manifest.items() if k != "template"}
+        if isinstance(manifest.get("files"), dict):
+            manifest["files"] = {n: d for n, d in manifest["files"].items()
+                                 if not str(n).startswith(IMPORTED_TEMPLATE + "/")}
     digests = _digests(root, bj, manifest)
-    _check_manifest(root, bj, manifest, digests)
+    _check_manifest(root, bj, manifest, digests, replacing_import)
     pj = read_json(root / "ppc.json", "PPC manifest")
     if pj.get("format") != PPC_FORMAT or pj.get("version") != PPC_VERSION:
         raise BuildFolderError(f"{root}: ppc.json is not a {PPC_FORMAT} version {PPC_VERSION} manifest")

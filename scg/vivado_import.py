@@ -42,7 +42,8 @@ from pathlib import Path
 from dcsflow.fileio import write_text_atomic
 
 from .bitstream import parse, read_file
-from .buildfolder import IMPORTED_TEMPLATE, load_build, read_json, sha256_file
+from .buildfolder import (IMPORT_FORMAT, IMPORT_RECORD, IMPORTED_BITSTREAM, IMPORTED_TEMPLATE, load_build, read_json,
+                          sha256_file)
 from .device import get_device, normalize_part
 from .errors import BitstreamError, ScgError
 from .lut import expand, template_table
@@ -52,7 +53,6 @@ PLAN_FORMAT = "dcsflow-vivado-plan"
 DUMP_FORMAT = "dcsflow-vivado-tluts"
 #: where the imported template goes, and its record ``import.json``
 IMPORT_DIR = IMPORTED_TEMPLATE
-IMPORT_FORMAT = "dcsflow-import"
 _INIT_RE = re.compile(r"^(?:64'h)?([0-9A-Fa-f]{1,16})$")
 
 
@@ -203,7 +203,7 @@ def import_vivado(build_dir, bit_path, cells_path) -> ImportResult:
             truncated bitstream.
     """
     root = Path(build_dir)
-    build = load_build(root)
+    build = load_build(root, replacing_import=True)     # an earlier import, even a broken one, is replaced
     plan = _read_plan(build)
     device = get_device(plan["device"])
     dump = _read_json(Path(cells_path), "TLUT dump")
@@ -330,13 +330,14 @@ def _link(root: Path, files: dict[str, bytes], manifest: dict) -> dict[str, str]
 
 def _record(root: Path, manifest: dict, hashes: dict[str, str]) -> None:
     """Write ``root/build.json`` (replaced atomically): ``manifest`` (not changed) with the imported
-    template recorded — the new files' hashes and key ``template`` (source, folder, the bitstream's
-    SHA-256; docs/formats.md). Raises VivadoImportError when it cannot be written."""
+    template recorded — the new files' hashes and key ``template`` (source, folder, the bitstream and
+    the import record with their SHA-256; docs/formats.md). Raises VivadoImportError when it cannot be written."""
     bj_path = root / "build.json"
     bj = json.loads(json.dumps(manifest))      # a copy
     bj.setdefault("files", {}).update(hashes)
     bj["template"] = {"source": "vivado", "folder": IMPORT_DIR,
-                      "bitstream_sha256": hashes[f"{IMPORT_DIR}/template.bit"]}
+                      "file": IMPORTED_BITSTREAM, "bitstream_sha256": hashes[IMPORTED_BITSTREAM],
+                      "record": IMPORT_RECORD, "record_sha256": hashes[IMPORT_RECORD]}
     try:
         write_text_atomic(bj_path, json.dumps(bj, indent=1) + "\n")
     except OSError as e:

@@ -19,6 +19,10 @@ Every case must be refused by the reader and by the paths that use it, in-proces
   unchanged;
 - ``codegen``: exit 1, the same one line, no output folder.
 The case count per kind is printed (``pytest -s``) and recorded as a test property.
+
+A second fuzz (below, "imported builds") changes a build with an imported Vivado template and
+recomputes the hashes afterwards: each case is refused in one line or gives the untampered rekey
+result byte for byte.
 """
 
 from __future__ import annotations
@@ -133,3 +137,134 @@ def test_every_tampered_build_is_refused(fuzz_env, tmp_path, capsys, record_prop
     print(f"\nbuild-folder fuzz shard {shard}: {total} cases refused ({dict(kinds)})")
     record_property("cases", total)
     assert total == CASES_PER_SHARD and set(kinds) == {"flip", "cut", "change", "swap"}
+
+
+# ------------------------------------------------------------------------------------ imported builds
+# A build with an imported Vivado template (keyxor, Vivado back end, what Vivado would give back made
+# by the project's writer) and changes whose hashes are recomputed afterwards: build.json lists the
+# new hashes, and its template entry and the import record the new bitstream hash where the change
+# is the bitstream's, as a script that "repairs" a folder would do. Each case must be refused with
+# one line, or give exactly the untampered build's rekey result (a change of nothing the rekey uses,
+# e.g. the import record's timing or the bitstream header's date).
+IMPORTED_SHARDS = 2
+IMPORTED_CASES = 60
+
+
+def _hashes(root: Path, bit_changed: bool) -> None:
+    from dcsflow.scg.buildfolder import sha256_file
+
+    bj = json.loads((root / "build.json").read_text())
+    bj["files"] = {n: sha256_file(root / n) for n in bj["files"] if (root / n).is_file()}
+    t = bj.get("template")
+    rec_path = root / "tlut" / "imported" / "import.json"
+    if bit_changed and isinstance(t, dict):
+        try:
+            rec = json.loads(rec_path.read_text())
+            rec["bitstream_sha256"] = bj["files"]["tlut/imported/template.bit"]
+            rec_path.write_text(json.dumps(rec, indent=1) + "\n")
+            bj["files"]["tlut/imported/import.json"] = sha256_file(rec_path)
+        except (ValueError, KeyError, TypeError, AttributeError):
+            pass
+    if isinstance(t, dict):
+        t["bitstream_sha256"] = bj["files"].get("tlut/imported/template.bit", t.get("bitstream_sha256"))
+        t["record_sha256"] = bj["files"].get("tlut/imported/import.json", t.get("record_sha256"))
+    (root / "build.json").write_text(json.dumps(bj, indent=1) + "\n")
+
+
+def _imported_case(rng: random.Random, work: Path, before: bytes) -> str:
+    """Apply one change to ``work`` (hashes recomputed); returns what it was."""
+    r = rng.random()
+    if r < 0.30:
+        p = work / "tlut" / "imported" / "import.json"
+        data = bytearray(p.read_bytes())
+        k = rng.randrange(len(data))
+        data[k] = (data[k] + rng.randrange(1, 256)) & 0xFF
+        p.write_bytes(bytes(data))
+        _hashes(work, False)
+        return f"change import.json byte {k}"
+    if r < 0.50:
+        p = work / "tlut" / "imported" / "template.bit"
+        data = bytearray(p.read_bytes())
+        k = rng.randrange(200) if rng.random() < 0.5 else rng.randrange(len(data))     # header or anywhere
+        data[k] = (data[k] + rng.randrange(1, 256)) & 0xFF
+        p.write_bytes(bytes(data))
+        _hashes(work, True)
+        return f"change template.bit byte {k}"
+    if r < 0.70:
+        bj = json.loads((work / "build.json").read_text())
+        key = rng.choice(sorted(bj["template"]))
+        other = rng.choice([None, "tlut", "tlut/template.frm", "tlut/imported/import.json",
+                            "tlut/imported/template.bit", "0" * 64, bj["design_hash"]])
+        if other is None:
+            del bj["template"][key]
+        else:
+            bj["template"][key] = other
+        (work / "build.json").write_text(json.dumps(bj, indent=1) + "\n")
+        _hashes(work, False)
+        return f"template.{key} = {other}"
+    if r < 0.85:
+        p = work / "tlut" / "template.frm"
+        text = p.read_text()
+        head, rest = text.split("\n", 1)
+        k = rng.randrange(len(head))
+        head = head[:k] + rng.choice("0123456789abcdef ") + head[k + 1:]
+        p.write_text(head + "\n" + rest)
+        _hashes(work, False)
+        return f"template.frm header char {k}"
+    if r < 0.93:
+        (work / "build.json").write_bytes(before)
+        _hashes(work, False)
+        return "build.json from before the import"
+    bj = json.loads((work / "build.json").read_text())
+    del bj["template"]
+    (work / "build.json").write_text(json.dumps(bj, indent=1) + "\n")
+    _hashes(work, False)
+    return "template entry deleted"
+
+
+@pytest.fixture(scope="module")
+def imported_env(tmp_path_factory, builds, shared):
+    """(imported build, build.json before the import, the untampered build's rekey result)."""
+    from _buildcache import KEYXOR_VIVADO
+
+    from dcsflow.scg.bitstream import read_file
+    from dcsflow.scg.vivado_import import import_vivado, synthetic_vivado_result
+
+    root = tmp_path_factory.mktemp("bffuzz-imp")
+    out = root / "imp"
+    shutil.copytree(builds.get("keyxor-vivado", **KEYXOR_VIVADO), out)
+    before = (out / "build.json").read_bytes()
+    bit, cells = synthetic_vivado_result(out, read_file(shared / "bitstreams" / "pynq-z1_base.bit").frames, root)
+    import_vivado(out, bit, cells)
+    ref = root / "ref.bit"
+    assert cli.main(["rekey", str(out), "--param", "key=a5", "--to", f"bitfile:{ref}"]) == 0
+    return out, before, ref.read_bytes()
+
+
+@pytest.mark.parametrize("shard", range(IMPORTED_SHARDS))
+def test_imported_build_with_rehashed_changes(imported_env, tmp_path, capsys, record_property, shard):
+    src, before, ref = imported_env
+    rng = random.Random(23_000 + shard)
+    kinds = Counter()
+    for case in range(IMPORTED_CASES):
+        work = tmp_path / f"w{case}"
+        shutil.copytree(src, work)
+        what = _imported_case(rng, work, before)
+        capsys.readouterr()
+        out_bit = tmp_path / f"k{case}.bit"
+        rc = cli.main(["rekey", str(work), "--param", "key=a5", "--to", f"bitfile:{out_bit}"])
+        out, err = capsys.readouterr()
+        if rc == 0:
+            assert out_bit.read_bytes() == ref, f"changed result accepted: {what}"
+            kinds["identical"] += 1
+        else:
+            assert rc == 1 and out == "" and err.startswith("error: ") and len(err.splitlines()) == 1, (what, err)
+            assert not out_bit.exists(), what
+            rc2 = cli.main(["codegen", str(work), "--out", str(tmp_path / f"gen{case}")])
+            out2, err2 = capsys.readouterr()
+            assert (rc2, out2, err2) == (1, "", err), (what, "codegen", err2)
+            kinds["refused"] += 1
+        shutil.rmtree(work)
+    print(f"\nimported-build fuzz shard {shard}: {dict(kinds)}")
+    record_property("cases", sum(kinds.values()))
+    assert sum(kinds.values()) == IMPORTED_CASES and kinds["refused"] > 0

@@ -296,3 +296,76 @@ def test_lenient_mode_is_only_for_the_build(small_build, tmp_path):
     assert load_inputs(b, lenient=True).notes
     with pytest.raises(ReportPageError, match="report version 1"):
         load_inputs(b)
+
+
+# ------------------------------------------------------------------------------------ damaged folders
+def _frm_of_another_design(b: Path) -> None:
+    p = b / "tlut" / "template.frm"
+    head, rest = p.read_text().split("\n", 1)
+    old = head.split("design_hash=")[1].split()[0]
+    p.write_text(head.replace(old, "6" * 64) + "\n" + rest)
+    reseal(b, ppc_hash=False)
+
+
+def _framemap_of_another_design(b: Path) -> None:
+    p = b / "tlut" / "framemap.json"
+    fm = json.loads(p.read_text())
+    fm["design_hash"] = "7" * 64
+    p.write_text(json.dumps(fm))
+    reseal(b, ppc_hash=False)
+
+
+def _flip_framemap(b: Path) -> None:
+    p = b / "tlut" / "framemap.json"
+    p.write_text(p.read_text().replace('"entries"', '"entries" ', 1))
+
+
+DAMAGED = {
+    "listed file changed": (_flip_framemap, "tlut/framemap.json does not match build.json"),
+    "template of another design": (_frm_of_another_design, "is the template of another design"),
+    "frame map of another design": (_framemap_of_another_design, "design hash of tlut/framemap.json differs"),
+    "stray Vivado import": (lambda b: (b / "tlut" / "imported").mkdir(),
+                            "holds a Vivado import that build.json does not name"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(DAMAGED))
+def test_report_refuses_what_every_reader_refuses(small_build, tmp_path, dcsflow, case):
+    """``dcsflow report`` checks the folder with the same reader as rekey: one line, the old page
+    untouched; rekey refuses the folder with the same reason."""
+    b = _copy(small_build, tmp_path / "b")
+    before = (b / "report.html").read_bytes()
+    damage, want = DAMAGED[case]
+    damage(b)
+    line = _one_error_line(dcsflow("report", b))
+    assert want in line and line.endswith("dcsflow report --force draws it marked unverified"), line
+    assert (b / "report.html").read_bytes() == before
+    assert want in _one_error_line(dcsflow("rekey", b, "--param", "key=a5", "--to", "emulator"))
+
+
+@pytest.mark.parametrize("case", ["listed file changed", "template of another design"])
+def test_report_force_draws_a_damaged_build_marked_unverified(small_build, tmp_path, dcsflow, case):
+    b = _copy(small_build, tmp_path / "b")
+    damage, want = DAMAGED[case]
+    damage(b)
+    res = dcsflow("report", b, "--force")
+    assert res.returncode == 0 and res.stdout.strip() == str(b / "report.html"), res.stderr
+    assert res.stderr.startswith("note: ") and want in res.stderr and "UNVERIFIED" in res.stderr
+    html = (b / "report.html").read_text()
+    assert "<title>UNVERIFIED: " in html and 'id="unverified"' in html and want in html
+
+
+def test_report_force_on_a_changed_report_marks_it(small_build, tmp_path, dcsflow):
+    b = _copy(small_build, tmp_path / "b")
+    (b / "report.json").write_text((b / "report.json").read_text().replace('"design"', '"design" ', 1))
+    res = dcsflow("report", b, "--force")
+    assert res.returncode == 0 and "report.json: does not match build.json" in res.stderr
+    assert 'id="unverified"' in (b / "report.html").read_text()
+
+
+def test_report_force_on_a_sound_build_is_not_marked(small_build, tmp_path, dcsflow):
+    b = _copy(small_build, tmp_path / "b")
+    res = dcsflow("report", b, "--force")
+    assert res.returncode == 0 and res.stderr == "", res.stderr
+    html = (b / "report.html").read_text()
+    assert "UNVERIFIED" not in html and 'id="unverified"' not in html

@@ -8,6 +8,7 @@ through the runtime's CLI (``rekey`` to every target, ``codegen``), in process a
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 import subprocess
@@ -265,3 +266,178 @@ def test_lazy_parts_are_not_read_until_used(kx):
     assert len(b.entries) == 24 * 64 and b.fars == sorted(b.fars, key=b.device.far_index.get)
     assert "module" not in vars(b)
     assert set(b.tlut_entries) <= set(b.module["cells"])
+
+
+# ------------------------------------------------------------------------------------ template links
+# The template configuration a rekey applies is tied to the build: the logic-only template's header
+# names the build's design hash, and an imported Vivado template is named by build.json (file, hash,
+# import record) and its record names the build. Each case below passes the file-hash check (the
+# folder is resealed) and must be refused with one line by rekey (every target) and codegen.
+TARGETS = ("emulator", "bitfile:{t}/k.bit", "partial:{t}/p.bin", "devmem:0@{t}/regs", "fpgamgr")
+
+
+def _refused_everywhere(capsys, root: Path, tmp_path: Path, msg: str) -> None:
+    (tmp_path / "regs").write_bytes(bytes(4096))
+    for target in TARGETS:
+        rc, out, err = _run(capsys, "rekey", root, "--param", "key=a5", "--to", target.format(t=tmp_path), "--verify")
+        assert (rc, out) == (1, ""), (target, out)
+        assert err.startswith("error: ") and msg in err and len(err.splitlines()) == 1, (target, err)
+    rc, out, err = _run(capsys, "codegen", root, "--out", tmp_path / "gen")
+    assert (rc, out) == (1, "") and err.startswith("error: ") and msg in err and len(err.splitlines()) == 1, err
+    assert not any((tmp_path / n).exists() for n in ("k.bit", "p.bin", "gen"))
+    assert (tmp_path / "regs").read_bytes() == bytes(4096)
+
+
+def _frm_header_hash(root: Path, new_hash: str) -> None:
+    p = root / "tlut" / "template.frm"
+    head, rest = p.read_text().split("\n", 1)
+    old = head.split("design_hash=")[1].split()[0]
+    p.write_text(head.replace(old, new_hash) + "\n" + rest)
+
+
+def test_template_of_another_design_is_refused(kx, tmp_path, capsys):
+    """A template.frm whose header names another design hash is never applied (not even with
+    build.json rehashed), and neither is another design's template file as a whole."""
+    root = _copy(kx, tmp_path)
+    _frm_header_hash(root, "3" * 64)
+    reseal(root)
+    _refused_everywhere(capsys, root, tmp_path, "is the template of another design")
+    from dcsflow.scg._synthetic import make_build
+
+    other = make_build(tmp_path / "syn")
+    root2 = tmp_path / "b2"
+    shutil.copytree(kx[0], root2)
+    shutil.copyfile(other / "tlut" / "template.frm", root2 / "tlut" / "template.frm")
+    reseal(root2)
+    _refused_everywhere(capsys, root2, tmp_path, "is the template of another design")
+
+
+def test_template_header_without_design_hash_is_refused(kx, tmp_path, capsys):
+    root = _copy(kx, tmp_path)
+    p = root / "tlut" / "template.frm"
+    head, rest = p.read_text().split("\n", 1)
+    p.write_text(head.split(" design_hash=")[0] + "\n" + rest)
+    reseal(root)
+    _refused_everywhere(capsys, root, tmp_path, "names no design hash")
+
+
+@pytest.fixture(scope="module")
+def imported(builds, shared, tmp_path_factory):
+    """keyxor with the Vivado back end, its build.json before the import, and a copy after the
+    import of what Vivado would give back (the project's writer on pynq-z1_base.bit)."""
+    from _buildcache import KEYXOR_VIVADO
+
+    from dcsflow.scg.bitstream import read_file
+    from dcsflow.scg.vivado_import import import_vivado, synthetic_vivado_result
+
+    root = tmp_path_factory.mktemp("kximp")
+    out = root / "b"
+    shutil.copytree(builds.get("keyxor-vivado", **KEYXOR_VIVADO), out)
+    before = (out / "build.json").read_bytes()
+    bit, cells = synthetic_vivado_result(out, read_file(shared / "bitstreams" / "pynq-z1_base.bit").frames, root)
+    import_vivado(out, bit, cells)
+    return out, before
+
+
+def _imp_copy(imported, tmp_path) -> Path:
+    dst = tmp_path / "imp"
+    shutil.copytree(imported[0], dst)
+    return dst
+
+
+def test_imported_manifest_names_template_and_record(imported, tmp_path, capsys):
+    root = imported[0]
+    t = json.loads((root / "build.json").read_text())["template"]
+    files = json.loads((root / "build.json").read_text())["files"]
+    assert t["file"] == "tlut/imported/template.bit" and t["record"] == "tlut/imported/import.json"
+    assert t["bitstream_sha256"] == files[t["file"]] == hashlib.sha256((root / t["file"]).read_bytes()).hexdigest()
+    assert t["record_sha256"] == files[t["record"]] == hashlib.sha256((root / t["record"]).read_bytes()).hexdigest()
+    b = load_build(root)
+    assert b.imported and b.template_dir == root / "tlut" / "imported"
+    rc, out, err = _run(capsys, "rekey", root, "--param", "key=a5", "--to", "emulator", "--verify")
+    assert rc == 0 and "read-back verified" in out, err
+
+
+def _drop_template(root: Path, unlist: bool) -> None:
+    def edit(d):
+        d.pop("template")
+        if unlist:
+            for n in [n for n in d["files"] if n.startswith("tlut/imported/")]:
+                d["files"].pop(n)
+    _json_edit(root / "build.json", edit)
+
+
+def _edit_record(root: Path, fn) -> None:
+    _json_edit(root / "tlut" / "imported" / "import.json", fn)
+    reseal(root)
+    _json_edit(root / "build.json",
+               lambda d: d["template"].update(record_sha256=d["files"]["tlut/imported/import.json"]))
+
+
+IMPORT_CASES = {
+    "build.json from before the import": (lambda root, before: (root / "build.json").write_bytes(before),
+                                          "holds a Vivado import that build.json does not name"),
+    "template entry deleted": (lambda root, before: _drop_template(root, False),
+                               "holds a Vivado import that build.json does not name"),
+    "template entry and its files unlisted": (lambda root, before: _drop_template(root, True),
+                                              "holds a Vivado import that build.json does not name"),
+    "template entry without the record": (
+        lambda root, before: _json_edit(root / "build.json",
+                                        lambda d: [d["template"].pop(k) for k in ("record", "record_sha256")]),
+        "template is not the imported Vivado template"),
+    "import record of another design": (
+        lambda root, before: _edit_record(root, lambda d: d.update(design_hash="4" * 64)),
+        "import.json records another design_hash"),
+    "import record of another bitstream": (
+        lambda root, before: _edit_record(root, lambda d: d.update(bitstream_sha256="5" * 64)),
+        "import.json records another bitstream_sha256"),
+    "import record of another format": (lambda root, before: _edit_record(root, lambda d: d.update(version=2)),
+                                        "not a dcsflow-import version 1 record"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(IMPORT_CASES))
+def test_imported_build_with_broken_link_is_refused(imported, tmp_path, capsys, case):
+    """An imported build whose manifest, template link or import record disagree is refused: never
+    the logic-only template in the routed bitstream's place."""
+    root = _imp_copy(imported, tmp_path)
+    change, msg = IMPORT_CASES[case]
+    change(root, imported[1])
+    _refused_everywhere(capsys, root, tmp_path, msg)
+    with pytest.raises(BuildFolderError, match=msg):
+        load_build(root)
+
+
+def test_rebuild_drops_an_earlier_import(imported, tmp_path, capsys):
+    """A build that writes build.json again removes the import it no longer names (the folder stays
+    readable, with the logic-only template)."""
+    from _buildcache import KEYXOR_VIVADO
+
+    from dcsflow.flow.build import BuildOptions, build
+
+    root = _imp_copy(imported, tmp_path)
+    opts = {k: v for k, v in KEYXOR_VIVADO.items() if k != "base"}
+    build(BuildOptions(out=root, progress=False, **{**opts, "start": "outputs"}))
+    assert not (root / "tlut" / "imported").exists()
+    b = load_build(root)
+    assert not b.imported and "template" not in b.manifest
+    rc, out, err = _run(capsys, "rekey", root, "--param", "key=a5", "--to", "emulator", "--verify")
+    assert rc == 0 and "read-back verified" in out, err
+
+
+@pytest.mark.parametrize("case", ["build.json from before the import", "template entry without the record",
+                                  "import record of another design"])
+def test_a_broken_import_link_is_imported_anew(imported, builds, shared, tmp_path, capsys, case):
+    """The refusal says "run dcsflow import again": that works, whatever the earlier link."""
+    from dcsflow.scg.bitstream import read_file
+    from dcsflow.scg.vivado_import import import_vivado, synthetic_vivado_result
+
+    root = _imp_copy(imported, tmp_path)
+    IMPORT_CASES[case][0](root, imported[1])
+    with pytest.raises(BuildFolderError, match="run dcsflow import again"):
+        load_build(root)
+    bit, cells = synthetic_vivado_result(root, read_file(shared / "bitstreams" / "pynq-z1_base.bit").frames, tmp_path)
+    import_vivado(root, bit, cells)
+    assert load_build(root).imported
+    rc, out, err = _run(capsys, "rekey", root, "--param", "key=a5", "--to", "emulator", "--verify")
+    assert rc == 0 and "read-back verified" in out, err

@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from dcsflow.scg.bitstream import FrameMemory
-from dcsflow.scg.buildfolder import FRAMEMAP_FORMAT, BuildFolderError, load_template, template_folder
+from dcsflow.scg.buildfolder import FRAMEMAP_FORMAT, BuildFolderError, check_template_header
 from dcsflow.scg.device import DEFAULT_PART, decode_far, get_device
 
 from .. import netlist as nl
@@ -174,16 +174,16 @@ def check_frames(build_dir: str | Path, options: CheckOptions = CheckOptions(), 
     _check_doc(pl, PLACEMENT_FORMAT, path / "tlut/placement.json", dh, idcode)
     if fm["ppc_outputs"] != b.ppc.num_outputs:
         raise BuildFolderError(f"{path}: frame map names {fm['ppc_outputs']} PPC outputs, the PPC has {b.ppc.num_outputs}")
+    check_template_header(path / "tlut/template.frm", dh)        # the logic-only template of this design
     logic_only = FrameMemory.from_frm((path / "tlut/template.frm").read_text(), dev)
     from dcsflow.scg.params import ppc_values      # declared widths -> the bits the PPC reads, as rekey
 
     bits = b.ppc.evaluate_many([ppc_values(v, b.ports, b.param_widths) for v in setup.circuit_values()])
     entries = [tuple(e) for e in fm["entries"]]
-    tdir = template_folder(path)
-    if tdir != path / "tlut":
+    if b.imported:
         # imported Vivado template: Vivado placed the other LUTs elsewhere, so only the TLUT sites are
         # decoded from its frames; every other LUT keeps the built-in placement's logic-only INIT
-        template = load_template(tdir, dev)
+        template = b.template
         tl = {**pl, "slices": [{**s, "luts": [e for e in s["luts"] if e["kind"] in ("tlut", "tlutpair")]}
                                for s in pl["slices"]]}
         decoder = FrameDecoder(template, tl, entries)

@@ -6,7 +6,7 @@ import webbrowser
 
 import click
 
-from ..reportpage import render_page
+from ..reportpage import load_inputs, render_inputs
 
 
 def open_page(uri: str) -> bool:
@@ -18,12 +18,21 @@ def open_page(uri: str) -> bool:
 @click.command("report")
 @click.argument("build", type=click.Path(file_okay=False))
 @click.option("--open", "open_", is_flag=True, help="Open the page in the web browser afterwards.")
-def COMMAND(build, open_):
+@click.option("--force", is_flag=True,
+              help="Draw a build folder that fails the checks every reader makes (files changed since the build, "
+                   "a template or frame map of another build, a broken Vivado import link), the page marked "
+                   "UNVERIFIED.")
+def COMMAND(build, open_, force):
     """Draw BUILD's page again: report.html (savings against every conventional baseline, their
     breakdown, resources, TLUT placement map, frames and ICAP words per rekey, rekey time) with its
-    figures in BUILD/report/, and print the page's path. A build of an older report version is
-    refused, naming the command that rebuilds it."""
-    page = render_page(build)[-1]
+    figures in BUILD/report/, and print the page's path. The folder is checked like every other
+    reader checks it (a damaged one is refused, or with --force drawn and marked unverified); a build
+    of an older report version is refused, naming the command that rebuilds it."""
+    inputs = load_inputs(build, force=force)
+    if inputs.unverified:
+        click.echo(f"note: {build} fails dcsflow's checks ({inputs.unverified}); the page is marked UNVERIFIED",
+                   err=True)
+    page = render_inputs(inputs)[-1]
     click.echo(str(page))
     if open_ and not open_page(page.resolve().as_uri()):
         click.echo(f"note: no web browser could be started; open {page} yourself", err=True)

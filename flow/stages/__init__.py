@@ -148,7 +148,9 @@ class VerifyResult:
     the input AIG on all of them, TMAP's ABC proof verdict, seconds; files: none (it writes none
     that later stages read); frontend_check: the front-end check's result
     (:meth:`dcsflow.flow.frontcheck.FrontCheckResult.as_dict`; ``passed`` null and ``skipped`` when
-    it did not run) or None (a record written before the check existed)."""
+    it did not run) or None (a record written before the check existed); checked: file (relative to
+    the build folder) -> SHA-256 of every file the stage checked (:data:`VERIFIED_FILES` and the
+    PPC), so that a reused record certifies those files only as they were checked."""
 
     STAGE: ClassVar[str] = "verify"
     random_patterns: int
@@ -158,6 +160,7 @@ class VerifyResult:
     files: list = field(default_factory=list)
     frontend_check: dict | None = None
     timing: dict = field(default_factory=dict)
+    checked: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -173,6 +176,10 @@ class BackendResult:
 
 
 RECORD_TYPES = {t.STAGE: t for t in (FrontendResult, MapResult, VerifyResult, BackendResult)}
+
+#: the files the ``verify`` stage checks besides the PPC (``MapResult.ppc_file``): the front end's
+#: netlist and gate logic, TMAP's netlist and the finished TLUT netlist the back end implements
+VERIFIED_FILES = ("frontend/pre.json", "frontend/logic.aag", "tmap/netlist.json", "tlut/netlist.json")
 
 #: the stages whose records (and files) each stage reads
 DEPENDS = {"frontend": (), "tmap": ("frontend",), "verify": ("frontend", "tmap"), "backend": ("frontend", "tmap"),
@@ -252,4 +259,59 @@ def load_record(out: Path, stage: str, design_hash: str, outputs_of: dict[str, d
     for s in DEPENDS[stage]:
         if inputs.get(s) != _digest(outputs_of[s]):
             raise StaleStage(f"the {s} stage ran again after the {stage} stage")
-    return cls(**data), outputs
+    rec = cls(**data)
+    check_reused(out, rec)
+    return rec, outputs
+
+
+def failed_checks(record) -> list[str]:
+    """The checks a ``tmap`` or ``verify`` record says failed (empty: none failed): TMAP's ABC
+    proof (``abc_cec`` false), the random-pattern comparison (``equal`` not true), the front-end
+    check (``frontend_check.passed`` false, or neither passed nor skipped)."""
+    bad = []
+    if getattr(record, "abc_cec", None) is False:
+        bad.append("abc_cec is false")
+    if isinstance(record, VerifyResult):
+        if record.equal is not True:
+            bad.append("equal is not true")
+        fc = record.frontend_check
+        if fc is not None and (not isinstance(fc, dict) or fc.get("passed") is False
+                               or (fc.get("passed") is not True and not fc.get("skipped"))):
+            bad.append("frontend_check did not pass")
+    return bad
+
+
+def check_reused(out: Path, record) -> None:
+    """Check a record about to be reused (``--from`` a later stage) beyond its files' hashes: a
+    record whose checks failed is never reused (the stage runs again and fails or passes on its
+    own), and a ``verify`` record certifies the files it checked only as they were checked
+    (``checked``): a file changed since, though the stage records agree with it (records rewritten
+    after the files changed), refuses the build.
+
+    Raises:
+        StaleStage: a failed check recorded (the stage runs again), a ``verify`` record that names
+            other files than this dcsflow checks.
+        BuildError: a checked file changed since the verify stage.
+    """
+    where = record_path(out, record.STAGE)
+    bad = failed_checks(record)
+    if bad:
+        raise StaleStage(f"{where} records a failed check ({', '.join(bad)})")
+    if not isinstance(record, VerifyResult):
+        return
+    checked = record.checked
+    if not isinstance(checked, dict) or not set(VERIFIED_FILES) <= set(checked) \
+            or not all(isinstance(d, str) for d in checked.values()):
+        raise StaleStage(f"{where} does not name the files the verify stage checked")
+    for f, digest in sorted(checked.items()):
+        p = Path(out) / f
+        if not p.is_file() or sha256_file(p) != digest:
+            raise BuildError(f"{f} {'is missing' if not p.is_file() else 'changed'} since the verify stage checked "
+                             "it, though the stage records agree with it (they were rewritten): the build cannot "
+                             "be certified; run dcsflow build --from tmap")
+
+
+def checked_files(out: Path, ppc_file: str) -> dict:
+    """``VerifyResult.checked``: file -> SHA-256 of :data:`VERIFIED_FILES` and the PPC ``ppc_file``
+    (relative names) in the build folder ``out``."""
+    return {f: sha256_file(Path(out) / f) for f in (*VERIFIED_FILES, ppc_file)}

@@ -16,13 +16,13 @@ import shutil
 
 from dcsflow.aig import read_aiger
 from dcsflow.fileio import write_text_atomic
-from dcsflow.scg.buildfolder import BUILD_FORMAT, BUILD_VERSION, sha256_file
+from dcsflow.scg.buildfolder import BUILD_FORMAT, BUILD_VERSION, IMPORTED_TEMPLATE, sha256_file
 
 from .. import netlist as nl
 from ..registry import identity
 from ..report import build_report
 from ..reportpage import write_build_page
-from . import BackendResult, BuildError, Context, FrontendResult, MapResult, VerifyResult
+from . import BackendResult, BuildError, Context, FrontendResult, MapResult, VerifyResult, failed_checks
 
 #: files of every finished build whose hashes build.json records (besides the back end's)
 OUTPUT_FILES = ("template.json", "ppc.aig", "ppc.json", "template.v", "conventional.v", "report.json")
@@ -47,6 +47,23 @@ def _affine_records(tmap_manifest, entries: dict[str, list[int]]) -> dict:
     return out
 
 
+def _drop_import(out) -> None:
+    """Remove an earlier ``dcsflow import`` (``tlut/imported``): the new ``build.json`` does not name
+    it, and the reader refuses a folder holding an import its manifest does not name.
+
+    Raises:
+        BuildError: it cannot be removed.
+    """
+    d = out / IMPORTED_TEMPLATE
+    if not d.exists():
+        return
+    try:
+        shutil.rmtree(d)
+    except OSError as e:
+        raise BuildError(f"{d}: cannot remove the earlier Vivado import ({e.strerror or e}); remove it and "
+                         "run dcsflow build --from outputs") from None
+
+
 def _load(path, stage: str) -> dict:
     if not path.exists():
         raise BuildError(f"{path} missing: run the '{stage}' stage first (--from {stage})")
@@ -58,10 +75,14 @@ def run(ctx: Context, front: FrontendResult, mapped: MapResult, verified: Verify
     """Run the stage (module docstring); returns the report (report.json's content).
 
     Raises:
-        BuildError: files of earlier stages missing.
+        BuildError: files of earlier stages missing, a verify or tmap record that says a check failed.
     """
     out = ctx.out
     top = front.top
+    bad = failed_checks(verified) or failed_checks(mapped)
+    if bad:       # never certified: the pipeline reruns a reused record like this (check_reused)
+        raise BuildError(f"the verify stage's record says a check failed ({', '.join(bad)}): nothing certified; "
+                         "run from the verify stage (--from verify)")
     final = _load(out / "tlut" / "netlist.json", "tmap")
     chosen = (backend.summary.get("conventional") or {}).get("baseline")
     cand = {b["name"]: _load(out / b["netlist"], "tmap")["modules"][top] for b in mapped.baselines
@@ -98,6 +119,7 @@ def run(ctx: Context, front: FrontendResult, mapped: MapResult, verified: Verify
     bj = {"format": BUILD_FORMAT, "version": BUILD_VERSION, "design": d.name, "design_source": identity(d),
           "top": top, "device": ctx.options.device, "design_hash": ctx.design_hash, "params": front.params,
           "user_params": dict(d.transform.user_params) if d.transform else None, "files": files}
+    _drop_import(out)
     write_text_atomic(out / "build.json", json.dumps(bj, indent=1) + "\n")
     write_build_page(out)              # report.html + report/*.png, drawn from the files above
     return report

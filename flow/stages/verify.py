@@ -20,7 +20,7 @@ from .. import frontend as fe
 from .. import netlist as nl
 from ..frontcheck import run_for_build
 from ..netsim import simulate_netlist
-from . import BuildError, Context, FrontendResult, MapResult, VerifyResult
+from . import BuildError, Context, FrontendResult, MapResult, VerifyResult, checked_files
 
 #: random patterns: ROUNDS rounds of WIDTH bit-parallel patterns (seeded: the same every run)
 WIDTH, ROUNDS, SEED = 512, 4, 0xD5C
@@ -60,6 +60,10 @@ def run(ctx: Context, front: FrontendResult, mapped: MapResult) -> VerifyResult:
             raise BuildError(f"verify: TLUT {cn} has {len(ent)} PPC entries for its inputs")
     if any(c["type"].startswith(fe.TLUT_CELL) for c in module["cells"].values()):
         raise BuildError("verify: opaque TLUT cells left in the netlist")
+    if mapped.abc_cec is False:
+        raise BuildError("verify: TMAP's ABC equivalence proof failed (stages/tmap.json abc_cec false); "
+                         "run from the tmap stage (--from tmap)")
+    checked = checked_files(out, mapped.ppc_file)       # before the front-end check: what was simulated
     frontend_check = run_for_build(ctx, front, ctx.started.pop("frontcheck", None))
     return VerifyResult(random_patterns=WIDTH * ROUNDS, equal=True, abc_cec=mapped.abc_cec,
-                        seconds=time.perf_counter() - t0, frontend_check=frontend_check)
+                        seconds=time.perf_counter() - t0, frontend_check=frontend_check, checked=checked)
