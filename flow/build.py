@@ -376,9 +376,9 @@ def _say_params(prog: _Progress, ctx: Context, front) -> None:
                  f"{front.marks.get(name, 'marked')}")
     ad = front.adders or {}
     if ad.get("fed_by_parameters") or ad.get("logic"):
-        n, k = ad.get("fed_by_parameters", 0), ad.get("logic", 0)
+        k, kept = ad.get("logic", 0), ad.get("carry", 0)
         prog.say(f"{prog.title}: adders fed by parameter inputs: {k} to the LUT mapper as logic"
-                 + (f", {n - k} kept as CARRY4 chains" if n > k else "") + f" (--adders {ad.get('mode')})")
+                 + (f", {kept} kept as CARRY4 chains" if kept else "") + f" (--adders {ad.get('mode')})")
     carry = (front.param_fed or {}).get("CARRY4", 0)
     if carry:
         prog.say(f"{prog.title}: parameter inputs reach {carry} CARRY4 cell{'s' if carry != 1 else ''}: "

@@ -448,13 +448,15 @@ def _adder_decision(read_lines: list[str], spec: DesignSpec, workdir: Path, stat
 
 
 def _write_adders(workdir: Path, mode: str, K: int, n_fed: int, decision: Decision | None) -> None:
-    """Write :data:`ADDERS_FILE`: the mode, K, the adders fed by a parameter input, and which of
-    them went to the LUT mapper (the cells the synthesis run rewrote, from its ``select -list``)."""
+    """Write :data:`ADDERS_FILE`: the mode, K, the adders fed by a parameter input, which of them went
+    to the LUT mapper (the cells the synthesis run rewrote, from its ``select -list``; fewer than
+    decided when Yosys merged equal adders first) and how many the rule kept as chains."""
     listed = workdir / _ADDERS_LIST
     applied = [ln.strip().split("/", 1)[-1] for ln in listed.read_text().splitlines() if ln.strip()] \
         if listed.exists() else []
+    kept = len(decision.carry) if decision is not None else (n_fed if mode == "carry" else 0)
     rec = {"format": "dcsflow-adders", "version": 1, "mode": mode, "K": K, "fed_by_parameters": n_fed,
-           "logic": sorted(applied)}
+           "logic": sorted(applied), "carry": kept}
     if decision is not None:
         rec["rule"] = "logic when every output bit depends on at most K regular input bits"
         rec["adders"] = [{"cell": n, "src": decision.src.get(n, ""), "support": decision.support[n],

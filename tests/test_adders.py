@@ -147,12 +147,12 @@ def test_tree_multiplier_adders(dcsflow, tmp_path, mode):
     assert rep["adders"]["mode"] == mode and rep["adders"]["fed_by_parameters"] == 3
     cells = _cells(out / "template.json")
     if mode == "auto":
-        assert rep["adders"]["logic"] == 3
+        assert rep["adders"]["logic"] == 3 and rep["adders"]["carry"] == 0
         assert "CARRY4" not in cells
         assert rep["tlut"]["tluts"] == 12 and rep["tlut"]["luts"] == 12 and rep["tlut"]["depth"] == 1
         assert "adders fed by parameter inputs: 3 to the LUT mapper as logic (--adders auto)" in r.stderr
     else:
-        assert rep["adders"]["logic"] == 0 and cells.get("CARRY4", 0) > 0
+        assert rep["adders"]["logic"] == 0 and rep["adders"]["carry"] == 3 and cells.get("CARRY4", 0) > 0
         assert rep["tlut"]["luts"] > 12
         assert rep["param_fed_cells"].get("CARRY4", 0) > 0
         assert "CARRY4 cells: the chains stay in the template" in r.stderr
@@ -245,4 +245,4 @@ def test_published_bench_builds_the_4_bit_tree_multiplier_at_k4(tmp_path):
     row = mod.build_one(d, 4, tmp_path)
     assert (row["luts"], row["depth"], row["carry4"]) == (12, 1, 0), row
     assert row["target"] is True and row["slices"] <= row["conv_slices"]
-    assert row["adders"] == {"mode": "auto", "K": 4, "fed_by_parameters": 3, "logic": 3}
+    assert row["adders"] == {"mode": "auto", "K": 4, "fed_by_parameters": 3, "logic": 3, "carry": 0}

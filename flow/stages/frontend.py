@@ -98,5 +98,5 @@ def run(ctx: Context) -> FrontendResult:
                           marks={n: marks.get(n, "(* PARAM *)") for n in ext.param_ports},
                           parameter_defaults=module.get("parameter_default_values", {}),
                           param_fed={t: len(ns) for t, ns in fed.items()},
-                          adders={k: adders[k] for k in ("mode", "K", "fed_by_parameters") if k in adders}
+                          adders={k: adders[k] for k in ("mode", "K", "fed_by_parameters", "carry") if k in adders}
                           | {"logic": len(adders.get("logic", []))} if adders else {})
