@@ -29,9 +29,9 @@ Each design goes through GHDL (``dcsflow.flow.vhdl.translate``, ``--synth --out=
 to one AIG of the *whole* logic, adders in gates (no CARRY4), registers cut (combinational view; the
 depth is LUT levels between registers and I/Os):
 ``read_verilog; hierarchy; proc; flatten; [param_arith rewrite]; synth -flatten -noalumacc -run :fine;
-techmap -map benchmarks/hdl/ripple_add.v; synth -run fine:; dffunmap; aigmap``. ``--adders ripple``
-(default): every ``$add`` a ripple-carry adder (ripple_add.v), the structure the published flow's
-synthesis hands its mapper, and the adder trees as written (``-noalumacc``: Yosys does not merge them
+techmap -map flow/yosys_lib/ripple_add.v; synth -run fine:; dffunmap; aigmap``. ``--adders ripple``
+(default): every ``$add`` and ``$sub`` a ripple-carry adder (the front end's ripple_add.v), the
+structure the published flow's synthesis hands its mapper, and the adder trees as written (``-noalumacc``: Yosys does not merge them
 into one ``$macc``); ``--adders yosys``: plain ``synth -flatten`` (``alumacc``/``maccmap`` and
 Brent-Kung adders), for information. TMAP maps the AIG in its default mode (``MapOptions(K=k)``, the
 cut-point proof of netlist o PPC == AIG on) at K = 4 and K = 6; ABC maps the same AIG, parameters
@@ -64,6 +64,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dcsflow.aig import Aig, read_aiger
+from dcsflow.flow.adders import ripple_map
 from dcsflow.tmap.abc import BASELINE_AREA_SCRIPT, BASELINE_DEPTH_SCRIPT, baseline
 from dcsflow.tmap.mapper import map_tluts
 from dcsflow.tmap.options import MapOptions
@@ -132,7 +133,7 @@ def yosys_script(top: str, verilog: list, params: list, K: int, adders: str, out
     reads = [f'read_verilog "{v}"' for v in verilog]
     pm = param_mul_commands(param_wire_selection(params), K)
     if adders == "ripple":
-        synth = [f"synth -flatten -noalumacc -top {top} -run :fine", f'techmap -map "{HDL / "ripple_add.v"}"',
+        synth = [f"synth -flatten -noalumacc -top {top} -run :fine", f'techmap -map "{ripple_map()}"',
                  f"synth -top {top} -run fine:"]
     elif adders == "yosys":
         synth = [f"synth -flatten -top {top}"]

@@ -51,7 +51,9 @@ from dcsflow.fileio import write_text_atomic
 
 from .errors import FrontendError  # noqa: F401  (part of this module's API)
 from .adders import Decision, check_mode, cone_commands, logic_commands, name_pattern, ripple_map
-from .param_arith import (DEFAULT_CHUNK, is_identifier, param_mul_commands, param_wire_selection, parse_count,
+from .adders import probe_commands as adder_probe_commands
+from .param_arith import (DEFAULT_CHUNK, is_identifier, param_mul_commands, param_mul_map, param_wire_selection,
+                          parse_count,
                           probe_commands, soft_mul_commands)
 from .yosys import YosysError, quotable, quote, run_script, script_path
 
@@ -210,15 +212,15 @@ def synthesize_pre(spec: DesignSpec, workdir: Path, status: Callable[[str], None
     add_cmds, decision = [], None
     (workdir / ADDERS_FILE).unlink(missing_ok=True)
     (workdir / _ADDERS_LIST).unlink(missing_ok=True)
+    selection = ""
     if n_adders and mode == "logic":
-        add_cmds = cone_commands(psel, "__dcs_adsel") + logic_commands("@__dcs_adsel", _lib_file(ripple_map(), workdir),
-                                                                      list_file=_ADDERS_LIST)
+        add_cmds, selection = cone_commands(psel, "__dcs_adsel"), "@__dcs_adsel"
     elif n_adders and mode == "auto":
         decision, secs = _adder_decision(lines, spec, workdir, status, names)
         probe_secs += secs
-        if decision.logic:
-            add_cmds = logic_commands(" ".join(name_pattern(n) for n in decision.logic),
-                                      _lib_file(ripple_map(), workdir), list_file=_ADDERS_LIST)
+        selection = " ".join(name_pattern(n) for n in decision.logic)
+    if selection:
+        add_cmds += logic_commands(selection, _lib_file(ripple_map(), workdir), list_file=_ADDERS_LIST)
     tail = ["opt_expr -mux_undef -noclkinv",
             "delete =A:blackbox =A:whitebox"]   # library cells are read again by the continuation
     conv = workdir / CONVENTIONAL_PRE
@@ -234,7 +236,8 @@ def synthesize_pre(spec: DesignSpec, workdir: Path, status: Callable[[str], None
         secs += _run("\n".join(lines + split(soft_mul_commands(psel)) + tail
                                 + [f"write_json {CONVENTIONAL_PRE}"]) + "\n",
                      workdir, "frontend_conventional", status, names)
-        lines += split(param_mul_commands(psel, spec.mul_chunk, map_file=_param_mul_file(workdir)) + add_cmds)
+        mul_map = _lib_file(param_mul_map(), workdir)
+        lines += split(param_mul_commands(psel, spec.mul_chunk, map_file=mul_map) + add_cmds)
     else:
         if spec.conventional_chparams or add_cmds:
             # the conventional baseline keeps every adder a CARRY4 chain (and takes its own chparams)
@@ -259,14 +262,6 @@ def synthesize_pre(spec: DesignSpec, workdir: Path, status: Callable[[str], None
                 raise
     top = spec.top or _find_top(json.loads(pre.read_bytes()))
     return pre, top, secs
-
-
-def _param_mul_file(workdir: Path) -> Path:
-    """The techmap file of :func:`dcsflow.flow.param_arith.param_mul_commands` as a path a Yosys
-    script in ``workdir`` can name (a link when the installation's path cannot be written)."""
-    from .param_arith import param_mul_map
-
-    return Path(script_path(param_mul_map(), workdir))
 
 
 def _top_probe(read_lines: list[str], workdir: Path, status, names: dict[str, str]) -> tuple[list[str], float]:
@@ -380,11 +375,9 @@ def _param_probe(read_lines: list[str], top: str | None, psel: str, workdir: Pat
     depending on one (:func:`dcsflow.flow.adders.probe_commands`)? Returns (mul answer, adder
     count, seconds); writes ``probe.ys``/``probe.log``/``probe_count.txt``/``probe_adders.txt`` in
     ``workdir``."""
-    from .adders import probe_commands as adder_probe
-
     hier = f"hierarchy -top {top}" if top else "hierarchy -auto-top"
     script = (read_lines + [hier, "proc", "flatten"] + (probe_commands(psel, "probe_count.txt") if mul else [])
-              + (adder_probe(psel, "probe_adders.txt") if adders else []))
+              + (adder_probe_commands(psel, "probe_adders.txt") if adders else []))
     secs = _run("\n".join(script) + "\n", workdir, "probe", status, names or {})
 
     def count(name: str) -> int:
@@ -399,7 +392,8 @@ _ADDERS_LIST = "adders_logic.txt"
 
 
 def _lib_file(path: Path, workdir: Path) -> Path:
-    """A package data file as a path a Yosys script in ``workdir`` can name."""
+    """A package data file (a techmap file of ``flow/yosys_lib/``) as a path a Yosys script in
+    ``workdir`` can name (a link when the installation's path cannot be written)."""
     return Path(script_path(path, workdir))
 
 

@@ -6,9 +6,15 @@
 // in 1). Operands are extended to the result width, sign-extended only when both are signed, as
 // Yosys's $add / $sub (simlib.v). Cells: $add, $sub (Yosys 0.23 coarse cells, before alumacc).
 
-module _dcs_ripple #(parameter A_SIGNED = 0, parameter B_SIGNED = 0, parameter A_WIDTH = 1,
-                     parameter B_WIDTH = 1, parameter Y_WIDTH = 1, parameter SUB = 0)
-                    (A, B, Y);
+(* techmap_celltype = "$add $sub" *)
+module _dcs_ripple (A, B, Y);
+  parameter A_SIGNED = 0;
+  parameter B_SIGNED = 0;
+  parameter A_WIDTH = 1;
+  parameter B_WIDTH = 1;
+  parameter Y_WIDTH = 1;
+  parameter _TECHMAP_CELLTYPE_ = "";
+  localparam SUB = _TECHMAP_CELLTYPE_ == "$sub";
   (* force_downto *) input [A_WIDTH-1:0] A;
   (* force_downto *) input [B_WIDTH-1:0] B;
   (* force_downto *) output [Y_WIDTH-1:0] Y;
@@ -34,32 +40,4 @@ module _dcs_ripple #(parameter A_SIGNED = 0, parameter B_SIGNED = 0, parameter A
       end
     end
   endgenerate
-endmodule
-
-(* techmap_celltype = "$add" *)
-module _dcs_ripple_add (A, B, Y);
-  parameter A_SIGNED = 0;
-  parameter B_SIGNED = 0;
-  parameter A_WIDTH = 1;
-  parameter B_WIDTH = 1;
-  parameter Y_WIDTH = 1;
-  (* force_downto *) input [A_WIDTH-1:0] A;
-  (* force_downto *) input [B_WIDTH-1:0] B;
-  (* force_downto *) output [Y_WIDTH-1:0] Y;
-  _dcs_ripple #(.A_SIGNED(A_SIGNED), .B_SIGNED(B_SIGNED), .A_WIDTH(A_WIDTH), .B_WIDTH(B_WIDTH),
-                .Y_WIDTH(Y_WIDTH), .SUB(0)) r (.A(A), .B(B), .Y(Y));
-endmodule
-
-(* techmap_celltype = "$sub" *)
-module _dcs_ripple_sub (A, B, Y);
-  parameter A_SIGNED = 0;
-  parameter B_SIGNED = 0;
-  parameter A_WIDTH = 1;
-  parameter B_WIDTH = 1;
-  parameter Y_WIDTH = 1;
-  (* force_downto *) input [A_WIDTH-1:0] A;
-  (* force_downto *) input [B_WIDTH-1:0] B;
-  (* force_downto *) output [Y_WIDTH-1:0] Y;
-  _dcs_ripple #(.A_SIGNED(A_SIGNED), .B_SIGNED(B_SIGNED), .A_WIDTH(A_WIDTH), .B_WIDTH(B_WIDTH),
-                .Y_WIDTH(Y_WIDTH), .SUB(1)) r (.A(A), .B(B), .Y(Y));
 endmodule
