@@ -137,8 +137,13 @@ def test_errors_in_included_files_and_unreadable_files(tmp_path):
     with pytest.raises(asm.AsmError, match=r"bin\.s: not UTF-8"):
         asm.assemble_file(tmp_path / "bin.s")
     (tmp_path / "self.s").write_text('.include "self.s"\n')
-    with pytest.raises(asm.AsmError, match=r"nested more than 16 deep"):
+    with pytest.raises(asm.AsmError, match=r"^[^\n]*self\.s:1: \.include 'self\.s': include cycle"):
         asm.assemble_file(tmp_path / "self.s")
+    for k in range(18):         # a chain without a cycle, one file deeper than allowed
+        (tmp_path / f"d{k}.s").write_text(f'.include "d{k + 1}.s"\n' if k < 17 else "nop\n")
+    with pytest.raises(asm.AsmError, match=r"d16\.s:1: \.include nested more than 16 deep"):
+        asm.assemble_file(tmp_path / "d0.s")
+    assert len(asm.assemble_file(tmp_path / "d1.s").words) == 1
 
 
 def test_object_file_round_trip_and_errors(tmp_path):

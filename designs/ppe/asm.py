@@ -9,23 +9,50 @@ The language is described in ``designs/ppe/README.md`` ("Assembly language"); th
     write_object(prog, path); read_object(path)
 
 Every error is an :class:`AsmError` whose message is one line ``file:line: reason``.
+
+Limits (hostile or broken input is refused in one line, in time and memory linear in its size; the
+bundled programs are far below every one): a source file of at most :data:`MAX_FILE_BYTES`, all
+files of one program (an included file counted each time) at most :data:`MAX_SOURCE_BYTES`;
+``.include`` only of regular files (no FIFO, device or folder), at most :data:`MAX_INCLUDE_DEPTH`
+deep and without cycles; at most :data:`MAX_STATEMENTS` statements and :data:`MAX_TEXT_CHARS`
+characters of statement text after includes and macro expansion; expressions nested (parentheses
+and unary operators) at most :data:`MAX_EXPR_NESTING` deep, every number and intermediate value at
+most :data:`MAX_VALUE_BITS` bits.
 """
 
 from __future__ import annotations
 
-import ast
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import isa
 
-__all__ = ["AsmError", "Program", "assemble", "assemble_file", "write_object", "read_object",
-           "OBJECT_MAGIC", "OBJECT_VERSION"]
+__all__ = ["AsmError", "Program", "assemble", "assemble_file", "load", "write_object", "read_object",
+           "OBJECT_MAGIC", "OBJECT_VERSION", "MAX_FILE_BYTES", "MAX_SOURCE_BYTES", "MAX_INCLUDE_DEPTH",
+           "MAX_STATEMENTS", "MAX_TEXT_CHARS", "MAX_EXPR_NESTING", "MAX_VALUE_BITS", "MAX_MACRO_EXPANSIONS"]
 
 OBJECT_MAGIC, OBJECT_VERSION = "ppe-object", 1
-_MAX_INCLUDE_DEPTH = 16
-_MAX_EXPANSIONS = 100_000
+#: bytes of one source (or object) file; the largest bundled program (bmw512.s) is ~30 KB
+MAX_FILE_BYTES = 4 << 20
+#: bytes of all source files of one program together (an included file counted each time)
+MAX_SOURCE_BYTES = 4 << 20
+#: ``.include`` nesting (a file that includes itself, directly or not, is refused as a cycle)
+MAX_INCLUDE_DEPTH = 16
+#: statements (non-blank lines) after includes and macro expansion; the memory holds <= 1024 words
+MAX_STATEMENTS = 1 << 18
+#: characters of statement text after includes and macro expansion (macro arguments multiply text)
+MAX_TEXT_CHARS = 16 << 20
+#: uses of macros in one program
+MAX_MACRO_EXPANSIONS = 100_000
+#: nesting of an expression: open parentheses plus pending unary operators
+MAX_EXPR_NESTING = 64
+#: bits of a number in the source and of every intermediate value of an expression (sign excluded)
+MAX_VALUE_BITS = 4096
+_MAX_INCLUDE_DEPTH = MAX_INCLUDE_DEPTH      # old names
+_MAX_EXPANSIONS = MAX_MACRO_EXPANSIONS
 
 
 class AsmError(ValueError):
@@ -91,53 +118,110 @@ def _err(loc: _Line, msg: str) -> AsmError:
 
 
 # ----------------------------------------------------------------------------- expressions
-_BINOPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
-           ast.FloorDiv: lambda a, b: a // b, ast.Div: lambda a, b: a // b, ast.Mod: lambda a, b: a % b,
-           ast.LShift: lambda a, b: a << b, ast.RShift: lambda a, b: a >> b,
-           ast.BitAnd: lambda a, b: a & b, ast.BitOr: lambda a, b: a | b, ast.BitXor: lambda a, b: a ^ b}
-_UNOPS = {ast.USub: lambda a: -a, ast.UAdd: lambda a: a, ast.Invert: lambda a: ~a}
+#: binary operators -> (precedence, function); the precedence and meaning of Python's (``/`` = ``//``)
+_BINARY = {"|": (1, lambda a, b: a | b), "^": (2, lambda a, b: a ^ b), "&": (3, lambda a, b: a & b),
+           "<<": (4, lambda a, b: a << b), ">>": (4, lambda a, b: a >> b),
+           "+": (5, lambda a, b: a + b), "-": (5, lambda a, b: a - b),
+           "*": (6, lambda a, b: a * b), "/": (6, lambda a, b: a // b), "//": (6, lambda a, b: a // b),
+           "%": (6, lambda a, b: a % b)}
+_UNARY = {"-": lambda a: -a, "+": lambda a: a, "~": lambda a: ~a}
+_UNARY_PREC = 7
+_TOKEN = re.compile(r"[ \t]*(?:(?P<num>[0-9][0-9A-Za-z_.]*)|(?P<name>[A-Za-z_.][A-Za-z0-9_.]*)"
+                    r"|(?P<op><<|>>|//|[-+*/%&|^~()]))")
+_NUMBER = re.compile(r"0[xX](?:_?[0-9a-fA-F])+|0[bB](?:_?[01])+|0[oO](?:_?[0-7])+|0+|[1-9](?:_?[0-9])*")
+#: characters of a number literal: enough for MAX_VALUE_BITS bits in binary (with separators)
+_MAX_NUMBER_CHARS = 2 * MAX_VALUE_BITS + 2
 
 
 def _eval(text: str, symbols: dict[str, int], loc: _Line) -> int:
-    """Integer value of an expression (numbers, symbols, + - * / % << >> & | ^ ~ and parentheses)."""
+    """Integer value of an expression (numbers, symbols, + - * / % << >> & | ^ ~ and parentheses).
+
+    One pass over the tokens with an operator stack (no recursion): time linear in the length,
+    nesting bounded by :data:`MAX_EXPR_NESTING`, values by :data:`MAX_VALUE_BITS`. Errors give the
+    position (character of the expression) and the reason; pieces of the text only as :func:`_q`.
+    """
     src = text.strip()
     if not src:
         raise _err(loc, "missing expression")
-    names: dict[str, str] = {}
+    vals: list[int] = []
+    ops: list[str] = []          # "(", "u-" / "u+" / "u~" (unary), or a binary operator
+    nest = 0                     # "(" and unary entries on ``ops``
 
-    def mangle(m):
-        return names.setdefault(m.group(1), f"_s{len(names)}")
+    def big(v: int, at: int) -> int:
+        if v.bit_length() > MAX_VALUE_BITS:
+            raise _err(loc, f"value exceeds {MAX_VALUE_BITS} bits at character {at} of the expression")
+        return v
 
-    # symbol names may contain dots (.Lloop_3): give each a plain identifier for the parser
-    py = re.sub(r"(?<![0-9A-Za-z_.])([A-Za-z_.][A-Za-z0-9_.]*)", mangle, src)
-    symbols = {**{v: symbols[k] for k, v in names.items() if k in symbols}}
-    unknown = {v: k for k, v in names.items()}
-    try:
-        tree = ast.parse(py, mode="eval")
-    except SyntaxError:
-        raise _err(loc, f"bad expression '{_q(src)}'") from None
+    def reduce(at: int) -> None:
+        nonlocal nest
+        op = ops.pop()
+        if op[0] == "u":
+            nest -= 1
+            vals.append(big(_UNARY[op[1]](vals.pop()), at))
+            return
+        b, a = vals.pop(), vals.pop()
+        if op in ("/", "//", "%") and b == 0:
+            raise _err(loc, f"division by zero in '{_q(src)}'")
+        if op in ("<<", ">>") and not 0 <= b <= MAX_VALUE_BITS:
+            raise _err(loc, f"shift count {_q(b)} out of range in '{_q(src)}'")
+        vals.append(big(_BINARY[op][1](a, b), at))
 
-    def ev(node):
-        if isinstance(node, ast.Expression):
-            return ev(node.body)
-        if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
-            return node.value
-        if isinstance(node, ast.Name):
-            if node.id not in symbols:
-                raise _err(loc, f"undefined symbol '{_q(unknown.get(node.id, node.id))}'")
-            return symbols[node.id]
-        if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
-            a, b = ev(node.left), ev(node.right)
-            if isinstance(node.op, (ast.Div, ast.FloorDiv, ast.Mod)) and b == 0:
-                raise _err(loc, f"division by zero in '{_q(src)}'")
-            if isinstance(node.op, (ast.LShift, ast.RShift)) and not 0 <= b <= 4096:
-                raise _err(loc, f"shift count {_q(b)} out of range in '{_q(src)}'")
-            return _BINOPS[type(node.op)](a, b)
-        if isinstance(node, ast.UnaryOp) and type(node.op) in _UNOPS:
-            return _UNOPS[type(node.op)](ev(node.operand))
-        raise _err(loc, f"bad expression '{_q(src)}'")
+    def bad(at: int, why: str = "") -> AsmError:
+        return _err(loc, f"bad expression '{_q(src)}'{why or ''} (at character {at})")
 
-    return ev(tree)
+    pos, n, operand = 0, len(src), True
+    while pos < n:
+        m = _TOKEN.match(src, pos)
+        if not m or m.end() == pos:
+            raise bad(pos + 1)
+        at = m.start(m.lastgroup) + 1
+        pos = m.end()
+        kind, tok = m.lastgroup, m.group(m.lastgroup)
+        if operand:
+            if kind == "num":
+                # decimal digits beyond MAX_VALUE_BITS before converting (long decimal conversions are slow)
+                if len(tok) > (_MAX_NUMBER_CHARS if tok[:2].lower() in ("0x", "0b", "0o")
+                               else MAX_VALUE_BITS * 30103 // 100000 + 1):
+                    raise _err(loc, f"number exceeds {MAX_VALUE_BITS} bits at character {at} of the expression")
+                if not _NUMBER.fullmatch(tok):
+                    raise bad(at)
+                vals.append(big(int(tok, 0), at))
+                operand = False
+            elif kind == "name":
+                if tok not in symbols:
+                    raise _err(loc, f"undefined symbol '{_q(tok)}'")
+                vals.append(symbols[tok])
+                operand = False
+            elif tok in _UNARY or tok == "(":
+                if nest >= MAX_EXPR_NESTING:
+                    raise _err(loc, f"expression nested more than {MAX_EXPR_NESTING} deep "
+                                    f"(at character {at} of the expression)")
+                ops.append("(" if tok == "(" else "u" + tok)
+                nest += 1
+            else:
+                raise bad(at)
+        elif kind == "op" and tok in _BINARY:
+            prec = _BINARY[tok][0]
+            while ops and ops[-1] != "(" and (_UNARY_PREC if ops[-1][0] == "u" else _BINARY[ops[-1]][0]) >= prec:
+                reduce(at)
+            ops.append(tok)
+            operand = True
+        elif tok == ")":
+            while ops and ops[-1] != "(":
+                reduce(at)
+            if not ops:
+                raise bad(at, ": ')' without '('")
+            ops.pop()
+            nest -= 1
+        else:
+            raise bad(at)
+    if operand:
+        raise bad(n + 1, ": it ends where an operand is expected")
+    while ops:
+        if ops[-1] == "(":
+            raise bad(n + 1, ": '(' without ')'")
+        reduce(n + 1)
+    return vals[0]
 
 
 # ----------------------------------------------------------------------------- preprocessing
@@ -158,34 +242,122 @@ def _split_top(text: str, sep: str = ",") -> list[str]:
     return [s.strip() for s in out]
 
 
+_COMMENT_FREE = re.compile(r"[^;#]*")
+
+
 def _strip_comment(text: str) -> str:
-    for i, ch in enumerate(text):
-        if ch in ";#":
-            return text[:i]
-    return text
+    return _COMMENT_FREE.match(text).group()
 
 
 _NAME = r"[A-Za-z_.][A-Za-z0-9_.]*"
 
 
-def _read_source(path: Path, loc: _Line | None) -> str:
+class _Budget:
+    """What one program has used of the limits (bytes read, statements, statement text)."""
+
+    def __init__(self):
+        self.bytes = self.statements = self.chars = self.expansions = 0
+
+    def add_line(self, loc: _Line) -> None:
+        self.statements += 1
+        self.chars += len(loc.text)
+        if self.statements > MAX_STATEMENTS:
+            raise _err(loc, f"more than {MAX_STATEMENTS} statements after includes and macro expansion")
+        if self.chars > MAX_TEXT_CHARS:
+            raise _err(loc, f"more than {MAX_TEXT_CHARS} characters of statements after includes and "
+                            f"macro expansion")
+
+
+_O_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def _file_kind(mode: int) -> str | None:
+    """Why a file of this ``st_mode`` is no source file (None: a regular file)."""
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "is a folder, not a source file"
+    kind = ("a FIFO" if stat.S_ISFIFO(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+            else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
+    return f"is {kind}, not a regular file" if kind.startswith("a ") else kind
+
+
+def _read_bytes(path: Path, limit: int) -> tuple[bytes, tuple[int, int]]:
+    """The bytes of the regular file ``path`` (at most ``limit``) and its identity (device, inode).
+
+    Opened without blocking (a FIFO opened by mistake does not wait for a writer) and checked with
+    ``fstat`` on the open file, so what is read is what was checked. Raises ``_Refused(reason)``."""
     try:
-        return path.read_text(encoding="utf-8")
+        kind = _file_kind(os.stat(path).st_mode)       # refuse a device before opening it
+        if kind:
+            raise _Refused(kind)
+        fd = os.open(path, _O_FLAGS)
     except FileNotFoundError:
-        reason = "no such file"
-    except IsADirectoryError:
-        reason = "is a folder, not a source file"
-    except UnicodeDecodeError:
-        reason = "not UTF-8 text"
+        raise _Refused("no such file") from None
+    except NotADirectoryError:
+        raise _Refused("no such file (a part of its path is not a folder)") from None
+    except (ValueError, UnicodeError):
+        raise _Refused("not a usable file name") from None
     except OSError as e:
-        reason = f"cannot read: {e.strerror}"
+        raise _Refused(f"cannot read: {e.strerror or type(e).__name__}") from None
+    try:
+        st = os.fstat(fd)
+        kind = _file_kind(st.st_mode)
+        if kind:
+            raise _Refused(kind)
+        if st.st_size > limit:
+            raise _Refused(f"larger than {limit} bytes")
+        chunks, got = [], 0
+        while True:
+            b = os.read(fd, min(1 << 20, limit + 1 - got))
+            if not b:
+                break
+            chunks.append(b)
+            got += len(b)
+            if got > limit:
+                raise _Refused(f"larger than {limit} bytes")
+        return b"".join(chunks), (st.st_dev, st.st_ino)
+    except OSError as e:
+        raise _Refused(f"cannot read: {e.strerror or type(e).__name__}") from None
+    finally:
+        os.close(fd)
+
+
+class _Refused(Exception):
+    """A file that is not read (the reason; no path, no content)."""
+
+
+def _read_source(path: Path, loc: _Line | None, budget: _Budget | None = None) -> tuple[str, tuple[int, int]]:
+    """Text and identity of a source file; ``loc`` is the ``.include`` line (None: the top file, whose
+    name the user gave, is named in the message)."""
+    limit = MAX_FILE_BYTES
+    if budget is not None:
+        limit = min(limit, MAX_SOURCE_BYTES - budget.bytes)
+    try:
+        data, ident = _read_bytes(path, max(limit, 0))
+        if budget is not None:
+            budget.bytes += len(data)
+        text = data.decode("utf-8")
+    except _Refused as e:
+        reason = str(e)
+        if budget is not None and limit < MAX_FILE_BYTES and reason.startswith("larger than"):
+            reason = f"the program's source files together exceed {MAX_SOURCE_BYTES} bytes"
+    except UnicodeDecodeError as e:
+        reason = f"not UTF-8 text (byte {e.start + 1})"
+    else:
+        return text, ident
     if loc is None:
         raise AsmError(f"{path}: {reason}")
     raise _err(loc, f"'{_q(path)}': {reason}")
 
 
-def _lines(text: str, name: str, base: Path | None, depth: int = 0) -> list[_Line]:
-    """Source lines with includes expanded, comments stripped, blank lines dropped."""
+def _lines(text: str, name: str, base: Path | None, depth: int = 0, budget: _Budget | None = None,
+           open_files: tuple[tuple[int, int], ...] = ()) -> list[_Line]:
+    """Source lines with includes expanded, comments stripped, blank lines dropped.
+
+    ``open_files``: identities of the files being included (the chain down to this one): an
+    ``.include`` of one of them is a cycle."""
+    budget = budget if budget is not None else _Budget()
     out: list[_Line] = []
     for i, raw in enumerate(text.splitlines(), start=1):
         loc = _Line(name, i, _strip_comment(raw).strip())
@@ -195,14 +367,18 @@ def _lines(text: str, name: str, base: Path | None, depth: int = 0) -> list[_Lin
         if m:
             if base is None:
                 raise _err(loc, ".include needs a source file (assemble_file), not text")
-            if depth >= _MAX_INCLUDE_DEPTH:
-                raise _err(loc, f".include nested more than {_MAX_INCLUDE_DEPTH} deep")
+            if depth >= MAX_INCLUDE_DEPTH:
+                raise _err(loc, f".include nested more than {MAX_INCLUDE_DEPTH} deep")
             inc = (base / m.group(1))
-            out += _lines(_read_source(inc, loc), str(Path(name).parent / m.group(1)) if name else m.group(1),
-                          inc.parent, depth + 1)
+            inc_text, ident = _read_source(inc, loc, budget)
+            if ident in open_files:
+                raise _err(loc, f".include '{_q(m.group(1))}': include cycle (the file is already being included)")
+            out += _lines(inc_text, str(Path(name).parent / m.group(1)) if name else m.group(1),
+                          inc.parent, depth + 1, budget, open_files + (ident,))
             continue
         if loc.text.startswith(".include"):
             raise _err(loc, '.include needs a file name in double quotes')
+        budget.add_line(loc)
         out.append(loc)
     return out
 
@@ -242,55 +418,69 @@ def _expand_macros(lines: list[_Line]) -> list[_Line]:
         body.append(loc)
         i += 1
 
-    count = [0]
+    budget = _Budget()
+    out: list[_Line] = []
 
-    def expand(seq: list[_Line], depth: int) -> list[_Line]:
-        out = []
+    def expand(seq: list[_Line], depth: int) -> None:
+        """Append ``seq`` to ``out`` with macro uses replaced by their bodies."""
         for loc in seq:
             label, rest = _take_labels(loc)
             word = rest.split(None, 1)
-            if word and word[0] in macros:
-                if depth > 32:
-                    raise _err(loc, f"macro '{_q(word[0])}' expands recursively")
-                params, mbody, _ = macros[word[0]]
-                args = _split_top(word[1]) if len(word) > 1 and word[1].strip() else []
-                if len(args) != len(params):
-                    raise _err(loc, f"macro '{_q(word[0])}' takes {len(params)} arguments, got {len(args)}")
-                count[0] += 1
-                if count[0] > _MAX_EXPANSIONS:
-                    raise _err(loc, "too many macro expansions")
-                tag = count[0]
-                if label:
-                    out.append(_Line(loc.file, loc.line, label))
-                sub = []
-                for b in mbody:
-                    t = b.text
-                    for p, a in sorted(zip(params, args), key=lambda pa: -len(pa[0])):
-                        t = t.replace("\\" + p, a)
-                    t = re.sub(r"\.L([A-Za-z0-9_]+)", lambda mm: f".L{mm.group(1)}_{tag}", t)
-                    if "\\" in t:
-                        raise _err(loc, f"macro '{_q(word[0])}' (line {b.line}): unknown parameter in '{_q(b.text)}'")
-                    # errors inside an expansion point at the use, naming the macro line
-                    sub.append(_Line(loc.file, loc.line, t))
-                out += expand(sub, depth + 1)
-            else:
+            if not (word and word[0] in macros):
+                budget.add_line(loc)
                 out.append(loc)
-        return out
+                continue
+            if depth > 32:
+                raise _err(loc, f"macro '{_q(word[0])}' expands recursively")
+            params, mbody, _ = macros[word[0]]
+            args = _split_top(word[1]) if len(word) > 1 and word[1].strip() else []
+            if len(args) != len(params):
+                raise _err(loc, f"macro '{_q(word[0])}' takes {len(params)} arguments, got {len(args)}")
+            budget.expansions += 1
+            if budget.expansions > MAX_MACRO_EXPANSIONS:
+                raise _err(loc, f"more than {MAX_MACRO_EXPANSIONS} macro expansions")
+            tag = budget.expansions
+            if label:
+                lab = _Line(loc.file, loc.line, label)
+                budget.add_line(lab)
+                out.append(lab)
+            subst = [("\\" + p, a) for p, a in sorted(zip(params, args), key=lambda pa: -len(pa[0]))]
+            sub = []
+            for b in mbody:
+                t = b.text
+                for pat, a in subst:
+                    k = t.count(pat)
+                    # the size of the result before it is made: arguments used many times multiply text
+                    if k and budget.chars + len(t) + k * (len(a) - len(pat)) > MAX_TEXT_CHARS:
+                        raise _err(loc, f"macro '{_q(word[0])}' (line {b.line}): expansion exceeds "
+                                        f"{MAX_TEXT_CHARS} characters of statements")
+                    if k:
+                        t = t.replace(pat, a)
+                t = re.sub(r"\.L([A-Za-z0-9_]+)", lambda mm: f".L{mm.group(1)}_{tag}", t)
+                if "\\" in t:
+                    raise _err(loc, f"macro '{_q(word[0])}' (line {b.line}): unknown parameter in '{_q(b.text)}'")
+                # errors inside an expansion point at the use, naming the macro line
+                sub.append(_Line(loc.file, loc.line, t))
+            expand(sub, depth + 1)
 
-    return expand(body, 0)
+    expand(body, 0)
+    return out
+
+
+_LABEL = re.compile(rf"({_NAME})\s*:(?!:)\s*")
 
 
 def _take_labels(loc: _Line) -> tuple[str, str]:
     """``'a: b: add ...'`` -> (``'a: b:'``, ``'add ...'``)."""
-    text = loc.text
+    text, pos = loc.text, 0
     labels = []
     while True:
-        m = re.match(rf"({_NAME})\s*:(?!:)\s*", text)
+        m = _LABEL.match(text, pos)
         if not m:
             break
         labels.append(m.group(1) + ":")
-        text = text[m.end():]
-    return " ".join(labels), text
+        pos = m.end()
+    return " ".join(labels), text[pos:]
 
 
 # ----------------------------------------------------------------------------- operands
@@ -528,6 +718,8 @@ def _assemble_lines(lines: list[_Line], imem_depth: int) -> Program:
                 a = _eval(arg, symbols, loc)
                 if a < pc:
                     raise _err(loc, f".org {_q(a)} goes backwards (next address is {pc})")
+                if a > imem_depth:
+                    raise _err(loc, f".org {_q(a)} outside the instruction memory (0..{imem_depth - 1})")
                 pc = a
             elif d == ".coef":
                 pa = _split_top(arg)
@@ -573,6 +765,8 @@ def assemble(text: str, name: str = "<text>", imem_depth: int = isa.DEFAULT_IMEM
     Raises:
         AsmError: ``name:line: reason``.
     """
+    if len(text) > MAX_SOURCE_BYTES:
+        raise AsmError(f"{name}: source longer than {MAX_SOURCE_BYTES} characters")
     return _assemble_lines(_lines(text, name, None), imem_depth)
 
 
@@ -583,7 +777,23 @@ def assemble_file(path: str | Path, imem_depth: int = isa.DEFAULT_IMEM) -> Progr
         AsmError: ``file:line: reason``, or ``file: reason`` when the file cannot be read.
     """
     p = Path(path)
-    return _assemble_lines(_lines(_read_source(p, None), str(path), p.parent), imem_depth)
+    budget = _Budget()
+    text, ident = _read_source(p, None, budget)
+    return _assemble_lines(_lines(text, str(path), p.parent, 0, budget, (ident,)), imem_depth)
+
+
+def load(path: str | Path, imem_depth: int = isa.DEFAULT_IMEM) -> Program:
+    """A ``ppe-object`` file (first line ``# ppe-object``) or else an assembly source, read once.
+
+    Raises:
+        AsmError: as :func:`read_object` / :func:`assemble_file`.
+    """
+    p = Path(path)
+    budget = _Budget()
+    text, ident = _read_source(p, None, budget)
+    if text.startswith(f"# {OBJECT_MAGIC}"):
+        return _parse_object(text, str(path))
+    return _assemble_lines(_lines(text, str(path), p.parent, 0, budget, (ident,)), imem_depth)
 
 
 # ----------------------------------------------------------------------------- object files
@@ -601,8 +811,10 @@ def read_object(path: str | Path) -> Program:
     Raises:
         AsmError: ``file:line: reason`` for a wrong header/version, a bad line, an address out of range.
     """
-    name = str(path)
-    text = _read_source(Path(path), None)
+    return _parse_object(_read_source(Path(path), None)[0], str(path))
+
+
+def _parse_object(text: str, name: str) -> Program:
     lines = text.splitlines()
     m = re.fullmatch(rf"# {OBJECT_MAGIC} (\d+) words=(\d+) imem_depth=(\d+)", lines[0].strip()) if lines else None
     if not m:

@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from . import isa, iss
-from .asm import AsmError, assemble_file, read_object, write_object
+from .asm import assemble_file, load, write_object
 
 
 class PpeInputError(ValueError):
@@ -21,14 +21,9 @@ class PpeInputError(ValueError):
 
 
 def _load(path: str, depth: int):
-    """An assembly source, or a ``ppe-object`` file (first line ``# ppe-object``)."""
-    p = Path(path)
-    try:
-        with p.open("rb") as f:
-            head = f.read(12)
-    except OSError as e:
-        raise AsmError(f"{path}: {e.strerror or 'cannot read'}") from None
-    return read_object(p) if head.startswith(b"# ppe-object") else assemble_file(p, imem_depth=depth)
+    """An assembly source, or a ``ppe-object`` file (first line ``# ppe-object``); read once, only
+    if it is a regular file (:func:`.asm.load`)."""
+    return load(path, imem_depth=depth)
 
 
 @click.group("ppe")
