@@ -64,7 +64,8 @@ def test_dcsflow_rekey_bad_program_is_one_line(dcsflow, tmp_path):
     r = dcsflow("rekey", b, "--param", "program=pi99")
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert r.stderr.strip().splitlines() == [
-        "error: --param program=pi99: no bundled program of that name (bmw512, pi16, pi32, pi64) and no such file"]
+        "error: --param program: the value (4 characters, not shown) is no bundled program "
+        "(bmw512, pi16, pi32, pi64) and no existing file"]
     bad = tmp_path / "bad.s"
     bad.write_text("  nop\n  frob r1\n")
     r = dcsflow("rekey", b, f"--param=program={bad}")
@@ -94,7 +95,7 @@ def test_ppe_program_values_from_name_or_file():
 def test_ppe_program_errors(tmp_path):
     from dcsflow.designs.ppe.params import program_values
 
-    with pytest.raises(NamedParamError, match=r"program=pi99: no bundled program .*pi16, pi32, pi64"):
+    with pytest.raises(NamedParamError, match=r"program: the value \(4 characters, not shown\) is no bundled program .*pi16, pi32, pi64"):
         program_values("pi99", PORTS)
     bad = tmp_path / "bad.s"
     bad.write_text("  nop\n  frob r1, r2\n")

@@ -28,16 +28,21 @@ def bundled_programs() -> list[str]:
 
 def program_path(text: str) -> Path:
     """The assembly file of a ``program`` value: a bundled name (with or without ``.s``) or an
-    existing file. Raises NamedParamError naming the bundled programs."""
+    existing file. Raises NamedParamError naming the bundled programs, not the value: a value that
+    is neither may be a program's text typed in place of its file name."""
     t = text.strip()
     stem = t[:-2] if t.endswith(".s") else t
     if stem in bundled_programs() and "/" not in t:
         return PROGRAMS / f"{stem}.s"
-    p = Path(t).expanduser()
-    if p.is_file():
+    try:
+        p = Path(t).expanduser()
+        found = p.is_file()
+    except (OSError, ValueError, RuntimeError):     # a name too long, a NUL, an unknown ~user
+        found = False
+    if found:
         return p
-    raise NamedParamError(f"--param program={text}: no bundled program of that name "
-                          f"({', '.join(bundled_programs())}) and no such file")
+    raise NamedParamError(f"--param program: the value ({len(text)} characters, not shown) is no bundled "
+                          f"program ({', '.join(bundled_programs())}) and no existing file")
 
 
 def image_values(prog: Program) -> dict[str, int]:
@@ -62,10 +67,12 @@ def program_values(text: str, ports: Mapping[str, int]) -> dict[str, int]:
     path = program_path(text)
     try:
         prog = assemble_file(path, imem_depth=ports["prog_image"] // 64)
-    except AsmError as e:       # the program is the parameter value: no piece of its text in the message
-        raise NamedParamError(f"--param program={text}: {e.redacted}") from None
+    except AsmError as e:
+        # the program is the parameter value: no piece of its text in the message; the redacted
+        # message begins with the file's name (a path that exists, not program text)
+        raise NamedParamError(f"--param program: {e.redacted}") from None
     except (OSError, UnicodeDecodeError) as e:
-        raise NamedParamError(f"--param program={text}: cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+        raise NamedParamError(f"--param program: cannot read {path}: {getattr(e, 'strerror', None) or type(e).__name__}") from None
     return image_values(prog)
 
 
