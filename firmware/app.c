@@ -1,5 +1,7 @@
 /* app.c - demo application (see app.h). Output lines are key=value pairs for scripts:
  *   rekey rc=<n> frames=<n> runs=<n> icap_words=<n> reg_accesses=<n> eval_cycles=<n> cycles=<n> hash=<hex64>
+ * and, when the value is refused (rc=SCG_ERR_KEY), the reason and position, never the value (a key):
+ *   ... key_error=not_hex at=<1-based character> | key_error=digits got=<n> expected=<n> | key_error=too_large bits=<n>
  */
 #include "app.h"
 #include "hwicap.h"
@@ -92,9 +94,11 @@ int app_command(char *line) {
     if (!*cmd) return 0;
     if (streq(cmd, "rekey")) {
         scg_stats st;
-        int rc;
+        int rc, why;
+        uint32_t pos = 0;
         char *hex = word(&p);
-        if (scg_parse_hex(hex, param, SCG_GEN_PARAM_BITS)) {
+        why = scg_parse_hex_at(hex, param, SCG_GEN_PARAM_BITS, &pos);
+        if (why) {
             rc = SCG_ERR_KEY;
             st.frames_written = st.runs = st.icap_words = st.reg_accesses = st.eval_cycles = st.total_cycles = 0;
         } else if (!ready) {
@@ -117,6 +121,11 @@ int app_command(char *line) {
 #else
         con_puts(" hash="); con_hex64(scg_frames_hash(S.cur, SCG_GEN_FRAMES));
 #endif
+        if (why == SCG_HEX_NOT_HEX) { con_puts(" key_error=not_hex at="); con_dec(pos); }
+        else if (why == SCG_HEX_DIGITS) {
+            con_puts(" key_error=digits got="); con_dec(pos);
+            con_puts(" expected="); con_dec((SCG_GEN_PARAM_BITS + 3u) / 4u);
+        } else if (why) { con_puts(" key_error=too_large bits="); con_dec(SCG_GEN_PARAM_BITS); }
         con_putc('\n');
         return rc;
     }

@@ -33,23 +33,41 @@ static char getc_uart(void) {
     return (char)*uart(UART_FIFO);
 }
 
+/* Whether the characters typed so far (line[0..n-1]) are "rekey" and a blank: what follows is the
+ * key, echoed as '*' (a terminal log or a bystander sees its length, not its digits). */
+static int key_follows(const char *line, uint32_t n) {
+    static const char cmd[] = "rekey";
+    uint32_t i = 0, j;
+    while (i < n && (line[i] == ' ' || line[i] == '\t')) i++;
+    for (j = 0; cmd[j]; j++, i++)
+        if (i >= n || line[i] != cmd[j]) return 0;
+    return i < n && (line[i] == ' ' || line[i] == '\t');
+}
+
 int main(void) {
-    static char line[256];
+    /* room for "rekey", a blank, "0x" and every hex digit of the parameter vector, with margin */
+    static char line[(SCG_GEN_PARAM_BITS + 3u) / 4u + 64u];
     hal_bus bus = hal_mmio_bus(HWICAP_BASE), devcfg = hal_mmio_bus(ZYNQ_DEVCFG_BASE);
     hal_cycles_init();
     con_puts("dcsflow SCG firmware\n");
     app_init(bus, &devcfg);
     for (;;) {
-        uint32_t n = 0;
+        uint32_t n = 0, lost = 0;
         char c;
         con_puts("> ");
         while ((c = getc_uart()) != '\r' && c != '\n') {
+            int secret = key_follows(line, n);
             if (n + 1 < sizeof line) line[n++] = c;
-            con_putc(c);
+            else lost = 1;
+            con_putc(secret && c != ' ' && c != '\t' ? '*' : c);
         }
         line[n] = 0;
         con_putc('\n');
-        app_command(line);
+        if (lost) {                                   /* a cut line would be a different key: refused */
+            con_puts("error: line longer than "); con_dec((uint32_t)sizeof line - 1u); con_puts(" characters\n");
+        } else {
+            app_command(line);
+        }
         { uint32_t i; for (i = 0; i < sizeof line; i++) ((volatile char *)line)[i] = 0; } /* zeroize key text */
     }
 }

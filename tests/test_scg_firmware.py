@@ -241,6 +241,24 @@ def test_plan_equals_set_lut_semantics(tmp_path):
     assert not [f for f in mem.ecc_mismatches() if f in b.fars]
 
 
+def test_firmware_refuses_a_bad_key_by_reason_and_position_without_echo(fwbuild):
+    """A refused rekey value is reported by the reason and the position (or the digit count), never
+    by its digits: the value is a key. The previous frames stay."""
+    k1 = _official_keys(1)[0]
+    digits = (KEY_BITS + 3) // 4
+    secret = "c0ffee5ec7e7" * (digits // 12) + "c" * (digits % 12)
+    bad = {"not_hex": secret[:7] + "q" + secret[8:], "digits": secret + "5", "prefixed": "0x" + secret[:-1] + "z"}
+    out = _host(fwbuild, f"rekey {k1}", *(f"rekey {v}" for v in bad.values()))
+    r0, r1, r2, r3 = _rekey_lines(out)
+    assert r0["rc"] == "0"
+    assert all(int(r["rc"]) == -13 and r["hash"] == r0["hash"] for r in (r1, r2, r3))
+    assert (r1["key_error"], r1["at"]) == ("not_hex", "8")
+    assert (r2["key_error"], r2["got"], r2["expected"]) == ("digits", str(digits + 1), str(digits))
+    assert (r3["key_error"], r3["at"]) == ("not_hex", str(digits + 2))
+    for v in bad.values():
+        assert v not in out and v[:8] not in out and "c0ffee5e" not in out
+
+
 # ---------------------------------------------------------------- fault injection, both models
 @pytest.mark.parametrize("fault,code", [("stall 700", -14), ("abort 1500", -14), ("idcode", -12), ("blob", -10)])
 def test_firmware_faults_keep_previous_frames(fwbuild, fault, code):
