@@ -182,10 +182,14 @@ def _eval(text: str, symbols: dict[str, int], loc: _Line) -> int:
                 # decimal digits beyond MAX_VALUE_BITS before converting (long decimal conversions are slow)
                 if len(tok) > (_MAX_NUMBER_CHARS if tok[:2].lower() in ("0x", "0b", "0o")
                                else MAX_VALUE_BITS * 30103 // 100000 + 1):
+                    v = None
+                else:
+                    if not _NUMBER.fullmatch(tok):
+                        raise bad(at)
+                    v = int(tok, 0)
+                if v is None or v.bit_length() > MAX_VALUE_BITS:
                     raise _err(loc, f"number exceeds {MAX_VALUE_BITS} bits at character {at} of the expression")
-                if not _NUMBER.fullmatch(tok):
-                    raise bad(at)
-                vals.append(big(int(tok, 0), at))
+                vals.append(v)
                 operand = False
             elif kind == "name":
                 if tok not in symbols:
@@ -327,9 +331,10 @@ class _Refused(Exception):
     """A file that is not read (the reason; no path, no content)."""
 
 
-def _read_source(path: Path, loc: _Line | None, budget: _Budget | None = None) -> tuple[str, tuple[int, int]]:
+def _read_source(path: Path, loc: _Line | None, budget: _Budget | None = None,
+                 shown: str | None = None) -> tuple[str, tuple[int, int]]:
     """Text and identity of a source file; ``loc`` is the ``.include`` line (None: the top file, whose
-    name the user gave, is named in the message)."""
+    name the user gave, is named in the message), ``shown`` the name as the ``.include`` wrote it."""
     limit = MAX_FILE_BYTES
     if budget is not None:
         limit = min(limit, MAX_SOURCE_BYTES - budget.bytes)
@@ -348,7 +353,7 @@ def _read_source(path: Path, loc: _Line | None, budget: _Budget | None = None) -
         return text, ident
     if loc is None:
         raise AsmError(f"{path}: {reason}")
-    raise _err(loc, f"'{_q(path)}': {reason}")
+    raise _err(loc, f"'{_q(path if shown is None else shown)}': {reason}")
 
 
 def _lines(text: str, name: str, base: Path | None, depth: int = 0, budget: _Budget | None = None,
@@ -370,7 +375,7 @@ def _lines(text: str, name: str, base: Path | None, depth: int = 0, budget: _Bud
             if depth >= MAX_INCLUDE_DEPTH:
                 raise _err(loc, f".include nested more than {MAX_INCLUDE_DEPTH} deep")
             inc = (base / m.group(1))
-            inc_text, ident = _read_source(inc, loc, budget)
+            inc_text, ident = _read_source(inc, loc, budget, m.group(1))
             if ident in open_files:
                 raise _err(loc, f".include '{_q(m.group(1))}': include cycle (the file is already being included)")
             out += _lines(inc_text, str(Path(name).parent / m.group(1)) if name else m.group(1),
