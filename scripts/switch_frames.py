@@ -6,8 +6,8 @@ writes every TLUT frame, report.json ``backend.rekey.frames_per_rekey``).
     python scripts/switch_frames.py BUILD --a program=pi16 --b program=pi32
 
 Values as ``dcsflow specialize`` takes them (``NAME=HEX`` per parameter port, or a named value of the
-build's design, e.g. ``program=``); repeat ``--a``/``--b`` for several ports. Prints one line per
-pair. Bad input: one line on stderr, exit 1.
+build's design, e.g. ``program=``); repeat ``--a``/``--b`` for several ports. Prints one line (the
+parameters' names, not their values: a value may be a key). Bad input: one line on stderr, exit 1.
 """
 
 from __future__ import annotations
@@ -55,7 +55,9 @@ def main(argv=None) -> int:
             print(f"error: {e}", file=sys.stderr)
             return 1
         raise
-    print(f"{' '.join(args.a)} -> {' '.join(args.b)}: {r['changed_bits']} TLUT bits change in {r['frames']} "
+    # the values may be keys: the line names the parameters, not their values
+    names = lambda items: ",".join(x.partition("=")[0].strip() for x in items)   # noqa: E731
+    print(f"A ({names(args.a)}) -> B ({names(args.b)}): {r['changed_bits']} TLUT bits change in {r['frames']} "
           f"frames (lower bound); the build's TLUTs lie in {r['tlut_frames']} frames")
     return 0
 
