@@ -203,3 +203,40 @@ def test_dcsflow_rekey_program_text_is_not_echoed(dcsflow, tmp_path):
     r = dcsflow("rekey", b, f"--param=program={bad}")
     assert r.returncode == 1 and MARKER not in r.stderr, r.stderr
     assert r.stderr.strip().splitlines() == [f"error: --param program: {bad}:2: undefined symbol '…'"]
+
+
+def test_expressions_agree_with_python_on_random_input():
+    """Random expressions over the assembler's operators: the value Python gives the same text (``/``
+    read as ``//``), or an error where Python raises (division by zero, negative shift)."""
+    import random
+
+    rng = random.Random(7)
+    ops = ["+", "-", "*", "/", "//", "%", "<<", ">>", "&", "|", "^"]
+
+    def gen(d: int) -> str:
+        if d == 0 or rng.random() < 0.3:
+            return rng.choice(["0", "1", "7", "0x1f", "0b101", "12", "K"])
+        if rng.random() < 0.2:
+            return rng.choice(["-", "~", "+"]) + gen(d - 1)
+        op = rng.choice(ops)
+        # shift counts stay small (the assembler refuses counts above MAX_VALUE_BITS; Python does not)
+        right = rng.choice(["0", "1", "12", "K", "-1"]) if op in ("<<", ">>") else gen(d - 1)
+        e = f"{gen(d - 1)} {op} {right}"
+        return f"({e})" if rng.random() < 0.5 else e
+
+    checked = 0
+    for _ in range(1500):
+        text = gen(4)
+        try:
+            want = eval(text.replace("//", "/").replace("/", "//"), {"K": 3})      # noqa: S307 - test oracle
+        except (ZeroDivisionError, ValueError):
+            want = None
+        if want is not None and want.bit_length() > asm.MAX_VALUE_BITS:
+            continue
+        if want is None:
+            with pytest.raises(asm.AsmError):
+                asm.assemble(f".equ K, 3\n.equ X, {text}", "t.s")
+        else:
+            assert asm.assemble(f".equ K, 3\n.equ X, {text}", "t.s").symbols["X"] == want, text
+            checked += 1
+    assert checked > 1000
