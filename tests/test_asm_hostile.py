@@ -240,3 +240,14 @@ def test_expressions_agree_with_python_on_random_input():
             assert asm.assemble(f".equ K, 3\n.equ X, {text}", "t.s").symbols["X"] == want, text
             checked += 1
     assert checked > 1000
+
+
+def test_dcsflow_ppe_commands_do_not_quote_the_program_unless_asked(dcsflow, tmp_path):
+    src = tmp_path / "p.s"
+    src.write_text(f"nop\n.coef 1, {MARKER} + 1\n")
+    for args in (("ppe", "asm", src), ("ppe", "run", src), ("sim", "ppe", "--program", "pi16", "--source", src)):
+        r = dcsflow(*args)
+        assert r.returncode == 1 and MARKER not in r.stderr + r.stdout, (args, r.stderr)
+        assert r.stderr.strip().splitlines() == [f"error: {src}:2: undefined symbol '…'"], (args, r.stderr)
+    r = dcsflow("ppe", "asm", src, "--show-text")
+    assert r.returncode == 1 and r.stderr.strip().splitlines() == [f"error: {src}:2: undefined symbol '{MARKER}'"]

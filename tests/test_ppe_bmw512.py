@@ -115,7 +115,7 @@ def test_sim_ppe_bad_input_is_one_line(dcsflow, tmp_path):
     (tmp_path / "bad_kat.txt").write_text("Len = 8\nMsg = CC\nMD = 12\n")
     cases = [
         (("--program", "bmw256"), "unknown program 'bmw256'"),
-        (("--program", "bmw512", "--source", tmp_path / "bad.s"), "bad.s:2: 'add' takes 3 operands"),
+        (("--program", "bmw512", "--source", tmp_path / "bad.s"), "bad.s:2: '…' takes 3 operands"),
         (("--program", "pi16", "--source", tmp_path / "missing.s"), "missing.s"),
         (("--program", "bmw512", "--source", tmp_path / "nolabels.s"), "no entry label"),
         (("--program", "bmw512", "--vectors", tmp_path / "none.txt"), "--vectors"),

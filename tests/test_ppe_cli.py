@@ -22,7 +22,9 @@ def test_asm_and_run_pi16_zero_state(dcsflow, tmp_path):
 def test_errors_are_one_line(dcsflow, tmp_path):
     (tmp_path / "bad.s").write_text("nop\nadd r1, r2\n")
     cases = [
-        (("ppe", "asm", tmp_path / "bad.s"), "bad.s:2: 'add' takes 3 operands"),
+        (("ppe", "asm", tmp_path / "bad.s"), "bad.s:2: '…' takes 3 operands"),
+        (("ppe", "asm", tmp_path / "bad.s", "--show-text"), "bad.s:2: 'add' takes 3 operands"),
+        (("ppe", "run", tmp_path / "bad.s"), "bad.s:2: '…' takes 3 operands"),
         (("ppe", "run", PI16, "--in", "zz"), "--in: 'zz' is not a hex word"),
         (("ppe", "run", PI16, "--in", "1"), "reads 'in' after all 1 input words were used"),
         (("ppe", "run", tmp_path / "missing.s"), "missing.s"),

@@ -2,22 +2,42 @@
 
 Registered through the ``ppe`` :class:`~dcsflow.flow.design.Design` (``commands``). Every input
 error is one line (``file:line: reason``; the flow's CLI prints user errors without a traceback).
+A program is a parameter value, secret like a key: an assembler message shows no piece of its text
+(:attr:`.asm.AsmError.redacted`) unless ``--show-text`` asks for it.
 """
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import click
 
 from . import isa, iss
-from .asm import assemble_file, load, write_object
+from .asm import AsmError, assemble_file, load, write_object
 
 
 class PpeInputError(ValueError):
     """Bad command-line input (a word that is not hex); one line."""
 
     user_error = True
+
+
+@contextlib.contextmanager
+def _program_text_hidden(show_text: bool):
+    """Assembler errors inside with every piece of the program's text replaced by ``…`` (file, line
+    and reason stay), unless ``show_text``."""
+    try:
+        yield
+    except AsmError as e:
+        if show_text:
+            raise
+        raise AsmError(e.redacted) from None
+
+
+_SHOW_TEXT = click.option("--show-text", is_flag=True,
+                          help="Quote the program's text (operands, names, values) in assembler errors; "
+                               "without it they give file, line and reason only (a program may be secret).")
 
 
 def _load(path: str, depth: int):
@@ -36,9 +56,11 @@ def ppe_command():
 @click.option("-o", "--out", type=click.Path(dir_okay=False), help="Object file (ppe-object 1) to write.")
 @click.option("--imem-depth", type=click.IntRange(1, isa.MAX_IMEM), default=isa.DEFAULT_IMEM, show_default=True,
               help="Instruction-memory size in words; a longer program is an error.")
-def asm_cmd(source, out, imem_depth):
+@_SHOW_TEXT
+def asm_cmd(source, out, imem_depth, show_text):
     """Assemble SOURCE; print its size, and write the object file with -o."""
-    prog = assemble_file(source, imem_depth=imem_depth)
+    with _program_text_hidden(show_text):
+        prog = assemble_file(source, imem_depth=imem_depth)
     ncoef = sum(1 for v in prog.coef if v)
     click.echo(f"{source}: {len(prog.words)} instruction words (of {imem_depth}), {ncoef} coefficient words")
     if out:
@@ -52,10 +74,12 @@ def asm_cmd(source, out, imem_depth):
               help="Stop after this many cycles if the program has not reached a halt.")
 @click.option("--imem-depth", type=click.IntRange(1, isa.MAX_IMEM), default=isa.DEFAULT_IMEM, show_default=True,
               help="Instruction-memory size in words of the machine the program runs on.")
-def run_cmd(program, inputs, max_cycles, imem_depth):
+@_SHOW_TEXT
+def run_cmd(program, inputs, max_cycles, imem_depth, show_text):
     """Run PROGRAM (assembly source or object file) on the ISS from address 0; print the output
     words (hex) and the cycle count."""
-    prog = _load(program, imem_depth)
+    with _program_text_hidden(show_text):
+        prog = _load(program, imem_depth)
     words = []
     for tok in inputs.replace(",", " ").split():
         try:
@@ -195,7 +219,8 @@ def _sim_bmw(src: Path, vectors: str | None, limit: int | None, stall: int, out)
 @click.option("--stall", type=click.IntRange(0), default=0, metavar="SEED",
               help="Nonzero: random gaps on in_valid/out_ready (seeded); RTL cycles then only need to be "
                    ">= the ISS's.")
-def sim_command(program, source, vectors, limit, calls, seed, stall):
+@_SHOW_TEXT
+def sim_command(program, source, vectors, limit, calls, seed, stall, show_text):
     """Simulate the ppe RTL (Icarus) running a program against its golden model: pi16/pi32/pi64
     against PiCipher's π (random states), bmw512 against the BMW-512 KAT file and bmw512.py; cycle
     counts against the ISS. Prints a table and 'passed N/M'; exit status 0 only if all passed."""
@@ -208,10 +233,11 @@ def sim_command(program, source, vectors, limit, calls, seed, stall):
         raise PpeInputError(f"--vectors and --limit apply to bmw512 only, not {program}")
     src = Path(source) if source else bmw512_prog.HERE / "programs" / f"{program}.s"
     out = Console()
-    if program == "bmw512":
-        passed, total = _sim_bmw(src, vectors, limit, stall, out)
-    else:
-        passed, total = _sim_pi(int(program[2:]), src, calls, seed, stall, out)
+    with _program_text_hidden(show_text):
+        if program == "bmw512":
+            passed, total = _sim_bmw(src, vectors, limit, stall, out)
+        else:
+            passed, total = _sim_pi(int(program[2:]), src, calls, seed, stall, out)
     out.print(f"passed {passed}/{total}", markup=False, highlight=False)
     if passed != total or not total:
         raise click.exceptions.Exit(1)
