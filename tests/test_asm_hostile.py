@@ -91,7 +91,8 @@ def test_file_size_and_total_source_are_bounded(tmp_path, monkeypatch):
     assert len(asm.assemble_file(tmp_path / "ok.s", imem_depth=1024).words) == 600
     # included many times (no cycle): the bytes of every inclusion count
     (tmp_path / "top.s").write_text('.include "mid.inc"\n' * 3)
-    refused(tmp_path / "top.s", r"(top\.s|mid\.inc):\d: '(mid|leaf)\.inc': the program's source files together exceed 5000 bytes$")
+    refused(tmp_path / "top.s",
+            r"(top\.s|mid\.inc):\d: '(mid|leaf)\.inc': the program's source files together exceed 5000 bytes$")
     monkeypatch.setattr(asm, "MAX_SOURCE_BYTES", 10)
     refused("nop\n" * 3, r"t\.s: source longer than 10 characters$")
 

@@ -51,8 +51,6 @@ MAX_MACRO_EXPANSIONS = 100_000
 MAX_EXPR_NESTING = 64
 #: bits of a number in the source and of every intermediate value of an expression (sign excluded)
 MAX_VALUE_BITS = 4096
-_MAX_INCLUDE_DEPTH = MAX_INCLUDE_DEPTH      # old names
-_MAX_EXPANSIONS = MAX_MACRO_EXPANSIONS
 
 
 class AsmError(ValueError):

@@ -72,7 +72,8 @@ def program_values(text: str, ports: Mapping[str, int]) -> dict[str, int]:
         # message begins with the file's name (a path that exists, not program text)
         raise NamedParamError(f"--param program: {e.redacted}") from None
     except (OSError, UnicodeDecodeError) as e:
-        raise NamedParamError(f"--param program: cannot read {path}: {getattr(e, 'strerror', None) or type(e).__name__}") from None
+        why = getattr(e, "strerror", None) or type(e).__name__
+        raise NamedParamError(f"--param program: cannot read {path}: {why}") from None
     return image_values(prog)
 
 
