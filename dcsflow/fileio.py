@@ -107,8 +107,8 @@ def _not_regular(path, mode: int, what: str | None) -> InputError:
 
 
 def _too_large(path, limit: int, what: str | None) -> InputError:
-    return InputError(path, f"larger than the limit of {_size(limit)} for {what or 'this kind of file'}",
-                      errno.EFBIG)
+    name = f" ({what})" if what else ""
+    return InputError(path, f"larger than the limit of {_size(limit)}{name}", errno.EFBIG)
 
 
 def _size(n: int) -> str:
@@ -148,7 +148,7 @@ def open_input(path: str | os.PathLike, limit: int | None = None, what: str | No
         if limit is not None and st.st_size > limit:
             raise _too_large(path, limit, what)
         fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
-        return os.fdopen(fd, "rb")
+        return open(fd, "rb")          # (not os.fdopen, which the writers use)
     except BaseException:
         os.close(fd)
         raise
@@ -228,11 +228,11 @@ def loads_json(data: bytes | str, path: str | os.PathLike, max_depth: int = JSON
         ValueError: not JSON (``json.JSONDecodeError``), not UTF-8.
     """
     if json_depth_exceeds(data, max_depth):
-        raise InputError(path, f"JSON nested deeper than {max_depth} levels")
+        raise InputError(path, f"input nested too deeply: JSON deeper than {max_depth} levels")
     try:
         return json.loads(data)
     except RecursionError:        # pragma: no cover - the depth check comes first
-        raise InputError(path, f"JSON nested deeper than {max_depth} levels") from None
+        raise InputError(path, f"input nested too deeply: JSON deeper than {max_depth} levels") from None
 
 
 def load_json_file(path: str | os.PathLike, limit: int = JSON_LIMIT, max_depth: int = JSON_MAX_DEPTH,
@@ -249,7 +249,10 @@ def load_json_file(path: str | os.PathLike, limit: int = JSON_LIMIT, max_depth: 
         OSError: cannot be opened or read (``FileNotFoundError`` when missing).
         ValueError: not JSON or not UTF-8 (``json.JSONDecodeError``, ``UnicodeDecodeError``).
     """
-    return loads_json(read_input_bytes(path, limit, what), path, max_depth)
+    data = read_input_bytes(path, limit, what)
+    if json_depth_exceeds(data, max_depth):
+        raise InputError(path, f"input nested too deeply: JSON deeper than {max_depth} levels" + (f" ({what})" if what else ""))
+    return loads_json(data, path, max_depth)
 
 
 def _reason(e: OSError) -> str:

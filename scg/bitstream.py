@@ -1344,11 +1344,13 @@ def read_file(path) -> Bitstream:
     """Read and :func:`parse` a ``.bit``/``.bin`` file (strict).
 
     Raises:
-        BitstreamError: unreadable file or bad content.
+        BitstreamError: unreadable file, not a regular file, larger than
+            :data:`dcsflow.fileio.BITSTREAM_LIMIT`, or bad content.
     """
+    from dcsflow.fileio import BITSTREAM_LIMIT, read_input_bytes
+
     try:
-        with open(path, "rb") as f:
-            data = f.read()
+        data = read_input_bytes(path, BITSTREAM_LIMIT, "bitstream")
     except OSError as e:
         raise BitstreamError(f"cannot read {path}: {e.strerror or e}") from None
     box = [data]
