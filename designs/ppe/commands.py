@@ -10,6 +10,8 @@ from pathlib import Path
 
 import click
 
+from dcsflow.fileio import open_input
+
 from . import isa, iss
 from .asm import AsmError, assemble_file, read_object, write_object
 
@@ -24,7 +26,7 @@ def _load(path: str, depth: int):
     """An assembly source, or a ``ppe-object`` file (first line ``# ppe-object``)."""
     p = Path(path)
     try:
-        with p.open("rb") as f:
+        with open_input(p) as f:            # a regular file (never waits on a FIFO)
             head = f.read(12)
     except OSError as e:
         raise AsmError(f"{path}: {e.strerror or 'cannot read'}") from None
