@@ -219,20 +219,26 @@ def json_depth_exceeds(data: bytes | str, max_depth: int = JSON_MAX_DEPTH) -> bo
     return max(itertools.accumulate(steps), default=0) > max_depth
 
 
-def loads_json(data: bytes | str, path: str | os.PathLike, max_depth: int = JSON_MAX_DEPTH) -> Any:
+def loads_json(data: bytes | str, path: str | os.PathLike, max_depth: int = JSON_MAX_DEPTH,
+               what: str | None = None) -> Any:
     """``json.loads(data)`` after refusing nesting deeper than ``max_depth`` (:func:`json_depth_exceeds`);
-    ``path`` names the input in the message.
+    ``path`` (and ``what``, the kind of input) name the input in the message.
 
     Raises:
         InputError: nested deeper than ``max_depth`` levels.
         ValueError: not JSON (``json.JSONDecodeError``), not UTF-8.
     """
     if json_depth_exceeds(data, max_depth):
-        raise InputError(path, f"input nested too deeply: JSON deeper than {max_depth} levels")
+        raise _too_deep(path, max_depth, what)
     try:
         return json.loads(data)
     except RecursionError:        # pragma: no cover - the depth check comes first
-        raise InputError(path, f"input nested too deeply: JSON deeper than {max_depth} levels") from None
+        raise _too_deep(path, max_depth, what) from None
+
+
+def _too_deep(path, max_depth: int, what: str | None) -> InputError:
+    name = f" ({what})" if what else ""
+    return InputError(path, f"input nested too deeply: JSON deeper than {max_depth} levels{name}")
 
 
 def load_json_file(path: str | os.PathLike, limit: int = JSON_LIMIT, max_depth: int = JSON_MAX_DEPTH,
@@ -249,10 +255,7 @@ def load_json_file(path: str | os.PathLike, limit: int = JSON_LIMIT, max_depth: 
         OSError: cannot be opened or read (``FileNotFoundError`` when missing).
         ValueError: not JSON or not UTF-8 (``json.JSONDecodeError``, ``UnicodeDecodeError``).
     """
-    data = read_input_bytes(path, limit, what)
-    if json_depth_exceeds(data, max_depth):
-        raise InputError(path, f"input nested too deeply: JSON deeper than {max_depth} levels" + (f" ({what})" if what else ""))
-    return loads_json(data, path, max_depth)
+    return loads_json(read_input_bytes(path, limit, what), path, max_depth, what)
 
 
 def _reason(e: OSError) -> str:

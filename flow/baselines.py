@@ -510,7 +510,8 @@ def _aig_candidate(out: Path, name: str, d: Path, top: str, defaults: dict, ref_
                 script = ABC_SCRIPTS[name].format(K=K)
             luts, proved = len(netlist["luts"]), True
     with steps.step("re-import"):
-        ext = fe.Extraction.from_json(read_input_text(ldir / "extract.json", NETLIST_LIMIT), str(ldir / "extract.json"))
+        extract = ldir / "extract.json"
+        ext = fe.Extraction.from_json(read_input_text(extract, NETLIST_LIMIT), str(extract))
         module = load_json_file(ldir / "module.json", NETLIST_LIMIT)
         doc = fe.reimport({}, module, ext, netlist, tlut_mode=False)
         (d / "mapped.json").write_text(json.dumps(doc))

@@ -109,7 +109,8 @@ def remap_candidate_job(out: Path, top: str, tail: int, kept: set, defaults: dic
 
     out = Path(out)
     into = out / REMAP_DIR / f"t{tail}"
-    ext = fe.Extraction.from_json(read_input_text(out / "frontend" / "extract.json", NETLIST_LIMIT), str(out / "frontend" / "extract.json"))
+    extract = out / "frontend" / "extract.json"
+    ext = fe.Extraction.from_json(read_input_text(extract, NETLIST_LIMIT), str(extract))
     module = load_json_file(out / "tmap" / "module.json", NETLIST_LIMIT)
     net = TlutNetlist.from_json_obj(load_json_file(out / "tmap" / "netlist.json", NETLIST_LIMIT))
 
