@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import array
 import bisect
+import os
 import re
 import struct
 import sys
@@ -754,8 +755,11 @@ class Bitstream:
         return s
 
 
-def parse_bit_header(data: bytes) -> tuple[dict, int, int]:
+def parse_bit_header(data: bytes, size: int | None = None) -> tuple[dict, int, int]:
     """Parse a ``.bit`` header (FACTS.md): magic, fields a/b/c/d with 16-bit lengths, e with 32-bit.
+
+    ``data`` is the file, or its beginning when ``size`` gives the file's length (the stream of field
+    ``e`` must end within ``size`` bytes).
 
     Returns:
         ``(fields, stream_offset, stream_length)``; fields values are str without the trailing NUL.
@@ -776,8 +780,9 @@ def parse_bit_header(data: bytes) -> tuple[dict, int, int]:
                 raise BitstreamError(".bit header truncated in the length of field 'e'")
             n = struct.unpack(">I", data[i:i + 4])[0]
             i += 4
-            if i + n > len(data):
-                raise BitstreamError(f".bit file truncated: field 'e' announces {n} bytes, {len(data) - i} present")
+            total = len(data) if size is None else size
+            if i + n > total:
+                raise BitstreamError(f".bit file truncated: field 'e' announces {n} bytes, {total - i} present")
             return fields, i, n
         if key not in "abcd" or key in fields:
             raise BitstreamError(f".bit header: unexpected field {key!r} at byte {i - 1}")
@@ -834,10 +839,13 @@ def _parse_guarded(box: list, strict: bool, device) -> Bitstream:
 
 
 def _parse(box: list, strict: bool, device) -> Bitstream:
-    bs = Bitstream()
-    data = box.pop()
-    raw, words = _stream_words(data, bs)
-    del data
+    item = box.pop()
+    if isinstance(item, tuple):          # (Bitstream with its header, raw, words): read_file made them
+        bs, raw, words = item
+    else:
+        bs = Bitstream()
+        raw, words = _stream_words(item, bs)
+    del item
     bs.words = words
     if device is not None:
         bs.device = device if isinstance(device, Device) else get_device(device)
@@ -855,28 +863,39 @@ def _parse(box: list, strict: bool, device) -> Bitstream:
 def _stream_words(data, bs: Bitstream):
     """``(raw, words)``: whether ``data`` is a raw stream (no ``.bit`` header; else the header fields go
     to ``bs.header``) and its configuration stream as big-endian 32-bit words. Raises
-    BitstreamError: bytes after the stream, a damaged ``.bit`` magic, not whole words, longer than
-    :data:`MAX_STREAM_WORDS`."""
+    BitstreamError: as :func:`_stream_extent`."""
     if not isinstance(data, bytes):
         data = bytes(data)
-    raw = not data.startswith(BIT_MAGIC)
+    raw, off, n = _stream_extent(data, len(data), bs)
+    return raw, words_from_bytes(memoryview(data)[off:off + n])   # no copy of the bytes before the words
+
+
+#: bytes :func:`read_file` reads before the stream: a ``.bit`` header is at most 4 fields of 64 KiB
+_HEAD_BYTES = 13 + 4 * (3 + 0xFFFF) + 5
+
+
+def _stream_extent(head: bytes, size: int, bs: Bitstream) -> tuple[bool, int, int]:
+    """``(raw, offset, length)`` of the configuration stream in a file of ``size`` bytes that starts
+    with ``head`` (the whole file, or at least its first :data:`_HEAD_BYTES`); the ``.bit`` header
+    fields go to ``bs.header``. Raises BitstreamError: bytes after the stream, a damaged ``.bit``
+    magic, not whole words, longer than :data:`MAX_STREAM_WORDS`."""
+    raw = not head.startswith(BIT_MAGIC)
     if not raw:
-        bs.header, off, n = parse_bit_header(data)
-        stream = memoryview(data)[off:off + n]      # no copy of a 4 MB (or hostile 64 MB) stream
-        if off + n != len(data):
-            raise BitstreamError(f".bit file has {len(data) - off - n} bytes after the configuration data")
+        bs.header, off, n = parse_bit_header(head, size)
+        if off + n != size:
+            raise BitstreamError(f".bit file has {size - off - n} bytes after the configuration data")
     else:
-        if _looks_like_damaged_bit_header(data):
+        if _looks_like_damaged_bit_header(head):
             raise BitstreamError("damaged .bit header: the magic bytes are not 00 09 0F F0 0F F0 0F F0 0F F0 "
                                  "00 00 01 (not read as a raw stream)")
-        stream = data
-    if len(stream) % 4:
-        raise BitstreamError(f"configuration stream of {len(stream)} bytes is not a whole number of "
+        off, n = 0, size
+    if n % 4:
+        raise BitstreamError(f"configuration stream of {n} bytes is not a whole number of "
                              "32-bit words (truncated?)")
-    if len(stream) // 4 > MAX_STREAM_WORDS:
-        raise BitstreamError(f"configuration stream of {len(stream)} bytes: longer than {4 * MAX_STREAM_WORDS} "
+    if n // 4 > MAX_STREAM_WORDS:
+        raise BitstreamError(f"configuration stream of {n} bytes: longer than {4 * MAX_STREAM_WORDS} "
                              "bytes (a 7-series bitstream has at most about 60 MB)")
-    return raw, words_from_bytes(stream)
+    return raw, off, n
 
 
 def _first_sync(words, raw: bool) -> int:
@@ -1341,18 +1360,33 @@ def header_part(dev: Device) -> str:
 
 
 def read_file(path) -> Bitstream:
-    """Read and :func:`parse` a ``.bit``/``.bin`` file (strict).
+    """Read and :func:`parse` a ``.bit``/``.bin`` file (strict). The stream is read straight into its
+    word array (memory: about the file's size, plus the frame memory).
 
     Raises:
         BitstreamError: unreadable file, not a regular file, larger than
             :data:`dcsflow.fileio.BITSTREAM_LIMIT`, or bad content.
     """
-    from dcsflow.fileio import BITSTREAM_LIMIT, read_input_bytes
+    from dcsflow.fileio import BITSTREAM_LIMIT, open_input
 
+    bs = Bitstream()
     try:
-        data = read_input_bytes(path, BITSTREAM_LIMIT, "bitstream")
+        with open_input(path, BITSTREAM_LIMIT, "bitstream") as f:
+            size = os.fstat(f.fileno()).st_size
+            raw, off, n = _stream_extent(f.read(_HEAD_BYTES), size, bs)
+            words = _new_words(n // 4)
+            f.seek(off)
+            with memoryview(words) as mv, mv.cast("B") as buf:
+                got = 0
+                while got < n:
+                    k = f.readinto(buf[got:])
+                    if not k:
+                        break
+                    got += k
+            if got != n or f.read(1):
+                raise BitstreamError("the file changed while it was read")
     except OSError as e:
         raise BitstreamError(f"cannot read {path}: {e.strerror or e}") from None
-    box = [data]
-    del data                # the bytes go once the stream words are made: memory about twice the file
-    return _parse_guarded(box, True, None)
+    if sys.byteorder == "little":
+        words.byteswap()
+    return _parse_guarded([(bs, raw, words)], True, None)

@@ -250,3 +250,26 @@ def test_crc_in_pieces_is_the_crc_in_one_go():
     assert B.crc_words(0x1234, B.R_FDRI, words) == one
     with memoryview(words) as mv:
         assert B.crc_words(0x1234, B.R_FDRI, mv) == one
+
+
+def test_read_file_reads_the_stream_straight_into_its_words(tmp_path):
+    """``read_file`` reads the stream into the word array without the file's bytes: the same
+    result as :func:`parse` of the bytes, and the same refusals."""
+    stream = _fdri_flood(1)
+    bit = B.to_bit(stream, design="t;design_hash=00")
+    for name, data in (("t.bin", stream), ("t.bit", bit)):
+        p = tmp_path / name
+        p.write_bytes(data)
+        got, want = B.read_file(p), B.parse(data)
+        assert got.words == want.words and got.frames == want.frames and got.header == want.header
+        assert got.crc_ok and got.frames_written == want.frames_written > 0
+    p = tmp_path / "tail.bit"
+    p.write_bytes(bit + b"\0")
+    with pytest.raises(BitstreamError, match="1 bytes after the configuration data"):
+        B.read_file(p)
+    p.write_bytes(bit[:-4])
+    with pytest.raises(BitstreamError, match="truncated: field 'e' announces"):
+        B.read_file(p)
+    p.write_bytes(stream[:-2])
+    with pytest.raises(BitstreamError, match="not a whole number of 32-bit words"):
+        B.read_file(p)
