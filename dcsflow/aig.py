@@ -18,7 +18,7 @@ import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from .fileio import write_bytes_atomic
+from .fileio import NETLIST_LIMIT, read_input_bytes, write_bytes_atomic
 
 __all__ = ["Aig", "AigerError", "read_aiger", "parse_aiger", "write_aiger", "truth_vars", "MAX_INPUTS"]
 
@@ -307,12 +307,12 @@ def read_aiger(path) -> Aig:
     Raises:
         AigerError: unreadable or malformed file (also: more than :data:`MAX_INPUTS` inputs, a
             combinational cycle among the AND nodes of an ASCII file); the message gives the file
-            name and the line (or, inside the binary AND section, the byte offset) of the problem.
+            name and the line (or, inside the binary AND section, the byte offset) of the problem;
+            a file that is not a regular file or is larger than :data:`dcsflow.fileio.NETLIST_LIMIT`.
     """
     path = os.fspath(path)
     try:
-        with open(path, "rb") as f:
-            data = f.read()
+        data = read_input_bytes(path, NETLIST_LIMIT, "AIGER file")
     except OSError as e:
         raise AigerError(f"{path}: cannot read: {e.strerror or e}") from None
     return parse_aiger(data, path)

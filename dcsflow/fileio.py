@@ -14,17 +14,30 @@ symbolic link is replaced by the new file: the rename replaces the link itself, 
 it was, so an output never writes through a link to a file elsewhere (a user's file planted as
 ``report.html`` in a build folder stays unchanged). Text is written as UTF-8, names that are not
 UTF-8 (surrogate escapes, as the file system gives them) pass through as their original bytes.
+
+Input is read by :func:`read_input_bytes`, :func:`read_input_text` and :func:`load_json_file`
+(streams: :func:`open_input`): only regular files are opened — a FIFO is opened without blocking
+(``O_NONBLOCK``) and refused like a device, socket or folder, so that no reader hangs on a FIFO or
+spins on ``/dev/zero`` — and no more than a size limit per kind of file is read
+(:data:`JSON_LIMIT`, :data:`NETLIST_LIMIT`, :data:`BITSTREAM_LIMIT`, :data:`TEXT_LIMIT`); JSON
+nested deeper than :data:`JSON_MAX_DEPTH` is refused before it is parsed. Each refusal is an
+:class:`InputError`: one line naming the path and the reason, printed as ``error: ...``.
 """
 
 from __future__ import annotations
 
+import array
 import errno
+import fcntl
+import itertools
+import json
 import os
+import re
 import stat
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Iterable, Iterator, Mapping
+from typing import IO, Any, BinaryIO, Iterable, Iterator, Mapping
 
 
 class OutputError(OSError):
@@ -42,6 +55,207 @@ class OutputError(OSError):
 
     def __str__(self) -> str:
         return f"cannot write {self.filename}: {self.strerror}"
+
+
+class InputError(OSError):
+    """An input file is refused: not a regular file, larger than its limit, JSON nested too deeply.
+
+    ``filename`` is the path as given, ``strerror`` the reason (e.g. "it is a FIFO, not a regular
+    file"). An ``OSError``, so that a reader's handling of an unreadable file applies to it too; a
+    user error (``user_error = True``): the command lines print it as one line ``error: ...`` with
+    exit status 1.
+    """
+
+    user_error = True
+
+    def __init__(self, path, reason: str, err: int = errno.EINVAL):
+        super().__init__(err, reason, str(path))
+
+    def __str__(self) -> str:
+        return f"cannot read {self.filename}: {self.strerror}"
+
+
+#: largest JSON record a reader reads (bytes): build records, manifests, reports, frame maps,
+#: stage records. 64 MiB: the largest record of a bundled build is a few MiB.
+JSON_LIMIT = 64 << 20
+#: largest netlist (Yosys JSON, AIGER, BLIF, frame file ``.frm``) a reader reads (bytes): 256 MiB.
+NETLIST_LIMIT = 256 << 20
+#: largest bitstream (``.bit``/``.bin``) a reader reads (bytes): 256 MiB; a complete 7-series
+#: bitstream is at most about 60 MB (the largest parts), a partial one smaller.
+BITSTREAM_LIMIT = 256 << 20
+#: largest other text input the flow reads itself (bytes): a project's ``dcsflow.toml``, parameter
+#: files, HDL sources read for their parameter marks, vector files. 64 MiB.
+TEXT_LIMIT = 64 << 20
+#: deepest nesting of arrays and objects :func:`load_json_file` reads: 200 levels. The flow's files
+#: nest fewer than 10 levels; deeper input is refused before parsing (Python's parser would run
+#: out of stack).
+JSON_MAX_DEPTH = 200
+
+_KINDS = ((stat.S_ISDIR, "a folder", errno.EISDIR), (stat.S_ISFIFO, "a FIFO", errno.EINVAL),
+          (stat.S_ISCHR, "a character device", errno.EINVAL), (stat.S_ISBLK, "a block device", errno.EINVAL),
+          (stat.S_ISSOCK, "a socket", errno.EINVAL))
+
+
+def _not_regular(path, mode: int, what: str | None) -> InputError:
+    for test, kind, err in _KINDS:
+        if test(mode):
+            break
+    else:
+        kind, err = "not a regular file", errno.EINVAL
+    name = f" ({what})" if what else ""
+    return InputError(path, f"it is {kind}, not a regular file{name}", err)
+
+
+def _too_large(path, limit: int, what: str | None) -> InputError:
+    name = f" ({what})" if what else ""
+    return InputError(path, f"larger than the limit of {_size(limit)}{name}", errno.EFBIG)
+
+
+def _size(n: int) -> str:
+    return f"{n >> 20} MiB" if n >= 1 << 20 and not n & ((1 << 20) - 1) else f"{n} bytes"
+
+
+def open_input(path: str | os.PathLike, limit: int | None = None, what: str | None = None) -> BinaryIO:
+    """Open the input file ``path`` for reading (binary), refusing anything that is not a regular
+    file: it is opened with ``O_NONBLOCK`` (a FIFO never blocks the open), then checked with
+    ``fstat`` (also through a symbolic link: a link to ``/dev/zero`` is a device).
+
+    Args:
+        path: the file.
+        limit: refuse a file larger than this many bytes (its size when opened; a reader that must
+            not read more than ``limit`` reads at most ``limit + 1`` bytes, :func:`read_input_bytes`).
+        what: the kind of file, for the messages (e.g. ``"build manifest"``).
+    Returns:
+        the open file (blocking mode restored); the caller closes it.
+    Raises:
+        InputError: a folder, FIFO, device or socket; larger than ``limit``.
+        OSError: the file cannot be opened (``FileNotFoundError``, ``PermissionError``, ...).
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as e:
+        if e.errno == errno.ENXIO:        # a socket (or a device without its driver) cannot be opened
+            try:
+                st = os.stat(path)
+            except OSError:
+                raise e from None
+            raise _not_regular(path, st.st_mode, what) from None
+        raise
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise _not_regular(path, st.st_mode, what)
+        if limit is not None and st.st_size > limit:
+            raise _too_large(path, limit, what)
+        fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
+        return open(fd, "rb")          # (not os.fdopen, which the writers use)
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_input_bytes(path: str | os.PathLike, limit: int, what: str | None = None) -> bytes:
+    """The bytes of the regular file ``path``, at most ``limit`` of them (:func:`open_input`; at
+    most ``limit + 1`` bytes are read, so a file that grows while read is refused too).
+
+    Raises:
+        InputError: not a regular file; larger than ``limit`` bytes (the message names the limit).
+        OSError: cannot be opened or read.
+    """
+    with open_input(path, limit, what) as f:
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise _too_large(path, limit, what)
+    return data
+
+
+def read_input_text(path: str | os.PathLike, limit: int = TEXT_LIMIT, what: str | None = None,
+                    encoding: str = "utf-8", errors: str = "strict") -> str:
+    """The text of the regular file ``path`` (:func:`read_input_bytes` decoded with ``encoding``;
+    universal newlines as ``Path.read_text``).
+
+    Raises:
+        InputError: not a regular file, larger than ``limit`` bytes.
+        OSError: cannot be opened or read.
+        UnicodeDecodeError: not ``encoding`` (with ``errors="strict"``).
+    """
+    text = read_input_bytes(path, limit, what).decode(encoding, errors)
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+_KEEP_JSON_TOKENS = bytes(sorted(set(range(256)) - set(b'[]{}"')))
+_PLAIN_STRING = re.compile(rb'"[^"]*"')
+_DEPTH_STEP = bytes(1 if c in b"[{" else 255 for c in range(256))
+#: rounds of :func:`json_depth_exceeds`'s quick pass (each removes at least one level)
+_QUICK_ROUNDS = 8
+
+
+def json_depth_exceeds(data: bytes | str, max_depth: int = JSON_MAX_DEPTH) -> bool:
+    """Whether the JSON text ``data`` nests arrays and objects deeper than ``max_depth`` levels
+    (brackets inside strings do not count). Time linear in ``len(data)``, by C-speed byte
+    operations: escaped quotes and backslashes are removed, then everything but brackets and
+    quotes; a quick pass removes, a few rounds long, empty strings and empty containers (adjacent
+    pairs, which never pair a bracket inside a string with one outside): when nothing is left, the
+    nesting is at most two levels per round. Otherwise the strings are removed and the nesting
+    followed bracket by bracket. Malformed text is left to the parser."""
+    if isinstance(data, str):
+        data = data.encode("utf-8", "surrogatepass")
+    if len(data) <= max_depth or len(data) < 1 << 16 and data.count(b"[") + data.count(b"{") <= max_depth:
+        return False
+    if b'\\"' in data:
+        data = data.replace(b"\\\\", b"").replace(b'\\"', b"")
+    tokens = data.translate(None, _KEEP_JSON_TOKENS)
+    rest = tokens
+    for _ in range(min(_QUICK_ROUNDS, max_depth // 2)):
+        shorter = rest.replace(b'""', b"").replace(b"[]", b"").replace(b"{}", b"")
+        if not shorter:
+            return False
+        if len(shorter) == len(rest):
+            break
+        rest = shorter
+    del rest
+    steps = array.array("b")
+    steps.frombytes(_PLAIN_STRING.sub(b"", tokens).translate(_DEPTH_STEP))
+    return max(itertools.accumulate(steps), default=0) > max_depth
+
+
+def loads_json(data: bytes | str, path: str | os.PathLike, max_depth: int = JSON_MAX_DEPTH,
+               what: str | None = None) -> Any:
+    """``json.loads(data)`` after refusing nesting deeper than ``max_depth`` (:func:`json_depth_exceeds`);
+    ``path`` (and ``what``, the kind of input) name the input in the message.
+
+    Raises:
+        InputError: nested deeper than ``max_depth`` levels.
+        ValueError: not JSON (``json.JSONDecodeError``), not UTF-8.
+    """
+    if json_depth_exceeds(data, max_depth):
+        raise _too_deep(path, max_depth, what)
+    try:
+        return json.loads(data)
+    except RecursionError:        # pragma: no cover - the depth check comes first
+        raise _too_deep(path, max_depth, what) from None
+
+
+def _too_deep(path, max_depth: int, what: str | None) -> InputError:
+    name = f" ({what})" if what else ""
+    return InputError(path, f"input nested too deeply: JSON deeper than {max_depth} levels{name}")
+
+
+def load_json_file(path: str | os.PathLike, limit: int = JSON_LIMIT, max_depth: int = JSON_MAX_DEPTH,
+                   what: str | None = None) -> Any:
+    """The JSON value in the regular file ``path`` (UTF-8, or UTF-16/32 as ``json.loads`` detects),
+    read by :func:`read_input_bytes` and parsed by :func:`loads_json`.
+
+    Args:
+        path: the file; limit: largest size read (bytes, default :data:`JSON_LIMIT`; netlists:
+            :data:`NETLIST_LIMIT`); max_depth: deepest nesting (default :data:`JSON_MAX_DEPTH`);
+        what: the kind of file, for the messages.
+    Raises:
+        InputError: not a regular file, larger than ``limit``, nested deeper than ``max_depth``.
+        OSError: cannot be opened or read (``FileNotFoundError`` when missing).
+        ValueError: not JSON or not UTF-8 (``json.JSONDecodeError``, ``UnicodeDecodeError``).
+    """
+    return loads_json(read_input_bytes(path, limit, what), path, max_depth, what)
 
 
 def _reason(e: OSError) -> str:

@@ -51,7 +51,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dcsflow.aig import Aig, read_aiger, truth_vars, write_aiger
-from dcsflow.fileio import write_text_atomic
+from dcsflow.fileio import NETLIST_LIMIT, load_json_file, read_input_text, write_text_atomic
 
 from . import frontend as fe
 from .errors import FlowError
@@ -209,7 +209,7 @@ def _finish(d: Path, top: str, defaults: dict, K: int = 6, name: str = "") -> in
     LUTs wider than ``K`` (:func:`check_lut_width`; ``name``: the candidate). Returns its LUT depth."""
     from .netlist import lut_depth
 
-    post = json.loads((d / "post.json").read_text())
+    post = load_json_file(d / "post.json", NETLIST_LIMIT)
     m = post["modules"][top]
     if K != 6:
         check_lut_width(m, K, f"candidate {name}")
@@ -458,7 +458,7 @@ def prepare_logic(out: Path, top: str) -> int:
     ldir = Path(out) / LOGIC_DIR
     if ldir.exists():
         shutil.rmtree(ldir)
-    cpre = json.loads(conventional_pre(out).read_text())
+    cpre = load_json_file(conventional_pre(out), NETLIST_LIMIT)
     ext, module = fe.extract_logic(cpre, top, None, ldir)
     write_text_atomic(ldir / "module.json", json.dumps(module))
     return ext.ands
@@ -510,8 +510,9 @@ def _aig_candidate(out: Path, name: str, d: Path, top: str, defaults: dict, ref_
                 script = ABC_SCRIPTS[name].format(K=K)
             luts, proved = len(netlist["luts"]), True
     with steps.step("re-import"):
-        ext = fe.Extraction.from_json((ldir / "extract.json").read_text())
-        module = json.loads((ldir / "module.json").read_text())
+        extract = ldir / "extract.json"
+        ext = fe.Extraction.from_json(read_input_text(extract, NETLIST_LIMIT), str(extract))
+        module = load_json_file(ldir / "module.json", NETLIST_LIMIT)
         doc = fe.reimport({}, module, ext, netlist, tlut_mode=False)
         (d / "mapped.json").write_text(json.dumps(doc))
     fe.continue_synthesis(d / "mapped.json", top, "", d / "post.json", d, "yosys",
@@ -590,7 +591,7 @@ def finished_depth(out: Path, top: str, run: BaselineRun) -> int:
 
     if run.depth is not None:
         return run.depth
-    return lut_depth(json.loads((Path(out) / run.netlist).read_text())["modules"][top])
+    return lut_depth(load_json_file(Path(out) / run.netlist, NETLIST_LIMIT)["modules"][top])
 
 
 def choose(utilization: dict[str, dict], reference: str = REFERENCE) -> tuple[str, dict[str, bool]]:

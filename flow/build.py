@@ -26,6 +26,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from dcsflow.fileio import TEXT_LIMIT, read_input_bytes
 from dcsflow.steps import Recorder, recording, step
 
 from dcsflow.scg.buildfolder import is_build_folder
@@ -129,7 +130,7 @@ def design_hash(design: Design, top: str | None, params: list[str] | tuple[str, 
     another build's template, and a stage record of another LUT size is stale."""
     h = hashlib.sha256()
     for p in design.sources:
-        h.update(p.name.encode() + b"\0" + Path(p).read_bytes() + b"\0")
+        h.update(p.name.encode() + b"\0" + read_input_bytes(p, TEXT_LIMIT, "HDL source") + b"\0")
     h.update(json.dumps([top, dict(design.chparams), sorted(params)], sort_keys=True).encode())
     if design.conventional_chparams:
         h.update(json.dumps(dict(design.conventional_chparams), sort_keys=True).encode())

@@ -63,7 +63,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
-from dcsflow.fileio import write_text_atomic
+from dcsflow.fileio import NETLIST_LIMIT, load_json_file, write_text_atomic
 from dcsflow.tools import failure_message, find_tool, run_tool
 
 from .errors import FlowError
@@ -1010,7 +1010,7 @@ def check_frontend(spec: CheckSpec, pre_json: Path, top: str, params: Sequence[s
     if spec.language not in ("vhdl", "verilog"):
         return skip("the design mixes VHDL and Verilog; no one simulator here reads both")
     try:
-        pre = json.loads(Path(pre_json).read_text(encoding="utf-8"))
+        pre = load_json_file(Path(pre_json), NETLIST_LIMIT)
         module = pre["modules"][top]
     except (OSError, ValueError, KeyError) as e:
         raise FrontCheckError(f"frontend check: cannot read module {top} of {pre_json} ({e})") from None

@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Callable
 
 from dcsflow.aig import Aig, write_aiger
-from dcsflow.fileio import write_text_atomic
+from dcsflow.fileio import TEXT_LIMIT, InputError, loads_json, read_input_bytes, write_text_atomic
 
 from .errors import FrontendError  # noqa: F401  (part of this module's API)
 from .adders import Decision, check_mode, cone_commands, logic_commands, name_pattern, ripple_map
@@ -409,7 +409,9 @@ def _block_selection(spec: DesignSpec, workdir: Path) -> list[str]:
         if Path(p).suffix.lower() not in (".v", ".sv", ".vh", ".svh"):
             continue
         try:
-            text = Path(p).read_bytes().decode("latin-1")
+            text = read_input_bytes(p, TEXT_LIMIT, "HDL source").decode("latin-1")
+        except InputError as e:              # a FIFO or device would hang Yosys too: refused here
+            raise FrontendError(str(e)) from None
         except OSError:
             continue                         # Yosys reports the unreadable file
         blocks = verilog_blocks(Path(p), text)
@@ -493,9 +495,10 @@ class Extraction:
         return json.dumps(asdict(self), indent=1)
 
     @classmethod
-    def from_json(cls, text: str) -> "Extraction":
-        """Inverse of :meth:`to_json`."""
-        d = json.loads(text)
+    def from_json(cls, text: str, name: str = "extract.json") -> "Extraction":
+        """Inverse of :meth:`to_json`; ``name`` names the text in the refusal of JSON nested deeper than
+        :data:`dcsflow.fileio.JSON_MAX_DEPTH` (:class:`dcsflow.fileio.InputError`)."""
+        d = loads_json(text, name)
         d["inputs"] = [tuple(x) for x in d["inputs"]]
         d["params"] = [tuple(x) for x in d["params"]]
         d["outputs"] = [tuple(x) for x in d["outputs"]]

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
-import json
 import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from dcsflow.fileio import NETLIST_LIMIT, load_json_file
 
 from .errors import FlowError
 
@@ -64,7 +65,7 @@ def tmap_mapper(aig_path: Path, params: list[str], out_dir: Path, K: int = 6, ar
     st = res.stats
     stats = dataclasses.asdict(st) if dataclasses.is_dataclass(st) else dict(vars(st) if not isinstance(st, dict) else st)
     stats["notes"] = list(res.notes)
-    netlist = json.loads((out_dir / "netlist.json").read_text())
+    netlist = load_json_file(out_dir / "netlist.json", NETLIST_LIMIT)
     return MapOutcome(netlist=netlist, ppc_path=out_dir / "ppc.aig", stats=stats,
                       seconds=time.perf_counter() - t0)
 

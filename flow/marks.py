@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from dcsflow.fileio import TEXT_LIMIT, read_input_bytes
+
 from .errors import FrontendError
 
 _LINE_RE = re.compile(r"\s*//\s*param\s*$", re.IGNORECASE)
@@ -71,7 +73,7 @@ def verilog_marks(module: dict, name: str, sources: list[Path]) -> dict[str, str
     by_file: dict[Path, tuple[Path, list[tuple[int, int]]]] = {}
     for p in sources:
         try:
-            text = Path(p).read_bytes().decode("latin-1")
+            text = read_input_bytes(p, TEXT_LIMIT, "HDL source").decode("latin-1")
         except OSError as e:
             raise FrontendError(f"{p}: cannot read: {e.strerror or e}") from None
         blocks = verilog_blocks(Path(p), text)

@@ -26,6 +26,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from dcsflow.fileio import TEXT_LIMIT, read_input_text
+
 from .design import LUT_SIZES, CheckError, Design, DesignError, check_keys
 
 try:
@@ -77,17 +79,21 @@ def load_project(path: str | Path) -> Design:
     lut_size`` (None when not given).
 
     Raises:
-        ProjectError: unreadable or malformed file, unknown key, wrong type, missing source or test.
+        ProjectError: unreadable or malformed file (also: not a regular file, larger than
+            :data:`dcsflow.fileio.TEXT_LIMIT`, nested too deeply), unknown key, wrong type, missing
+            source or test.
     """
     path = Path(path)
     try:
-        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+        doc = tomllib.loads(read_input_text(path, TEXT_LIMIT, "project file"))
     except FileNotFoundError:
         raise ProjectError(f"{path}: no such project file") from None
     except (OSError, UnicodeDecodeError) as e:
         raise ProjectError(f"{path}: cannot read: {getattr(e, 'strerror', None) or e}") from None
     except tomllib.TOMLDecodeError as e:
         raise ProjectError(f"{path}: not valid TOML: {e}") from None
+    except RecursionError:                   # tomllib's parser recurses per level of nesting
+        raise ProjectError(f"{path}: not valid TOML: arrays or tables nested too deeply") from None
     _keys("", doc, _SECTIONS, path)
     if doc.get("version", PROJECT_VERSION) != PROJECT_VERSION:
         raise ProjectError(f"{path}: version {doc['version']}; this dcsflow reads version {PROJECT_VERSION}")

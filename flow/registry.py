@@ -15,6 +15,8 @@ from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 
+from dcsflow.fileio import open_input
+
 from .design import ENTRY_POINT_GROUP, HDL_SUFFIXES, Design, DesignError
 
 #: folder names searched for HDL when DESIGN is a folder without HDL at its top
@@ -120,6 +122,12 @@ def resolve(design: str | None, top: str | None = None, more: list[str] | tuple 
             if q.suffix.lower() not in HDL_SUFFIXES:
                 raise DesignError(f"{arg}: not an HDL file (.v, .sv, .vhd, .vhdl)")
             files.append(q)
+        elif q.exists():                     # a FIFO, device or socket: named, never read
+            try:
+                open_input(q).close()
+            except OSError as e:
+                raise DesignError(f"{arg}: {e.strerror or e}") from None
+            raise DesignError(f"{arg}: not a regular file")
         else:
             raise DesignError(f"{arg}: no such file or folder")
     seen: set[Path] = set()

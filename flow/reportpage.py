@@ -26,12 +26,11 @@ stage's call at the end of every build.
 from __future__ import annotations
 
 import io
-import json
 import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dcsflow.fileio import write_files_atomic
+from dcsflow.fileio import JSON_LIMIT, load_json_file, write_files_atomic
 from dcsflow.scg.buildfolder import BUILD_FORMAT, BUILD_VERSION, sha256_file
 
 from .errors import FlowError
@@ -91,7 +90,7 @@ class PageInputs:
 
 def _read_json(path: Path, what: str, hint: str) -> dict:
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc = load_json_file(path, JSON_LIMIT)
     except FileNotFoundError:
         raise ReportPageError(f"{path}: missing; {hint}") from None
     except (OSError, UnicodeDecodeError) as e:
@@ -146,7 +145,7 @@ def load_inputs(build_dir, *, lenient: bool = False, force: bool = False) -> Pag
         raise ReportPageError(f"{b}: not a folder (give a build folder of dcsflow build)")
     rpath, mpath = b / "report.json", b / "build.json"
     try:
-        early = json.loads(rpath.read_text(encoding="utf-8"))
+        early = load_json_file(rpath, JSON_LIMIT)
         early = early if isinstance(early, dict) else None
     except (OSError, ValueError, UnicodeDecodeError, RecursionError):
         early = None
@@ -190,7 +189,7 @@ def load_inputs(build_dir, *, lenient: bool = False, force: bool = False) -> Pag
     inputs = PageInputs(b, manifest, report, notes=notes, unverified=unverified)
     _load_firmware(inputs, lenient)
     try:
-        pl = json.loads((b / "tlut" / "placement.json").read_text(encoding="utf-8"))
+        pl = load_json_file(b / "tlut" / "placement.json", JSON_LIMIT)
         inputs.placement = pl if isinstance(pl, dict) and isinstance(pl.get("slices"), list) else None
     except (OSError, ValueError, UnicodeDecodeError, RecursionError):
         inputs.placement = None
@@ -290,7 +289,7 @@ def _load_firmware(inputs: PageInputs, lenient: bool) -> None:
         inputs.firmware_note = f"No firmware figures for this build: measure them with {howto}"
         return
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc = load_json_file(path, JSON_LIMIT)
         if not isinstance(doc, dict) or doc.get("format") != FIRMWARE_FORMAT:
             raise ValueError(f"not format {FIRMWARE_FORMAT}")
         if doc.get("version") != FIRMWARE_VERSION:

@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from dcsflow.fileio import write_bytes_atomic, write_text_atomic
+from dcsflow.fileio import TEXT_LIMIT, read_input_bytes, write_bytes_atomic, write_text_atomic
 from dcsflow.tools import failure_message, find_tool, run_tool
 
 from .errors import FlowError
@@ -582,10 +582,11 @@ def read_source(path: Path) -> str:
     scanned the same and copied for GHDL byte for byte.
 
     Raises:
-        VhdlError: the file cannot be read (one line with the reason).
+        VhdlError: the file cannot be read, is not a regular file or is larger than
+            :data:`dcsflow.fileio.TEXT_LIMIT` (one line with the reason).
     """
     try:
-        return Path(path).read_bytes().decode("latin-1")
+        return read_input_bytes(path, TEXT_LIMIT, "VHDL source").decode("latin-1")
     except OSError as e:
         raise VhdlError(f"{path}: cannot read: {e.strerror or e}") from None
 

@@ -23,6 +23,8 @@ optional CRC check, FAR parked, DESYNC), each as a raw stream; :func:`to_bit` ad
 from __future__ import annotations
 
 import array
+import bisect
+import os
 import re
 import struct
 import sys
@@ -200,7 +202,12 @@ def _crc_words_tree(crc: int, reg: int, words) -> int:
     """
     n = len(words)
     arr = _new_words()
-    arr.extend(words) if not isinstance(words, array.array) else arr.frombytes(words.tobytes())
+    if isinstance(words, memoryview):
+        arr.frombytes(words.cast("B"))
+    elif isinstance(words, array.array):
+        arr.frombytes(words.tobytes())
+    else:
+        arr.extend(words)
     arr[0] ^= crc
     g = _CRC_G[reg & 0x1F]
     if g:
@@ -236,13 +243,26 @@ def _crc_words_tree(crc: int, reg: int, words) -> int:
     return _CRC_LO[x & 0xFFFF] ^ _CRC_HI[x >> 16]
 
 
-def crc_words(crc: int, reg: int, words) -> int:
-    """Apply :func:`crc_update` for every word of ``words`` written to ``reg``; returns the new CRC.
+#: words per piece of :func:`crc_words`'s table-and-bytes method: a long write (a flood of frame
+#: data) is taken in pieces of 1 MiB, so that the method's working arrays stay a few MiB, not a few
+#: times the data
+CRC_PIECE_WORDS = 1 << 18
 
-    Long sequences (>= 4096 words) use a table-and-bytes method (:func:`_crc_words_tree`); short ones
-    a word loop.
+
+def crc_words(crc: int, reg: int, words) -> int:
+    """Apply :func:`crc_update` for every word of ``words`` (a list, ``array('I')`` or a ``memoryview``
+    of one, e.g. a slice of a stream that is not copied) written to ``reg``; returns the new CRC.
+
+    Long sequences (>= 4096 words) use a table-and-bytes method (:func:`_crc_words_tree`) on pieces of
+    :data:`CRC_PIECE_WORDS` words (memory: a few MiB beyond ``words``, whatever its length); short
+    ones a word loop.
     """
-    if len(words) >= 4096:
+    n = len(words)
+    if n > CRC_PIECE_WORDS:
+        for i in range(0, n, CRC_PIECE_WORDS):
+            crc = crc_words(crc, reg, words[i:i + CRC_PIECE_WORDS])
+        return crc
+    if n >= 4096:
         return _crc_words_tree(crc, reg, words)
     lo, hi = _CRC_LO, _CRC_HI
     g = _CRC_G[reg & 0x1F]
@@ -735,8 +755,11 @@ class Bitstream:
         return s
 
 
-def parse_bit_header(data: bytes) -> tuple[dict, int, int]:
+def parse_bit_header(data: bytes, size: int | None = None) -> tuple[dict, int, int]:
     """Parse a ``.bit`` header (FACTS.md): magic, fields a/b/c/d with 16-bit lengths, e with 32-bit.
+
+    ``data`` is the file, or its beginning when ``size`` gives the file's length (the stream of field
+    ``e`` must end within ``size`` bytes).
 
     Returns:
         ``(fields, stream_offset, stream_length)``; fields values are str without the trailing NUL.
@@ -757,8 +780,9 @@ def parse_bit_header(data: bytes) -> tuple[dict, int, int]:
                 raise BitstreamError(".bit header truncated in the length of field 'e'")
             n = struct.unpack(">I", data[i:i + 4])[0]
             i += 4
-            if i + n > len(data):
-                raise BitstreamError(f".bit file truncated: field 'e' announces {n} bytes, {len(data) - i} present")
+            total = len(data) if size is None else size
+            if i + n > total:
+                raise BitstreamError(f".bit file truncated: field 'e' announces {n} bytes, {total - i} present")
             return fields, i, n
         if key not in "abcd" or key in fields:
             raise BitstreamError(f".bit header: unexpected field {key!r} at byte {i - 1}")
@@ -797,8 +821,15 @@ def parse(data: bytes, *, strict: bool = True, device: Device | str | None = Non
             known plus :data:`PACKETS_PER_FRAME` per frame of the device, :data:`MAX_STREAM_WORDS`
             words) — the only exception raised. Time and memory are linear in ``len(data)``.
     """
+    return _parse_guarded([data], strict, device)
+
+
+def _parse_guarded(box: list, strict: bool, device) -> Bitstream:
+    """:func:`_parse` of the data in ``box`` (a one-element list, emptied: a caller that holds no
+    other reference lets the file's bytes go once the stream words are made), every error a
+    BitstreamError."""
     try:
-        return _parse(data, strict, device)
+        return _parse(box, strict, device)
     except BitstreamError:
         raise
     except DeviceError as e:
@@ -807,9 +838,14 @@ def parse(data: bytes, *, strict: bool = True, device: Device | str | None = Non
         raise BitstreamError("bitstream too deeply nested") from None
 
 
-def _parse(data, strict: bool, device) -> Bitstream:
-    bs = Bitstream()
-    raw, words = _stream_words(data, bs)
+def _parse(box: list, strict: bool, device) -> Bitstream:
+    item = box.pop()
+    if isinstance(item, tuple):          # (Bitstream with its header, raw, words): read_file made them
+        bs, raw, words = item
+    else:
+        bs = Bitstream()
+        raw, words = _stream_words(item, bs)
+    del item
     bs.words = words
     if device is not None:
         bs.device = device if isinstance(device, Device) else get_device(device)
@@ -827,28 +863,39 @@ def _parse(data, strict: bool, device) -> Bitstream:
 def _stream_words(data, bs: Bitstream):
     """``(raw, words)``: whether ``data`` is a raw stream (no ``.bit`` header; else the header fields go
     to ``bs.header``) and its configuration stream as big-endian 32-bit words. Raises
-    BitstreamError: bytes after the stream, a damaged ``.bit`` magic, not whole words, longer than
-    :data:`MAX_STREAM_WORDS`."""
+    BitstreamError: as :func:`_stream_extent`."""
     if not isinstance(data, bytes):
         data = bytes(data)
-    raw = not data.startswith(BIT_MAGIC)
+    raw, off, n = _stream_extent(data, len(data), bs)
+    return raw, words_from_bytes(memoryview(data)[off:off + n])   # no copy of the bytes before the words
+
+
+#: bytes :func:`read_file` reads before the stream: a ``.bit`` header is at most 4 fields of 64 KiB
+_HEAD_BYTES = 13 + 4 * (3 + 0xFFFF) + 5
+
+
+def _stream_extent(head: bytes, size: int, bs: Bitstream) -> tuple[bool, int, int]:
+    """``(raw, offset, length)`` of the configuration stream in a file of ``size`` bytes that starts
+    with ``head`` (the whole file, or at least its first :data:`_HEAD_BYTES`); the ``.bit`` header
+    fields go to ``bs.header``. Raises BitstreamError: bytes after the stream, a damaged ``.bit``
+    magic, not whole words, longer than :data:`MAX_STREAM_WORDS`."""
+    raw = not head.startswith(BIT_MAGIC)
     if not raw:
-        bs.header, off, n = parse_bit_header(data)
-        stream = memoryview(data)[off:off + n]      # no copy of a 4 MB (or hostile 64 MB) stream
-        if off + n != len(data):
-            raise BitstreamError(f".bit file has {len(data) - off - n} bytes after the configuration data")
+        bs.header, off, n = parse_bit_header(head, size)
+        if off + n != size:
+            raise BitstreamError(f".bit file has {size - off - n} bytes after the configuration data")
     else:
-        if _looks_like_damaged_bit_header(data):
+        if _looks_like_damaged_bit_header(head):
             raise BitstreamError("damaged .bit header: the magic bytes are not 00 09 0F F0 0F F0 0F F0 0F F0 "
                                  "00 00 01 (not read as a raw stream)")
-        stream = data
-    if len(stream) % 4:
-        raise BitstreamError(f"configuration stream of {len(stream)} bytes is not a whole number of "
+        off, n = 0, size
+    if n % 4:
+        raise BitstreamError(f"configuration stream of {n} bytes is not a whole number of "
                              "32-bit words (truncated?)")
-    if len(stream) // 4 > MAX_STREAM_WORDS:
-        raise BitstreamError(f"configuration stream of {len(stream)} bytes: longer than {4 * MAX_STREAM_WORDS} "
+    if n // 4 > MAX_STREAM_WORDS:
+        raise BitstreamError(f"configuration stream of {n} bytes: longer than {4 * MAX_STREAM_WORDS} "
                              "bytes (a 7-series bitstream has at most about 60 MB)")
-    return raw, words_from_bytes(stream)
+    return raw, off, n
 
 
 def _first_sync(words, raw: bool) -> int:
@@ -858,7 +905,7 @@ def _first_sync(words, raw: bool) -> int:
         j = words.index(SYNC_WORD)
     except ValueError:
         raise BitstreamError("no sync word 0xAA995566: not a 7-series configuration stream") from None
-    if raw and j and not set(words[:j]) <= PADDING_WORDS:
+    if raw and j and not all(set(words[i:min(j, i + 65536)]) <= PADDING_WORDS for i in range(0, j, 65536)):
         bad = next(k for k in range(j) if words[k] not in PADDING_WORDS)
         raise BitstreamError(f"word {bad} before the sync word is 0x{words[bad]:08X}, not padding (FFFFFFFF, "
                              "000000BB, 11220044): not a raw configuration stream (a .bit file with a "
@@ -1003,7 +1050,8 @@ class _ParseState:
                 self.chunks.append((start, cnt))
                 bs.fdri_words += cnt
                 self.pending = True
-                self.crc = crc_words(self.crc, R_FDRI, words[start:start + cnt])
+                with memoryview(words) as mv:       # no copy of the frame data (a flood may be 64 MB)
+                    self.crc = crc_words(self.crc, R_FDRI, mv[start:start + cnt])
             return
         if cnt == 1:                      # the common case: one register word
             v = words[start]
@@ -1011,7 +1059,7 @@ class _ParseState:
             self.crc = _CRC_LO[x & 0xFFFF] ^ _CRC_HI[x >> 16] ^ _CRC_G[reg]
             data = (v,)
         else:
-            data = words[start:start + cnt]
+            data = memoryview(words)[start:start + cnt]      # no copy (released when dropped)
             self.crc = crc_words(self.crc, reg, data)
         if (reg == R_CMD or reg == R_FAR) and self.chunks:
             self.flush()
@@ -1053,52 +1101,82 @@ class _ParseState:
             self.bs.unchecked_fdri = True
 
     def flush(self) -> None:
-        """Write the FDRI frames of the finished session into the frame memory (pipeline rules)."""
+        """Write the FDRI frames of the finished session into the frame memory (pipeline rules).
+
+        The frame data stays in the stream's word array: each frame is copied from it once into the
+        frame memory (no copy of the session's data, which a hostile stream makes 64 MB)."""
         if not self.chunks:
             return
         bs = self.bs
-        words = bs.words
-        if len(self.chunks) == 1:
-            s, c = self.chunks[0]
-            data = words[s:s + c]
-        else:
-            data = _new_words()
-            for s, c in self.chunks:
-                data.extend(words[s:s + c])
+        chunks = [(s, c) for s, c in self.chunks if c]
         self.chunks = []
-        nfr, rest = divmod(len(data), FRAME_WORDS)
+        total = sum(c for _, c in chunks)
+        nfr, rest = divmod(total, FRAME_WORDS)
         if rest and self.strict:
-            raise BitstreamError(f"FDRI data of {len(data)} words is not a whole number of {FRAME_WORDS}-word frames")
+            raise BitstreamError(f"FDRI data of {total} words is not a whole number of {FRAME_WORDS}-word frames")
         mem = bs.frames
         dev = bs.device
         fidx = dev.far_index.get(self.session_far)
         skip = 0
-        dst = mem.words
         fa = dev.frame_addresses
         row_end = dev.row_end
-        # frame k is committed when frame k+1 completes: the last complete frame stays in the buffer
-        for k in range(nfr - 1):
-            if skip:
-                skip -= 1
-                bs.pad_frames += 1
-                continue
-            if fidx is None:
-                bs.dropped_frames += 1
-                continue
-            b = fidx * FRAME_WORDS
-            dst[b:b + FRAME_WORDS] = data[k * FRAME_WORDS:(k + 1) * FRAME_WORDS]
-            mem.written[fidx] = 1
-            bs.frames_written += 1
-            if fidx in row_end:
-                skip = 2
-            fidx = fidx + 1 if fidx + 1 < len(fa) else None
+        with memoryview(bs.words) as src, memoryview(mem.words) as dst:
+            frame = _FrameReader(src, chunks)
+            # frame k is committed when frame k+1 completes: the last complete frame stays in the buffer
+            for k in range(nfr - 1):
+                if skip:
+                    skip -= 1
+                    bs.pad_frames += 1
+                    continue
+                if fidx is None:
+                    bs.dropped_frames += 1
+                    continue
+                b = fidx * FRAME_WORDS
+                dst[b:b + FRAME_WORDS] = frame(k)
+                mem.written[fidx] = 1
+                bs.frames_written += 1
+                if fidx in row_end:
+                    skip = 2
+                fidx = fidx + 1 if fidx + 1 < len(fa) else None
+            del frame
         if nfr:
             bs.pad_frames += 1  # the held frame
         if fidx is not None:
             self.far = fa[fidx]
 
 
-# ---- writers -----------------------------------------------------------------------------------
+class _FrameReader:
+    """Frame ``k`` of FDRI data held in pieces ``chunks`` (``(start, count)`` in the word array
+    ``src``, a memoryview): a view of ``src`` when the frame lies in one piece (no copy), else a
+    101-word array assembled from the pieces it spans (a frame split between packets)."""
+
+    def __init__(self, src: memoryview, chunks: list[tuple[int, int]]):
+        self.src = src
+        self.chunks = chunks
+        self.offsets = []            # word offset of each piece in the session's data
+        o = 0
+        for _, c in chunks:
+            self.offsets.append(o)
+            o += c
+
+    def __call__(self, k: int):
+        pos = k * FRAME_WORDS
+        i = bisect.bisect_right(self.offsets, pos) - 1
+        s, c = self.chunks[i]
+        off = pos - self.offsets[i]
+        if off + FRAME_WORDS <= c:
+            return self.src[s + off:s + off + FRAME_WORDS]
+        out = _new_words()
+        need = FRAME_WORDS
+        while need:
+            s, c = self.chunks[i]
+            take = min(need, c - off)
+            out.frombytes(self.src[s + off:s + off + take].cast("B"))
+            need -= take
+            i, off = i + 1, 0
+        return memoryview(out)
+
+
 class PacketWriter:
     """Builds a configuration word stream and keeps the 7-series CRC of its register writes.
 
@@ -1282,14 +1360,33 @@ def header_part(dev: Device) -> str:
 
 
 def read_file(path) -> Bitstream:
-    """Read and :func:`parse` a ``.bit``/``.bin`` file (strict).
+    """Read and :func:`parse` a ``.bit``/``.bin`` file (strict). The stream is read straight into its
+    word array (memory: about the file's size, plus the frame memory).
 
     Raises:
-        BitstreamError: unreadable file or bad content.
+        BitstreamError: unreadable file, not a regular file, larger than
+            :data:`dcsflow.fileio.BITSTREAM_LIMIT`, or bad content.
     """
+    from dcsflow.fileio import BITSTREAM_LIMIT, open_input
+
+    bs = Bitstream()
     try:
-        with open(path, "rb") as f:
-            data = f.read()
+        with open_input(path, BITSTREAM_LIMIT, "bitstream") as f:
+            size = os.fstat(f.fileno()).st_size
+            raw, off, n = _stream_extent(f.read(_HEAD_BYTES), size, bs)
+            words = _new_words(n // 4)
+            f.seek(off)
+            with memoryview(words) as mv, mv.cast("B") as buf:
+                got = 0
+                while got < n:
+                    k = f.readinto(buf[got:])
+                    if not k:
+                        break
+                    got += k
+            if got != n or f.read(1):
+                raise BitstreamError("the file changed while it was read")
     except OSError as e:
         raise BitstreamError(f"cannot read {path}: {e.strerror or e}") from None
-    return parse(data)
+    if sys.byteorder == "little":
+        words.byteswap()
+    return _parse_guarded([(bs, raw, words)], True, None)

@@ -38,10 +38,13 @@ before :func:`load_build` checks the folder without the file being read twice.
 from __future__ import annotations
 
 import hashlib
-import json
+import os
 import re
 from functools import cached_property
 from pathlib import Path, PurePosixPath
+
+from dcsflow.fileio import BITSTREAM_LIMIT, JSON_LIMIT, NETLIST_LIMIT, InputError, load_json_file, open_input, \
+    read_input_text
 
 from .bitstream import FrameMemory, frame_runs
 from .device import DEFAULT_PART, FRAME_WORDS, Device, get_device
@@ -74,16 +77,32 @@ _HEX64 = re.compile(r"[0-9a-f]{64}")
 _HEADER_HASH = re.compile(r"(?:^|[\s;])design_hash=([0-9a-f]{64})(?=$|[\s;])")
 
 
-def sha256_file(path) -> str:
-    """SHA-256 hex digest of the file ``path`` (read in 1 MiB chunks). Raises OSError."""
+#: largest file of a build folder that is hashed (bytes): the largest of the readers' limits
+#: (:data:`dcsflow.fileio.NETLIST_LIMIT`, :data:`dcsflow.fileio.BITSTREAM_LIMIT`, 256 MiB)
+LISTED_FILE_LIMIT = max(NETLIST_LIMIT, BITSTREAM_LIMIT, JSON_LIMIT)
+
+
+def sha256_file(path, limit: int = LISTED_FILE_LIMIT) -> str:
+    """SHA-256 hex digest of the regular file ``path`` (read in 1 MiB chunks, at most ``limit``
+    bytes: :func:`dcsflow.fileio.open_input`, so a FIFO or device is refused, never waited on).
+
+    Raises:
+        dcsflow.fileio.InputError: not a regular file, larger than ``limit``.
+        OSError: missing or unreadable.
+    """
     h = hashlib.sha256()
-    with open(path, "rb") as f:
+    n = 0
+    with open_input(path, limit) as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):
+            n += len(chunk)
+            if n > limit:
+                raise InputError(path, f"larger than the limit of {limit} bytes")
             h.update(chunk)
     return h.hexdigest()
 
 
-def read_json(path, what: str, error: type[Exception] = BuildFolderError, damaged: str = "corrupted") -> dict:
+def read_json(path, what: str, error: type[Exception] = BuildFolderError, damaged: str = "corrupted",
+              limit: int = JSON_LIMIT) -> dict:
     """The JSON object in the file ``path`` (UTF-8): the one JSON reader of the runtime, for the
     files of a build folder (:meth:`BuildFolder.read_json` adds that the file is listed, so its
     hash was checked) and for the other JSON inputs of its commands (e.g. the TLUT dump of
@@ -93,14 +112,21 @@ def read_json(path, what: str, error: type[Exception] = BuildFolderError, damage
     with the message alone), ``damaged`` the word for a file that is there but holds no JSON
     object (the build folder's ``corrupted``, the Vivado import's ``malformed``).
 
+    The file is read by :func:`dcsflow.fileio.load_json_file`: a regular file of at most
+    ``limit`` bytes (:data:`dcsflow.fileio.JSON_LIMIT`; netlists :data:`dcsflow.fileio.NETLIST_LIMIT`),
+    nested at most :data:`dcsflow.fileio.JSON_MAX_DEPTH` levels.
+
     Raises:
-        error: ``{path}: missing ({what})``, or ``{path}: {damaged} {what} (reason)`` when the file
-            cannot be read, is not UTF-8 or JSON, or holds no JSON object.
+        error: ``{path}: missing ({what})``; ``{path}: {reason} ({what})`` when the file is refused
+            (not a regular file, larger than ``limit``, nested too deeply); ``{path}: {damaged}
+            {what} (reason)`` when it cannot be read, is not UTF-8 or JSON, or holds no JSON object.
     """
     try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+        doc = load_json_file(path, limit, what=what)
     except FileNotFoundError:
         raise error(f"{path}: missing ({what})") from None
+    except InputError as e:
+        raise error(f"{path}: {e.strerror}") from None
     except (OSError, ValueError) as e:       # ValueError: also UnicodeDecodeError
         raise error(f"{path}: {damaged} {what} ({e})") from None
     if not isinstance(doc, dict):
@@ -119,7 +145,7 @@ def read_manifest(path) -> dict:
     """
     root = Path(path)
     bj = root / "build.json"
-    if not bj.is_file():
+    if not os.path.lexists(bj) or (bj.is_symlink() and not bj.exists()):
         raise BuildFolderError(f"{root}: not a finished build folder (no build.json); run dcsflow build")
     return read_json(bj, "build manifest")
 
@@ -153,12 +179,12 @@ def template_header_hash(path) -> str | None:
     p = Path(path)
     try:
         if p.suffix == ".frm":
-            with open(p, encoding="utf-8") as f:
-                first = f.readline()
+            with open_input(p, NETLIST_LIMIT) as f:
+                first = f.readline(1 << 16).decode("utf-8")
         else:
             from .bitstream import parse_bit_header
 
-            with open(p, "rb") as f:
+            with open_input(p, BITSTREAM_LIMIT) as f:
                 first = str(parse_bit_header(f.read(4096))[0].get("a", ""))
     except OSError as e:
         raise BuildFolderError(f"{p}: {e.strerror or e}") from None
@@ -202,7 +228,7 @@ def load_template(folder, device: Device, design_hash: str | None = None) -> Fra
         if design_hash is not None:
             check_template_header(frm, design_hash)
         try:
-            return FrameMemory.from_frm(frm.read_text(encoding="utf-8"), device)
+            return FrameMemory.from_frm(read_input_text(frm, NETLIST_LIMIT, "frame file"), device)
         except OSError as e:
             raise BuildFolderError(f"{frm}: {e.strerror or e}") from None
         except (BitstreamError, DeviceError, ValueError) as e:
@@ -379,7 +405,7 @@ class BuildFolder:
                 a TLUT cell of it.
         """
         p = self.path / "template.json"
-        doc = self.read_json("template.json", "template netlist")
+        doc = read_json(self._listed("template.json", "template netlist"), "template netlist", limit=NETLIST_LIMIT)
         try:
             module = doc["modules"][self.top]
             cells = module["cells"]

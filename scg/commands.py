@@ -97,9 +97,10 @@ def _load(path: str, strict: bool = True, need_frames: bool = True, allow_unchec
     from .bitstream import parse
     from .errors import BitstreamError
 
+    from dcsflow.fileio import BITSTREAM_LIMIT, read_input_bytes
+
     try:
-        with open(path, "rb") as f:
-            data = f.read()
+        data = read_input_bytes(path, BITSTREAM_LIMIT, "bitstream")
     except OSError as e:
         raise BitstreamError(f"cannot read {path}: {e.strerror or e}") from None
     try:

@@ -15,7 +15,6 @@ looked up, in order:
 
 from __future__ import annotations
 
-import json
 import os
 from functools import lru_cache
 from importlib import resources
@@ -110,11 +109,13 @@ def load_json(*parts: str):
     """Load and cache a JSON data file (package data or shared folder, see :func:`data_file`).
 
     Raises:
-        DataMissing: file not found or not valid JSON.
+        DataMissing: file not found, not valid JSON, not a regular file, larger than
+            :data:`dcsflow.fileio.NETLIST_LIMIT` or nested deeper than :data:`dcsflow.fileio.JSON_MAX_DEPTH`.
     """
+    from dcsflow.fileio import NETLIST_LIMIT, load_json_file
+
     p = data_file(*parts)
     try:
-        with open(p, encoding="utf-8") as f:
-            return json.load(f)
+        return load_json_file(p, NETLIST_LIMIT, what="device data")
     except (OSError, ValueError) as e:
         raise DataMissing(f"cannot read device data file {p}: {e}") from None

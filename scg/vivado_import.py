@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
 
-from dcsflow.fileio import write_text_atomic
+from dcsflow.fileio import BITSTREAM_LIMIT, read_input_bytes, write_text_atomic
 
 from .bitstream import parse, read_file
 from .buildfolder import (IMPORT_FORMAT, IMPORT_RECORD, IMPORTED_BITSTREAM, IMPORTED_TEMPLATE, load_build, read_json,
@@ -258,7 +258,7 @@ def _read_routed(bit_path, device):
             another part, a partial or unchecked stream.
     """
     try:
-        bit_data = Path(bit_path).read_bytes()
+        bit_data = read_input_bytes(bit_path, BITSTREAM_LIMIT, "bitstream")
     except OSError as e:
         raise BitstreamError(f"cannot read {bit_path}: {e.strerror or e}") from None
     try:

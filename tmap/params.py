@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dcsflow.aig import Aig
+from dcsflow.fileio import TEXT_LIMIT, read_input_bytes
 
 from .errors import ParamError
 
@@ -25,11 +26,12 @@ def read_param_file(path) -> list[str]:
     """Read parameter input names, one per line (blank lines and ``#`` comments ignored).
 
     Raises:
-        ParamError: the file cannot be read, or is not UTF-8 text (the message names the line and
+        ParamError: the file cannot be read (also: not a regular file, larger than
+            :data:`dcsflow.fileio.TEXT_LIMIT`), or is not UTF-8 text (the message names the line and
             the byte).
     """
     try:
-        data = Path(path).read_bytes()
+        data = read_input_bytes(path, TEXT_LIMIT, "parameter file")
     except OSError as e:
         raise ParamError(f"{path}: cannot read parameter file: {e.strerror or e}") from None
     try:

@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from dcsflow.fileio import TEXT_LIMIT, read_input_text
+
 from .errors import VectorFileError
 
 #: the four KAT files, in the order they are run
@@ -55,7 +57,7 @@ def read_rsp(path: str | Path, section: str = "ENCRYPT") -> list[Vector]:
     """
     path = Path(path)
     try:
-        lines = path.read_text().splitlines()
+        lines = read_input_text(path, TEXT_LIMIT, "vector file").splitlines()
     except OSError as e:
         raise VectorFileError(f"{path}: {e.strerror}") from None
     out: list[Vector] = []

@@ -27,6 +27,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from dcsflow.fileio import TEXT_LIMIT, open_input, read_input_text
+
 from .errors import ChecksumError, VectorFileError
 from .model import KEY_SIZES, PMN_SIZES, WORD_BITS, cipher
 
@@ -96,7 +98,7 @@ class Vector:
 def sha256_file(path: str | Path) -> str:
     """Hex SHA-256 digest of a file."""
     h = hashlib.sha256()
-    with open(path, "rb") as f:
+    with open_input(path, TEXT_LIMIT) as f:        # a regular file (never waits on a FIFO)
         for chunk in iter(lambda: f.read(1 << 20), b""):
             h.update(chunk)
     return h.hexdigest()
@@ -109,7 +111,7 @@ def read_sums(sums: str | Path) -> dict[str, str]:
         VectorFileError: a malformed line (file name and line number in the message).
     """
     out = {}
-    for n, line in enumerate(Path(sums).read_text().splitlines(), start=1):
+    for n, line in enumerate(read_input_text(sums, TEXT_LIMIT, "checksum list").splitlines(), start=1):
         if not line.strip():
             continue
         m = re.match(r"^([0-9a-fA-F]{64}) [ *](.+)$", line)
@@ -163,7 +165,7 @@ def read_vectors(path: str | Path, check: bool | None = None, word_bits: int | N
     if check:
         verify_checksum(path, sums)
     try:
-        text = path.read_text(encoding="ascii")
+        text = read_input_text(path, TEXT_LIMIT, "vector file", encoding="ascii")
     except (UnicodeDecodeError, OSError) as e:
         raise VectorFileError(f"{path}: cannot read as ASCII text: {e}") from None
     return parse_vectors(text, str(path), word_bits)

@@ -17,6 +17,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from dcsflow.fileio import TEXT_LIMIT, read_input_bytes, read_input_text
+
 #: Folder of the packaged vectors (with SHA256SUMS and SOURCES.md).
 VECTOR_DIR = Path(__file__).resolve().parent / "vectors"
 #: File name of the packaged KAT file.
@@ -124,7 +126,7 @@ def _record(fields, start, n, name, seen) -> KatRecord:
 
 def sha256_file(path: str | Path) -> str:
     """SHA-256 of a file, lowercase hex."""
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    return hashlib.sha256(read_input_bytes(path, TEXT_LIMIT, "KAT file")).hexdigest()
 
 
 def check_sha256(path: str | Path) -> None:
@@ -138,7 +140,7 @@ def check_sha256(path: str | Path) -> None:
     if not sums.is_file():
         raise ChecksumError(f"{sums} is missing: cannot check {path.name}")
     want = None
-    for line in sums.read_text().splitlines():
+    for line in read_input_text(sums, TEXT_LIMIT, "checksum list").splitlines():
         parts = line.split()
         if len(parts) == 2 and parts[1].lstrip("*") == path.name:
             want = parts[0].lower()
@@ -169,4 +171,4 @@ def load_kat(path: str | Path | None = None) -> list[KatRecord]:
         KatFormatError, ChecksumError, FileNotFoundError: see :func:`parse_kat`, :func:`kat_path`.
     """
     p = kat_path() if path is None else Path(path)
-    return parse_kat(p.read_text(encoding="ascii"), str(p))
+    return parse_kat(read_input_text(p, TEXT_LIMIT, "KAT file", encoding="ascii"), str(p))

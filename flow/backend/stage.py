@@ -23,7 +23,7 @@ from dcsflow.scg.device import get_device
 from dcsflow.scg.ppc import Ppc
 
 from dcsflow import steps
-from dcsflow.fileio import write_bytes_atomic, write_text_atomic
+from dcsflow.fileio import NETLIST_LIMIT, load_json_file, write_bytes_atomic, write_text_atomic
 
 from . import BackendError, BackendRequest, ExportJob, get_backend
 from .pack import LETTERS
@@ -127,7 +127,7 @@ def _load_module(out: Path, src: str, top: str) -> dict:
     p = out / src
     if not p.exists():
         raise BackendError(f"{p} missing: run the earlier stages first")
-    return json.loads(p.read_text())["modules"][top]
+    return load_json_file(p, NETLIST_LIMIT)["modules"][top]
 
 
 def run_backend(out: Path, *, top: str, design_hash: str, ppc_path: Path, params: list[str],

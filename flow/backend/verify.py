@@ -19,10 +19,10 @@ sites are decoded from its frames, the other LUTs keep the built-in placement's 
 from __future__ import annotations
 
 import copy
-import json
 import time
 from pathlib import Path
 
+from dcsflow.fileio import JSON_LIMIT, NETLIST_LIMIT, load_json_file, read_input_text
 from dcsflow.scg.bitstream import FrameMemory
 from dcsflow.scg.buildfolder import FRAMEMAP_FORMAT, BuildFolderError, check_template_header
 from dcsflow.scg.device import DEFAULT_PART, decode_far, get_device
@@ -168,14 +168,14 @@ def check_frames(build_dir: str | Path, options: CheckOptions = CheckOptions(), 
     dev = get_device(b.manifest.get("device", DEFAULT_PART))
     idcode = f"0x{dev.idcode:08X}"
     dh = b.manifest.get("design_hash")
-    fm = json.loads((path / "tlut/framemap.json").read_text())
+    fm = load_json_file(path / "tlut/framemap.json", JSON_LIMIT)
     _check_doc(fm, FRAMEMAP_FORMAT, path / "tlut/framemap.json", dh, idcode)
-    pl = json.loads((path / "tlut/placement.json").read_text())
+    pl = load_json_file(path / "tlut/placement.json", JSON_LIMIT)
     _check_doc(pl, PLACEMENT_FORMAT, path / "tlut/placement.json", dh, idcode)
     if fm["ppc_outputs"] != b.ppc.num_outputs:
         raise BuildFolderError(f"{path}: frame map names {fm['ppc_outputs']} PPC outputs, the PPC has {b.ppc.num_outputs}")
     check_template_header(path / "tlut/template.frm", dh)        # the logic-only template of this design
-    logic_only = FrameMemory.from_frm((path / "tlut/template.frm").read_text(), dev)
+    logic_only = FrameMemory.from_frm(read_input_text(path / "tlut/template.frm", NETLIST_LIMIT), dev)
     from dcsflow.scg.params import ppc_values      # declared widths -> the bits the PPC reads, as rekey
 
     bits = b.ppc.evaluate_many([ppc_values(v, b.ports, b.param_widths) for v in setup.circuit_values()])

@@ -38,7 +38,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from dcsflow import __version__
-from dcsflow.fileio import write_text_atomic
+from dcsflow.fileio import JSON_LIMIT, load_json_file, write_text_atomic
 from dcsflow.scg.device import device_facts
 from dcsflow.scg.lut import template_init
 from dcsflow.scg.vivado_import import DUMP_FORMAT, PLAN_FORMAT
@@ -147,7 +147,7 @@ def load_board(name: str) -> Board:
     if not p.is_file():
         raise BackendError(f"unknown board {name!r}; boards: {', '.join(board_names())}")
     try:
-        d = json.loads(p.read_text())
+        d = load_json_file(p, JSON_LIMIT)
         _check_board(d, p.parent)
         base = d.get("hwicap_base")
         return Board(d["name"], d["part"], d["device"], d["clock"], d["reset"],

@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Callable, ClassVar
 
-from dcsflow.fileio import write_text_atomic
+from dcsflow.fileio import JSON_LIMIT, load_json_file, write_text_atomic
 from dcsflow.scg.buildfolder import sha256_file
 
 from ..errors import FlowError
@@ -237,7 +237,7 @@ def load_record(out: Path, stage: str, design_hash: str, outputs_of: dict[str, d
     if not p.is_file():
         raise StaleStage(f"no result of the '{stage}' stage")
     try:
-        doc = json.loads(p.read_text(encoding="utf-8"))
+        doc = load_json_file(p, JSON_LIMIT)
     except (OSError, ValueError) as e:
         raise StaleStage(f"{p} unreadable ({e})") from None
     if not isinstance(doc, dict) or doc.get("format") != RECORD_FORMAT or doc.get("stage") != stage:

@@ -8,10 +8,11 @@ first goes through GHDL (``frontend/ghdl/``).
 
 from __future__ import annotations
 
-import json
 import shutil
 import time
 from pathlib import Path
+
+from dcsflow.fileio import JSON_LIMIT, NETLIST_LIMIT, load_json_file
 
 from .. import frontend as fe
 from ..frontcheck import check_latches
@@ -77,7 +78,7 @@ def run(ctx: Context) -> FrontendResult:
                          conventional_chparams=dict(d.conventional_chparams))
     ctx.step("yosys synth_xilinx -run :map_luts")
     pre_path, top, t_pre = fe.synthesize_pre(spec, fdir, lambda s: ctx.step(f"yosys {s}"))
-    pre = json.loads(pre_path.read_text())
+    pre = load_json_file(pre_path, NETLIST_LIMIT)
     check_latches(pre, top, "vhdl" if vhdl else "verilog", sources[0] if vhdl else None,
                   list(d.vhdl_sources))
     module = pre["modules"].get(top, {})
@@ -89,7 +90,7 @@ def run(ctx: Context) -> FrontendResult:
         raise no_params_error(d.name, top)
     fed = fe.param_fed_cells(folded_module, ext)
     fe.check_hard_cells(folded_module, fed)
-    adders = json.loads((fdir / fe.ADDERS_FILE).read_text()) if (fdir / fe.ADDERS_FILE).is_file() else {}
+    adders = load_json_file(fdir / fe.ADDERS_FILE, JSON_LIMIT) if (fdir / fe.ADDERS_FILE).is_file() else {}
     files = [f"frontend/{n}" for n in ("pre.json", fe.CONVENTIONAL_PRE, "logic.aag", "extract.json")
              if (fdir / n).is_file()]
     return FrontendResult(design=d.name, top=top, params=dict(ext.param_ports), folded=len(ext.folded),

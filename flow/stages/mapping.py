@@ -22,7 +22,7 @@ import json
 import shutil
 from pathlib import Path
 
-from dcsflow.fileio import write_text_atomic
+from dcsflow.fileio import NETLIST_LIMIT, load_json_file, read_input_text, write_text_atomic
 
 from .. import frontend as fe
 from ..baselines import REFERENCE, candidate_runs, check_lut_width, check_names, submit_candidates
@@ -37,7 +37,7 @@ REMAP_DIR = "tmap/static_remap"
 def _read(path: Path, stage: str) -> str:
     if not path.exists():
         raise BuildError(f"{path} missing: run the '{stage}' stage first (--from {stage})")
-    return path.read_text()
+    return read_input_text(path, NETLIST_LIMIT)
 
 
 def map_tluts_job(out: Path, params: list[str], area: bool, K: int = 6) -> dict:
@@ -74,7 +74,7 @@ def finish_tlut(netlist: dict, into: Path, top: str, ext: fe.Extraction, module:
     (into / "mapped.json").write_text(json.dumps(doc))
     fe.continue_synthesis(into / "mapped.json", top, "", into / "post.json", into, "yosys",
                           what="rest of synth_xilinx (TLUT netlist)", lut_width=K)
-    final = fe.finalize_tluts(json.loads((into / "post.json").read_text()), top)
+    final = fe.finalize_tluts(load_json_file(into / "post.json", NETLIST_LIMIT), top)
     if K != 6:
         check_lut_width(final["modules"][top], K, "TLUT netlist")
     final["modules"][top]["parameter_default_values"] = defaults
@@ -92,7 +92,7 @@ def finish_tmap_job(out: Path, top: str, defaults: dict, K: int = 6) -> dict:
     with steps.step("re-import"):
         ext, module = _prepare_tlut_module(out, top)
         write_text_atomic(out / "tmap" / "module.json", json.dumps(module))
-        netlist = json.loads((out / "tmap" / "netlist.json").read_text())
+        netlist = load_json_file(out / "tmap" / "netlist.json", NETLIST_LIMIT)
     t0 = time.perf_counter()
     final = finish_tlut(netlist, out / "tlut", top, ext, module, defaults, K)
     write_text_atomic(out / "tlut" / "netlist.json", json.dumps(final))
@@ -109,9 +109,10 @@ def remap_candidate_job(out: Path, top: str, tail: int, kept: set, defaults: dic
 
     out = Path(out)
     into = out / REMAP_DIR / f"t{tail}"
-    ext = fe.Extraction.from_json((out / "frontend" / "extract.json").read_text())
-    module = json.loads((out / "tmap" / "module.json").read_text())
-    net = TlutNetlist.from_json_obj(json.loads((out / "tmap" / "netlist.json").read_text()))
+    extract = out / "frontend" / "extract.json"
+    ext = fe.Extraction.from_json(read_input_text(extract, NETLIST_LIMIT), str(extract))
+    module = load_json_file(out / "tmap" / "module.json", NETLIST_LIMIT)
+    net = TlutNetlist.from_json_obj(load_json_file(out / "tmap" / "netlist.json", NETLIST_LIMIT))
 
     def finish(n: TlutNetlist) -> dict:
         final = finish_tlut(n.to_json_obj(), into, top, ext, module, defaults, K)
@@ -137,8 +138,8 @@ def _static_remap(ctx: Context, jobs: Jobs, top: str, defaults: dict, after, con
     out = ctx.out
     t0 = time.perf_counter()
     after.result()                                      # TMAP's netlist finished
-    net = TlutNetlist.from_json_obj(json.loads((out / "tmap" / "netlist.json").read_text()))
-    base = json.loads((out / "tlut" / "netlist.json").read_text())["modules"][top]
+    net = TlutNetlist.from_json_obj(load_json_file(out / "tmap" / "netlist.json", NETLIST_LIMIT))
+    base = load_json_file(out / "tlut" / "netlist.json", NETLIST_LIMIT)["modules"][top]
     K = ctx.options.lut_size
     futs = [jobs.submit(f"static remap T={tail}", remap_candidate_job, out, top, tail, kept, defaults, K, priority=1)
             for tail, kept in plan(net, base)]

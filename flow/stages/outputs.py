@@ -15,7 +15,7 @@ import json
 import shutil
 
 from dcsflow.aig import read_aiger
-from dcsflow.fileio import write_text_atomic
+from dcsflow.fileio import JSON_LIMIT, NETLIST_LIMIT, load_json_file, write_text_atomic
 from dcsflow.scg.buildfolder import BUILD_FORMAT, BUILD_VERSION, IMPORTED_TEMPLATE, sha256_file
 
 from .. import netlist as nl
@@ -33,7 +33,7 @@ def _affine_records(tmap_manifest, entries: dict[str, list[int]]) -> dict:
     for the TLUT cells whose entries are TMAP's entries repeated over the cell's inputs (a TLUT
     Yosys changed keeps the generic path). Empty when TMAP wrote none."""
     try:
-        doc = json.loads(tmap_manifest.read_text())
+        doc = load_json_file(tmap_manifest, JSON_LIMIT)
     except (OSError, ValueError):
         return {}
     aff, tl = doc.get("affine") or {}, doc.get("tluts") or {}
@@ -67,7 +67,7 @@ def _drop_import(out) -> None:
 def _load(path, stage: str) -> dict:
     if not path.exists():
         raise BuildError(f"{path} missing: run the '{stage}' stage first (--from {stage})")
-    return json.loads(path.read_text())
+    return load_json_file(path, NETLIST_LIMIT)
 
 
 def run(ctx: Context, front: FrontendResult, mapped: MapResult, verified: VerifyResult,

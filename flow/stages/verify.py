@@ -10,10 +10,10 @@ that ``frontend/pre.json`` itself does what the HDL says.
 
 from __future__ import annotations
 
-import json
 import random
 import time
 
+from dcsflow.fileio import NETLIST_LIMIT, load_json_file
 from dcsflow.aig import read_aiger
 
 from .. import frontend as fe
@@ -40,7 +40,7 @@ def run(ctx: Context, front: FrontendResult, mapped: MapResult) -> VerifyResult:
         if not p.exists():
             raise BuildError(f"{p} missing: run the '{stage}' stage first (--from {stage})")
     src = read_aiger(str(out / "frontend" / "logic.aag"))
-    netlist = json.loads((out / "tmap" / "netlist.json").read_text())
+    netlist = load_json_file(out / "tmap" / "netlist.json", NETLIST_LIMIT)
     ppc = read_aiger(str(out / mapped.ppc_file))
     rng = random.Random(SEED)
     ctx.step(f"simulating {ROUNDS}×{WIDTH} random patterns")
@@ -52,7 +52,7 @@ def run(ctx: Context, front: FrontendResult, mapped: MapResult) -> VerifyResult:
         for name, r in zip(src.output_names, ref):
             if got.get(name) != r:
                 raise BuildError(f"verify: TLUT netlist ∘ PPC differs from the front end's AIG at output {name}")
-    module = json.loads((out / "tlut" / "netlist.json").read_text())["modules"][front.top]
+    module = load_json_file(out / "tlut" / "netlist.json", NETLIST_LIMIT)["modules"][front.top]
     for cn, ent in nl.tlut_entries(module).items():
         if any(j < 0 or j >= len(ppc.outputs) for j in ent):
             raise BuildError(f"verify: TLUT {cn} names a PPC output that does not exist")
