@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from dcsflow.tools import ToolMissing, find_tool, run_tool
+from dcsflow.tools import ToolMissing, find_tool, last_line, run_tool
 
 from .errors import FlowError
 
@@ -23,6 +23,14 @@ class SimulatorError(FlowError):
 
 def _tail(text: str, n: int = 500) -> str:
     return text.strip().replace("\n", " | ")[-n:]
+
+
+def last_output(r: subprocess.CompletedProcess) -> str:
+    """What a finished simulation said last, for a message about a result it did not write:
+    ``; last output line: '...'`` (standard error first, else standard output), or ``; it printed
+    nothing`` (vvp reports a run-time error such as a missing file on its output and exits 0)."""
+    tail = last_line(r.stderr or "") or last_line(r.stdout or "")
+    return f"; last output line: {tail!r}" if tail else "; it printed nothing"
 
 
 def icarus(sources: Sequence[Path | str], workdir: Path, *, top: str = "tb",

@@ -21,7 +21,7 @@ from pathlib import Path
 from dcsflow.tools import ToolMissing, find_tool, run_tool
 
 from . import model
-from dcsflow.flow.simulate import icarus
+from dcsflow.flow.simulate import icarus, last_output
 
 from .errors import InputError, SimulationError, SimulatorMissing
 
@@ -233,7 +233,7 @@ def simulate(messages: list[SimMessage], key_bits: int = 96, buffer_key: int = 0
         plusargs = [f"+in={stim}", f"+out={res}"] + ([f"+stall={int(stall_seed)}"] if stall_seed is not None else []) \
             + (["+scramble"] if scramble_key else [])
         if simulator == "icarus":
-            icarus(rtl_files(cis) + [TB_FILE], wd, parameters=params,
+            r = icarus(rtl_files(cis) + [TB_FILE], wd, parameters=params,
                    defines={"CIS": None} if cis else None, plusargs=plusargs, error=SimulationError,
                    missing=SimulatorMissing)
         else:
@@ -242,7 +242,7 @@ def simulate(messages: list[SimMessage], key_bits: int = 96, buffer_key: int = 0
             if r.returncode != 0:
                 raise SimulationError("verilator run failed: " + (r.stderr or r.stdout).strip()[-500:])
         if not res.exists():
-            raise SimulationError(f"{simulator} run wrote no result file")
+            raise SimulationError(f"{simulator} run wrote no result file" + last_output(r))
         return _parse_results(res.read_text(), meta, c.tag_bytes)
     finally:
         if tmp is not None:
