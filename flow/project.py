@@ -57,7 +57,7 @@ def _keys(where: str, table: dict, allowed: dict, path: Path) -> None:
             raise ProjectError(f"{path}: unknown key {where}{k} (allowed: {', '.join(allowed)})")
         t = allowed[k]
         if not isinstance(v, t) or (isinstance(v, bool) and t is not bool):
-            kind = " or ".join(x.__name__ for x in t) if isinstance(t, tuple) else t.__name__
+            kind = "number" if t == (int, float) else t.__name__
             raise ProjectError(f"{path}: {where}{k} must be a {kind}, got {type(v).__name__}")
 
 
