@@ -41,6 +41,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -239,6 +240,10 @@ class ToolRun:
     timed_out: bool = False
 
 
+#: Popen arguments that start a program as the leader of a process group of its own, in this
+#: process's session (Python 3.10 has no ``process_group``: a session of its own instead)
+_OWN_GROUP = {"process_group": 0} if sys.version_info >= (3, 11) else {"start_new_session": True}
+
 _RUNNING: set = set()
 _HOOKS: list = []
 _LOCK = threading.Lock()
@@ -349,7 +354,7 @@ def run_tool(argv: list[str], *, tool: str, what: str = "", cwd=None, env: dict 
         p = subprocess.Popen(argv, cwd=cwd, env=env,
                              stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT if merge_stderr else subprocess.PIPE,
-                             start_new_session=True, **kw)
+                             **_OWN_GROUP, **kw)
     except OSError as e:
         if e.filename is not None and cwd is not None and os.fsdecode(e.filename) == os.fsdecode(cwd):
             raise                      # the working folder, not the program: the caller's error
