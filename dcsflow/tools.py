@@ -25,9 +25,12 @@ printed (the Yosys, ABC and GHDL runners of the flow and of ``tmap`` all use it)
 | ``verilator`` | ``DCSFLOW_VERILATOR`` | ``verilator`` | ``verilator`` |
 
 Every external program the flow runs goes through :func:`run_tool`: it records the run (wall and
-CPU seconds, what it did) under the current step (:mod:`dcsflow.steps`), enforces a time limit, and
-keeps a list of the programs running so that :func:`terminate_children` can end them all when the
-flow is interrupted (Ctrl-C, SIGTERM) — also in parallel branches.
+CPU seconds, what it did) under the current step (:mod:`dcsflow.steps`), enforces a time limit
+(:mod:`dcsflow.limits`: a default per tool, one override for the process; a run past it raises
+:class:`ToolTimeout`), and keeps a list of the programs running so that :func:`terminate_children`
+can end them all when the flow is interrupted (Ctrl-C, SIGTERM) — also in parallel branches. Each
+program runs in a process group of its own, and ending it (time limit, interruption) ends the whole
+group: what it started itself (a simulator under cocotb, a shell's children) ends with it.
 
 Standard library only (the core layer).
 """
@@ -38,16 +41,17 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import threading
 import time
 from dataclasses import dataclass
 from typing import Callable
 
-from . import steps
+from . import limits, steps
 
 __all__ = ["ToolMissing", "ToolStartError", "Tool", "TOOLS", "find_tool", "which_tool", "has_tool", "tool_env_var",
-           "exit_description", "last_line", "failure_message", "ToolRun", "run_tool", "terminate_children",
-           "on_terminate"]
+           "exit_description", "last_line", "failure_message", "ToolRun", "ToolTimeout", "run_tool",
+           "terminate_children", "on_terminate"]
 
 
 class ToolStartError(OSError):
@@ -64,6 +68,27 @@ class ToolStartError(OSError):
 
     def __str__(self) -> str:
         return f"cannot start {self.tool} ({self.filename}): {self.strerror}"
+
+
+class ToolTimeout(Exception):
+    """An external program ran past its time limit (:mod:`dcsflow.limits`) and was ended, with
+    everything it started. The message is one line naming the tool, the step it ran in (or what it
+    did), the limit and where the limit came from, and how to raise it, e.g. ``yosys (frontend:
+    synth) ran past its time limit of 3600 s (the default for yosys); raise it with --timeout
+    SECONDS or [build] timeout in dcsflow.toml``. ``user_error``: the command lines print it as
+    ``error: ...`` (exit status 1). Attributes: ``tool``, ``where``, ``seconds``, ``source``."""
+
+    user_error = True
+
+    def __init__(self, tool: str, where: str, seconds: float, source: str):
+        super().__init__(tool, where, seconds, source)
+        self.tool, self.where, self.seconds, self.source = tool, where, seconds, source
+
+    def __str__(self) -> str:
+        where = f" ({self.where})" if self.where else ""
+        hint = "" if self.source.startswith("the flow's budget") else f"; {limits.HOW_TO_RAISE}"
+        return (f"{self.tool}{where} ran past its time limit of {limits.format_seconds(self.seconds)} s "
+                f"({self.source}){hint}")
 
 
 class ToolMissing(Exception):
@@ -204,7 +229,8 @@ def failure_message(tool: str, returncode: int, output: str, doing: str = "") ->
 class ToolRun:
     """Result of :func:`run_tool`: exit status (negative: killed by that signal, as :mod:`subprocess`
     reports it), standard output and standard error (``stderr`` is "" when merged into ``stdout``),
-    wall and CPU seconds (the child's user + system time), and whether the time limit ended it."""
+    wall and CPU seconds (the child's user + system time). ``timed_out`` is always False: a run past
+    its time limit raises :class:`ToolTimeout` instead of returning."""
 
     returncode: int
     stdout: str | bytes
@@ -213,6 +239,10 @@ class ToolRun:
     cpu: float
     timed_out: bool = False
 
+
+#: Popen arguments that start a program as the leader of a process group of its own, in this
+#: process's session (Python 3.10 has no ``process_group``: a session of its own instead)
+_OWN_GROUP = {"process_group": 0} if sys.version_info >= (3, 11) else {"start_new_session": True}
 
 _RUNNING: set = set()
 _HOOKS: list = []
@@ -244,19 +274,27 @@ def terminate_children(grace: float = 2.0) -> None:
         except Exception:  # noqa: BLE001 - ending the others matters more
             pass
     for p in procs:
-        try:
-            p.send_signal(signal.SIGTERM)
-        except OSError:
-            pass
+        _signal_group(p, signal.SIGTERM)
     end = time.monotonic() + grace
     for p in procs:
         while p.returncode is None and time.monotonic() < end and _alive(p.pid):
             time.sleep(0.02)
-        if _alive(p.pid):
-            try:
-                p.kill()
-            except OSError:
-                pass
+        _signal_group(p, signal.SIGKILL)       # also what it started, should that outlive it
+
+
+def _signal_group(p: subprocess.Popen, sig: int) -> None:
+    """Send ``sig`` to the process group of ``p`` (:func:`run_tool` starts each program as the
+    leader of its own group), or to ``p`` alone when that group is gone or not its own."""
+    try:
+        os.killpg(p.pid, sig)          # also when the leader is gone and the rest of its group runs on
+        return
+    except OSError:
+        pass
+    if p.returncode is None:
+        try:
+            p.send_signal(sig)
+        except OSError:
+            pass
 
 
 def _alive(pid: int) -> bool:
@@ -289,25 +327,34 @@ def run_tool(argv: list[str], *, tool: str, what: str = "", cwd=None, env: dict 
              text: bool = True, on_line: Callable[[str], None] | None = None) -> ToolRun:
     """Run external program ``argv`` to its end and record it (:func:`dcsflow.steps.record_tool`).
 
+    The program runs as the leader of a process group of its own; when it reaches its time limit,
+    or the caller is interrupted while waiting for it (Ctrl-C), the whole group is ended.
+
     Args:
         tool: the program's short name in the records (``yosys``, ``abc``, ``ghdl``, ``iverilog``, ...);
+            it also picks the default time limit (:data:`dcsflow.limits.DEFAULT_LIMITS`);
         what: what the run does, in a few words (e.g. the script); cwd, env: as :class:`subprocess.Popen`;
-        input: written to its standard input (else it reads nothing); timeout: seconds, after which it
-        is killed (``timed_out``); merge_stderr: standard error into standard output; text: decode
+        input: written to its standard input (else it reads nothing); timeout: this run's own budget in
+        seconds (None: the process's limit, :func:`dcsflow.limits.limit_for`; a lower process-wide
+        override still applies); merge_stderr: standard error into standard output; text: decode
         output as UTF-8 (undecodable bytes replaced) instead of bytes; on_line: called with each line of
         standard output as it arrives (progress).
     Returns:
         :class:`ToolRun`.
     Raises:
         ToolStartError: the program could not be started (an ``OSError`` naming the tool and program).
+        ToolTimeout: it ran past its time limit (it and what it started have been killed); one line
+            naming the tool, the current step (:func:`dcsflow.steps.current_path`) or ``what``, and
+            the limit.
     """
+    seconds, source = limits.limit_for(tool, timeout)
     t0 = time.perf_counter()
     kw = {"encoding": "utf-8", "errors": "replace"} if text else {}
     try:
         p = subprocess.Popen(argv, cwd=cwd, env=env,
                              stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT if merge_stderr else subprocess.PIPE,
-                             **kw)
+                             **_OWN_GROUP, **kw)
     except OSError as e:
         if e.filename is not None and cwd is not None and os.fsdecode(e.filename) == os.fsdecode(cwd):
             raise                      # the working folder, not the program: the caller's error
@@ -330,17 +377,13 @@ def run_tool(argv: list[str], *, tool: str, what: str = "", cwd=None, env: dict 
     for t in threads:
         t.start()
     timed_out = threading.Event()
-    timer = None
-    if timeout is not None:
-        def expire() -> None:
-            timed_out.set()
-            try:
-                p.kill()
-            except OSError:
-                pass
-        timer = threading.Timer(timeout, expire)
-        timer.daemon = True
-        timer.start()
+
+    def expire() -> None:
+        timed_out.set()
+        _signal_group(p, signal.SIGKILL)
+    timer = threading.Timer(seconds, expire)
+    timer.daemon = True
+    timer.start()
     try:
         while True:
             try:
@@ -351,22 +394,36 @@ def run_tool(argv: list[str], *, tool: str, what: str = "", cwd=None, env: dict 
             except ChildProcessError:          # reaped elsewhere (should not happen)
                 status, usage = 0, None
                 break
+    except BaseException:                      # Ctrl-C while waiting: the program is in a group of its own
+        timer.cancel()
+        _signal_group(p, signal.SIGTERM)
+        end = time.monotonic() + 2.0
+        while time.monotonic() < end and _alive(p.pid):
+            time.sleep(0.02)
+        _signal_group(p, signal.SIGKILL)
+        raise
     finally:
-        if timer is not None:
-            timer.cancel()
+        timer.cancel()
         with _LOCK:
             _RUNNING.discard(p)
     p.returncode = os.waitstatus_to_exitcode(status) if usage is not None else 0
+    if timed_out.is_set():
+        _signal_group(p, signal.SIGKILL)       # what it started, also if it started it after the kill
     for t in threads:
-        t.join()
+        t.join(5.0 if timed_out.is_set() else None)   # a program that left its group keeps no pipe waiting
     wall = time.perf_counter() - t0
     cpu = usage.ru_utime + usage.ru_stime if usage is not None else 0.0
     join = "" if text else b""
-    res = ToolRun(p.returncode, join.join(out), join.join(err), wall, cpu, timed_out.is_set())
+    res = ToolRun(p.returncode, join.join(out), join.join(err), wall, cpu)
     failed = None
-    if res.timed_out:
-        failed = f"timed out after {timeout:g} s"
+    if timed_out.is_set():
+        failed = f"timed out after {limits.format_seconds(seconds)} s"
     elif res.returncode != 0:
         failed = exit_description(res.returncode)
     steps.record_tool(tool, what, t0, wall, cpu, failed)
+    if timed_out.is_set():
+        path = steps.current_path()
+        doing = what if len(what) <= 60 else what[:57] + "..."
+        where = f"{path}: {doing}" if path and doing else path or doing
+        raise ToolTimeout(tool, where, seconds, source)
     return res

@@ -316,7 +316,7 @@ def split_wide(name: str, inputs: list[str], table: int) -> tuple[list, list]:
                 Mux(name, "MUXF8", a, b, inputs[7])]
 
 
-def abc_lut_netlist(aig: Aig, script: str, K: int = 6, timeout: float = 1800.0,
+def abc_lut_netlist(aig: Aig, script: str, K: int = 6, timeout: float | None = None,
                     wide: bool = False) -> tuple[dict, int, float]:
     """Map the combinational ``aig`` (no latches) with an ABC script (``{K}`` is the LUT size) and
     read the result back as a static TLUT-netlist document (format ``dcsflow-tlut-netlist``, no
@@ -345,14 +345,14 @@ def pick_variant(variants: list[tuple[int, int]], depth_bound: int | None) -> in
     return min(range(len(variants)), key=lambda i: (variants[i][1], variants[i][0], i))
 
 
-def wide_mappings(aig: Aig, timeout: float = 1800.0) -> list:
+def wide_mappings(aig: Aig, timeout: float | None = None) -> list:
     """The ``abc-wide`` candidate's mappings of ``aig``, one per script of :data:`WIDE_SCRIPTS`
     (unproved TlutNetlists; :func:`abc_wide_netlist` keeps one). They need no depth bound, so they
     are made before the reference is finished. Raises BaselineError, ToolError, ToolMissing."""
     return [_abc_map(aig, s, 6, timeout, True) for s in WIDE_SCRIPTS]
 
 
-def abc_wide_netlist(aig: Aig, depth_bound: int | None, timeout: float = 1800.0,
+def abc_wide_netlist(aig: Aig, depth_bound: int | None, timeout: float | None = None,
                      nets: list | None = None) -> tuple[dict, int, str]:
     """The ``abc-wide`` candidate's mapping of the combinational ``aig``: each of
     :data:`WIDE_SCRIPTS` with the wide LUT library (as :func:`abc_lut_netlist` with ``wide``), the
@@ -369,7 +369,7 @@ def abc_wide_netlist(aig: Aig, depth_bound: int | None, timeout: float = 1800.0,
     return nets[k].to_json_obj(), nets[k].depth(), WIDE_SCRIPTS[k]
 
 
-def _prove(aig: Aig, net, script: str, timeout: float) -> None:
+def _prove(aig: Aig, net, script: str, timeout: float | None) -> None:
     """ABC ``cec`` of the read-back netlist ``net`` against ``aig``; BaselineError when not equal."""
     from dcsflow.tmap.abc import cec
     from dcsflow.tmap.netlist import compose
@@ -380,7 +380,7 @@ def _prove(aig: Aig, net, script: str, timeout: float) -> None:
         raise BaselineError(f"ABC's mapping ({script}) read back is not equivalent to the logic: {verdict}")
 
 
-def _abc_map(aig: Aig, script: str, K: int, timeout: float, wide: bool):
+def _abc_map(aig: Aig, script: str, K: int, timeout: float | None, wide: bool):
     """ABC's mapping of ``aig`` by ``script``, read back as a TlutNetlist (unproved); see
     :func:`abc_lut_netlist`."""
     import tempfile

@@ -27,13 +27,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from dcsflow.fileio import TEXT_LIMIT, read_input_bytes
+from dcsflow.limits import time_limit
 from dcsflow.steps import Recorder, recording, step
 
 from dcsflow.scg.buildfolder import is_build_folder
 from dcsflow.scg.device import DEFAULT_PART
 
 from .baselines import CANDIDATES, check_names
-from .design import LUT_SIZES, Design
+from .design import LUT_SIZES, Design, design_time_limit
 from .frontcheck import submit_for_build
 from .frontend import check_param_names
 from .jobs import Jobs, check_jobs
@@ -79,7 +80,10 @@ class BuildOptions:
     saves LUTs within the shallowest conventional candidate's LUT depth
     (:mod:`dcsflow.flow.static_remap`); jobs: steps that may run in parallel do so on up to this many
     cores (None: $DCSFLOW_JOBS, else the machine's cores, :func:`dcsflow.flow.jobs.default_jobs`; 1:
-    every step in turn; the results are the same).
+    every step in turn; the results are the same); timeout: seconds every external tool run may
+    take (None: the design's :attr:`~dcsflow.flow.design.Design.timeout`, a project's ``[build]
+    timeout``, else each tool's default, :mod:`dcsflow.limits`). A limit never changes a result: it
+    is in no hash and no stage record.
     """
 
     design: str | None
@@ -108,6 +112,7 @@ class BuildOptions:
     static_remap: bool = True
     jobs: int | None = None
     lut_size: int | None = None
+    timeout: float | None = None
 
 
 @dataclass
@@ -327,6 +332,12 @@ def build(opts: BuildOptions) -> BuildResult:
     njobs = check_jobs(opts.jobs)
     design = resolve(opts.design, opts.top, list(opts.more), opts.project)
     opts = _lut_options(opts, design)
+    with time_limit(opts.timeout, "--timeout"), design_time_limit(design):
+        return _build(opts, design, i0, i1, njobs)
+
+
+def _build(opts: BuildOptions, design: Design, i0: int, i1: int, njobs: int) -> BuildResult:
+    """:func:`build` once the options are checked and the design is found."""
     out = Path(opts.out)
     _check_out(out, opts.force)
     for stale in [*(out / n for n in FINISHED_FILES), *(record_path(out, n) for n in STAGES[i0:])]:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import netlist as nl
-from .design import CheckError, CheckOptions, Design, DesignCheck
+from .design import CheckError, CheckOptions, Design, DesignCheck, design_time_limit
 from .specialize import circuit_values, load_build, tlut_values
 
 
@@ -100,8 +100,13 @@ def simulate_vectors(setup: CheckSetup, netlist_for: Callable[[int], str], label
             group ``g`` (handed to the design's runner in a private temporary folder, deleted
             afterwards).
         label: progress-bar label. jobs: parallel simulations (default min(4, CPUs)).
+    Every simulation has the time limit of its tool (:mod:`dcsflow.limits`; the design's
+    :attr:`~dcsflow.flow.design.Design.timeout` when no ``--timeout`` is set); the first failure or
+    time-out ends the check (groups not started yet are not started).
+
     Raises:
         CheckError (or the design's simulator error): the simulator failed.
+        ToolTimeout (:mod:`dcsflow.tools`): a simulation ran past its time limit.
     """
     b, dc = setup.build, setup.check
     result = CheckResult(0, len(dc.vectors), each_line=dc.each_line)
@@ -119,16 +124,21 @@ def simulate_vectors(setup: CheckSetup, netlist_for: Callable[[int], str], label
                 shutil.rmtree(d, ignore_errors=True)
 
         n_jobs = jobs or max(1, min(4, os.cpu_count() or 1))
-        with ThreadPoolExecutor(n_jobs) as ex:
+        with design_time_limit(setup.design), ThreadPoolExecutor(n_jobs) as ex:
             futs = [ex.submit(one, g) for g in range(len(dc.groups))]
-            if progress:
-                _progress(futs, label, len(dc.vectors))
-            outcomes: dict[int, tuple[bool, str]] = {}
-            for g, f in enumerate(futs):
-                oks, cycles = f.result()
-                result.cycles += cycles
-                for i, (ok, why) in zip(dc.groups[g][1], oks):
-                    outcomes[i] = (ok, why)
+            try:
+                if progress:
+                    _progress(futs, label, len(dc.vectors))
+                outcomes: dict[int, tuple[bool, str]] = {}
+                for g, f in enumerate(futs):
+                    oks, cycles = f.result()
+                    result.cycles += cycles
+                    for i, (ok, why) in zip(dc.groups[g][1], oks):
+                        outcomes[i] = (ok, why)
+            except BaseException:
+                for f in futs:              # a failed or timed-out group ends the check: start no other
+                    f.cancel()
+                raise
     for i, v in enumerate(dc.vectors):
         ok, why = outcomes.get(i, (False, "not simulated"))
         result.cases.append((dc.label(v), ok, why))
@@ -171,7 +181,8 @@ def _progress(futs: list, label: str, n_cases: int) -> None:
     with Progress(transient=True, console=err) as p:
         task = p.add_task(label, total=len(futs))
         for f in futs:
-            f.exception()
+            if f.exception() is not None:
+                return                  # the caller raises it; the other groups are not waited for
             p.advance(task)
     stage_done(err, label, "simulation", time.perf_counter() - t0, f"{n_cases} vectors")
 

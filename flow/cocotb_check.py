@@ -16,20 +16,22 @@ from __future__ import annotations
 import json
 import os
 import random
-import subprocess
 import sys
 from pathlib import Path
 from typing import Callable
 
 from dcsflow.fileio import write_text_atomic
+from dcsflow.limits import DEFAULT_LIMITS
 from dcsflow.testing import ENV_VAR
+from dcsflow.tools import ToolTimeout, last_line, run_tool
 
 from .design import CheckError, CheckOptions, DesignCheck, check_keys
 
 #: random parameter values per check when neither --keys nor the project says otherwise
 DEFAULT_KEYS = 3
-#: seconds one cocotb run may take
-RUN_TIMEOUT = 600
+#: seconds one cocotb run may take unless --timeout or the project's [build] timeout says otherwise
+#: (:mod:`dcsflow.limits`, tool ``cocotb``)
+RUN_TIMEOUT = DEFAULT_LIMITS["cocotb"]
 
 
 def _hex(value: int, bits: int) -> str:
@@ -56,7 +58,8 @@ def cocotb_check(test_module: Path, default_keys: int | None = None) -> Callable
             return " ".join(f"{p}={_hex(x, ports[p])}" for p, x in v.items())
 
         def run_group(work: Path, verilog: str, top: str, cases: list):
-            ok, why = run_cocotb(work, verilog, top, test_module, {p: _hex(x, ports[p]) for p, x in cases[0].items()})
+            ok, why = run_cocotb(work, verilog, top, test_module, {p: _hex(x, ports[p]) for p, x in cases[0].items()},
+                                 label(cases[0]))
             return [(ok, why)], []
 
         return DesignCheck(values, [(v, [i]) for i, v in enumerate(values)], label, run_group, each_line=True)
@@ -64,13 +67,17 @@ def cocotb_check(test_module: Path, default_keys: int | None = None) -> Callable
     return check
 
 
-def run_cocotb(work: Path, verilog: str, top: str, test_module: Path, values: dict[str, str]) -> tuple[bool, str]:
+def run_cocotb(work: Path, verilog: str, top: str, test_module: Path, values: dict[str, str],
+               label: str = "") -> tuple[bool, str]:
     """Run ``test_module`` under cocotb on ``verilog`` (written with mode 0600 into the private
     folder ``work``) with the parameter values (hex strings) in :data:`dcsflow.testing.ENV_VAR`.
-    Returns (passed, reason: the failing tests or the tail of the log).
+    The run (Icarus and the test's Python) has the time limit of tool ``cocotb``
+    (:mod:`dcsflow.limits`). Returns (passed, reason: the failing tests or the tail of the log).
 
     Raises:
         CheckError: cocotb is not installed.
+        ToolTimeout: the run went past its time limit (one line naming the test bench, ``label``: the
+            parameter values in words, and the limit); the run and the simulator were ended.
     """
     from .yosys import cells_sim
 
@@ -78,18 +85,19 @@ def run_cocotb(work: Path, verilog: str, top: str, test_module: Path, values: di
     write_text_atomic(net, verilog, private=True)
     spec = {"sources": [str(net), str(cells_sim())], "top": top, "module": str(test_module.resolve()),
             "work": str(work), "env": {ENV_VAR: json.dumps(values)}}
+    # not under pytest even when the check itself is (cocotb's runner behaves differently there)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
     try:
-        # not under pytest even when the check itself is (cocotb's runner behaves differently there)
-        env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
-        r = subprocess.run([sys.executable, "-m", "dcsflow.flow._cocotb_run"], input=json.dumps(spec),
-                           capture_output=True, text=True, timeout=RUN_TIMEOUT, env=env)
-    except subprocess.TimeoutExpired:
-        return False, f"cocotb run took longer than {RUN_TIMEOUT} s"
+        r = run_tool([sys.executable, "-m", "dcsflow.flow._cocotb_run"], tool="cocotb", input=json.dumps(spec),
+                     what=f"{test_module.name}" + (f" for {label}" if label else ""), env=env)
+    except ToolTimeout as e:
+        raise ToolTimeout(f"cocotb test bench {test_module.name}", f"check, {label}" if label else "check",
+                          e.seconds, e.source) from None
     lines = [ln for ln in r.stdout.splitlines() if ln.startswith("{")]
     try:
         res = json.loads(lines[-1])
     except (IndexError, ValueError):
-        return False, "cocotb run failed: " + (r.stderr.strip().splitlines() or ["no output"])[-1][:300]
+        return False, "cocotb run failed: " + (last_line(r.stderr, 300) or last_line(r.stdout, 300) or "no output")
     if res.get("missing"):
         raise CheckError(f"the check needs cocotb ({res['missing']}): pip install 'dcsflow[flow]'")
     return bool(res.get("passed")), res.get("reason", "")

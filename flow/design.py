@@ -17,9 +17,12 @@ the conventional build's Verilog parameters, how a specialized netlist is checke
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterator, Mapping
+
+from dcsflow import limits
 
 from .errors import FlowError
 
@@ -259,6 +262,9 @@ class Design:
         project: the ``dcsflow.toml`` of a project design, else None.
         lut_size: the LUT size K its builds map to when ``dcsflow build --lut-size`` is not given
             (:data:`LUT_SIZES`; None: 6; a project's ``[build] lut_size``).
+        timeout: seconds every external tool run of its builds and checks may take when neither
+            ``--timeout`` nor the caller sets a limit (None: each tool's default,
+            :mod:`dcsflow.limits`; a project's ``[build] timeout``; :func:`design_time_limit`).
     """
 
     name: str
@@ -278,6 +284,7 @@ class Design:
     origin: str = "files"
     project: Path | None = None
     lut_size: int | None = None
+    timeout: float | None = None
 
     @property
     def language(self) -> str:
@@ -306,3 +313,16 @@ class Design:
 def is_vhdl(path: str | Path) -> bool:
     """True when ``path`` has a VHDL suffix (:data:`VHDL_SUFFIXES`, any case)."""
     return Path(path).suffix.lower() in VHDL_SUFFIXES
+
+
+@contextmanager
+def design_time_limit(design: Design) -> Iterator[None]:
+    """Inside the block, every tool run has the design's time limit (:attr:`Design.timeout`, a
+    project's ``[build] timeout``) unless a limit is set already (``--timeout``,
+    :func:`dcsflow.limits.set_time_limit`: the command line wins over the project file)."""
+    if design.timeout is None or limits.get_time_limit() is not None:
+        yield
+        return
+    where = f"[build] timeout in {design.project}" if design.project is not None else f"design {design.name}: timeout"
+    with limits.time_limit(design.timeout, where):
+        yield

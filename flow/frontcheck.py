@@ -55,7 +55,6 @@ import math
 import random
 import re
 import shutil
-import subprocess
 import tempfile
 import time
 from dataclasses import asdict, dataclass, field
@@ -64,6 +63,7 @@ from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
 from dcsflow.fileio import NETLIST_LIMIT, load_json_file, write_text_atomic
+from dcsflow.limits import DEFAULT_LIMITS
 from dcsflow.tools import failure_message, find_tool, run_tool
 
 from .errors import FlowError
@@ -774,7 +774,7 @@ def vhdl_testbench(ports: Sequence[CheckPort], vhdl_ports: Mapping[str, VhdlTarg
 
 def _version(cmd: list[str], pattern: str, label: str) -> str:
     try:
-        r = subprocess.run(cmd, capture_output=True, text=True, errors="replace")
+        r = run_tool(cmd, tool=Path(cmd[0]).name, what=" ".join(cmd[1:]), timeout=DEFAULT_LIMITS["version"])
     except OSError:
         return label
     m = re.search(pattern, r.stdout + r.stderr)

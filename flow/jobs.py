@@ -33,7 +33,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Callable
 
-from dcsflow import steps
+from dcsflow import limits, steps
 from dcsflow.tools import on_terminate, terminate_children
 
 from .errors import FlowError
@@ -90,9 +90,12 @@ def _parse_jobs(value, what: str) -> int:
     return n
 
 
-def _worker_init() -> None:
+def _worker_init(time_limit: tuple[float, str] | None = None) -> None:
     """A worker ends the tools it runs when the build ends it (SIGTERM), then exits; Ctrl-C reaches
-    the whole process group, the build handles it."""
+    the whole process group, the build handles it. ``time_limit``: the time-limit override of the
+    process that started the workers (:func:`dcsflow.limits.get_time_limit`), theirs too."""
+    if time_limit is not None:
+        limits.set_time_limit(*time_limit)
     def on_term(signum, frame):
         terminate_children(grace=0.5)
         os._exit(143)
@@ -175,7 +178,7 @@ class Jobs:
                 pool = self._pool
             if pool is None:
                 pool = ProcessPoolExecutor(self.jobs, mp_context=multiprocessing.get_context("spawn"),
-                                           initializer=_worker_init)
+                                           initializer=_worker_init, initargs=(limits.get_time_limit(),))
                 self._unhook = on_terminate(self._kill_workers)
                 _start_workers(pool, self.jobs)
                 with self._lock:

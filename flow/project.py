@@ -16,6 +16,8 @@ Format (version 1, docs/formats.md "dcsflow.toml")::
     keys = 3                           # default number of random parameter values, 1..10000 (optional)
     [build]
     lut_size = 4                       # LUT size K: 4, 5 or 6 (optional; --lut-size overrides it)
+    timeout = 7200                     # seconds per external tool run, builds and checks (optional;
+                                       # default: each tool's own, dcsflow.limits; --timeout overrides it)
 
 ``dcsflow build -p dcsflow.toml`` builds it; ``dcsflow check BUILD`` runs the cocotb test against the
 specialized netlist for random parameter values (:mod:`dcsflow.flow.cocotb_check`). Any other key,
@@ -27,6 +29,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from dcsflow.fileio import TEXT_LIMIT, read_input_text
+from dcsflow.limits import TimeLimitError, check_time_limit
 
 from .design import LUT_SIZES, CheckError, Design, DesignError, check_keys
 
@@ -41,7 +44,7 @@ PROJECT_VERSION = 1
 _DESIGN_KEYS = {"name": str, "top": str, "sources": list, "params": list, "chparams": dict,
                 "conventional_chparams": dict, "description": str}
 _CHECK_KEYS = {"cocotb": str, "keys": int}
-_BUILD_KEYS = {"lut_size": int}
+_BUILD_KEYS = {"lut_size": int, "timeout": (int, float)}
 _SECTIONS = {"version": int, "design": dict, "check": dict, "build": dict}
 
 
@@ -54,8 +57,9 @@ def _keys(where: str, table: dict, allowed: dict, path: Path) -> None:
         if k not in allowed:
             raise ProjectError(f"{path}: unknown key {where}{k} (allowed: {', '.join(allowed)})")
         t = allowed[k]
-        if not isinstance(v, t) or (t is int and isinstance(v, bool)):
-            raise ProjectError(f"{path}: {where}{k} must be a {t.__name__}, got {type(v).__name__}")
+        if not isinstance(v, t) or (isinstance(v, bool) and t is not bool):
+            kind = "number" if t == (int, float) else t.__name__
+            raise ProjectError(f"{path}: {where}{k} must be a {kind}, got {type(v).__name__}")
 
 
 def _strings(value: list, what: str, path: Path) -> tuple[str, ...]:
@@ -76,7 +80,8 @@ def load_project(path: str | Path) -> Design:
 
     The design's ``check`` runs the cocotb test named in ``[check]`` (if any); its ``origin`` is
     ``project <path>`` and ``project`` the resolved path of the file; ``lut_size`` is ``[build]
-    lut_size`` (None when not given).
+    lut_size`` and ``timeout`` is ``[build] timeout`` in seconds (None when not given; a number from
+    :data:`dcsflow.limits.MIN_TIME_LIMIT` to :data:`dcsflow.limits.MAX_TIME_LIMIT`).
 
     Raises:
         ProjectError: unreadable or malformed file (also: not a regular file, larger than
@@ -108,6 +113,12 @@ def load_project(path: str | Path) -> Design:
     lut_size = build.get("lut_size")
     if lut_size is not None and lut_size not in LUT_SIZES:
         raise ProjectError(f"{path}: build.lut_size must be one of {', '.join(map(str, LUT_SIZES))}, got {lut_size}")
+    timeout = build.get("timeout")
+    if timeout is not None:
+        try:
+            timeout = check_time_limit(timeout, f"{path}: build.timeout")
+        except TimeLimitError as e:
+            raise ProjectError(str(e)) from None
     for k in ("name", "sources"):
         if k not in design:
             raise ProjectError(f"{path}: design.{k} is required")
@@ -139,4 +150,5 @@ def load_project(path: str | Path) -> Design:
                   chparams=dict(design.get("chparams", {})),
                   conventional_chparams=dict(design.get("conventional_chparams", {})),
                   check=chk, description=design.get("description", ""),
-                  origin=f"project {path.resolve()}", project=path.resolve(), lut_size=lut_size)
+                  origin=f"project {path.resolve()}", project=path.resolve(), lut_size=lut_size,
+                  timeout=timeout)

@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from dcsflow.tools import ToolMissing, find_tool, run_tool
+from dcsflow.tools import ToolMissing, find_tool, last_line, run_tool
 
 from .errors import FlowError
 
@@ -23,6 +23,14 @@ class SimulatorError(FlowError):
 
 def _tail(text: str, n: int = 500) -> str:
     return text.strip().replace("\n", " | ")[-n:]
+
+
+def last_output(r: subprocess.CompletedProcess) -> str:
+    """What a finished simulation said last, for a message about a result it did not write:
+    ``; last output line: '...'`` (standard error first, else standard output), or ``; it printed
+    nothing`` (vvp reports a run-time error such as a missing file on its output and exits 0)."""
+    tail = last_line(r.stderr or "") or last_line(r.stdout or "")
+    return f"; last output line: {tail!r}" if tail else "; it printed nothing"
 
 
 def icarus(sources: Sequence[Path | str], workdir: Path, *, top: str = "tb",
@@ -39,7 +47,8 @@ def icarus(sources: Sequence[Path | str], workdir: Path, *, top: str = "tb",
         parameters: top-level parameter overrides (``-P<top>.<name>=<value>``).
         defines: macros (``-D<name>=<value>``; value None: ``-D<name>``).
         plusargs: arguments for vvp (``+in=...``). generation: Verilog standard (``-g``).
-        timeout: seconds for the simulation run (None: no limit).
+        timeout: this simulation run's own budget in seconds (None: the time limit of vvp,
+            :mod:`dcsflow.limits`; the compile always has iverilog's).
         error: exception class raised for a failed compile or run (a design's own error type);
         missing: exception class raised (with the locator's message) when iverilog/vvp is missing
             (default: :class:`dcsflow.tools.ToolMissing` itself).
@@ -50,7 +59,8 @@ def icarus(sources: Sequence[Path | str], workdir: Path, *, top: str = "tb",
             to ``cwd`` (or through a link).
     Raises:
         ``error`` (default SimulatorError): the compile failed or vvp exited non-zero (message: the
-            tool's output tail), or ran past ``timeout``. ``missing`` / ToolMissing: iverilog/vvp
+            tool's output tail). :class:`dcsflow.tools.ToolTimeout`: either ran past its time
+            limit (one line naming the run and the limit). ``missing`` / ToolMissing: iverilog/vvp
             not installed.
     """
     try:
@@ -72,8 +82,6 @@ def icarus(sources: Sequence[Path | str], workdir: Path, *, top: str = "tb",
         raise error("iverilog failed: " + _tail(r.stderr or r.stdout))
     r = run_tool([vvp, "-n", str(vvp_file.resolve()), *plusargs], tool="vvp", what=f"simulate {top}",
                  timeout=timeout, cwd=cwd)
-    if r.timed_out:
-        raise error(f"vvp ran past {timeout:.0f} s")
     if r.returncode != 0:
         raise error("vvp failed: " + _tail(r.stderr or r.stdout))
     return subprocess.CompletedProcess(cmd, r.returncode, r.stdout, r.stderr)

@@ -70,7 +70,7 @@ def _close_muxes(net: TlutNetlist, kept: set[str]) -> None:
                         changed = True
 
 
-def remap(net: TlutNetlist, kept: set[str], script: str = SCRIPT, timeout: float = 1800.0, prove: bool = True
+def remap(net: TlutNetlist, kept: set[str], script: str = SCRIPT, timeout: float | None = None, prove: bool = True
           ) -> tuple | None:
     """``net`` with every cell outside ``kept`` (names; TLUT region included by the caller)
     re-mapped by ABC ``script``.
@@ -193,7 +193,7 @@ def plan(net: TlutNetlist, base_module: dict) -> list[tuple[int, set[str]]]:
 
 
 def candidate(net: TlutNetlist, tail: int, kept: set[str], finish: Callable[[TlutNetlist], dict],
-              script: str = SCRIPT, timeout: float = 1800.0) -> dict:
+              script: str = SCRIPT, timeout: float | None = None) -> dict:
     """One candidate of :func:`recover`: ``net`` re-mapped outside ``kept`` (:func:`remap`, not yet
     proved) and finished. Returns ``{"tail", "luts", "depth", "netlist", "proof"}`` (the re-mapped
     TlutNetlist; luts and depth of the finished module; what :func:`prove_remap` needs: only the
@@ -246,7 +246,7 @@ def select(base_module: dict, results: list[dict], bound: int | None, script: st
 
 def recover(net: TlutNetlist, finish: Callable[[TlutNetlist], dict], base_module: dict,
             bound: int | None = None, status: Callable[[str], None] = lambda s: None,
-            script: str = SCRIPT, timeout: float = 1800.0) -> tuple[TlutNetlist | None, dict]:
+            script: str = SCRIPT, timeout: float | None = None) -> tuple[TlutNetlist | None, dict]:
     """Area recovery of ``net``'s static logic (module docstring), in turn: one candidate per entry of
     :data:`TAILS` (:func:`plan`: TMAP's mapping kept for the TLUT region and for the last T LUT
     levels of the critical paths, :func:`tail_cells`; ABC re-maps the rest), each finished by

@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Callable
 
 from dcsflow.fileio import TEXT_LIMIT, read_input_bytes, write_bytes_atomic, write_text_atomic
+from dcsflow.limits import DEFAULT_LIMITS
 from dcsflow.tools import failure_message, find_tool, run_tool
 
 from .errors import FlowError
@@ -626,7 +627,8 @@ def _ghdl() -> str:
 def ghdl_version() -> str:
     """First line of ``ghdl --version`` (e.g. ``GHDL 2.0.0 (Debian 2.0.0+dfsg-6.2+b2) [Dunoon edition]``)."""
     try:
-        r = subprocess.run([_ghdl(), "--version"], capture_output=True)
+        r = run_tool([_ghdl(), "--version"], tool="ghdl", what="--version", text=False,
+                     timeout=DEFAULT_LIMITS["version"])
     except OSError:
         return "GHDL (unknown version)"
     return (_text(r.stdout).splitlines() or ["GHDL (unknown version)"])[0].strip()

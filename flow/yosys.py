@@ -24,7 +24,6 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import subprocess
 import time
 from pathlib import Path
 from typing import Callable
@@ -54,10 +53,11 @@ def datdir() -> Path:
     cfg = which_tool("yosys-config")
     if cfg:
         try:
-            out = subprocess.run([cfg, "--datdir"], capture_output=True, text=True, check=True).stdout.strip()
+            r = run_tool([cfg, "--datdir"], tool="yosys-config", what="--datdir")
+            out = r.stdout.strip() if r.returncode == 0 else ""
             if out and Path(out).is_dir():
                 return Path(out)
-        except (OSError, subprocess.CalledProcessError):
+        except OSError:
             pass
     exe = Path(yosys_binary()).resolve()
     cand = exe.parent.parent / "share" / "yosys"

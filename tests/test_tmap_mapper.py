@@ -509,7 +509,7 @@ def test_ppc_optimization_over_its_time_limit_keeps_the_ppc(monkeypatch):
 
     def slow(aig, *a, **k):  # the PPC (inputs: the 4 parameters) times out, the AIG variants do not
         if aig.input_names == params:
-            raise abc.ToolTimeout("yosys-abc timed out after 0 s")
+            raise abc.ToolTimeout("abc", "PPC optimization", 0.0, "--timeout")
         return real(aig, *a, **k)
 
     monkeypatch.setattr(abc, "optimize_aig", slow)

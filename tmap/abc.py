@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass
 
 from dcsflow.aig import Aig, read_aiger, write_aiger
+from dcsflow import limits, tools
 from dcsflow.tools import failure_message, find_tool, run_tool
 
 from .errors import ToolError, ToolTimeout
@@ -35,28 +36,30 @@ def abc_binary() -> str:
     return find_tool("abc")
 
 
-def run_abc(script: str, timeout: float = 600.0, cwd: str | None = None, what: str = "") -> str:
+def run_abc(script: str, timeout: float | None = None, cwd: str | None = None, what: str = "") -> str:
     """Run an ABC command string (in folder ``cwd``, default the current one); returns stdout
     without colour codes. File names in ``script`` are best relative to ``cwd`` (ABC splits its
     commands at white space). ``what``: what the run does, for the timing records
-    (:mod:`dcsflow.steps`; default: the script).
+    (:mod:`dcsflow.steps`; default: the script). ``timeout``: this run's own budget in seconds
+    (None: ABC's time limit, :mod:`dcsflow.limits`).
 
     Raises:
         ToolMissing: ABC missing (:mod:`dcsflow.tools`).
         ToolError: ABC could not be started, exited non-zero, was killed by a signal (one line naming
             the program, its exit status or signal and the last line it printed:
             :func:`dcsflow.tools.failure_message`) or reported an error.
-        ToolTimeout: ABC ran longer than ``timeout`` seconds (a ToolError).
+        ToolTimeout: ABC ran past its time limit (a ToolError and a :class:`dcsflow.tools.ToolTimeout`:
+            one line naming the step and the limit).
     """
     exe = abc_binary()
     name = os.path.basename(exe)
     doing = f"running {script[:60]!r}"
     try:
         p = run_tool([exe, "-q", script], tool="abc", what=what or script[:200], timeout=timeout, cwd=cwd)
+    except tools.ToolTimeout as e:
+        raise ToolTimeout(e.tool, e.where, e.seconds, e.source) from None
     except OSError as e:
         raise ToolError(f"{name} ({exe}) could not be started: {e.strerror or e}") from None
-    if p.timed_out:
-        raise ToolTimeout(f"{name} timed out after {timeout:.0f} s {doing}")
     out = _ANSI.sub("", p.stdout + p.stderr)
     if p.returncode != 0:
         raise ToolError(failure_message(name, p.returncode, out, doing))
@@ -66,13 +69,14 @@ def run_abc(script: str, timeout: float = 600.0, cwd: str | None = None, what: s
     return out
 
 
-def optimize_aig(aig: Aig, script: str = "strash; dc2; dc2", timeout: float = 600.0, what: str = "") -> Aig:
+def optimize_aig(aig: Aig, script: str = "strash; dc2; dc2", timeout: float | None = None, what: str = "") -> Aig:
     """Optimize a combinational AIG with ABC (default ``strash; dc2; dc2``), keeping the order of
     inputs and outputs and the names. Returns the smaller of input and result. ``what``: what the
     run is for, in the timing records (:func:`run_abc`; default: the script).
 
     Raises:
-        ToolMissing: ABC missing; ToolError: ABC failed; ToolTimeout after ``timeout`` seconds.
+        ToolMissing: ABC missing; ToolError: ABC failed; ToolTimeout after ``timeout`` seconds (None:
+        ABC's time limit).
     """
     if aig.num_ands == 0:
         return aig
@@ -91,16 +95,19 @@ def optimize_aig(aig: Aig, script: str = "strash; dc2; dc2", timeout: float = 60
     return res if res.num_ands < aig.num_ands else aig
 
 
-def cec(a: Aig, b: Aig, seconds: float = 600.0, what: str = "") -> tuple[bool, str]:
+def cec(a: Aig, b: Aig, seconds: float | None = 600.0, what: str = "") -> tuple[bool, str]:
     """Prove two combinational AIGs with equal input/output order equivalent with ABC ``cec``
     (inputs/outputs matched by order, FRAIG + SAT, at most ``seconds`` and 10^6 conflicts per SAT call;
-    an undecided proof counts as not proved). ``what``: what is proved, in the timing records
+    an undecided proof counts as not proved; ``seconds`` None: nine tenths of ABC's time limit,
+    :mod:`dcsflow.limits`). ``what``: what is proved, in the timing records
     (:func:`run_abc`, e.g. ``"cec: netlist ∘ PPC vs AIG"``; default: the command).
 
     Returns:
         (equivalent, ABC's verdict line, e.g. "Networks are equivalent." / "... NOT EQUIVALENT" /
         "... UNDECIDED").
     """
+    if seconds is None:
+        seconds = max(1.0, 0.9 * limits.limit_for("abc")[0])
     with tempfile.TemporaryDirectory(prefix="tmap-cec-") as d:
         fa, fb = os.path.join(d, "a.aig"), os.path.join(d, "b.aig")
         write_aiger(a, fa)

@@ -1,11 +1,13 @@
 """Error types of the TMAP package.
 
 Every class here has ``user_error = True``: the ``dcsflow`` CLI prints such an error as one line
-``error: ...`` and exits with status 1 (see :mod:`dcsflow.flow.cli`). Stdlib only. (AIGER errors are
-:class:`dcsflow.aig.AigerError`.)
+``error: ...`` and exits with status 1 (see :mod:`dcsflow.flow.cli`). Standard library and the core
+layer only. (AIGER errors are :class:`dcsflow.aig.AigerError`.)
 """
 
 from __future__ import annotations
+
+from dcsflow import tools
 
 
 class TmapError(Exception):
@@ -27,5 +29,6 @@ class ToolError(TmapError):
     is :class:`dcsflow.tools.ToolMissing`.)"""
 
 
-class ToolTimeout(ToolError):
-    """An external tool (``yosys-abc``) ran past its time limit."""
+class ToolTimeout(ToolError, tools.ToolTimeout):
+    """An external tool (``yosys-abc``) ran past its time limit: also a
+    :class:`dcsflow.tools.ToolTimeout` (its one-line message names the run and the limit)."""

@@ -77,8 +77,8 @@ def optimize_ppc(ppc: Aig, seconds: float, notes: list, say=lambda s: None) -> t
         t1 = time.perf_counter()
         try:
             ppc = abc.optimize_aig(ppc, PPC_SCRIPT, timeout=seconds, what=f"PPC optimization: {PPC_SCRIPT}")
-        except ToolTimeout:
-            notes.append(f"PPC optimization stopped after {seconds:.0f} s; the PPC is used as built")
+        except ToolTimeout as e:
+            notes.append(f"PPC optimization stopped after {e.seconds:.0f} s; the PPC is used as built")
         return ppc, time.perf_counter() - t1
 
 

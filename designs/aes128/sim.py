@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 
-from dcsflow.flow.simulate import icarus
+from dcsflow.flow.simulate import icarus, last_output
 
 from .errors import InputError, SimulationError, SimulatorMissing
 from .model import encrypt
@@ -130,11 +130,11 @@ def simulate_groups(groups: list[tuple[bytes, list[bytes]]], sources: list[Path]
         stim, res = wd / "stim.txt", wd / "res.txt"
         stim.write_text(stim_text)
         defines = {"TOP": top, **({"KEY_TABLE": int(key_table)} if key_table is not None else {})}
-        icarus([*sources, TB_FILE], wd, defines=defines,
+        r = icarus([*sources, TB_FILE], wd, defines=defines,
                plusargs=[f"+in={stim}", f"+out={res}"] + ([f"+stall={int(stall_seed)}"] if stall_seed is not None else []),
                error=SimulationError, missing=SimulatorMissing)
         if not res.exists():
-            raise SimulationError("vvp wrote no result file")
+            raise SimulationError("vvp wrote no result file" + last_output(r))
         return parse_results(res.read_text(), groups)
     finally:
         if tmp is not None:

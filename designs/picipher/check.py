@@ -15,7 +15,7 @@ from pathlib import Path
 
 from dcsflow.fileio import write_text_atomic
 from dcsflow.flow.design import CheckError, CheckOptions, DesignCheck
-from dcsflow.flow.simulate import icarus
+from dcsflow.flow.simulate import icarus, last_output
 from dcsflow.flow.yosys import cells_sim
 
 from .sim import TB_FILE, message_words
@@ -46,10 +46,10 @@ def simulate_netlist(work: Path, verilog: str, key_bits: int, cis: bool, msg: by
     params = {"KEY_BITS": key_bits, "BUFFER_KEY": 0}
     if word_bits != 16:
         params = {"W": word_bits, **params}
-    icarus([net, TB_FILE, cells_sim()], work, parameters=params,
+    r = icarus([net, TB_FILE, cells_sim()], work, parameters=params,
            defines={"CIS": None} if cis else None, plusargs=[f"+in={work / 'stim.txt'}", f"+out={res}"])
     if not res.exists():
-        raise CheckError("vvp wrote no result file")
+        raise CheckError("vvp wrote no result file" + last_output(r))
     out = bytearray()
     tag, cycles = b"", -1
     for line in res.read_text().splitlines():

@@ -14,15 +14,14 @@ The stream is 16 bits wide for every word size.
 from __future__ import annotations
 
 import shutil
-import subprocess
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dcsflow.tools import ToolMissing, find_tool
+from dcsflow.tools import ToolMissing, find_tool, run_tool
 
 from . import model
-from dcsflow.flow.simulate import icarus
+from dcsflow.flow.simulate import icarus, last_output
 
 from .errors import InputError, SimulationError, SimulatorMissing
 
@@ -160,7 +159,11 @@ def build_verilator(key_bits: int = 96, buffer_key: int = 0, cis: bool = False, 
     cmd = [exe, "--binary", "--timing", "-Wno-fatal", "-Wno-lint", "-Wno-style", "--top-module", "tb",
            f"-GW={word_bits}", f"-GKEY_BITS={key_bits}", f"-GBUFFER_KEY={buffer_key}", "-Mdir", str(build / "obj"),
            "-o", "Vtb"] + (["-DCIS"] if cis else []) + [str(f) for f in files]
-    r = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        r = run_tool(cmd, tool="verilator", what="build the π-Cipher test bench")
+    except BaseException:
+        shutil.rmtree(build, ignore_errors=True)
+        raise
     if r.returncode != 0:
         shutil.rmtree(build, ignore_errors=True)
         raise SimulationError("verilator build failed: " + (r.stderr or r.stdout).strip()[-500:])
@@ -230,16 +233,16 @@ def simulate(messages: list[SimMessage], key_bits: int = 96, buffer_key: int = 0
         plusargs = [f"+in={stim}", f"+out={res}"] + ([f"+stall={int(stall_seed)}"] if stall_seed is not None else []) \
             + (["+scramble"] if scramble_key else [])
         if simulator == "icarus":
-            icarus(rtl_files(cis) + [TB_FILE], wd, parameters=params,
+            r = icarus(rtl_files(cis) + [TB_FILE], wd, parameters=params,
                    defines={"CIS": None} if cis else None, plusargs=plusargs, error=SimulationError,
                    missing=SimulatorMissing)
         else:
-            r = subprocess.run([str(build_verilator(kb, buffer_key, cis, word_bits)), *plusargs], capture_output=True,
-                               text=True)
+            r = run_tool([str(build_verilator(kb, buffer_key, cis, word_bits)), *plusargs], tool="verilated",
+                         what="simulate the π-Cipher test bench")
             if r.returncode != 0:
                 raise SimulationError("verilator run failed: " + (r.stderr or r.stdout).strip()[-500:])
         if not res.exists():
-            raise SimulationError(f"{simulator} run wrote no result file")
+            raise SimulationError(f"{simulator} run wrote no result file" + last_output(r))
         return _parse_results(res.read_text(), meta, c.tag_bytes)
     finally:
         if tmp is not None:

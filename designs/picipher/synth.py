@@ -7,12 +7,11 @@ TLUT flow.
 from __future__ import annotations
 
 import json
-import subprocess
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dcsflow.tools import ToolMissing, find_tool
+from dcsflow.tools import ToolMissing, find_tool, run_tool
 
 from dcsflow.flow.yosys import quote, script_path
 
@@ -56,7 +55,7 @@ def synth_counts(key_bits: int | None = 96, buffer_key: int = 0, cis: bool = Fal
         out = Path(td) / "stat.json"
         script = (f"read_verilog {' '.join(quote(script_path(f, Path(td))) for f in rtl_files(cis))}; {chp}"
                   f"synth_xilinx -flatten -top {top}; tee -q -o stat.json stat -json")
-        r = subprocess.run([exe, "-q", "-p", script], capture_output=True, text=True, cwd=td)
+        r = run_tool([exe, "-q", "-p", script], tool="yosys", what=f"synth_xilinx {top} (cell counts)", cwd=td)
         if r.returncode != 0 or not out.exists():
             raise SimulationError("yosys failed: " + (r.stderr or r.stdout).strip()[-500:])
         mods = json.loads(out.read_text())["modules"]

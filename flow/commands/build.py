@@ -15,6 +15,7 @@ from ..build import STAGES, BuildOptions, build
 from ..frontcheck import summary_line
 from ..jobs import check_jobs
 from ..report import print_slowest, print_table, verdict_line
+from ._limits import timeout_option
 
 
 @click.command("build")
@@ -78,6 +79,7 @@ from ..report import print_slowest, print_table, verdict_line
                    "front-end check, packing and placement) on up to N cores [$DCSFLOW_JOBS, else the "
                    "machine's cores]; -j 1 runs them in turn. The results are the same.")
 @click.option("--quiet", is_flag=True, help="No progress display.")
+@timeout_option
 def COMMAND(design, project, top, params, device, out, start, stop, area, seed, lut_size, tlut_pairs, mul_chunk,
             adders, backend, board, force, allow_no_params, ghdl_opts, no_frontend_check, frontend_cycles, baselines,
             no_static_remap, jobs, quiet):

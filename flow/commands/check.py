@@ -8,6 +8,7 @@ import click
 
 from ..check import check_build
 from ..design import MAX_KEYS, CheckOptions
+from ._limits import timeout_option
 
 
 @click.command("check")
@@ -23,6 +24,7 @@ from ..design import MAX_KEYS, CheckOptions
               help="Configuration-level check: specialize the template FRAMES (SCG patches), decode every "
                    "LUT INIT back from them and simulate the netlist rebuilt from INITs + placement.")
 @click.option("--quiet", is_flag=True, help="No progress display.")
+@timeout_option
 def COMMAND(build, vectors, keys, seed, frames, quiet):
     """Specialize BUILD for the parameter values of its design's check (e.g. the key of every
     vector, or random values for a cocotb test), simulate each specialized netlist, compare with

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from ._limits import timeout_option
+
 
 @click.command("demo")
 @click.option("--out", "out_root", type=click.Path(file_okay=False), default="build", show_default=True,
@@ -15,6 +17,7 @@ import click
 @click.option("-j", "--jobs", default=None, metavar="N",
               help="Run each build's independent steps on up to N cores [$DCSFLOW_JOBS, else the machine's "
                    "cores]; -j 1 runs them in turn. The results are the same.")
+@timeout_option
 def COMMAND(out_root, rtl_sim, also, jobs):
     """Main job: build every installed design with a demo entry (TLUT and conventional), check each
     specialized implementation with the design's own check, print the comparisons and a summary.

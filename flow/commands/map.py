@@ -13,6 +13,7 @@ import click
 from dcsflow.tmap.options import FULL_MODE_ANDS
 
 from ..errors import FlowError
+from ._limits import timeout_option
 
 
 def _check_out_dir(out_dir: str) -> Path:
@@ -63,6 +64,7 @@ def _check_out_dir(out_dir: str) -> Path:
                    "cec of the composed netlist, or cut points with the global cec as fallback.")
 @click.option("--no-baseline", is_flag=True, help="Skip the ABC baseline mapping.")
 @click.option("--json", "as_json", is_flag=True, help="End with one JSON object line of the figures.")
+@timeout_option
 def COMMAND(aiger, params_file, strict, K, cuts, out_dir, area, param_latches, abc_opt, wide, no_verify,
             proof_method, no_baseline, as_json):
     """Map the AIGER circuit AIGER onto LUTs with at most K regular inputs.

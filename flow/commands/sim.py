@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import click
 
+from dcsflow import limits
+
+from ._limits import SECONDS, TIMEOUT_HELP
+
 
 class _SimGroup(click.Group):
     """The ``sim`` group: its subcommands are the installed designs' ``sims`` (loaded on use)."""
@@ -25,6 +29,9 @@ class _SimGroup(click.Group):
 
 
 @click.group("sim", cls=_SimGroup)
-def COMMAND():
+@click.option("--timeout", type=SECONDS, default=None, metavar="SECONDS", help=TIMEOUT_HELP)
+@click.pass_context
+def COMMAND(ctx, timeout):
     """Simulate a design's RTL on vectors (each installed design brings its own: `dcsflow sim NAME
     --help`). Prints a table and 'passed N/M'; exit status 0 only if every case passed."""
+    ctx.with_resource(limits.time_limit(timeout, "--timeout"))       # for the design's sim command
