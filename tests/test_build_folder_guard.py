@@ -361,3 +361,48 @@ def test_codegen_both_folders_written_when_all_is_well(gen_folders):
     assert not (a / "scg_gen.c").read_bytes().startswith(b"/* earlier */")
     assert (b / "Makefile").is_file()
     _no_temporaries(a, b)
+
+
+# ------------------------------------------------------------------ stage outputs written whole
+HALF_WRITING_YOSYS = """#!/bin/sh
+# the real Yosys, except for the run that writes NAME: half of a JSON file there, then SIGKILL
+for a; do case "$a" in *.ys) ys="$a";; esac; done
+out=$(sed -n 's/^write_json \\(.*NAME.*\\)$/\\1/p' "$ys" | tail -1)
+if [ -n "$out" ]; then printf '{"creator": "Yosys 0.23", "modules": {"t' > "$out"; kill -KILL $$; fi
+exec yosys "$@"
+"""
+
+
+def _half_writing_yosys(tmp_path: Path, name: str) -> dict:
+    y = tmp_path / "halfyosys"
+    y.write_text(HALF_WRITING_YOSYS.replace("NAME", name.replace(".", "\\.")))
+    y.chmod(y.stat().st_mode | stat.S_IXUSR)
+    return {**os.environ, "DCSFLOW_YOSYS": str(y)}
+
+
+def test_yosys_killed_while_writing_pre_json_leaves_no_partial_file(dcsflow, tmp_path):
+    out = tmp_path / "b"
+    (out / "frontend").mkdir(parents=True)
+    (out / FOLDER_RECORD).parent.mkdir()
+    (out / FOLDER_RECORD).write_text('{"format": "dcsflow-build-folder", "version": 1}\n')
+    (out / "frontend" / "pre.json").write_text('{"an earlier run": true}\n')
+    line = _one_line_error(dcsflow("build", KEYXOR, "--out", out, "--quiet", "--to", "frontend",
+                                   env=_half_writing_yosys(tmp_path, "pre.json")))
+    assert "SIGKILL" in line or "signal 9" in line, line
+    assert not (out / "frontend" / "pre.json").exists()        # neither half a file nor the earlier run's
+    assert not [p.name for p in (out / "frontend").iterdir() if p.name.endswith(".tmp")]
+
+
+def test_yosys_killed_while_writing_post_json_leaves_no_partial_file(tmp_path, monkeypatch):
+    from dcsflow.flow import frontend as fe
+    from dcsflow.flow.errors import FlowError
+
+    wd = tmp_path / "w"
+    wd.mkdir()
+    src = wd / "in.json"
+    src.write_text("{}\n")
+    monkeypatch.setenv("DCSFLOW_YOSYS", _half_writing_yosys(tmp_path, "post.json")["DCSFLOW_YOSYS"])
+    with pytest.raises(FlowError):
+        fe.continue_synthesis(src, "t", "", wd / "post.json", wd, "yosys")
+    assert not (wd / "post.json").exists()
+    assert not [p.name for p in wd.iterdir() if p.name.endswith(".tmp")]
