@@ -346,6 +346,7 @@ def build(opts: BuildOptions) -> BuildResult:
         BuildError: unknown stage name, an ``--out`` that cannot be used, a LUT size that cannot be
             used (:func:`_lut_options`), verification failure.
         DesignError, ProjectError: the design cannot be found or read.
+        dcsflow.scg.folderlock.FolderInUse: another build (or import, report) holds the folder.
         FlowError subclasses from the front end (Yosys errors, unknown --param), the mapper, the back end.
     """
     for s in (opts.start, opts.stop):
