@@ -514,7 +514,7 @@ def _aig_candidate(out: Path, name: str, d: Path, top: str, defaults: dict, ref_
         ext = fe.Extraction.from_json(read_input_text(extract, NETLIST_LIMIT), str(extract))
         module = load_json_file(ldir / "module.json", NETLIST_LIMIT)
         doc = fe.reimport({}, module, ext, netlist, tlut_mode=False)
-        (d / "mapped.json").write_text(json.dumps(doc))
+        write_text_atomic(d / "mapped.json", json.dumps(doc))
     fe.continue_synthesis(d / "mapped.json", top, "", d / "post.json", d, "yosys",
                           what=f"rest of synth_xilinx ({name} candidate)", lut_width=K)
     fdepth = _finish(d, top, defaults, K, name)

@@ -11,18 +11,24 @@ files it read changed) makes ``--from`` start at that stage instead, with one no
 ``build.json`` is removed first and written last, and running a stage first removes its record and
 every later one, so an interrupted or failed run never leaves a folder that looks complete.
 
-The build folder must be a build folder (``stages/`` or ``build.json``), empty or new; any other
-folder is refused unless ``force`` is given, and then only the build's own files are written (a
-name the build needs that is already taken by the user's file or folder is refused).
+The build folder must be a build folder (as its own records say: a dcsflow ``build.json``, or the
+record ``stages/folder.json`` every build writes before anything else, so that an interrupted build
+can be resumed; :func:`dcsflow.scg.buildfolder.is_build_folder`), empty or new; any other folder
+(also one that merely has a ``stages/`` subfolder) is refused unless ``force`` is given, and then
+only the build's own files are written (a name the build needs that is already taken by the user's
+file or folder is refused). A build holds the folder's lock (``.lock``,
+:mod:`dcsflow.scg.folderlock`) from before it writes anything until it ends: a second build into
+the same folder fails at once with one line.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sys
 import time
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -30,7 +36,9 @@ from dcsflow.fileio import TEXT_LIMIT, read_input_bytes
 from dcsflow.limits import time_limit
 from dcsflow.steps import Recorder, recording, step
 
-from dcsflow.scg.buildfolder import is_build_folder
+from dcsflow.fileio import write_text_atomic
+from dcsflow.scg.buildfolder import FOLDER_FORMAT, FOLDER_RECORD, FOLDER_VERSION, is_build_folder
+from dcsflow.scg.folderlock import LOCK_FILE, is_lock_file, locked_folder
 from dcsflow.scg.device import DEFAULT_PART
 
 from .baselines import CANDIDATES, check_names
@@ -49,7 +57,8 @@ FINISHED_FILES = ("build.json", "report.json", "report.html")
 #: what a build writes at the top of its folder (besides FINISHED_FILES): with ``force`` into a
 #: folder that is not a build folder, none of these may exist already
 BUILD_ENTRIES = ("stages", "frontend", "tmap", "tlut", "baselines", "conventional", "conv", "backend", "vivado", "template.json",
-                 "template.v", "conventional.v", "ppc.aig", "ppc.json", "frontcheck", "report")
+                 "template.v", "conventional.v", "ppc.aig", "ppc.json", "frontcheck", "report",
+                 LOCK_FILE)
 
 @dataclass(frozen=True)
 class BuildOptions:
@@ -254,7 +263,8 @@ def _lut_options(opts: BuildOptions, design: Design) -> BuildOptions:
 
 def _check_out(out: Path, force: bool) -> None:
     """Refuse an ``out`` that is a file, or a non-empty folder that is not a build folder (module
-    docstring); with ``force``, refuse only names the build needs that are already taken.
+    docstring); with ``force``, refuse only names the build needs that are already taken. Reads
+    only: nothing is written before the folder is accepted.
 
     Raises:
         BuildError: one line naming the path.
@@ -267,16 +277,39 @@ def _check_out(out: Path, force: bool) -> None:
         entries = sorted(p.name for p in out.iterdir())
     except OSError as e:
         raise BuildError(f"--out {out}: cannot read the folder ({e.strerror or e})") from None
-    if not entries:
-        return
+    if not entries or (entries == [LOCK_FILE] and is_lock_file(out / LOCK_FILE)):
+        return          # empty, or only the lock of a build killed before it wrote its folder record
     if not force:
         raise BuildError(f"--out {out}: not empty and not a dcsflow build folder ({', '.join(entries[:3])}"
                          f"{', ...' if len(entries) > 3 else ''}); choose another folder, or --force to write the "
                          "build's own files into it")
-    taken = [n for n in (*BUILD_ENTRIES, *FINISHED_FILES) if (out / n).exists()]
+    taken = [n for n in (*BUILD_ENTRIES, *FINISHED_FILES) if os.path.lexists(out / n)]
     if taken:
         raise BuildError(f"--out {out}: {', '.join(taken)} already there and not from a dcsflow build; the build "
                          "would replace it: move it away or choose another folder")
+
+
+@contextmanager
+def _claim(out: Path):
+    """Create the build folder ``out`` (accepted by :func:`_check_out`), hold its lock for the
+    ``with`` block and write its folder record (``stages/folder.json``) before anything else.
+
+    Raises:
+        BuildError: the folder cannot be created or its record written.
+        FolderInUse: another build holds the folder (one line with its pid).
+    """
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise BuildError(f"--out {out}: cannot create the folder ({e.strerror or e})") from None
+    with locked_folder(out, "build"):
+        rec = out / FOLDER_RECORD
+        try:
+            rec.parent.mkdir(exist_ok=True)
+            write_text_atomic(rec, json.dumps({"format": FOLDER_FORMAT, "version": FOLDER_VERSION}) + "\n")
+        except OSError as e:
+            raise BuildError(f"--out {out}: cannot write {FOLDER_RECORD} ({e.strerror or e})") from None
+        yield
 
 
 def _note(text: str) -> None:
@@ -319,6 +352,7 @@ def build(opts: BuildOptions) -> BuildResult:
         BuildError: unknown stage name, an ``--out`` that cannot be used, a LUT size that cannot be
             used (:func:`_lut_options`), verification failure.
         DesignError, ProjectError: the design cannot be found or read.
+        dcsflow.scg.folderlock.FolderInUse: another build (or import, report) holds the folder.
         FlowError subclasses from the front end (Yosys errors, unknown --param), the mapper, the back end.
     """
     for s in (opts.start, opts.stop):
@@ -340,19 +374,25 @@ def _build(opts: BuildOptions, design: Design, i0: int, i1: int, njobs: int) -> 
     """:func:`build` once the options are checked and the design is found."""
     out = Path(opts.out)
     _check_out(out, opts.force)
-    for stale in [*(out / n for n in FINISHED_FILES), *(record_path(out, n) for n in STAGES[i0:])]:
-        _remove(stale)                     # before anything else can fail
-    prog = _Progress(opts.progress, f"build {design.name}")
-    runner = Jobs(njobs)
-    ctx = _context(opts, design, prog.step, runner)
-    start, records, outputs_of = _load_earlier(out, i0, ctx.design_hash)
-    for name in STAGES[start:]:
-        _remove(record_path(out, name))
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "stages").mkdir(exist_ok=True)    # a build folder from now on, also when a stage fails
-    except OSError as e:
-        raise BuildError(f"--out {out}: cannot create the folder ({e.strerror or e})") from None
+    with ExitStack() as held:
+        if out.is_dir():          # an existing folder: held before anything of an earlier run is removed
+            held.enter_context(_claim(out))
+        for stale in [*(out / n for n in FINISHED_FILES), *(record_path(out, n) for n in STAGES[i0:])]:
+            _remove(stale)                     # before anything else can fail
+        prog = _Progress(opts.progress, f"build {design.name}")
+        runner = Jobs(njobs)
+        ctx = _context(opts, design, prog.step, runner)
+        if not out.is_dir():      # a new folder: created (and held) once the design's ports are known
+            held.enter_context(_claim(out))
+        start, records, outputs_of = _load_earlier(out, i0, ctx.design_hash)
+        for name in STAGES[start:]:
+            _remove(record_path(out, name))
+        return _run(opts, out, ctx, prog, runner, njobs, start, i1, records, outputs_of)
+
+
+def _run(opts: BuildOptions, out: Path, ctx: Context, prog: _Progress, runner: Jobs, njobs: int, start: int,
+         i1: int, records: dict, outputs_of: dict) -> BuildResult:
+    """The stages ``STAGES[start:i1 + 1]`` of :func:`build`, in the held build folder ``out``."""
     report: dict = {}
     recorder = ctx.recorder
     with runner, prog.running(), recording(recorder):

@@ -41,6 +41,7 @@ Stages (docs/architecture.md, "Front end"; Yosys 0.23 ``help synth_xilinx``):
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field, asdict
 from pathlib import Path
@@ -155,6 +156,20 @@ def _source_words(spec: DesignSpec, workdir: Path) -> tuple[list[str], dict[str,
     return incs + words, names
 
 
+def _run_writing(lines: list[str], out_name: str, workdir: Path, name: str, status, names: dict[str, str]) -> float:
+    """:func:`_run` of the commands ``lines`` followed by ``write_json`` of the design into
+    ``workdir/out_name``: Yosys writes a temporary file beside it, renamed only when Yosys has
+    finished, so a run that fails or is killed while writing never leaves a partial file under
+    the name later steps read (the temporary is removed)."""
+    tmp = Path(workdir) / f".{out_name}.tmp"
+    try:
+        secs = _run("\n".join([*lines, f"write_json {tmp.name}"]) + "\n", workdir, name, status, names)
+        os.replace(tmp, Path(workdir) / out_name)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return secs
+
+
 def _run(script: str, workdir: Path, name: str, status, names: dict[str, str]) -> float:
     """:func:`run_script`, with the links of :func:`_source_words` named as the user's paths in an
     error message."""
@@ -225,6 +240,7 @@ def synthesize_pre(spec: DesignSpec, workdir: Path, status: Callable[[str], None
             "delete =A:blackbox =A:whitebox"]   # library cells are read again by the continuation
     conv = workdir / CONVENTIONAL_PRE
     conv.unlink(missing_ok=True)
+    (workdir / "pre.json").unlink(missing_ok=True)     # no earlier run's netlist left if this one fails
     secs = probe_secs
     split = lambda cmds: ([f"synth_xilinx -flatten {top_opt} -run :map_dsp"] + cmds  # noqa: E731
                           + [f"synth_xilinx -flatten {top_opt} -run map_dsp:map_luts"])
@@ -233,22 +249,19 @@ def synthesize_pre(spec: DesignSpec, workdir: Path, status: Callable[[str], None
         # before mul2dsp/alumacc see them. The conventional baseline gets its own pre-json in which
         # the same multipliers are Yosys's soft-logic multipliers (no chunk products, no DSP48E1):
         # the builds differ only in the LUT mapping of the same multiplier, not in its architecture.
-        secs += _run("\n".join(lines + split(soft_mul_commands(psel)) + tail
-                                + [f"write_json {CONVENTIONAL_PRE}"]) + "\n",
-                     workdir, "frontend_conventional", status, names)
+        secs += _run_writing(lines + split(soft_mul_commands(psel)) + tail, CONVENTIONAL_PRE,
+                             workdir, "frontend_conventional", status, names)
         mul_map = _lib_file(param_mul_map(), workdir)
         lines += split(param_mul_commands(psel, spec.mul_chunk, map_file=mul_map) + add_cmds)
     else:
         if spec.conventional_chparams or add_cmds:
             # the conventional baseline keeps every adder a CARRY4 chain (and takes its own chparams)
             sets = " ".join(f"-set {k} {_vlog_value(v)}" for k, v in spec.conventional_chparams.items())
-            secs += _run("\n".join(lines + ([f"chparam {sets} {spec.top}"] if sets else [])
-                                    + [f"synth_xilinx -flatten {top_opt} -run :map_luts"]
-                                    + tail + [f"write_json {CONVENTIONAL_PRE}"]) + "\n",
-                         workdir, "frontend_conventional", status, names)
+            secs += _run_writing(lines + ([f"chparam {sets} {spec.top}"] if sets else [])
+                                 + [f"synth_xilinx -flatten {top_opt} -run :map_luts"] + tail, CONVENTIONAL_PRE,
+                                 workdir, "frontend_conventional", status, names)
         lines += split(add_cmds) if add_cmds else [f"synth_xilinx -flatten {top_opt} -run :map_luts"]
-    lines += tail + ["write_json pre.json"]
-    secs += _run("\n".join(lines) + "\n", workdir, "frontend", status, names)
+    secs += _run_writing(lines + tail, "pre.json", workdir, "frontend", status, names)
     _write_adders(workdir, mode, spec.lut_size, n_adders, decision)
     pre = workdir / "pre.json"
     for path in (pre, conv):
@@ -1298,8 +1311,16 @@ def continue_synthesis(json_in: Path, top: str, mapping: str, json_out: Path, wo
             return p.name if not p.name.startswith(("~", "+")) else f"./{p.name}"
         return script_path(p.resolve(), workdir)
 
-    return run_script(continuation_script(name_of(json_in), top, mapping, name_of(json_out), lut_width), workdir, name,
-                      status, what=what or "rest of synth_xilinx")
+    # Yosys writes a temporary beside json_out, renamed once it has finished: a run that fails or
+    # is killed while writing never leaves a partial netlist under json_out's name
+    tmp = Path(json_out).with_name(f".{Path(json_out).name}.tmp")
+    try:
+        secs = run_script(continuation_script(name_of(json_in), top, mapping, name_of(tmp), lut_width), workdir, name,
+                          status, what=what or "rest of synth_xilinx")
+        os.replace(tmp, json_out)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return secs
 
 
 def finalize_tluts(doc: dict, top: str) -> dict:

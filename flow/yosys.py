@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
+from dcsflow.fileio import write_text_atomic
 from dcsflow.tools import ToolMissing, failure_message, find_tool, run_tool, tool_env_var, which_tool
 
 from .errors import FlowError
@@ -98,8 +99,9 @@ def run_script(script: str, workdir: Path, name: str,
     workdir.mkdir(parents=True, exist_ok=True)
     ys = workdir / f"{name}.ys"
     log = workdir / f"{name}.log"
-    # surrogateescape: a file name that is not UTF-8 reaches Yosys as the bytes it has on disk
-    ys.write_text(script, encoding="utf-8", errors="surrogateescape")
+    # atomic, and surrogate escapes as their bytes: a file name that is not UTF-8 reaches Yosys as
+    # the bytes it has on disk
+    write_text_atomic(ys, script)
     t0 = time.perf_counter()
     exe = yosys_binary()
 

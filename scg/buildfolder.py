@@ -68,6 +68,14 @@ IMPORTED_BITSTREAM = f"{IMPORTED_TEMPLATE}/template.bit"
 IMPORT_RECORD = f"{IMPORTED_TEMPLATE}/import.json"
 IMPORT_FORMAT = "dcsflow-import"
 IMPORT_VERSION = 1
+#: the record ``dcsflow build`` writes (atomically) before it writes or removes anything else in a
+#: build folder, and keeps: from then on the folder is a build folder (:func:`is_build_folder`), also
+#: when the build is interrupted before its first stage finished
+FOLDER_RECORD = "stages/folder.json"
+FOLDER_FORMAT = "dcsflow-build-folder"
+FOLDER_VERSION = 1
+#: format name of the stage records ``stages/<stage>.json`` (written by :mod:`dcsflow.flow.stages`)
+STAGE_FORMAT = "dcsflow-stage"
 #: keys every ``build.json`` of version :data:`BUILD_VERSION` has (docs/formats.md "Build folder")
 MANIFEST_KEYS = ("format", "version", "design", "design_source", "top", "device", "design_hash", "params",
                  "user_params", "files")
@@ -686,15 +694,33 @@ def load_build(path, manifest: dict | None = None, *, replacing_import: bool = F
 
 
 def is_build_folder(folder) -> bool:
-    """True when ``folder`` holds a build of dcsflow, finished or not: a ``stages/`` folder or a
-    ``build.json`` manifest of dcsflow (any version)."""
+    """True when ``folder`` holds a build of dcsflow, finished or not, as its own records say: a
+    ``build.json`` manifest of dcsflow (format :data:`BUILD_FORMAT`, any version), the record every
+    build writes before anything else (:data:`FOLDER_RECORD`, format :data:`FOLDER_FORMAT`), or a
+    stage record (``stages/<stage>.json``, format :data:`STAGE_FORMAT`; builds of dcsflow versions
+    before the folder record). A folder that merely has a ``stages/`` subfolder is not one."""
     d = Path(folder)
-    if (d / "stages").is_dir():
-        return True
     try:
-        return read_json(d / "build.json", "build manifest").get("format") == BUILD_FORMAT
+        if read_json(d / "build.json", "build manifest").get("format") == BUILD_FORMAT:
+            return True
     except BuildFolderError:
+        pass
+    try:
+        if read_json(d / FOLDER_RECORD, "build folder record").get("format") == FOLDER_FORMAT:
+            return True
+    except BuildFolderError:
+        pass
+    try:
+        records = sorted((d / "stages").glob("*.json"))[:8]
+    except OSError:
         return False
+    for r in records:
+        try:
+            if read_json(r, "stage record").get("format") == STAGE_FORMAT:
+                return True
+        except BuildFolderError:
+            pass
+    return False
 
 
 def build_folder_of(path) -> Path | None:

@@ -235,9 +235,10 @@ def _cmd_codegen(a) -> int:
 
     from dcsflow.fileio import check_output_dir
 
-    from .codegen import codegen, copy_firmware, firmware_dir
+    from .codegen import codegen, firmware_dir
 
-    # both output folders are checked before anything is written
+    # both output folders are checked before anything is written, and written as one group: every
+    # file of both as a temporary first, the renames last (a full disk leaves the old files of both)
     check_output_dir(a.out)
     if a.fw_dir:
         check_output_dir(a.fw_dir, inputs=[firmware_dir()])
@@ -246,15 +247,14 @@ def _cmd_codegen(a) -> int:
 
         with tempfile.TemporaryDirectory() as d:
             make_build(d)
-            r = codegen(d, a.out, style=a.style)
+            r = codegen(d, a.out, style=a.style, firmware=a.fw_dir or None)
     else:
-        r = codegen(a.build, a.out, style=a.style)
+        r = codegen(a.build, a.out, style=a.style, firmware=a.fw_dir or None)
     print(f"wrote {len(r.files)} files to {a.out} ({r.style} code): {r.live_ands} of {r.ands} AND nodes "
           f"evaluated, {r.frames} frames, {r.entries} frame-map entries ({r.affine} affine TLUTs patched "
           f"from their frontier), blob {r.blob_words * 4} bytes")
     if a.fw_dir:
-        files = copy_firmware(a.fw_dir)
-        print(f"copied {len(files)} firmware files to {a.fw_dir}")
+        print(f"copied {len(r.firmware)} firmware files to {a.fw_dir}")
     return 0
 
 

@@ -42,9 +42,11 @@ from pathlib import Path
 from dcsflow.fileio import BITSTREAM_LIMIT, read_input_bytes, write_text_atomic
 
 from .bitstream import parse, read_file
-from .buildfolder import (IMPORT_FORMAT, IMPORT_RECORD, IMPORTED_BITSTREAM, IMPORTED_TEMPLATE, load_build, read_json,
+from .buildfolder import (IMPORT_FORMAT, IMPORT_RECORD, IMPORTED_BITSTREAM, IMPORTED_TEMPLATE, is_build_folder,
+                          load_build, read_json,
                           sha256_file)
 from .device import get_device, normalize_part
+from .folderlock import locked_folder
 from .errors import BitstreamError, ScgError
 from .lut import expand, template_table
 
@@ -203,6 +205,14 @@ def import_vivado(build_dir, bit_path, cells_path) -> ImportResult:
             truncated bitstream.
     """
     root = Path(build_dir)
+    if not is_build_folder(root):
+        load_build(root)                  # its one-line refusal; nothing is written into a user's folder
+    with locked_folder(root, "import"):   # a build or another import into the folder fails at once
+        return _import_locked(root, bit_path, cells_path)
+
+
+def _import_locked(root: Path, bit_path, cells_path) -> ImportResult:
+    """:func:`import_vivado` in the build folder ``root``, its lock held."""
     build = load_build(root, replacing_import=True)     # an earlier import, even a broken one, is replaced
     plan = _read_plan(build)
     device = get_device(plan["device"])

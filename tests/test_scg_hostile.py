@@ -69,10 +69,14 @@ def _scg(*args, **kw) -> subprocess.CompletedProcess:
 
 
 def _tree(root: Path) -> dict:
-    """Every path under ``root`` -> (kind, content hash): to see that nothing was written."""
+    """Every path under ``root`` -> (kind, content hash): to see that nothing was written. The
+    build folder's lock file holds the process id of the last command that wrote into the folder
+    (``import`` takes the lock before it finds it cannot write): only that it is a file counts."""
     out = {}
     for p in sorted(root.rglob("*")):
-        if p.is_symlink():
+        if p.name == ".lock" and p.parent == root and p.is_file() and not p.is_symlink():
+            out[p] = ("lock file",)
+        elif p.is_symlink():
             out[p] = ("link", os.readlink(p))
         elif p.is_file():
             out[p] = ("file", hashlib.sha256(p.read_bytes()).hexdigest(), stat.S_IMODE(p.stat().st_mode))

@@ -75,10 +75,12 @@ def _fake_vivado(out: Path, base: FrameMemory, tmp: Path, mutate_frames=None, mu
 
 
 def _folder_hash(root: Path) -> str:
+    """Every path and file under ``root``; of the build folder's lock file only that it is there (it
+    holds the pid of the last command that took the lock, as a refused import does)."""
     h = hashlib.sha256()
     for p in sorted(root.rglob("*")):
         h.update(str(p.relative_to(root)).encode())
-        if p.is_file():
+        if p.is_file() and not (p.name == ".lock" and p.parent == root):
             h.update(p.read_bytes())
     return h.hexdigest()
 

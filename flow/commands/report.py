@@ -6,6 +6,8 @@ import webbrowser
 
 import click
 
+from dcsflow.scg.folderlock import locked_folder
+
 from ..reportpage import load_inputs, render_inputs
 
 
@@ -32,7 +34,8 @@ def COMMAND(build, open_, force):
     if inputs.unverified:
         click.echo(f"note: {build} fails dcsflow's checks ({inputs.unverified}); the page is marked UNVERIFIED",
                    err=True)
-    page = render_inputs(inputs)[-1]
+    with locked_folder(build, "report"):      # not while a build or an import writes the folder
+        page = render_inputs(inputs)[-1]
     click.echo(str(page))
     if open_ and not open_page(page.resolve().as_uri()):
         click.echo(f"note: no web browser could be started; open {page} yourself", err=True)

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Callable, ClassVar
 
 from dcsflow.fileio import JSON_LIMIT, load_json_file, write_text_atomic
-from dcsflow.scg.buildfolder import sha256_file
+from dcsflow.scg.buildfolder import STAGE_FORMAT, sha256_file
 
 from ..errors import FlowError
 
@@ -31,7 +31,7 @@ from ..errors import FlowError
 STAGES = ("frontend", "tmap", "verify", "backend", "outputs")
 
 #: format name and version of the stage records ``stages/<stage>.json``
-RECORD_FORMAT = "dcsflow-stage"
+RECORD_FORMAT = STAGE_FORMAT
 RECORD_VERSION = 6
 RECORD_DIR = "stages"
 

@@ -22,7 +22,7 @@ import json
 import shutil
 from pathlib import Path
 
-from dcsflow.fileio import NETLIST_LIMIT, load_json_file, read_input_text, write_text_atomic
+from dcsflow.fileio import NETLIST_LIMIT, load_json_file, read_input_text, write_files_atomic, write_text_atomic
 
 from .. import frontend as fe
 from ..baselines import REFERENCE, candidate_runs, check_lut_width, check_names, submit_candidates
@@ -71,7 +71,7 @@ def finish_tlut(netlist: dict, into: Path, top: str, ext: fe.Extraction, module:
     defaults kept). Raises BaselineError when a LUT of it is wider than ``K``."""
     doc = fe.reimport({}, module, ext, netlist)
     into.mkdir(parents=True, exist_ok=True)
-    (into / "mapped.json").write_text(json.dumps(doc))
+    write_text_atomic(into / "mapped.json", json.dumps(doc))
     fe.continue_synthesis(into / "mapped.json", top, "", into / "post.json", into, "yosys",
                           what="rest of synth_xilinx (TLUT netlist)", lut_width=K)
     final = fe.finalize_tluts(load_json_file(into / "post.json", NETLIST_LIMIT), top)
@@ -153,11 +153,12 @@ def _static_remap(ctx: Context, jobs: Jobs, top: str, defaults: dict, after, con
     if best is not None:
         r = results[best]
         src = out / REMAP_DIR / f"t{r['tail']}"
-        write_text_atomic(out / "tmap" / "netlist.json", json.dumps(r["netlist"]))
-        for name in ("mapped.json", "post.json", "yosys.ys", "yosys.log"):
-            shutil.copyfile(src / name, out / "tlut" / name)
-        shutil.copyfile(src / "final.json", out / "tlut" / ".netlist.json.tmp")
-        (out / "tlut" / ".netlist.json.tmp").replace(out / "tlut" / "netlist.json")
+        # one group (temporaries first, renames last): never a mix of the two runs' files
+        files = {out / "tmap" / "netlist.json": json.dumps(r["netlist"])}
+        files.update({out / "tlut" / name: (src / name).read_bytes()
+                      for name in ("mapped.json", "post.json", "yosys.ys", "yosys.log")})
+        files[out / "tlut" / "netlist.json"] = (src / "final.json").read_bytes()
+        write_files_atomic(files)
     rec["seconds"] = round(seconds, 3)
     return rec
 
