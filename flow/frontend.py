@@ -208,6 +208,8 @@ def synthesize_pre(spec: DesignSpec, workdir: Path, status: Callable[[str], None
             raise FrontendError("Verilog parameters need --top")
         sets = " ".join(f"-set {k} {_vlog_value(v)}" for k, v in spec.chparams.items())
         lines.append(f"chparam {sets} {spec.top}")
+    # before any Yosys run: the sources' expression depth is checked while their blocks are read
+    blocks = _block_selection(spec, workdir)
     probe_secs = 0.0
     if not spec.top:
         cands, probe_secs = _top_probe(lines, workdir, status, names)
@@ -216,8 +218,7 @@ def synthesize_pre(spec: DesignSpec, workdir: Path, status: Callable[[str], None
                                 + ", ".join(cands) + "; give --top")
     top_opt = f"-top {spec.top}" if spec.top else ""
     # a name that is no identifier cannot be a port: extract_logic reports it with the port list
-    psel = " ".join([param_wire_selection([n for n in spec.params if is_identifier(n)]),
-                     *_block_selection(spec, workdir)])
+    psel = " ".join([param_wire_selection([n for n in spec.params if is_identifier(n)]), *blocks])
     mode = check_mode(spec.adders)
     candidates, n_adders = False, 0
     if spec.mul_chunk or mode != "carry":
@@ -413,8 +414,10 @@ def _lib_file(path: Path, workdir: Path) -> Path:
 def _block_selection(spec: DesignSpec, workdir: Path) -> list[str]:
     """Yosys selection patterns of the input ports declared inside a ``//PARAM`` block of a Verilog
     source (:func:`dcsflow.flow.marks.verilog_blocks`), by their ``src`` line: so the multiplier and
-    adder rewrites see those parameter inputs as they see ``(* PARAM *)`` ports. Raises
-    FrontendError for an unmatched ``//PARAM`` line."""
+    adder rewrites see those parameter inputs as they see ``(* PARAM *)`` ports. Each source's
+    expressions are checked on the same read (:func:`dcsflow.flow.hdlsize.check_expression_depth`).
+    Raises FrontendError for an unmatched ``//PARAM`` line or an expression too deep for Yosys."""
+    from .hdlsize import check_expression_depth
     from .marks import verilog_blocks
 
     pats: list[str] = []
@@ -427,6 +430,7 @@ def _block_selection(spec: DesignSpec, workdir: Path) -> list[str]:
             raise FrontendError(str(e)) from None
         except OSError:
             continue                         # Yosys reports the unreadable file
+        check_expression_depth(Path(p), text)
         blocks = verilog_blocks(Path(p), text)
         if not blocks:
             continue
