@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -31,6 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from _launcher import LAUNCHER  # noqa: E402
 from dcsflow.scg import bitstream as B  # noqa: E402
 from dcsflow.scg.data import data_file  # noqa: E402
 from dcsflow.scg.emulator import ConfigEmulator  # noqa: E402
@@ -47,24 +47,13 @@ def best(fn, repeat):
     return min(times), out
 
 
-#: measures one child process from a small launcher process: the peak RSS a child reports includes
-#: the image it was forked from, so the benchmark (hundreds of MB) must not be that parent
-_LAUNCHER = """
-import json, os, subprocess, sys, time
-t = time.perf_counter()
-p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-err = p.stderr.read()
-_, status, ru = os.wait4(p.pid, 0)
-print(json.dumps({"seconds": time.perf_counter() - t, "max_rss_kb": ru.ru_maxrss,
-                  "exit": os.waitstatus_to_exitcode(status), "stderr": err.decode(errors="replace")}))
-"""
 
 
 def run_measured(args: list[str]) -> dict:
     """Run ``python -m dcsflow.scg ARGS`` as a separate process: wall seconds, peak RSS (MB, the
     maximum resident set size ``/usr/bin/time -v`` reports, from ``os.wait4``), exit status and the
     first line of stderr."""
-    r = subprocess.run([sys.executable, "-c", _LAUNCHER, sys.executable, "-m", "dcsflow.scg", *args],
+    r = subprocess.run([sys.executable, "-c", LAUNCHER, sys.executable, "-m", "dcsflow.scg", *args],
                        capture_output=True, text=True, check=True)
     d = json.loads(r.stdout)
     return {"seconds": round(d["seconds"], 3), "max_rss_mb": round(d["max_rss_kb"] / 1024, 1), "exit": d["exit"],

@@ -34,22 +34,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from _launcher import LAUNCHER  # noqa: E402
 from dcsflow.scg import bitstream as B  # noqa: E402
 
 #: target of the ratio (parse - import) / size
 TARGET_RATIO = 2.0
 
-#: measures one child process from a small launcher (a child's peak RSS includes the image it was
-#: forked from, so the benchmark process must not be its parent)
-_LAUNCHER = """
-import json, os, subprocess, sys, time
-t = time.perf_counter()
-p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-err = p.stderr.read()
-_, status, ru = os.wait4(p.pid, 0)
-print(json.dumps({"seconds": time.perf_counter() - t, "max_rss_kb": ru.ru_maxrss,
-                  "exit": os.waitstatus_to_exitcode(status), "stderr": err.decode(errors="replace")}))
-"""
 
 _CHILD = {
     "import": "import sys; from dcsflow.scg import bitstream as B",
@@ -83,7 +73,7 @@ def flood_file(path: Path, mb: int) -> int:
 def measure(kind: str, path: Path) -> dict:
     """Run the child ``kind`` (:data:`_CHILD`) on ``path``: seconds, peak RSS (MB), exit status."""
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    r = subprocess.run([sys.executable, "-c", _LAUNCHER, sys.executable, "-c", _CHILD[kind], str(path)],
+    r = subprocess.run([sys.executable, "-c", LAUNCHER, sys.executable, "-c", _CHILD[kind], str(path)],
                        capture_output=True, text=True, check=True, env=env)
     d = json.loads(r.stdout)
     if d["exit"] != 0:

@@ -9,7 +9,6 @@ is one line ``error: ...`` naming the file and the reason (no traceback), within
 
 from __future__ import annotations
 
-import errno
 import json
 import os
 import shutil
@@ -25,24 +24,13 @@ import pytest
 from dcsflow import fileio as F
 from dcsflow.scg import bitstream as B
 from dcsflow.scg.errors import BitstreamError, BuildFolderError
+from _cli import one_line_error
 
 FLOW_DATA = Path(__file__).parent / "data" / "flow"
 #: the small build of tests/test_oserrors.py (the session's build cache makes it once)
 SMALL = {"design": str(FLOW_DATA / "keyxor.v"), "baselines": ("yosys-abc",), "static_remap": False}
 #: every command here ends well within this (a hang fails the test instead of stalling the suite)
 TIMEOUT = 20
-
-
-def _one_line_error(r, *needles) -> str:
-    """The single ``error: ...`` line of a failed command (exit status 1), containing ``needles``."""
-    err = r.stderr if isinstance(r.stderr, str) else r.stderr.decode("utf-8", "backslashreplace")
-    assert r.returncode == 1, (r.returncode, err[-3000:])
-    assert "Traceback" not in err, err[-3000:]
-    lines = [ln for ln in err.splitlines() if ln.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: "), err[-3000:]
-    for n in needles:
-        assert n in lines[0], (n, lines[0])
-    return lines[0]
 
 
 def _run(*args, module="dcsflow.flow"):
@@ -131,8 +119,8 @@ def test_a_build_record_replaced_by_a_fifo_is_one_line(small, tmp_path):
     b = _copy(small, tmp_path / "b")
     _fifo(b / "ppc.json")
     for args in (("rekey", b, "--param", "key=5a", "--to", "emulator"), ("report", b), ("check", b)):
-        _one_line_error(_run(*args), "ppc.json", "FIFO")
-    _one_line_error(_run("rekey", b, "--param", "key=5a", "--to", "emulator", module="dcsflow.scg"),
+        one_line_error(_run(*args), "ppc.json", "FIFO")
+    one_line_error(_run("rekey", b, "--param", "key=5a", "--to", "emulator", module="dcsflow.scg"),
                     "ppc.json", "FIFO")
 
 
@@ -140,7 +128,7 @@ def test_build_json_replaced_by_a_fifo_is_one_line(small, tmp_path):
     b = _copy(small, tmp_path / "b")
     _fifo(b / "build.json")
     for args in (("rekey", b, "--param", "key=5a", "--to", "emulator"), ("check", b)):
-        _one_line_error(_run(*args), f"{b / 'build.json'}", "FIFO")
+        one_line_error(_run(*args), f"{b / 'build.json'}", "FIFO")
 
 
 def test_a_record_linked_to_dev_zero_is_refused_quickly(small, tmp_path):
@@ -148,7 +136,7 @@ def test_a_record_linked_to_dev_zero_is_refused_quickly(small, tmp_path):
     (b / "template.json").unlink()
     (b / "template.json").symlink_to("/dev/zero")
     t = time.monotonic()
-    _one_line_error(_run("rekey", b, "--param", "key=5a", "--to", "emulator"), "template.json",
+    one_line_error(_run("rekey", b, "--param", "key=5a", "--to", "emulator"), "template.json",
                     "character device")
     assert time.monotonic() - t < TIMEOUT
     with pytest.raises(BuildFolderError, match="template.json.*character device"):
@@ -160,7 +148,7 @@ def test_deeply_nested_build_json_names_the_file_and_the_limit(small, tmp_path):
     b = _copy(small, tmp_path / "b")
     text = (b / "build.json").read_text().rstrip()
     (b / "build.json").write_text(text[:-1] + ', "deep": ' + "[" * 100_000 + "]" * 100_000 + "}\n")
-    line = _one_line_error(_run("rekey", b, "--param", "key=5a", "--to", "emulator"),
+    line = one_line_error(_run("rekey", b, "--param", "key=5a", "--to", "emulator"),
                            f"{b / 'build.json'}: input nested too deeply", f"{F.JSON_MAX_DEPTH} levels")
     assert "build manifest" in line
 
@@ -169,7 +157,7 @@ def test_a_too_large_build_json_is_refused_naming_the_limit(small, tmp_path):
     b = _copy(small, tmp_path / "b")
     with open(b / "build.json", "r+b") as f:
         f.truncate(F.JSON_LIMIT + 1)                    # sparse
-    _one_line_error(_run("rekey", b, "--param", "key=5a", "--to", "emulator"), "build.json",
+    one_line_error(_run("rekey", b, "--param", "key=5a", "--to", "emulator"), "build.json",
                     "larger than the limit of 64 MiB")
 
 
@@ -177,8 +165,8 @@ def test_a_too_large_build_json_is_refused_naming_the_limit(small, tmp_path):
 def test_a_bitstream_fifo_or_device_is_refused(tmp_path):
     fifo = tmp_path / "t.bit"
     os.mkfifo(fifo)
-    _one_line_error(_run("bit", "info", fifo, module="dcsflow.scg"), str(fifo), "FIFO")
-    _one_line_error(_run("bit", "info", "/dev/zero", module="dcsflow.scg"), "/dev/zero", "character device")
+    one_line_error(_run("bit", "info", fifo, module="dcsflow.scg"), str(fifo), "FIFO")
+    one_line_error(_run("bit", "info", "/dev/zero", module="dcsflow.scg"), "/dev/zero", "character device")
     with pytest.raises(BitstreamError, match="FIFO"):
         B.read_file(fifo)
 
@@ -187,16 +175,16 @@ def test_a_too_large_bitstream_is_refused_naming_the_limit(tmp_path):
     p = tmp_path / "big.bin"
     with open(p, "wb") as f:
         f.truncate(F.BITSTREAM_LIMIT + 4)               # sparse
-    _one_line_error(_run("bit", "info", p, module="dcsflow.scg"), str(p), "larger than the limit of 256 MiB")
+    one_line_error(_run("bit", "info", p, module="dcsflow.scg"), str(p), "larger than the limit of 256 MiB")
 
 
 def test_project_file_and_hdl_source_fifos(tmp_path):
     toml = tmp_path / "dcsflow.toml"
     os.mkfifo(toml)
-    _one_line_error(_run("build", "-p", toml, "--out", tmp_path / "out"), str(toml), "FIFO")
+    one_line_error(_run("build", "-p", toml, "--out", tmp_path / "out"), str(toml), "FIFO")
     src = tmp_path / "keyxor.v"
     os.mkfifo(src)
-    _one_line_error(_run("build", src, "--out", tmp_path / "out2"), str(src), "FIFO")
+    one_line_error(_run("build", src, "--out", tmp_path / "out2"), str(src), "FIFO")
 
 
 def test_aiger_and_parameter_file_fifos(tmp_path):

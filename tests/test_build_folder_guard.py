@@ -35,16 +35,10 @@ from dcsflow.scg import cli
 from dcsflow.scg._synthetic import make_build
 from dcsflow.scg.buildfolder import FOLDER_RECORD, is_build_folder, load_build
 from dcsflow.scg.folderlock import LOCK_FILE, FolderInUse, locked_folder
+from _cli import one_line_error
 
 DATA = Path(__file__).parent / "data"
 KEYXOR = DATA / "flow" / "keyxor.v"
-
-
-def _one_line_error(r) -> str:
-    assert r.returncode == 1 and "Traceback" not in r.stderr, (r.returncode, r.stderr)
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), r.stderr
-    return lines[0]
 
 
 def _snapshot(folder: Path) -> dict:
@@ -100,7 +94,7 @@ def test_build_out_into_a_users_folder_with_stages_is_refused_untouched(dcsflow,
     out = _users_folder(tmp_path)
     before = _snapshot(out)
     t0 = time.monotonic()
-    line = _one_line_error(dcsflow("build", KEYXOR, "--out", out, "--quiet", *extra))
+    line = one_line_error(dcsflow("build", KEYXOR, "--out", out, "--quiet", *extra))
     assert "not a dcsflow build folder" in line and "--force" in line and str(out) in line, line
     assert time.monotonic() - t0 < 30
     assert _snapshot(out) == before               # byte-identical, and no lock file or record added
@@ -111,7 +105,7 @@ def test_build_force_refuses_a_users_stages_folder(dcsflow, tmp_path):
     out = _users_folder(tmp_path)
     (out / "report.json").unlink()
     before = _snapshot(out)
-    line = _one_line_error(dcsflow("build", KEYXOR, "--out", out, "--quiet", "--force"))
+    line = one_line_error(dcsflow("build", KEYXOR, "--out", out, "--quiet", "--force"))
     assert "stages" in line and "frontend" in line and "already there" in line, line
     assert _snapshot(out) == before
 
@@ -133,7 +127,7 @@ def test_build_interrupted_before_its_first_stage_is_still_a_build_folder(dcsflo
     monkeypatch.undo()
     assert is_build_folder(out) and not (out / "stages" / "frontend.json").exists()
     # accepted: the run reaches its front end (a Yosys that fails at once), no "not a build folder"
-    line = _one_line_error(dcsflow("build", KEYXOR, "--out", out, "--quiet", "--to", "frontend",
+    line = one_line_error(dcsflow("build", KEYXOR, "--out", out, "--quiet", "--to", "frontend",
                                    env=_fake_yosys(tmp_path)))
     assert "not a dcsflow build folder" not in line and "yosys" in line, line
 
@@ -172,7 +166,7 @@ def test_second_build_into_a_held_folder_fails_at_once_in_one_line(dcsflow, tmp_
         took = time.monotonic() - t0
     finally:
         os.close(fd)
-    line = _one_line_error(r)
+    line = one_line_error(r)
     assert line == f"error: build folder {out} is in use by another dcsflow build (pid {os.getpid()})", line
     assert took < 30
     # nothing of the first build's was removed (the stale-file removal comes after the lock)
@@ -261,7 +255,7 @@ def test_finished_build_keeps_its_lock_file_unlisted_and_reports_are_locked(fini
     page = (out / "report.html").read_bytes()
     fd = _hold(out, f"{os.getpid()}\nbuild\n")
     try:
-        line = _one_line_error(dcsflow("report", out))
+        line = one_line_error(dcsflow("report", out))
         assert "in use by another dcsflow build" in line, line
         assert (out / "report.html").read_bytes() == page
         r = dcsflow("rekey", out, "--param", "key=a5", "--to", "emulator")   # readers do not lock
@@ -386,7 +380,7 @@ def test_yosys_killed_while_writing_pre_json_leaves_no_partial_file(dcsflow, tmp
     (out / FOLDER_RECORD).parent.mkdir()
     (out / FOLDER_RECORD).write_text('{"format": "dcsflow-build-folder", "version": 1}\n')
     (out / "frontend" / "pre.json").write_text('{"an earlier run": true}\n')
-    line = _one_line_error(dcsflow("build", KEYXOR, "--out", out, "--quiet", "--to", "frontend",
+    line = one_line_error(dcsflow("build", KEYXOR, "--out", out, "--quiet", "--to", "frontend",
                                    env=_half_writing_yosys(tmp_path, "pre.json")))
     assert "SIGKILL" in line or "signal 9" in line, line
     assert not (out / "frontend" / "pre.json").exists()        # neither half a file nor the earlier run's

@@ -21,24 +21,13 @@ from pathlib import Path
 import pytest
 
 from dcsflow.fileio import write_bytes_atomic, write_files_atomic, write_text_atomic
+from _cli import one_line_error
 
 FLOW_DATA = Path(__file__).parent / "data" / "flow"
 #: a small build: keyxor with one conventional candidate, no static re-map
 SMALL = {"design": str(FLOW_DATA / "keyxor.v"), "baselines": ("yosys-abc",), "static_remap": False}
 BUILD_ARGS = [str(FLOW_DATA / "keyxor.v"), "--baselines", "yosys-abc", "--no-static-remap", "-j", "1", "--quiet"]
 LONG = "n" * 300                     # longer than NAME_MAX (255) of every Linux file system
-
-
-def _one_line_error(r, *needles) -> str:
-    """The single ``error: ...`` line of a failed command (exit status 1), containing ``needles``."""
-    err = r.stderr if isinstance(r.stderr, str) else r.stderr.decode("utf-8", "backslashreplace")
-    assert r.returncode == 1, (r.returncode, err[-3000:])
-    assert "Traceback" not in err, err[-3000:]
-    lines = [ln for ln in err.splitlines() if ln.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: "), err[-3000:]
-    for n in needles:
-        assert n in lines[0], (n, lines[0])
-    return lines[0]
 
 
 def _scg(*args, **kw):
@@ -68,10 +57,10 @@ def _nest(path: Path, depth: int = 100_000) -> None:
 def test_deeply_nested_build_json_is_one_line(small, tmp_path, dcsflow):
     b = _copy(small, tmp_path / "b")
     _nest(b / "build.json")
-    _one_line_error(dcsflow("report", b), "build.json", "nested too deeply")
+    one_line_error(dcsflow("report", b), "build.json", "nested too deeply")
     for args in (("check", b), ("rekey", b, "--param", "key=5a", "--to", "emulator")):
-        _one_line_error(dcsflow(*args), f"{b / 'build.json'}: input nested too deeply")
-    _one_line_error(_scg("rekey", b, "--param", "key=5a", "--to", "emulator"),
+        one_line_error(dcsflow(*args), f"{b / 'build.json'}: input nested too deeply")
+    one_line_error(_scg("rekey", b, "--param", "key=5a", "--to", "emulator"),
                     f"{b / 'build.json'}: input nested too deeply")
 
 
@@ -79,17 +68,17 @@ def test_deeply_nested_build_json_is_one_line(small, tmp_path, dcsflow):
 def test_output_names_too_long(small, tmp_path, dcsflow):
     long_out = tmp_path / LONG
     r = dcsflow("specialize", small, "--param", "key=5a", "--out", long_out / "x.v")
-    _one_line_error(r, LONG)
+    one_line_error(r, LONG)
     r = dcsflow("specialize", small, "--param", "key=5a", "--out", tmp_path / (LONG + ".v"))
-    _one_line_error(r, LONG)
+    one_line_error(r, LONG)
     from dcsflow.aig import write_aiger
     from dcsflow.tmap.generators import multiplier
 
     g, params = multiplier(2)
     f = tmp_path / "mul2.aig"
     write_aiger(g, f)
-    _one_line_error(dcsflow("map", f, "--no-baseline", "--no-verify", "--out", long_out), LONG)
-    _one_line_error(dcsflow("build", *BUILD_ARGS, "--out", long_out), LONG)
+    one_line_error(dcsflow("map", f, "--no-baseline", "--no-verify", "--out", long_out), LONG)
+    one_line_error(dcsflow("build", *BUILD_ARGS, "--out", long_out), LONG)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mul2.aig"]
 
 
@@ -128,7 +117,7 @@ def test_standard_output_on_a_full_device(small):
     with open("/dev/full", "w") as full:
         r = subprocess.run([sys.executable, "-m", "dcsflow.flow", "specialize", str(small), "--param", "key=5a"],
                            stdout=full, stderr=subprocess.PIPE, text=True)
-    _one_line_error(r, "standard output", os.strerror(errno.ENOSPC))
+    one_line_error(r, "standard output", os.strerror(errno.ENOSPC))
 
 
 @pytest.mark.parametrize("exc, needle", [
@@ -269,9 +258,9 @@ def test_rekey_target_folder_is_not_created(small, tmp_path, dcsflow):
     for kind in ("bitfile", "partial"):
         target = tmp_path / "missing" / "deeper" / "x.bit"
         r = dcsflow("rekey", small, "--param", "key=5a", "--to", f"{kind}:{target}")
-        _one_line_error(r, f"{kind} target {target}", "does not exist")
+        one_line_error(r, f"{kind} target {target}", "does not exist")
         r = _scg("rekey", small, "--param", "key=5a", "--to", f"{kind}:{target}")
-        _one_line_error(r, "does not exist")
+        one_line_error(r, "does not exist")
         assert not (tmp_path / "missing").exists()
     ok = tmp_path / "x.bit"
     r = dcsflow("rekey", small, "--param", "key=5a", "--to", f"bitfile:{ok}")
