@@ -28,8 +28,10 @@ result byte for byte.
 from __future__ import annotations
 
 import json
+import os
 import random
 import shutil
+import signal
 from collections import Counter
 from pathlib import Path
 
@@ -268,3 +270,94 @@ def test_imported_build_with_rehashed_changes(imported_env, tmp_path, capsys, re
     print(f"\nimported-build fuzz shard {shard}: {dict(kinds)}")
     record_property("cases", sum(kinds.values()))
     assert sum(kinds.values()) == IMPORTED_CASES and kinds["refused"] > 0
+
+
+# ------------------------------------------------------------------------------------ special files
+# Every file of the build (build.json and each file it lists) replaced in turn by a FIFO, a link to
+# /dev/zero, a folder, 100,000 levels of JSON nesting (its hash recomputed in build.json) and a link to
+# an identical copy outside the folder. No reader may wait on the FIFO or read /dev/zero without end
+# (an alarm fails the case after 20 s); each case is refused in one line, or, for the identical copy,
+# gives the untampered rekey result byte for byte (also nesting, rehashed, in a file that rekey and
+# codegen do not read, e.g. the template netlist: its own reader refuses it).
+SPECIAL_KINDS = ("fifo", "/dev/zero", "folder", "nested", "link to a copy")
+
+
+def _special(work: Path, name: str, kind: str, outside: Path, orig: bytes) -> None:
+    p = work / name
+    p.unlink()
+    if kind == "fifo":
+        os.mkfifo(p)
+    elif kind == "/dev/zero":
+        p.symlink_to("/dev/zero")
+    elif kind == "folder":
+        p.mkdir()
+    elif kind == "nested":
+        p.write_bytes(b"[" * 100_000 + b"]" * 100_000)
+        if name != "build.json":
+            from dcsflow.scg.buildfolder import sha256_file
+
+            bj = json.loads((work / "build.json").read_text())
+            bj["files"][name] = sha256_file(p)
+            (work / "build.json").write_text(json.dumps(bj, indent=1) + "\n")
+    else:
+        outside.write_bytes(orig)
+        p.symlink_to(outside)
+
+
+def test_special_files_are_refused_without_waiting(fuzz_env, tmp_path, capsys, record_property):
+    a, _, _, orig, _ = fuzz_env
+    work = tmp_path / "work"
+    shutil.copytree(a, work)
+    ref = tmp_path / "ref.bit"
+    assert cli.main(["rekey", str(work), "--param", "key=a5", "--to", f"bitfile:{ref}"]) == 0
+    capsys.readouterr()
+
+    def hung(signum, frame):
+        raise AssertionError("a reader waited on a special file for 20 s")
+
+    old = signal.signal(signal.SIGALRM, hung)
+    kinds = Counter()
+    try:
+        for name in orig:
+            for kind in SPECIAL_KINDS:
+                if kind == "nested" and not name.endswith(".json"):
+                    continue
+                _special(work, name, kind, tmp_path / "outside", orig[name])
+                what = f"{name}: {kind}"
+                out_bit = tmp_path / "k.bit"
+                signal.alarm(20)
+                try:
+                    rc = cli.main(["rekey", str(work), "--param", "key=a5", "--to", f"bitfile:{out_bit}"])
+                    out, err = capsys.readouterr()
+                    rc2 = cli.main(["codegen", str(work), "--out", str(tmp_path / "gen")])
+                    out2, err2 = capsys.readouterr()
+                finally:
+                    signal.alarm(0)
+                if rc == 0:                    # rehashed nesting in a file rekey does not read
+                    assert kind == "link to a copy" or (kind == "nested" and name != "build.json"), f"accepted: {what}"
+                    assert out_bit.read_bytes() == ref.read_bytes(), what
+                    assert rc2 == 0, (what, err2)
+                    kinds[kind, "identical"] += 1
+                else:
+                    assert rc == 1 and out == "" and err.startswith("error: ") and len(err.splitlines()) == 1, (
+                        what, err)
+                    assert (rc2, out2, err2) == (1, "", err), (what, "codegen", err2)
+                    assert not out_bit.exists() and not (tmp_path / "gen").exists(), what
+                    kinds[kind, "refused"] += 1
+                p = work / name
+                if p.is_dir() and not p.is_symlink():
+                    p.rmdir()
+                else:
+                    p.unlink()
+                p.write_bytes(orig[name])
+                if kind == "nested" and name != "build.json":
+                    (work / "build.json").write_bytes(orig["build.json"])
+                out_bit.unlink(missing_ok=True)
+                shutil.rmtree(tmp_path / "gen", ignore_errors=True)
+    finally:
+        signal.signal(signal.SIGALRM, old)
+    print(f"\nspecial-file cases: {dict(kinds)}")
+    record_property("cases", sum(kinds.values()))
+    for kind in ("fifo", "/dev/zero", "folder"):
+        assert kinds[kind, "refused"] == len(orig), kind
+    assert kinds["nested", "refused"] >= 2                     # build.json's own and a record rekey reads
