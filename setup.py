@@ -79,7 +79,7 @@ setup(
     extras_require={
         "flow": FLOW_REQUIRES,
         "test": ["pytest>=7", "pytest-xdist>=3", "hypothesis>=6", "import-linter>=2",
-                 "pycryptodome>=3.15",  # second DES (tests/test_tmap_des.py) and AES (FIPS-197 C.1) implementation
+                 "pycryptodome>=3.15",  # second DES (tests/test_tmap_des.py) and AES (FIPS-197 C.1) implementation, KMAC128 (tests/test_keccak_model.py)
                  *DOCS_REQUIRES],       # tests/test_docs.py builds the documentation
         "docs": DOCS_REQUIRES,
     },
