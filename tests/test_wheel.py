@@ -36,8 +36,8 @@ from dcsflow.flow.paths import REPO_ROOT
 #: package-data folders (relative to the repository) whose every file the wheel must contain
 DATA_DIRS = ["scg/xc7", "designs/picipher/testvectors", "designs/picipher/rtl", "designs/picipher/tb",
              "designs/picipher/rtl_cis", "designs/aes128/rtl", "designs/aes128/tb", "designs/ppe/vectors",
-             "designs/ppe/rtl", "designs/ppe/programs", "designs/ppe/tb", "flow/yosys_lib",
-             "flow/boards", "flow/templates"]
+             "designs/ppe/rtl", "designs/ppe/programs", "designs/ppe/tb", "designs/keccak/vectors",
+             "flow/yosys_lib", "flow/boards", "flow/templates"]
 _IGNORE = shutil.ignore_patterns(".git", ".venv", "build", "*.egg-info", "__pycache__", "tests", "benchmarks",
                                  "docs", ".ci")
 
@@ -74,7 +74,8 @@ def _check_extended_sums(pkg_sums: Path, shared_sums: Path) -> None:
 def test_package_data_is_a_byte_copy_of_the_shared_data(shared):
     """Copied, never retyped: every shipped device/vector file equals its source in ../shared."""
     pairs = [(REPO_ROOT / "scg" / "xc7", shared / "xc7"),
-             (REPO_ROOT / "designs" / "picipher" / "testvectors", shared / "vectors" / "picipher")]
+             (REPO_ROOT / "designs" / "picipher" / "testvectors", shared / "vectors" / "picipher"),
+             (REPO_ROOT / "designs" / "keccak" / "vectors", shared / "vectors" / "keyak")]
     n = 0
     for pkg, src in pairs:
         for p in pkg.rglob("*"):
@@ -87,7 +88,7 @@ def test_package_data_is_a_byte_copy_of_the_shared_data(shared):
                     assert hashlib.sha256(p.read_bytes()).digest() == hashlib.sha256(s.read_bytes()).digest(), p
                 n += 1
     assert n >= 20
-    for folder in ("scg/xc7", "designs/picipher/testvectors"):
+    for folder in ("scg/xc7", "designs/picipher/testvectors", "designs/keccak/vectors"):
         text = (REPO_ROOT / folder / "SOURCES.md").read_text()
         assert "commit" in text and "license" in text, folder
 
