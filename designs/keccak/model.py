@@ -292,6 +292,7 @@ class Piston:
         self.state = bytearray(STATE_BYTES)
 
     def copy(self) -> "Piston":
+        """An independent piston with the same state."""
         p = Piston()
         p.state[:] = self.state
         return p
@@ -301,10 +302,12 @@ class Piston:
         self.state[:] = keccak_p(bytes(self.state), KEYAK_ROUNDS)
 
     def xor_bytes(self, offset: int, data: bytes) -> None:
+        """XOR ``data`` into the state from byte ``offset`` on."""
         for i, b in enumerate(data):
             self.state[offset + i] ^= b
 
     def xor_bit(self, position: int) -> None:
+        """Flip bit ``position`` of the state (bit i = bit i % 8 of byte i // 8, FIPS 202 B.1)."""
         self.state[position >> 3] ^= 1 << (position & 7)
 
     def pad(self, bit_position: int, frame: int = 0, frame_bits: int = 0) -> None:
@@ -328,6 +331,7 @@ class Engine:
         self.pos = 0
 
     def copy(self) -> "Engine":
+        """An independent engine with the same piston state and position."""
         e = Engine()
         e.piston = self.piston.copy()
         e.pos = self.pos
@@ -372,16 +376,17 @@ class Engine:
         return bytes(out)
 
     def end_header(self, body_next: bool) -> None:
-        """End of the metadata: frame bits 01 (body next) or 10 (tag next, LSB first: values 2, 1)."""
+        """End of the metadata: frame bits 01 (body next, value 2) or 10 (tag next, value 1),
+        first bit = least significant bit of the value."""
         self._spark(FRAME_BODY_NEXT if body_next else FRAME_TAG_NEXT)
 
     def end_body(self) -> None:
-        """End of the body: frame bits 10 (tag next)."""
+        """End of the body: frame bits 10 (tag next, value 1)."""
         self._spark(FRAME_TAG_NEXT)
 
     def extract(self, n: int) -> bytes:
         """The tag: the first ``n`` bytes of the outer part, Rs bytes per block; between blocks
-        the state is padded with a single 1 at bit 1 (pad10*1) and permuted. Leaves pos = 0: the
+        the state gets pad10*1 after one 0 bit (1s at bits 1 and 1347) and is permuted. Leaves pos = 0: the
         next message's metadata is XORed over the outer part."""
         out = bytearray()
         while True:
