@@ -1,0 +1,197 @@
+"""Simulation driver of the Keccak RTL (``designs/keccak/rtl``) under Icarus Verilog.
+
+:func:`run_hash` sends messages through ``keccak_core`` (SHA3-256 / SHAKE128 sponge, padding in
+hardware) with the test bench ``tb/tb_keccak.v`` in ONE simulator process and returns, per message,
+the output bytes and the handshake cycles. :func:`run_rounds` applies rounds of ``keccak_round``
+to states with ``tb/tb_keccak_perm.v``. Both write the test bench's stimulus file and parse its
+result file (formats in the test benches' headers); the expected values come from elsewhere
+(``hashlib``, :mod:`dcsflow.designs.keccak.model`), never from these functions.
+
+Word order on the 64-bit interface: word j of a message holds bytes 8j..8j+7, byte k in bits
+[8k +: 8] (FIPS 202 lanes are little-endian); the final word carries the count of its valid bytes.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from dcsflow.flow.simulate import icarus, last_output
+
+from .errors import InputError, SimulationError, SimulatorMissing
+
+HERE = Path(__file__).resolve().parent
+RTL_DIR = HERE / "rtl"
+TB_HASH = HERE / "tb" / "tb_keccak.v"
+TB_PERM = HERE / "tb" / "tb_keccak_perm.v"
+
+#: mode input of keccak_core
+MODE_SHA3_256, MODE_SHAKE128 = 0, 1
+#: rate in bytes per mode
+RATE = {MODE_SHA3_256: 136, MODE_SHAKE128: 168}
+#: largest message (words held by the test bench) and SHAKE output length (16-bit out_len)
+MAX_WORDS, MAX_OUT_LEN = 8192, 0xFFFF
+
+
+def rtl_files() -> list[Path]:
+    """Verilog sources of the core (keccak_round.v with keccak_rc, keccak_core.v)."""
+    return sorted(RTL_DIR.glob("*.v"))
+
+
+@dataclass(frozen=True)
+class HashRequest:
+    """One message: ``mode`` (:data:`MODE_SHA3_256` / :data:`MODE_SHAKE128`), the message bytes,
+    ``out_len`` (SHAKE128 output bytes; SHA3-256: 32, the value is ignored by the core) and
+    ``rounds12`` (Keccak-p[1600, 12] instead of Keccak-f[1600])."""
+
+    mode: int
+    message: bytes
+    out_len: int = 32
+    rounds12: bool = False
+
+
+@dataclass
+class HashResult:
+    """Output of one message: the bytes delivered (each word truncated to its ``m_bytes``), the
+    number of output words, whether ``m_last`` came exactly on the final one, and the cycles of the
+    first/last input and first/last output handshakes."""
+
+    output: bytes
+    words: int
+    last_ok: bool
+    t_in_first: int
+    t_in_last: int
+    t_out_first: int
+    t_out_last: int
+
+
+def message_words(message: bytes) -> list[tuple[int, int]]:
+    """The message as (word, valid bytes) transfers: full words, then a final word with 0..8 bytes
+    (an empty message or one of 8k bytes ends with a word whose count is 0 or 8: 8k bytes end with
+    the full word k-1, count 8; the empty message is one word with count 0)."""
+    message = bytes(message)
+    if not message:
+        return [(0, 0)]
+    out = []
+    for off in range(0, len(message), 8):
+        chunk = message[off:off + 8]
+        out.append((int.from_bytes(chunk, "little"), len(chunk)))
+    return out
+
+
+def stimulus_text(requests: list[HashRequest]) -> str:
+    """Stimulus file of tb_keccak.v for ``requests``.
+
+    Raises:
+        InputError: unknown mode, output length outside 0..65535, a message longer than the test
+            bench holds.
+    """
+    lines = ["keccak-stim 1"]
+    for r in requests:
+        if r.mode not in RATE:
+            raise InputError(f"keccak_core mode must be 0 (SHA3-256) or 1 (SHAKE128), got {r.mode!r}")
+        if not 0 <= int(r.out_len) <= MAX_OUT_LEN:
+            raise InputError(f"output length must be 0..{MAX_OUT_LEN} bytes, got {r.out_len}")
+        words = message_words(r.message)
+        if len(words) > MAX_WORDS:
+            raise InputError(f"message longer than the test bench's {MAX_WORDS * 8} bytes")
+        lines.append(f"M {r.mode} {int(bool(r.rounds12))} {int(r.out_len)} {len(words)}")
+        lines += [f"W {w:016x} {n}" for w, n in words]
+    return "\n".join(lines) + "\n"
+
+
+def parse_results(text: str, n_messages: int) -> list[HashResult]:
+    """Parse tb_keccak.v's result file.
+
+    Raises:
+        SimulationError: wrong header, unreadable line, a timeout (names the message), missing END.
+    """
+    lines = text.splitlines()
+    if not lines or lines[0].split() != ["keccak-results", "1"]:
+        raise SimulationError("simulation result does not start with 'keccak-results 1'")
+    out: list[HashResult] = []
+    data, lasts, ended = bytearray(), [], False
+    for line in lines[1:]:
+        f = line.split()
+        if not f:
+            continue
+        if f[0] == "O" and len(f) == 4:
+            data += int(f[1], 16).to_bytes(8, "little")[:int(f[2])]
+            lasts.append(f[3] == "1")
+        elif f[0] == "T" and len(f) == 5:
+            t = [int(v) for v in f[1:]]
+            # m_last on the final output word and on no other
+            last_ok = bool(lasts) and lasts[-1] and not any(lasts[:-1])
+            out.append(HashResult(bytes(data), len(lasts), last_ok, *t))
+            data, lasts = bytearray(), []
+        elif f[0] == "TIMEOUT":
+            raise SimulationError(f"simulation timed out in message {len(out) + 1} of {n_messages}")
+        elif f[0] == "END":
+            ended = True
+        else:
+            raise SimulationError(f"unreadable simulation result line {line[:60]!r}")
+    if not ended or len(out) != n_messages:
+        raise SimulationError(f"simulation ended early ({len(out)} of {n_messages} messages)")
+    return out
+
+
+def _run(tb: Path, stim_text: str, prefix: str, workdir, plusargs=()) -> str:
+    tmp = None
+    if workdir is None:
+        tmp = tempfile.TemporaryDirectory(prefix=prefix)
+        workdir = tmp.name
+    try:
+        wd = Path(workdir)
+        wd.mkdir(parents=True, exist_ok=True)
+        stim, res = wd / "stim.txt", wd / "res.txt"
+        stim.write_text(stim_text)
+        r = icarus([*rtl_files(), tb], wd, plusargs=[f"+in={stim}", f"+out={res}", *plusargs],
+                   error=SimulationError, missing=SimulatorMissing)
+        if not res.exists():
+            raise SimulationError("vvp wrote no result file" + last_output(r))
+        return res.read_text()
+    finally:
+        if tmp is not None:
+            tmp.cleanup()
+
+
+def run_hash(requests: list[HashRequest], stall_seed: int | None = None,
+             workdir: str | Path | None = None) -> list[HashResult]:
+    """Run ``requests`` through keccak_core in one Icarus run, one message after the other.
+
+    Args:
+        stall_seed: random gaps on s_valid and m_ready (seeded); None: none.
+        workdir: folder for the files (default: a private temporary folder, removed afterwards).
+    Raises:
+        InputError: a malformed request. SimulationError: Icarus failing, a timeout, unreadable
+            output (SimulatorMissing: Icarus not installed).
+    """
+    text = _run(TB_HASH, stimulus_text(requests), "keccak-sim-", workdir,
+                [f"+stall={int(stall_seed)}"] if stall_seed is not None else [])
+    return parse_results(text, len(requests))
+
+
+def run_rounds(records: list[tuple[bytes, int, int]], workdir: str | Path | None = None) -> list[bytes]:
+    """Apply rounds ir0 .. ir0+nr-1 of keccak_round to each 200-byte state of ``records`` =
+    [(state, ir0, nr)] in one Icarus run; returns the resulting states (200 bytes each).
+
+    Raises:
+        InputError: a state that is not 200 bytes, rounds outside 0..23. SimulationError: as
+            :func:`run_hash`.
+    """
+    lines = ["keccak-perm 1"]
+    for state, ir0, nr in records:
+        if len(state) != 200:
+            raise InputError(f"Keccak state must be 200 bytes, got {len(state)}")
+        if not (0 <= ir0 and 0 <= nr and ir0 + nr <= 24):
+            raise InputError(f"rounds {ir0}..{ir0 + nr - 1} outside 0..23")
+        lines.append(f"S {int.from_bytes(bytes(state), 'little'):0400x} {ir0} {nr}")
+    text = _run(TB_PERM, "\n".join(lines) + "\n", "keccak-perm-", workdir)
+    res = text.splitlines()
+    if not res or res[0].split() != ["keccak-perm-results", "1"] or res[-1:] != ["END"]:
+        raise SimulationError("unreadable or incomplete permutation result")
+    states = [int(line.split()[1], 16).to_bytes(200, "little") for line in res[1:-1] if line.startswith("R ")]
+    if len(states) != len(records):
+        raise SimulationError(f"permutation result has {len(states)} of {len(records)} states")
+    return states

@@ -1,0 +1,113 @@
+// Test bench of keccak_core (SHA3-256 / SHAKE128 sponge).
+//
+// Plusargs: +in=STIM +out=RESULT [+stall=SEED] (random gaps on s_valid and m_ready).
+// Stimulus (text, one record per line):
+//   keccak-stim 1                         header
+//   M <mode> <rounds12> <out_len> <n>     a message of n words (n >= 1); mode 0 SHA3-256, 1 SHAKE128
+//   W <16 hex> <bytes>                    n lines: one word (message bytes 8j..8j+7, byte k in bits
+//                                         [8k +: 8]); <bytes> is sent as s_bytes, s_last on the n-th
+// Result: first line "keccak-results 1"; per output word "O <16 hex> <m_bytes> <m_last>"; per
+// message "T <cycle of first input handshake> <last input> <first output> <last output>"; then
+// "END", or "TIMEOUT" when the core stops answering.
+`timescale 1ns/1ps
+module tb;
+    reg clk = 1'b0, rst = 1'b1;
+    reg [1:0] mode = 2'd0;
+    reg rounds12 = 1'b0;
+    reg [15:0] out_len = 16'd0;
+    reg s_valid = 1'b0, s_last = 1'b0, m_ready = 1'b0;
+    reg [63:0] s_data = 64'd0;
+    reg [3:0] s_bytes = 4'd0;
+    wire s_ready, m_valid, m_last, busy;
+    wire [63:0] m_data;
+    wire [3:0] m_bytes;
+
+    keccak_core dut(.clk(clk), .rst(rst), .mode(mode), .rounds12(rounds12), .out_len(out_len),
+                    .s_valid(s_valid), .s_ready(s_ready), .s_data(s_data), .s_last(s_last), .s_bytes(s_bytes),
+                    .m_valid(m_valid), .m_ready(m_ready), .m_data(m_data), .m_last(m_last), .m_bytes(m_bytes),
+                    .busy(busy));
+
+    always #5 clk = ~clk;
+
+    integer fin, fout, code, seed, stall, cycle, i, n, nbytes, accepted, done;
+    integer t_in0, t_in1, t_out0, t_out1, nout;
+    integer a_mode, a_r12, a_len;
+    reg [8*8-1:0] tag;
+    reg [63:0] value;
+    reg [63:0] words [0:8191];
+    reg [3:0]  wbytes [0:8191];
+
+    always @(posedge clk) begin
+        if (!rst && s_valid && s_ready) begin
+            if (accepted == 0) t_in0 = cycle;
+            t_in1 = cycle;
+            accepted = accepted + 1;
+        end
+        if (!rst && m_valid && m_ready) begin
+            $fdisplay(fout, "O %016h %0d %0d", m_data, m_bytes, m_last);
+            if (nout == 0) t_out0 = cycle;
+            t_out1 = cycle;
+            nout = nout + 1;
+            if (m_last) done = 1;
+        end
+        if (!rst) m_ready <= stall ? ($random(seed) & 1) : 1'b1;
+        cycle <= cycle + 1;
+    end
+
+    task run_message;
+        integer timeout;
+        begin
+            accepted = 0; nout = 0; done = 0; timeout = 0;
+            while (!done && timeout < 400 + 200 * n + 2 * a_len) begin
+                @(negedge clk);
+                if (accepted < n && (!stall || ($random(seed) & 1))) begin
+                    s_valid = 1'b1;
+                    s_data = words[accepted];
+                    s_bytes = wbytes[accepted];
+                    s_last = (accepted == n - 1);
+                end else begin
+                    s_valid = 1'b0;
+                    s_last = 1'b0;
+                end
+                timeout = timeout + 1;
+            end
+            s_valid = 1'b0;
+            if (!done) begin
+                $fdisplay(fout, "TIMEOUT");
+                $fclose(fout);
+                $finish;
+            end
+            $fdisplay(fout, "T %0d %0d %0d %0d", t_in0, t_in1, t_out0, t_out1);
+        end
+    endtask
+
+    reg [1023:0] fname;
+    initial begin
+        cycle = 0; seed = 1; stall = 0; accepted = 0; nout = 0; done = 0;
+        if ($value$plusargs("stall=%d", seed)) stall = 1;
+        if (!$value$plusargs("in=%s", fname)) begin $display("tb: +in=FILE missing"); $finish; end
+        fin = $fopen(fname, "r");
+        if (!$value$plusargs("out=%s", fname)) begin $display("tb: +out=FILE missing"); $finish; end
+        fout = $fopen(fname, "w");
+        $fdisplay(fout, "keccak-results 1");
+        code = $fscanf(fin, "%s %d\n", tag, i);
+        repeat (3) @(posedge clk);
+        #1 rst = 1'b0;
+        while (!$feof(fin)) begin
+            code = $fscanf(fin, "%s %d %d %d %d\n", tag, a_mode, a_r12, a_len, n);
+            if (code == 5 && tag == "M") begin
+                for (i = 0; i < n; i = i + 1) begin
+                    code = $fscanf(fin, "%s %h %d\n", tag, value, nbytes);
+                    words[i] = value;
+                    wbytes[i] = nbytes;
+                end
+                @(negedge clk);
+                mode = a_mode; rounds12 = a_r12; out_len = a_len;
+                run_message;
+            end
+        end
+        $fdisplay(fout, "END");
+        $fclose(fout);
+        $finish;
+    end
+endmodule
