@@ -90,22 +90,33 @@ def test_twelve_round_sponge_against_model():
 
 
 def test_cycles_per_block():
-    # No gaps: a 1088-bit block takes 17 word transfers + 24 rounds = 41 cycles (absorption does
-    # not overlap the permutation); from the final input word to the first output word: 25 cycles
-    # (the transfer cycle + 24 rounds); a message that fills its last block exactly needs a
-    # padding-only block: 1 more cycle + 24 rounds. SHAKE128: 21 transfers + 24 rounds = 45.
+    # No gaps: the block buffer takes the next block's words while the permutation runs, so a
+    # message of k blocks takes (words of one block) + 24 k cycles from its first input handshake
+    # to its first output handshake: 24 cycles per 1088-bit block once the first block is loaded
+    # (17 word transfers, overlapped). A message that fills its last block exactly needs a
+    # padding-only block (24 more cycles); squeezing takes 21 words per block, then 24 rounds.
     rng = random.Random(RNG_SEED + 4)
-    reqs = [sim.HashRequest(SHA3, _msg(rng, 3 * 136 - 1)), sim.HashRequest(SHA3, _msg(rng, 136)),
-            sim.HashRequest(SHAKE, _msg(rng, 3 * 168 - 1), 3 * 168)]
-    r3, rfull, rk = sim.run_hash(reqs)
-    _check(reqs, [r3, rfull, rk])
-    assert r3.t_in_last - r3.t_in_first == 2 * 41 + 16         # 3 blocks of 17 words
-    assert r3.t_out_first - r3.t_in_last == 25
-    assert r3.t_out_last - r3.t_out_first == 3                 # 4 digest words, back to back
-    assert rfull.t_out_first - rfull.t_in_last == 25 + 1 + 24  # padding-only block
-    assert rk.t_in_last - rk.t_in_first == 2 * 45 + 20
-    # squeezing: 21 words per block, then 24 rounds for the next one
+    reqs = [sim.HashRequest(SHA3, _msg(rng, k * 136 - 1)) for k in (1, 2, 3, 4)]
+    reqs += [sim.HashRequest(SHA3, _msg(rng, 136)),
+             sim.HashRequest(SHAKE, _msg(rng, 3 * 168 - 1), 3 * 168),
+             sim.HashRequest(SHA3, _msg(rng, 2 * 136 - 1), rounds12=True)]
+    res = sim.run_hash(reqs)
+    _check(reqs[:6], res[:6])
+    for k, r in zip((1, 2, 3, 4), res):
+        assert r.t_out_first - r.t_in_first == 17 + 24 * k, k
+        assert r.t_out_last - r.t_out_first == 3                # 4 digest words, back to back
+    assert res[0].t_out_first - res[0].t_in_last == 25          # final word, 24 rounds, output
+    # input of 4 blocks: block 1 at cycles 0..16, block 2 at 18..34 (during permutation 1), then
+    # block k at 24 (k - 2) + 18 .. + 34: the buffer frees when permutation k-1 starts
+    assert res[3].t_in_last - res[3].t_in_first == 34 + 24 * 2
+    assert res[4].t_out_first - res[4].t_in_first == 17 + 24 * 2          # padding-only block
+    rk = res[5]
+    assert rk.t_out_first - rk.t_in_first == 21 + 24 * 3
     assert rk.t_out_last - rk.t_out_first == 3 * 21 - 1 + 2 * 24
+    # Keccak-p[1600, 12]: the 64-bit input is the bottleneck (block 2 loaded at cycles 18..34,
+    # permutation 2 at 35..46), 18 cycles per 1088-bit block
+    assert res[6].output == model.sponge(136, 0x06, reqs[6].message, 32, nr=12)
+    assert res[6].t_out_first - res[6].t_in_first == 35 + 12
 
 
 def test_message_words_and_errors():
