@@ -2,13 +2,17 @@
 // clock (after the high-speed core of Yalla, Homsirikamol, Kaps, DIAC 2014). Verilog-2005,
 // synthesizable; needs keccak_round.v. Ports, protocol and timing: designs/keccak/README.md.
 //
+// Timing: the next block's words fill a block buffer while the permutation runs; the buffer is
+// absorbed in the permutation's first round: 24 cycles per block (12 with rounds12, then bounded by
+// the 17/21 word transfers).
+//
 // Words: 64 bits = one lane; byte k of a word (bits [8k +: 8]) is message byte 8j+k of word j
 // (FIPS 202 little-endian lanes). Word j of a block is XORed into lane j (lane index x+5y).
 //
 // Input (AXI-Stream-like): s_valid/s_ready/s_data, s_last on the message's final word, s_bytes
-// = valid bytes of that final word (0..8; 0 only for a message of length 0 sent as one word with
-// s_bytes 0, or after a multiple of 8 bytes). Bytes at and above s_bytes are ignored; s_bytes of
-// other words is ignored (8). mode / rounds12 / out_len are sampled at a message's first input
+// = valid bytes of that final word (0..8: the empty message is one word with s_bytes 0; a message
+// of 8k bytes ends with a full word, s_bytes 8, or equivalently with an extra word, s_bytes 0).
+// Bytes at and above s_bytes are ignored; s_bytes of other words is ignored (8). mode / rounds12 / out_len are sampled at a message's first input
 // transfer and held by the core until its last output transfer.
 // Output: m_valid/m_ready/m_data, m_last on the final word, m_bytes = valid bytes of the word
 // (8, or out_len mod 8 on the final word; bytes above are state bytes, not zero).
