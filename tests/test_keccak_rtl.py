@@ -74,6 +74,7 @@ def test_handshake_stalls_and_interleaved_modes():
     for n in [0, 9, 135, 136, 167, 168, 339]:
         reqs.append(sim.HashRequest(SHA3, _msg(rng, n)))
         reqs.append(sim.HashRequest(SHAKE, _msg(rng, n), rng.choice([5, 64, 337])))
+    reqs.append(sim.HashRequest(SHAKE, _msg(rng, 3), 0))    # out_len 0: one word, m_bytes 0, m_last
     _check(reqs, sim.run_hash(reqs, stall_seed=7))
 
 
