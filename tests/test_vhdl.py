@@ -20,6 +20,7 @@ import pytest
 from dcsflow.flow import netlist as nl
 from dcsflow.flow.specialize import load_build, specialized_verilog
 from dcsflow.flow.vhdl import VhdlError, ghdl_error, prepare, scan, tokenize
+from dcsflow.scg.buildfolder import BUILD_FORMAT, STAGE_FORMAT
 from dcsflow.flow.yosys import cells_sim
 
 DATA = Path(__file__).parent / "data" / "vhdl"
@@ -134,10 +135,12 @@ def test_cli_bad_input_one_line(dcsflow, tmp_path, args, msg):
     for name, text in BAD.items():
         (tmp_path / name).write_text(text)
     out = tmp_path / "b"
-    # a complete earlier build in the folder must not survive a failed rebuild looking complete
+    # a complete earlier build in the folder (its records name their formats, so the folder is taken for
+    # a build folder) must not survive a failed rebuild looking complete
     (out / "stages").mkdir(parents=True)
     for n in COMPLETE_MARKERS:
-        (out / n).write_text("{}")
+        fmt = BUILD_FORMAT if n == "build.json" else STAGE_FORMAT if n.startswith("stages/") else "dcsflow-report"
+        (out / n).write_text(json.dumps({"format": fmt}))
     r = dcsflow("build", *[tmp_path / a if str(a).endswith(".vhd") and "/" not in str(a) else a for a in args],
                 "--out", out, "--quiet")
     assert r.returncode == 1
