@@ -124,7 +124,7 @@ def test_message_words_and_errors():
     assert sim.message_words(b"") == [(0, 0)]
     assert sim.message_words(bytes(range(9))) == [(0x0706050403020100, 8), (8, 1)]
     with pytest.raises(InputError):
-        sim.stimulus_text([sim.HashRequest(2, b"")])
+        sim.stimulus_text([sim.HashRequest(3, b"")])
     with pytest.raises(InputError):
         sim.stimulus_text([sim.HashRequest(SHAKE, b"", 1 << 16)])
     with pytest.raises(InputError):

@@ -27,9 +27,11 @@ TB_HASH = HERE / "tb" / "tb_keccak.v"
 TB_PERM = HERE / "tb" / "tb_keccak_perm.v"
 
 #: mode input of keccak_core
-MODE_SHA3_256, MODE_SHAKE128 = 0, 1
+MODE_SHA3_256, MODE_SHAKE128, MODE_KMAC128 = 0, 1, 2
 #: rate in bytes per mode
-RATE = {MODE_SHA3_256: 136, MODE_SHAKE128: 168}
+RATE = {MODE_SHA3_256: 136, MODE_SHAKE128: 168, MODE_KMAC128: 168}
+#: KMAC128 port limits: key bytes (key[255:0]) and customization bytes (custom[1255:0])
+MAX_KEY, MAX_CUSTOM = 32, 157
 #: largest message (words held by the test bench) and SHAKE output length (16-bit out_len)
 MAX_WORDS, MAX_OUT_LEN = 8192, 0xFFFF
 
@@ -43,12 +45,16 @@ def rtl_files() -> list[Path]:
 class HashRequest:
     """One message: ``mode`` (:data:`MODE_SHA3_256` / :data:`MODE_SHAKE128`), the message bytes,
     ``out_len`` (SHAKE128 output bytes; SHA3-256: 32, the value is ignored by the core) and
-    ``rounds12`` (Keccak-p[1600, 12] instead of Keccak-f[1600])."""
+    ``rounds12`` (Keccak-p[1600, 12] instead of Keccak-f[1600]); for :data:`MODE_KMAC128` also
+    the ``key`` (0..32 bytes, the core's ``key`` port) and the customization string ``custom``
+    (0..157 bytes, the ``custom`` port); ``out_len`` is then the MAC length L/8."""
 
     mode: int
     message: bytes
     out_len: int = 32
     rounds12: bool = False
+    key: bytes = b""
+    custom: bytes = b""
 
 
 @dataclass
@@ -90,12 +96,19 @@ def stimulus_text(requests: list[HashRequest]) -> str:
     lines = ["keccak-stim 1"]
     for r in requests:
         if r.mode not in RATE:
-            raise InputError(f"keccak_core mode must be 0 (SHA3-256) or 1 (SHAKE128), got {r.mode!r}")
+            raise InputError(f"keccak_core mode must be 0 (SHA3-256), 1 (SHAKE128) or 2 (KMAC128), got {r.mode!r}")
         if not 0 <= int(r.out_len) <= MAX_OUT_LEN:
             raise InputError(f"output length must be 0..{MAX_OUT_LEN} bytes, got {r.out_len}")
         words = message_words(r.message)
         if len(words) > MAX_WORDS:
             raise InputError(f"message longer than the test bench's {MAX_WORDS * 8} bytes")
+        if r.mode == MODE_KMAC128:
+            key, custom = bytes(r.key), bytes(r.custom)
+            if len(key) > MAX_KEY or len(custom) > MAX_CUSTOM:
+                raise InputError(f"KMAC128 key of at most {MAX_KEY} bytes and customization of at most "
+                                 f"{MAX_CUSTOM} bytes, got {len(key)} and {len(custom)}")
+            lines.append(f"K {int.from_bytes(key, 'little'):064x} {len(key)} "
+                         f"{int.from_bytes(custom, 'little'):0314x} {len(custom)}")
         lines.append(f"M {r.mode} {int(bool(r.rounds12))} {int(r.out_len)} {len(words)}")
         lines += [f"W {w:016x} {n}" for w, n in words]
     return "\n".join(lines) + "\n"

@@ -19,9 +19,13 @@
 module keccak_core (
     input  wire        clk,
     input  wire        rst,        // synchronous, active high: empty state, ready for a message
-    input  wire [1:0]  mode,       // 0 SHA3-256, 1 SHAKE128 (2 KMAC128, 3 Lake Keyak: reserved)
+    input  wire [1:0]  mode,       // 0 SHA3-256, 1 SHAKE128, 2 KMAC128 (3 Lake Keyak: reserved)
     input  wire        rounds12,   // 0: Keccak-f[1600] (24 rounds); 1: Keccak-p[1600, 12]
-    input  wire [15:0] out_len,    // SHAKE128 output length in bytes (SHA3-256: always 32)
+    input  wire [15:0] out_len,    // SHAKE128 / KMAC128 output length in bytes (SHA3-256: always 32)
+    input  wire [255:0] key,       // KMAC128 key, byte k in bits [8k +: 8] (the later parameter input)
+    input  wire [5:0]  key_len,    // KMAC128 key length in bytes, 0..32 (values > 32 count as 32)
+    input  wire [1255:0] custom,   // KMAC128 customization string S, byte k in bits [8k +: 8]
+    input  wire [7:0]  custom_len, // length of S in bytes, 0..157 (values > 157 count as 157)
     input  wire        s_valid,
     output wire        s_ready,
     input  wire [63:0] s_data,
@@ -34,20 +38,65 @@ module keccak_core (
     output wire [3:0]  m_bytes,
     output wire        busy        // a message is being absorbed, permuted or squeezed
 );
-    localparam MODE_SHA3_256 = 2'd0, MODE_SHAKE128 = 2'd1;
-    // permutation engine (KMAC will add a prefix-block step before the message, Keyak a duplex state)
+    localparam MODE_SHA3_256 = 2'd0, MODE_SHAKE128 = 2'd1, MODE_KMAC128 = 2'd2;
+    // permutation engine (Keyak will add a duplex state)
     localparam E_IDLE = 2'd0, E_PERM = 2'd1, E_SQUEEZE = 2'd2;
+    // KMAC128 prefix blocks, absorbed by the engine from E_IDLE before the message's blocks:
+    // PRE_CUST bytepad(encode_string("KMAC") || encode_string(S), 168), then PRE_KEY
+    // bytepad(encode_string(K), 168) -- the key block, a function of the key alone: its own phase,
+    // so that a later precomputed key state can replace it
+    localparam PRE_NONE = 2'd0, PRE_CUST = 2'd1, PRE_KEY = 2'd2;
 
     // --- message configuration -------------------------------------------------------------------
     reg           started;        // first word of the message taken: configuration latched
     reg  [1:0]    mode_r;
     reg           r12_r;
+    reg  [15:0]   len_r;
     wire [1:0]  mode_e = started ? mode_r : mode;       // in force: the inputs at the first transfer,
     wire        r12_e  = started ? r12_r : rounds12;    // then the latched copy
+    wire [15:0] len_e  = started ? len_r : out_len;
     wire        shake  = (mode_e == MODE_SHAKE128);
-    wire [4:0]  rate_lanes = shake ? 5'd21 : 5'd17;        // 1344 / 1088 bits
-    wire [7:0]  dsuffix = shake ? 8'h1F : 8'h06;           // M||1111 + first pad bit / M||01 + first pad bit
+    wire        kmac   = (mode_e == MODE_KMAC128);
+    wire        r168   = shake || kmac;
+    wire [4:0]  rate_lanes = r168 ? 5'd21 : 5'd17;         // 1344 / 1088 bits
+    wire [7:0]  rate_bytes = r168 ? 8'd168 : 8'd136;
     wire [4:0]  first_round = r12_e ? 5'd12 : 5'd0;
+
+    // trailer appended after the message bytes by the hardware (bytes little-endian, tl bytes):
+    // SHA3-256 0x06 (M||01 + first pad bit), SHAKE128 0x1F (M||1111 + first pad bit), KMAC128
+    // right_encode(L) with L = 8*out_len bits, then 0x04 (cSHAKE: M||00 + first pad bit)
+    wire [18:0] lbits = {len_e, 3'b000};
+    reg  [39:0] trl;
+    reg  [2:0]  tl;
+    always @* begin
+        if (!kmac) begin
+            trl = {32'd0, shake ? 8'h1F : 8'h06}; tl = 3'd1;
+        end else if (len_e < 16'd32) begin
+            trl = {16'd0, 8'h04, 8'h01, lbits[7:0]}; tl = 3'd3;
+        end else if (len_e < 16'd8192) begin
+            trl = {8'd0, 8'h04, 8'h02, lbits[7:0], lbits[15:8]}; tl = 3'd4;
+        end else begin
+            trl = {8'h04, 8'h03, lbits[7:0], lbits[15:8], 5'd0, lbits[18:16]}; tl = 3'd5;
+        end
+    end
+
+    // KMAC128 prefix blocks (byte i of a block in bits [8i +: 8])
+    wire [5:0]   klen = (key_len > 6'd32) ? 6'd32 : key_len;
+    wire [255:0] kmask = klen[5] ? {256{1'b1}} : ((256'd1 << {klen[4:0], 3'b000}) - 256'd1);
+    wire [8:0]   kbits = {klen, 3'b000};
+    // bytepad(encode_string(K), 168): left_encode(168) = 01 A8, left_encode(8*klen), K, zeros
+    wire [1343:0] key_blk = klen[5]
+        ? ({1088'd0, key & kmask} << 40) | {1304'd0, 8'h00, 8'h01, 8'h02, 8'hA8, 8'h01}
+        : ({1088'd0, key & kmask} << 32) | {1312'd0, kbits[7:0], 8'h01, 8'hA8, 8'h01};
+    wire [7:0]   clen = (custom_len > 8'd157) ? 8'd157 : custom_len;
+    wire [1255:0] cmask = (clen == 8'd157) ? {1256{1'b1}} : ((1256'd1 << {clen, 3'b000}) - 1256'd1);
+    wire [10:0]  cbits = {clen, 3'b000};
+    // bytepad(encode_string("KMAC") || encode_string(S), 168):
+    // 01 A8 | 01 20 'K' 'M' 'A' 'C' | left_encode(8*clen) | S | zeros
+    wire [63:0]  chead = {8'h43, 8'h41, 8'h4D, 8'h4B, 8'h20, 8'h01, 8'hA8, 8'h01};
+    wire [1343:0] cust_blk = (clen < 8'd32)
+        ? ({88'd0, custom & cmask} << 80) | {1264'd0, cbits[7:0], 8'h01, chead}
+        : ({88'd0, custom & cmask} << 88) | {1256'd0, cbits[7:0], 5'd0, cbits[10:8], 8'h02, chead};
 
     // --- input side: words fill the block buffer B (lane j of the block at [64*j +: 64]) ---------
     reg  [1343:0] B;
@@ -59,26 +108,31 @@ module keccak_core (
 
     wire [3:0]  nb = !s_last ? 4'd8 : (s_bytes > 4'd8 ? 4'd8 : s_bytes);
     wire [63:0] dmask = nb[3] ? {64{1'b1}} : ((64'd1 << {nb[2:0], 3'b000}) - 64'd1);
-    wire [4:0]  pad_lane = wi + {4'd0, nb[3]};             // a full final word: padding in the next lane
-    wire        pad_fits = (pad_lane != rate_lanes);       // else the padding needs a block of its own
+    wire [7:0]  tpos = {wi, 3'b000} + {4'd0, nb};          // block byte of the trailer's first byte
+    wire [8:0]  tend = {1'b0, tpos} + {6'd0, tl};
+    wire        pad_fits = (tend <= {1'b0, rate_bytes});   // else the rest spills into one more block
+    // trailer at byte tpos of a 1384-bit window; bytes from the rate on spill into the next block
+    wire [1383:0] tw = {1344'd0, trl} << {tpos, 3'b000};
+    wire [39:0] spill_w = r168 ? tw[1344 +: 40] : tw[1088 +: 40];
+    wire [1343:0] rmask = r168 ? {1344{1'b1}} : {256'd0, {1088{1'b1}}};
+    reg  [39:0] spill;            // trailer bytes past the final data block (pad_pending)
 
     assign s_ready = !bfull && !in_done;
     wire xfer_in = s_valid && s_ready;
 
     // the word (masked to its bytes) and, on the final word, pad10*1 with the domain bits
     reg  [1343:0] X;
-    // padding-only block: domain byte at byte 0, 0x80 in the last byte of the rate
+    // padding block: the spilled trailer bytes from byte 0, 0x80 in the last byte of the rate
     reg  [1343:0] P;
     integer i;
     always @* begin
         X = {1344{1'b0}};
-        P = {1344{1'b0}};
-        P[7:0] = dsuffix;
+        P = {1304'd0, spill};
+        if (s_last)
+            X = tw[1343:0] & rmask;
         for (i = 0; i < 21; i = i + 1) begin
             if (wi == i)
                 X[64*i +: 64] = X[64*i +: 64] ^ (s_data & dmask);
-            if (s_last && pad_fits && pad_lane == i)
-                X[64*i +: 64] = X[64*i +: 64] ^ ({56'd0, dsuffix} << {nb[2:0], 3'b000});
             if (s_last && pad_fits && rate_lanes == i + 1)
                 X[64*i + 56 +: 8] = X[64*i + 56 +: 8] ^ 8'h80;   // last pad bit: bit 7 of the block's last byte
             if (rate_lanes == i + 1)
@@ -94,9 +148,12 @@ module keccak_core (
     reg  [4:0]    wo;             // lane of the next output word
     reg  [15:0]   left;           // output bytes still to deliver
 
-    wire start = (eng == E_IDLE) && bfull;                // absorb B into the first round's input
+    reg  [1:0]    pre;            // KMAC128 prefix block to absorb next (PRE_NONE: the message's)
+    wire start_pre = (eng == E_IDLE) && (pre != PRE_NONE);
+    wire start = (eng == E_IDLE) && (pre != PRE_NONE || bfull);   // absorb into the first round's input
+    wire [1343:0] A = (pre == PRE_CUST) ? cust_blk : (pre == PRE_KEY) ? key_blk : B;
     wire [63:0]   rc;
-    wire [1599:0] S_in = start ? (S ^ {256'd0, B}) : S;
+    wire [1599:0] S_in = start ? (S ^ {256'd0, A}) : S;
     wire [1599:0] S_round;
     keccak_rc    rcs(.ir(start ? first_round : rnd), .rc(rc));
     keccak_round round(.s_in(S_in), .rc(rc), .s_out(S_round));
@@ -106,20 +163,24 @@ module keccak_core (
 
     always @(posedge clk) begin
         if (rst) begin
-            started <= 1'b0; mode_r <= MODE_SHA3_256; r12_r <= 1'b0;
+            started <= 1'b0; mode_r <= MODE_SHA3_256; r12_r <= 1'b0; len_r <= 16'd0; pre <= PRE_NONE;
+            spill <= 40'd0;
             B <= {1344{1'b0}}; bfull <= 1'b0; blast <= 1'b0; pad_pending <= 1'b0; in_done <= 1'b0;
             wi <= 5'd0;
             eng <= E_IDLE; S <= {1600{1'b0}}; rnd <= 5'd0; final_r <= 1'b0; wo <= 5'd0; left <= 16'd0;
         end else begin
-            // input side (never in the same cycle as start: s_ready needs !bfull, start needs bfull)
+            // input side (never in the same cycle as a start from B: s_ready needs !bfull, that start
+            // needs bfull; a prefix-block start leaves B alone)
             if (xfer_in) begin
                 B <= B ^ X;
                 if (!started) begin
-                    started <= 1'b1; mode_r <= mode; r12_r <= rounds12;
-                    left <= (mode == MODE_SHAKE128) ? out_len : 16'd32;
+                    started <= 1'b1; mode_r <= mode; r12_r <= rounds12; len_r <= out_len;
+                    left <= (mode == MODE_SHA3_256) ? 16'd32 : out_len;
+                    if (mode == MODE_KMAC128) pre <= PRE_CUST;
                 end
                 if (s_last) begin
                     bfull <= 1'b1; blast <= pad_fits; pad_pending <= !pad_fits; in_done <= 1'b1; wi <= 5'd0;
+                    spill <= spill_w;
                 end else if (wi == rate_lanes - 5'd1) begin
                     bfull <= 1'b1; blast <= 1'b0; wi <= 5'd0;
                 end else
@@ -127,7 +188,13 @@ module keccak_core (
             end
             // engine
             case (eng)
-                E_IDLE: if (start) begin         // round first_round on S ^ B; B freed (or the pad block)
+                E_IDLE: if (start_pre) begin     // KMAC128: the S block, then the key block
+                    S <= S_round;
+                    rnd <= first_round + 5'd1;
+                    final_r <= 1'b0;
+                    eng <= E_PERM;
+                    pre <= (pre == PRE_CUST) ? PRE_KEY : PRE_NONE;
+                end else if (start) begin        // round first_round on S ^ B; B freed (or the pad block)
                     S <= S_round;
                     rnd <= first_round + 5'd1;
                     final_r <= blast;

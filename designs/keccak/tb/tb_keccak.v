@@ -3,7 +3,10 @@
 // Plusargs: +in=STIM +out=RESULT [+stall=SEED] (random gaps on s_valid and m_ready).
 // Stimulus (text, one record per line):
 //   keccak-stim 1                         header
-//   M <mode> <rounds12> <out_len> <n>     a message of n words (n >= 1); mode 0 SHA3-256, 1 SHAKE128
+//   K <key hex> <key_len> <custom hex> <custom_len>   KMAC128 key and customization string (kept
+//                                         for the following messages; hex of the port values)
+//   M <mode> <rounds12> <out_len> <n>     a message of n words (n >= 1); mode 0 SHA3-256, 1 SHAKE128,
+//                                         2 KMAC128
 //   W <16 hex> <bytes>                    n lines: one word (message bytes 8j..8j+7, byte k in bits
 //                                         [8k +: 8]); <bytes> is sent as s_bytes, s_last on the n-th
 // Result: first line "keccak-results 1"; per output word "O <16 hex> <m_bytes> <m_last>"; per
@@ -18,11 +21,16 @@ module tb;
     reg s_valid = 1'b0, s_last = 1'b0, m_ready = 1'b0;
     reg [63:0] s_data = 64'd0;
     reg [3:0] s_bytes = 4'd0;
+    reg [255:0] key = 256'd0;
+    reg [5:0] key_len = 6'd0;
+    reg [1255:0] custom = 1256'd0;
+    reg [7:0] custom_len = 8'd0;
     wire s_ready, m_valid, m_last, busy;
     wire [63:0] m_data;
     wire [3:0] m_bytes;
 
     keccak_core dut(.clk(clk), .rst(rst), .mode(mode), .rounds12(rounds12), .out_len(out_len),
+                    .key(key), .key_len(key_len), .custom(custom), .custom_len(custom_len),
                     .s_valid(s_valid), .s_ready(s_ready), .s_data(s_data), .s_last(s_last), .s_bytes(s_bytes),
                     .m_valid(m_valid), .m_ready(m_ready), .m_data(m_data), .m_last(m_last), .m_bytes(m_bytes),
                     .busy(busy));
@@ -31,7 +39,9 @@ module tb;
 
     integer fin, fout, code, seed, stall, cycle, i, n, nbytes, accepted, done;
     integer t_in0, t_in1, t_out0, t_out1, nout;
-    integer a_mode, a_r12, a_len;
+    integer a_mode, a_r12, a_len, a_kl, a_cl;
+    reg [255:0] a_key;
+    reg [1255:0] a_cust;
     reg [8*8-1:0] tag;
     reg [63:0] value;
     reg [63:0] words [0:8191];
@@ -94,8 +104,12 @@ module tb;
         repeat (3) @(posedge clk);
         #1 rst = 1'b0;
         while (!$feof(fin)) begin
-            code = $fscanf(fin, "%s %d %d %d %d\n", tag, a_mode, a_r12, a_len, n);
-            if (code == 5 && tag == "M") begin
+            code = $fscanf(fin, "%s", tag);
+            if (code == 1 && tag == "K") begin
+                code = $fscanf(fin, " %h %d %h %d\n", a_key, a_kl, a_cust, a_cl);
+                key = a_key; key_len = a_kl; custom = a_cust; custom_len = a_cl;
+            end else if (code == 1 && tag == "M") begin
+                code = $fscanf(fin, " %d %d %d %d\n", a_mode, a_r12, a_len, n);
                 for (i = 0; i < n; i = i + 1) begin
                     code = $fscanf(fin, "%s %h %d\n", tag, value, nbytes);
                     words[i] = value;
