@@ -1,7 +1,8 @@
 """RTL of the Keccak design (designs/keccak/rtl) under Icarus: keccak_round against the golden model
 (random states, 24 and 12 rounds), keccak_core's SHA3-256 and SHAKE128 against Python's hashlib
 (independent reference) on the boundary message lengths of both rates, SHAKE outputs longer than a
-block, random handshake gaps, the 12-round sponge against the model, and the cycle counts."""
+block, random handshake gaps, the 12-round sponge against the model, KMAC128 against the model,
+pycryptodome and the SP 800-185 samples, and the cycle counts."""
 
 from __future__ import annotations
 
@@ -129,3 +130,91 @@ def test_message_words_and_errors():
         sim.stimulus_text([sim.HashRequest(SHAKE, b"", 1 << 16)])
     with pytest.raises(InputError):
         sim.run_rounds([(bytes(199), 0, 24)])
+
+
+KMAC = sim.MODE_KMAC128
+
+
+def _kmac_ref(r: sim.HashRequest) -> bytes:
+    # two references: the golden model and pycryptodome (skipped when the test extra is missing)
+    exp = model.kmac128(r.key, r.message, r.out_len, r.custom)
+    try:
+        from Crypto.Hash import KMAC128
+    except ImportError:
+        return exp
+    if r.out_len >= 8 and len(r.key) >= 16:    # pycryptodome: mac_len >= 8 bytes, key >= 16 bytes
+        h = KMAC128.new(key=r.key, mac_len=r.out_len, custom=r.custom)
+        assert h.update(r.message).digest() == exp
+    return exp
+
+
+def _check_kmac(reqs, results):
+    assert len(results) == len(reqs)
+    for r, o in zip(reqs, results):
+        exp = _kmac_ref(r)
+        assert o.output == exp, (len(r.key), len(r.custom), len(r.message), r.out_len)
+        assert o.words == max(1, -(-r.out_len // 8)) and o.last_ok
+
+
+def test_kmac128_against_model_and_pycryptodome():
+    # key lengths 0..32 bytes (32: left_encode(256) has two bytes; pycryptodome checks keys of 16,
+    # 20 and 32 bytes, the model also the short ones), customization strings of 0..157
+    # bytes (32 and more: three-byte left_encode), messages around the 168-byte rate (the trailer
+    # right_encode(L) || 0x04 of 3..5 bytes straddles the block end at 164..168 bytes), outputs of
+    # 32, 64, 200 bytes and 8192 (right_encode of three bytes)
+    rng = random.Random(RNG_SEED + 5)
+    keys = [_msg(rng, n) for n in (16, 32, 0, 20, 1)]
+    customs = [b"", b"My Tagged Application", _msg(rng, 32), _msg(rng, 157), b"x"]
+    reqs = []
+    for i, n in enumerate([0, 1, 167, 168, 169, 400, 163, 164, 165, 166]):
+        for j, out_len in enumerate((32, 64, 200)):
+            reqs.append(sim.HashRequest(KMAC, _msg(rng, n), out_len, key=keys[(i + j) % 5],
+                                        custom=customs[(i + 2 * j) % 5]))
+    reqs.append(sim.HashRequest(KMAC, _msg(rng, 162), 8192, key=keys[0], custom=b""))
+    reqs.append(sim.HashRequest(KMAC, _msg(rng, 7), 0, key=keys[1]))     # L = 0: one empty word
+    _check_kmac(reqs, sim.run_hash(reqs))
+
+
+def test_kmac128_sp800_185_samples():
+    # NIST SP 800-185 KMAC samples 1 and 2: key 0x40..0x5F, data 00 01 02 03, L = 256
+    key, data = bytes(range(0x40, 0x60)), bytes(range(4))
+    reqs = [sim.HashRequest(KMAC, data, 32, key=key),
+            sim.HashRequest(KMAC, data, 32, key=key, custom=b"My Tagged Application")]
+    res = sim.run_hash(reqs)
+    assert res[0].output.hex() == "e5780b0d3ea6f7d3a429c5706aa43a00fadbd7d49628839e3187243f456ee14e"
+    assert res[1].output.hex() == "3b1fba963cd8b0b59e8c1a6d71888b7143651af8ba0a7070c0979e2811324aa5"
+
+
+def test_kmac128_stalls_and_interleaved_modes():
+    rng = random.Random(RNG_SEED + 6)
+    reqs = []
+    for n in [0, 9, 167, 168, 339]:
+        reqs.append(sim.HashRequest(KMAC, _msg(rng, n), rng.choice([32, 64, 200]), key=_msg(rng, 16),
+                                    custom=_msg(rng, rng.choice([0, 3, 40]))))
+        reqs.append(sim.HashRequest(SHAKE, _msg(rng, n), 64))
+        reqs.append(sim.HashRequest(SHA3, _msg(rng, n)))
+    res = sim.run_hash(reqs, stall_seed=11)
+    _check_kmac(reqs[0::3], res[0::3])
+    _check(reqs[1::3] + reqs[2::3], res[1::3] + res[2::3])
+
+
+def test_kmac128_cycles():
+    # KMAC128, no gaps: the first input transfer starts the S block (24 rounds), then the key block
+    # (24 rounds, the phase a precomputed key state will skip), then the message blocks; the
+    # message's words fill the block buffer during the prefix permutations. One-block message
+    # (<= 164 bytes: data, right_encode(L) and 0x04 fit one block): first input -> first output
+    # = 1 + 24 (S block) + 24 (key block) + 24 (message block) = 73 cycles.
+    rng = random.Random(RNG_SEED + 7)
+    key = _msg(rng, 16)
+    reqs = [sim.HashRequest(KMAC, _msg(rng, 100), 32, key=key),
+            sim.HashRequest(KMAC, _msg(rng, 164), 32, key=key, custom=b"app"),
+            sim.HashRequest(KMAC, _msg(rng, 0), 32, key=key),
+            sim.HashRequest(KMAC, _msg(rng, 165), 32, key=key),      # trailer spills: one more block
+            sim.HashRequest(KMAC, _msg(rng, 2 * 168 - 10), 64, key=key)]
+    res = sim.run_hash(reqs)
+    _check_kmac(reqs, res)
+    for r in res[:3]:
+        assert r.t_out_first - r.t_in_first == 1 + 3 * 24
+        assert r.t_out_last - r.t_out_first == 3                # 4 MAC words, back to back
+    assert res[3].t_out_first - res[3].t_in_first == 1 + 4 * 24
+    assert res[4].t_out_first - res[4].t_in_first == 1 + 4 * 24
