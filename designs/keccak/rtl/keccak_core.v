@@ -1,4 +1,4 @@
-// Keccak sponge core: SHA3-256 and SHAKE128 with padding in hardware, one Keccak-p[1600] round per
+// Keccak sponge core: SHA3-256, SHAKE128 and KMAC128 with padding in hardware, one Keccak-p[1600] round per
 // clock (after the high-speed core of Yalla, Homsirikamol, Kaps, DIAC 2014). Verilog-2005,
 // synthesizable; needs keccak_round.v. Ports, protocol and timing: designs/keccak/README.md.
 //
@@ -12,8 +12,10 @@
 // Input (AXI-Stream-like): s_valid/s_ready/s_data, s_last on the message's final word, s_bytes
 // = valid bytes of that final word (0..8: the empty message is one word with s_bytes 0; a message
 // of 8k bytes ends with a full word, s_bytes 8, or equivalently with an extra word, s_bytes 0).
-// Bytes at and above s_bytes are ignored; s_bytes of other words is ignored (8). mode / rounds12 / out_len are sampled at a message's first input
-// transfer and held by the core until its last output transfer.
+// Bytes at and above s_bytes are ignored; s_bytes of other words is ignored (8). mode / rounds12 /
+// out_len are sampled at a message's first input transfer and held by the core until its last
+// output transfer. KMAC128: key / key_len / custom / custom_len are read when the prefix blocks are
+// absorbed (1 and 25 cycles after the first input transfer); hold them while busy.
 // Output: m_valid/m_ready/m_data, m_last on the final word, m_bytes = valid bytes of the word
 // (8, or out_len mod 8 on the final word; bytes above are state bytes, not zero).
 module keccak_core (
