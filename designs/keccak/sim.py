@@ -1,8 +1,9 @@
 """Simulation driver of the Keccak RTL (``designs/keccak/rtl``) under Icarus Verilog.
 
 :func:`run_hash` sends messages through ``keccak_core`` (SHA3-256 / SHAKE128 sponge, padding in
-hardware) with the test bench ``tb/tb_keccak.v`` in ONE simulator process and returns, per message,
-the output bytes and the handshake cycles. :func:`run_rounds` applies rounds of ``keccak_round``
+hardware; KMAC128 with the key and the customization string on the core's ports) with the test
+bench ``tb/tb_keccak.v`` in ONE simulator process and returns, per message, the output bytes and
+the handshake cycles. :func:`run_rounds` applies rounds of ``keccak_round``
 to states with ``tb/tb_keccak_perm.v``. Both write the test bench's stimulus file and parse its
 result file (formats in the test benches' headers); the expected values come from elsewhere
 (``hashlib``, :mod:`dcsflow.designs.keccak.model`), never from these functions.
