@@ -5,7 +5,8 @@ LUT connectivity graph (:func:`connectivity_order`), so that connected LUTs end 
 nearby slices. SRL16E/SRLC32E take a whole LUT site of a SLICEM, four per slice
 (:func:`pack_srls`). Static LUTs (:func:`pack_static_luts`) are paired into LUT6_2 sites (two LUTs of
 <= 5 inputs, <= 5 distinct input nets together; O6 with A6 tied high, O5 = INIT[31:0]): first a
-maximum matching (networkx) on the graph of LUT pairs that share an input net, where a LUT already
+maximum matching (networkx; greedy in components above :data:`EXACT_MATCHING_NODES` LUTs, where the
+cubic blossom algorithm would take many minutes) on the graph of LUT pairs that share an input net, where a LUT already
 fixed in a carry slice whose xMUX output is free may take an O5 partner too; then small unrelated
 LUTs (<= 4 inputs) close in the order. The resulting sites fill the free LUT positions of the carry
 and multiplexer slices first, then new slices, four sites each.
@@ -20,6 +21,9 @@ from .pack_types import LutSite, PackedSlice, pair_site
 
 #: how far ahead in the connectivity order a small LUT looks for an unrelated LUT6_2 partner
 NEIGHBOUR_WINDOW = 31
+#: largest connected component of the pair graph matched exactly (networkx's blossom algorithm,
+#: cubic in the component's size); larger ones are matched greedily (:func:`_greedy_matching`)
+EXACT_MATCHING_NODES = 2000
 
 
 def _lut_neighbours(ctx: PackContext, n: str, among: set) -> list[str]:
@@ -123,6 +127,54 @@ def _pair_graph(ctx: PackContext, static: list[str], pos: dict, by_net: dict, fi
     return g
 
 
+def _greedy_matching(g) -> set:
+    """A maximal matching of graph ``g``: repeatedly match a node of least remaining degree with
+    its neighbour of least remaining degree (ties: insertion order). Linear-logarithmic; on the
+    pair graphs of large datapaths it comes within a few pairs of a maximum matching."""
+    import heapq
+
+    order = {n: i for i, n in enumerate(g)}
+    deg = {n: g.degree(n) for n in g}
+    heap = [(d, order[n], n) for n, d in deg.items() if d]
+    heapq.heapify(heap)
+    matched: set = set()
+    out = set()
+    while heap:
+        d, _, n = heapq.heappop(heap)
+        if n in matched or d != deg[n]:
+            continue
+        free = [m for m in g[n] if m not in matched]
+        if not free:
+            continue
+        m = min(free, key=lambda x: (deg[x], order[x]))
+        matched.update((n, m))
+        out.add((n, m))
+        for x in (n, m):
+            for y in g[x]:
+                if y not in matched:
+                    deg[y] -= 1
+                    if deg[y]:
+                        heapq.heappush(heap, (deg[y], order[y], y))
+    return out
+
+
+def _matching(g) -> set:
+    """Maximum-cardinality matching of ``g`` (networkx's blossom algorithm) when no connected
+    component has more than :data:`EXACT_MATCHING_NODES` nodes; otherwise the small components
+    matched exactly and the large ones greedily (:func:`_greedy_matching`)."""
+    import networkx as nx
+
+    comps = list(nx.connected_components(g))
+    if all(len(c) <= EXACT_MATCHING_NODES for c in comps):
+        return nx.max_weight_matching(g, maxcardinality=True)
+    out: set = set()
+    for comp in comps:
+        sub = g.subgraph(comp)
+        out |= (nx.max_weight_matching(sub, maxcardinality=True) if len(comp) <= EXACT_MATCHING_NODES
+                else _greedy_matching(sub))
+    return out
+
+
 def _apply_matching(ctx: PackContext, matching, pos: dict, fixed_sites: dict) -> tuple[dict, set]:
     """Turn the matched pairs (in order of their earlier LUT) into LUT6_2 pairs: a carry-slice LUT's
     site becomes a ``pair`` with its partner on O5 (the partner is absorbed and marked used); other
@@ -197,8 +249,6 @@ def _fill_slices(ctx: PackContext, units: list[LutSite]) -> None:
 def pack_static_luts(ctx: PackContext, order: list[str], pairs: bool = True) -> None:
     """Pack the LUTs of ``order`` that have no site yet: LUT6_2 pairing (``pairs``; off: one LUT
     per site, as below LUT size 6), then slice fill (module docstring)."""
-    import networkx as nx
-
     static = [n for n in order if n not in ctx.used]
     if not pairs:
         _fill_slices(ctx, _static_units(ctx, static, {}))
@@ -206,7 +256,7 @@ def pack_static_luts(ctx: PackContext, order: list[str], pairs: bool = True) -> 
     pos = {n: i for i, n in enumerate(static)}
     fixed_sites = _carry_o5_sites(ctx)
     g = _pair_graph(ctx, static, pos, _pairable_by_net(ctx, static), fixed_sites)
-    paired, absorbed = _apply_matching(ctx, nx.max_weight_matching(g, maxcardinality=True), pos, fixed_sites)
+    paired, absorbed = _apply_matching(ctx, _matching(g), pos, fixed_sites)
     static = [n for n in static if n not in absorbed]
     _pair_neighbours(ctx, static, pos, paired)
     _fill_slices(ctx, _static_units(ctx, static, paired))
