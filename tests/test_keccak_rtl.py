@@ -218,3 +218,48 @@ def test_kmac128_cycles():
         assert r.t_out_last - r.t_out_first == 3                # 4 MAC words, back to back
     assert res[3].t_out_first - res[3].t_in_first == 1 + 4 * 24
     assert res[4].t_out_first - res[4].t_in_first == 1 + 4 * 24
+
+
+def _with_state(r: sim.HashRequest) -> sim.HashRequest:
+    # the key state is an input of the KEY_STATE=1 core (the PPC's parameter transform computes it)
+    return sim.HashRequest(r.mode, r.message, r.out_len, r.rounds12, r.key, r.custom,
+                           model.kmac128_key_state(r.key, r.custom))
+
+
+def test_kmac128_key_state_against_pycryptodome():
+    # KEY_STATE=1 (the TLUT build's core): the message starts from key_state; the key and
+    # customization ports are not read (driven with other values here), the MACs still match
+    # pycryptodome's and the conventional core's
+    from Crypto.Hash import KMAC128
+
+    rng = random.Random(RNG_SEED + 8)
+    reqs = []
+    for n, kl, cl, out_len in [(0, 16, 0, 32), (1, 32, 21, 64), (164, 20, 157, 32), (165, 16, 32, 200),
+                               (400, 24, 5, 8192)]:
+        key, custom = _msg(rng, kl), _msg(rng, cl)
+        reqs.append(sim.HashRequest(KMAC, _msg(rng, n), out_len, key=key, custom=custom,
+                                    key_state=model.kmac128_key_state(key, custom)))
+    wrong = [sim.HashRequest(r.mode, r.message, r.out_len, key=bytes(len(r.key)), custom=b"x",
+                             key_state=r.key_state) for r in reqs]
+    reqs.append(sim.HashRequest(SHA3, _msg(rng, 200)))
+    wrong.append(reqs[-1])
+    res = sim.run_hash(wrong, key_state=1, stall_seed=4)
+    for r, o in zip(reqs[:-1], res):
+        assert o.output == KMAC128.new(key=r.key, data=r.message, mac_len=r.out_len, custom=r.custom).digest()
+        assert o.last_ok
+    _check(reqs[-1:], res[-1:])
+
+
+def test_kmac128_key_state_cycles():
+    # KEY_STATE=1 skips both prefix permutations: a one-word message's first MAC word comes 1 + 24
+    # cycles after its first input transfer (73 with KEY_STATE=0, test_kmac128_cycles); a message
+    # filling its block (160 bytes = 20 words) 20 + 24; hash modes are unchanged
+    rng = random.Random(RNG_SEED + 9)
+    key = _msg(rng, 16)
+    reqs = [_with_state(sim.HashRequest(KMAC, _msg(rng, n), 32, key=key)) for n in (8, 0, 160)]
+    reqs.append(sim.HashRequest(SHA3, _msg(rng, 100)))
+    res = sim.run_hash(reqs, key_state=1)
+    _check_kmac(reqs[:3], res[:3])
+    assert [r.t_out_first - r.t_in_first for r in res] == [1 + 24, 1 + 24, 20 + 24, 13 + 24]
+    conv = sim.run_hash(reqs[:1], key_state=0)
+    assert conv[0].t_out_first - conv[0].t_in_first == 1 + 3 * 24

@@ -261,6 +261,27 @@ def kmac128(key: bytes, message: bytes, out_len: int, customization: bytes = b""
     return cshake128(x, out_len, b"KMAC", customization)
 
 
+def kmac128_key_state(key: bytes, customization: bytes = b"") -> bytes:
+    """The KMAC128 state (200 bytes, FIPS 202 byte order) after absorbing the two prefixes that
+    depend on the key and the customization string alone: bytepad(encode_string("KMAC") ||
+    encode_string(S), 168), then bytepad(encode_string(K), 168), each block followed by
+    Keccak-f[1600] (SP 800-185 §3.3, §4.3). :func:`kmac128` of (K, X, L, S) equals the sponge
+    continued from this state on X || right_encode(L) with cSHAKE's domain bits 00.
+
+    Raises:
+        InputError: key or customization not bytes.
+    """
+    key = _check_bytes("KMAC128 key", key)
+    customization = _check_bytes("customization string", customization)
+    data = (bytepad(encode_string(b"KMAC") + encode_string(customization), SHAKE128_RATE)
+            + bytepad(encode_string(key), SHAKE128_RATE))
+    state = bytes(200)
+    for off in range(0, len(data), SHAKE128_RATE):
+        block = data[off:off + SHAKE128_RATE]
+        state = keccak_f(bytes(a ^ b for a, b in zip(state, block + bytes(200 - len(block)))))
+    return state
+
+
 # ---------------------------------------------------------------------------------------------
 # Lake Keyak v1: Keccak-p[1600, 12], one piston, Motorist mode
 # ---------------------------------------------------------------------------------------------

@@ -48,7 +48,9 @@ class HashRequest:
     ``out_len`` (SHAKE128 output bytes; SHA3-256: 32, the value is ignored by the core) and
     ``rounds12`` (Keccak-p[1600, 12] instead of Keccak-f[1600]); for :data:`MODE_KMAC128` also
     the ``key`` (0..32 bytes, the core's ``key`` port) and the customization string ``custom``
-    (0..157 bytes, the ``custom`` port); ``out_len`` is then the MAC length L/8."""
+    (0..157 bytes, the ``custom`` port); ``out_len`` is then the MAC length L/8. ``key_state``
+    (200 bytes or None) goes to the ``key_state`` port: the state after the S and key blocks
+    (:func:`dcsflow.designs.keccak.model.kmac128_key_state`), read by a core with KEY_STATE = 1."""
 
     mode: int
     message: bytes
@@ -56,6 +58,7 @@ class HashRequest:
     rounds12: bool = False
     key: bytes = b""
     custom: bytes = b""
+    key_state: bytes | None = None
 
 
 @dataclass
@@ -87,8 +90,10 @@ def message_words(message: bytes) -> list[tuple[int, int]]:
     return out
 
 
-def stimulus_text(requests: list[HashRequest]) -> str:
-    """Stimulus file of tb_keccak.v for ``requests``.
+def stimulus_text(requests: list[HashRequest], drive_params: bool = True) -> str:
+    """Stimulus file of tb_keccak.v for ``requests``. ``drive_params`` False leaves the parameter
+    ports (key, key_len, custom, custom_len, key_state) at zero: a specialized netlist must not
+    read them.
 
     Raises:
         InputError: unknown mode, output length outside 0..65535, a message longer than the test
@@ -108,8 +113,13 @@ def stimulus_text(requests: list[HashRequest]) -> str:
             if len(key) > MAX_KEY or len(custom) > MAX_CUSTOM:
                 raise InputError(f"KMAC128 key of at most {MAX_KEY} bytes and customization of at most "
                                  f"{MAX_CUSTOM} bytes, got {len(key)} and {len(custom)}")
-            lines.append(f"K {int.from_bytes(key, 'little'):064x} {len(key)} "
-                         f"{int.from_bytes(custom, 'little'):0314x} {len(custom)}")
+            if r.key_state is not None and len(r.key_state) != 200:
+                raise InputError(f"KMAC128 key state must be 200 bytes, got {len(r.key_state)}")
+            if drive_params:
+                lines.append(f"K {int.from_bytes(key, 'little'):064x} {len(key)} "
+                             f"{int.from_bytes(custom, 'little'):0314x} {len(custom)}")
+                if r.key_state is not None:
+                    lines.append(f"Z {int.from_bytes(r.key_state, 'little'):0400x}")
         lines.append(f"M {r.mode} {int(bool(r.rounds12))} {int(r.out_len)} {len(words)}")
         lines += [f"W {w:016x} {n}" for w, n in words]
     return "\n".join(lines) + "\n"
@@ -150,7 +160,7 @@ def parse_results(text: str, n_messages: int) -> list[HashResult]:
     return out
 
 
-def _run(tb: Path, stim_text: str, prefix: str, workdir, plusargs=()) -> str:
+def _run(tb: Path, stim_text: str, prefix: str, workdir, plusargs=(), sources=None, defines=None) -> str:
     tmp = None
     if workdir is None:
         tmp = tempfile.TemporaryDirectory(prefix=prefix)
@@ -160,7 +170,8 @@ def _run(tb: Path, stim_text: str, prefix: str, workdir, plusargs=()) -> str:
         wd.mkdir(parents=True, exist_ok=True)
         stim, res = wd / "stim.txt", wd / "res.txt"
         stim.write_text(stim_text)
-        r = icarus([*rtl_files(), tb], wd, plusargs=[f"+in={stim}", f"+out={res}", *plusargs],
+        srcs = list(sources) if sources is not None else rtl_files()
+        r = icarus([*srcs, tb], wd, plusargs=[f"+in={stim}", f"+out={res}", *plusargs], defines=defines,
                    error=SimulationError, missing=SimulatorMissing)
         if not res.exists():
             raise SimulationError("vvp wrote no result file" + last_output(r))
@@ -171,18 +182,25 @@ def _run(tb: Path, stim_text: str, prefix: str, workdir, plusargs=()) -> str:
 
 
 def run_hash(requests: list[HashRequest], stall_seed: int | None = None,
-             workdir: str | Path | None = None) -> list[HashResult]:
+             workdir: str | Path | None = None, key_state: int | None = None,
+             sources: list[Path] | None = None, drive_params: bool = True) -> list[HashResult]:
     """Run ``requests`` through keccak_core in one Icarus run, one message after the other.
 
     Args:
         stall_seed: random gaps on s_valid and m_ready (seeded); None: none.
         workdir: folder for the files (default: a private temporary folder, removed afterwards).
+        key_state: the RTL core's KEY_STATE parameter (0 or 1; None: the RTL default 0). Not for
+            netlists, which have no parameters.
+        sources: Verilog files of the core (default: the RTL; a netlist module ``keccak_core``
+            plus Yosys's cells_sim.v for a built or specialized netlist).
+        drive_params: False: the parameter ports stay zero (:func:`stimulus_text`).
     Raises:
         InputError: a malformed request. SimulationError: Icarus failing, a timeout, unreadable
             output (SimulatorMissing: Icarus not installed).
     """
-    text = _run(TB_HASH, stimulus_text(requests), "keccak-sim-", workdir,
-                [f"+stall={int(stall_seed)}"] if stall_seed is not None else [])
+    text = _run(TB_HASH, stimulus_text(requests, drive_params), "keccak-sim-", workdir,
+                [f"+stall={int(stall_seed)}"] if stall_seed is not None else [], sources,
+                {"KEY_STATE": int(key_state)} if key_state is not None else None)
     return parse_results(text, len(requests))
 
 

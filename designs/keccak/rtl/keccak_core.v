@@ -18,16 +18,28 @@
 // absorbed (1 and 25 cycles after the first input transfer); hold them while busy.
 // Output: m_valid/m_ready/m_data, m_last on the final word, m_bytes = valid bytes of the word
 // (8, or out_len mod 8 on the final word; bytes above are state bytes, not zero).
-module keccak_core (
+module keccak_core #(
+    // 0: KMAC128 absorbs its customization block and key block (two permutations) from the key,
+    // key_len, custom, custom_len ports; 1: KMAC128 starts from key_state, the state after those
+    // two blocks (a function of the parameter inputs alone, computed outside: by the PPC's
+    // parameter transform), saving both permutations; key and custom are then not read
+    parameter KEY_STATE = 0
+) (
     input  wire        clk,
     input  wire        rst,        // synchronous, active high: empty state, ready for a message
     input  wire [1:0]  mode,       // 0 SHA3-256, 1 SHAKE128, 2 KMAC128 (3 Lake Keyak: reserved)
     input  wire        rounds12,   // 0: Keccak-f[1600] (24 rounds); 1: Keccak-p[1600, 12]
     input  wire [15:0] out_len,    // SHAKE128 / KMAC128 output length in bytes (SHA3-256: always 32)
-    input  wire [255:0] key,       // KMAC128 key, byte k in bits [8k +: 8] (the later parameter input)
+    (* PARAM *)
+    input  wire [255:0] key,       // KMAC128 key, byte k in bits [8k +: 8] (KEY_STATE = 0)
+    (* PARAM *)
     input  wire [5:0]  key_len,    // KMAC128 key length in bytes, 0..32 (values > 32 count as 32)
+    (* PARAM *)
     input  wire [1255:0] custom,   // KMAC128 customization string S, byte k in bits [8k +: 8]
+    (* PARAM *)
     input  wire [7:0]  custom_len, // length of S in bytes, 0..157 (values > 157 count as 157)
+    (* PARAM *)
+    input  wire [1599:0] key_state, // KMAC128 state after the S block and the key block (KEY_STATE = 1)
     input  wire        s_valid,
     output wire        s_ready,
     input  wire [63:0] s_data,
@@ -82,16 +94,28 @@ module keccak_core (
         end
     end
 
-    // KMAC128 prefix blocks (byte i of a block in bits [8i +: 8])
+    // lengths: key and customization bytes (clamped to the ports' size), bytes of the input word
     wire [5:0]   klen = (key_len > 6'd32) ? 6'd32 : key_len;
-    wire [255:0] kmask = klen[5] ? {256{1'b1}} : ((256'd1 << {klen[4:0], 3'b000}) - 256'd1);
+    wire [7:0]   clen = (custom_len > 8'd157) ? 8'd157 : custom_len;
+    wire [3:0]   nb = !s_last ? 4'd8 : (s_bytes > 4'd8 ? 4'd8 : s_bytes);
+    // byte masks as thermometer codes (byte i kept when i < length): no subtractor, whose carry
+    // chain (1256 bits for S) would not fit a slice column
+    reg  [255:0] kmask;
+    reg  [1255:0] cmask;
+    reg  [63:0]  dmask;
+    integer mi;
+    always @* begin
+        for (mi = 0; mi < 32; mi = mi + 1) kmask[8*mi +: 8] = {8{mi < klen}};
+        for (mi = 0; mi < 157; mi = mi + 1) cmask[8*mi +: 8] = {8{mi < clen}};
+        for (mi = 0; mi < 8; mi = mi + 1) dmask[8*mi +: 8] = {8{mi < nb}};
+    end
+
+    // KMAC128 prefix blocks (byte i of a block in bits [8i +: 8])
     wire [8:0]   kbits = {klen, 3'b000};
     // bytepad(encode_string(K), 168): left_encode(168) = 01 A8, left_encode(8*klen), K, zeros
     wire [1343:0] key_blk = klen[5]
         ? ({1088'd0, key & kmask} << 40) | {1304'd0, 8'h00, 8'h01, 8'h02, 8'hA8, 8'h01}
         : ({1088'd0, key & kmask} << 32) | {1312'd0, kbits[7:0], 8'h01, 8'hA8, 8'h01};
-    wire [7:0]   clen = (custom_len > 8'd157) ? 8'd157 : custom_len;
-    wire [1255:0] cmask = (clen == 8'd157) ? {1256{1'b1}} : ((1256'd1 << {clen, 3'b000}) - 1256'd1);
     wire [10:0]  cbits = {clen, 3'b000};
     // bytepad(encode_string("KMAC") || encode_string(S), 168):
     // 01 A8 | 01 20 'K' 'M' 'A' 'C' | left_encode(8*clen) | S | zeros
@@ -108,8 +132,6 @@ module keccak_core (
     reg           in_done;        // the final word was taken
     reg  [4:0]    wi;             // lane of the next input word
 
-    wire [3:0]  nb = !s_last ? 4'd8 : (s_bytes > 4'd8 ? 4'd8 : s_bytes);
-    wire [63:0] dmask = nb[3] ? {64{1'b1}} : ((64'd1 << {nb[2:0], 3'b000}) - 64'd1);
     wire [7:0]  tpos = {wi, 3'b000} + {4'd0, nb};          // block byte of the trailer's first byte
     wire [8:0]  tend = {1'b0, tpos} + {6'd0, tl};
     wire        pad_fits = (tend <= {1'b0, rate_bytes});   // else the rest spills into one more block
@@ -151,11 +173,18 @@ module keccak_core (
     reg  [15:0]   left;           // output bytes still to deliver
 
     reg  [1:0]    pre;            // KMAC128 prefix block to absorb next (PRE_NONE: the message's)
-    wire start_pre = (eng == E_IDLE) && (pre != PRE_NONE);
-    wire start = (eng == E_IDLE) && (pre != PRE_NONE || bfull);   // absorb into the first round's input
-    wire [1343:0] A = (pre == PRE_CUST) ? cust_blk : (pre == PRE_KEY) ? key_blk : B;
+    // with KEY_STATE the prefix phases never run: a constant, so that synthesis drops the block builders
+    wire [1:0] pre_e = KEY_STATE ? PRE_NONE : pre;
+    wire start_pre = (eng == E_IDLE) && (pre_e != PRE_NONE);
+    wire start = (eng == E_IDLE) && (pre_e != PRE_NONE || bfull);   // absorb into the first round's input
+    wire [1343:0] A = (pre_e == PRE_CUST) ? cust_blk : (pre_e == PRE_KEY) ? key_blk : B;
     wire [63:0]   rc;
-    wire [1599:0] S_in = start ? (S ^ {256'd0, A}) : S;
+    // KEY_STATE: the KMAC message's first block is absorbed into key_state instead of S (which is
+    // zero between messages); XORing it in the round input keeps the state flip-flops' inputs as
+    // they are (no load multiplexer), each key_state bit joins the LUT that forms its S_in bit
+    reg           kfirst;         // the next block from B is a KMAC128 message's first (KEY_STATE)
+    wire [1599:0] KS = (KEY_STATE && kfirst) ? key_state : {1600{1'b0}};
+    wire [1599:0] S_in = start ? (S ^ {256'd0, A} ^ KS) : S;
     wire [1599:0] S_round;
     keccak_rc    rcs(.ir(start ? first_round : rnd), .rc(rc));
     keccak_round round(.s_in(S_in), .rc(rc), .s_out(S_round));
@@ -166,6 +195,7 @@ module keccak_core (
     always @(posedge clk) begin
         if (rst) begin
             started <= 1'b0; mode_r <= MODE_SHA3_256; r12_r <= 1'b0; len_r <= 16'd0; pre <= PRE_NONE;
+            kfirst <= 1'b0;
             spill <= 40'd0;
             B <= {1344{1'b0}}; bfull <= 1'b0; blast <= 1'b0; pad_pending <= 1'b0; in_done <= 1'b0;
             wi <= 5'd0;
@@ -178,7 +208,10 @@ module keccak_core (
                 if (!started) begin
                     started <= 1'b1; mode_r <= mode; r12_r <= rounds12; len_r <= out_len;
                     left <= (mode == MODE_SHA3_256) ? 16'd32 : out_len;
-                    if (mode == MODE_KMAC128) pre <= PRE_CUST;
+                    if (mode == MODE_KMAC128) begin
+                        if (KEY_STATE) kfirst <= 1'b1;
+                        else pre <= PRE_CUST;
+                    end
                 end
                 if (s_last) begin
                     bfull <= 1'b1; blast <= pad_fits; pad_pending <= !pad_fits; in_done <= 1'b1; wi <= 5'd0;
@@ -202,6 +235,7 @@ module keccak_core (
                     final_r <= blast;
                     eng <= E_PERM;
                     B <= pad_pending ? P : {1344{1'b0}};
+                    kfirst <= 1'b0;
                     bfull <= pad_pending; blast <= pad_pending; pad_pending <= 1'b0;
                 end
                 E_PERM: begin

@@ -1,10 +1,13 @@
 // Test bench of keccak_core (SHA3-256 / SHAKE128 sponge).
 //
 // Plusargs: +in=STIM +out=RESULT [+stall=SEED] (random gaps on s_valid and m_ready).
+// Defines: KEY_STATE=0/1 sets the core's KEY_STATE parameter (RTL only; a netlist has none).
 // Stimulus (text, one record per line):
 //   keccak-stim 1                         header
 //   K <key hex> <key_len> <custom hex> <custom_len>   KMAC128 key and customization string (kept
 //                                         for the following messages; hex of the port values)
+//   Z <400 hex>                           KMAC128 key_state port (the state after the S and key blocks;
+//                                         kept for the following messages)
 //   M <mode> <rounds12> <out_len> <n>     a message of n words (n >= 1); mode 0 SHA3-256, 1 SHAKE128,
 //                                         2 KMAC128
 //   W <16 hex> <bytes>                    n lines: one word (message bytes 8j..8j+7, byte k in bits
@@ -25,12 +28,18 @@ module tb;
     reg [5:0] key_len = 6'd0;
     reg [1255:0] custom = 1256'd0;
     reg [7:0] custom_len = 8'd0;
+    reg [1599:0] key_state = 1600'd0;
     wire s_ready, m_valid, m_last, busy;
     wire [63:0] m_data;
     wire [3:0] m_bytes;
 
-    keccak_core dut(.clk(clk), .rst(rst), .mode(mode), .rounds12(rounds12), .out_len(out_len),
-                    .key(key), .key_len(key_len), .custom(custom), .custom_len(custom_len),
+`ifdef KEY_STATE
+    keccak_core #(.KEY_STATE(`KEY_STATE))
+`else
+    keccak_core
+`endif
+                dut(.clk(clk), .rst(rst), .mode(mode), .rounds12(rounds12), .out_len(out_len),
+                    .key(key), .key_len(key_len), .custom(custom), .custom_len(custom_len), .key_state(key_state),
                     .s_valid(s_valid), .s_ready(s_ready), .s_data(s_data), .s_last(s_last), .s_bytes(s_bytes),
                     .m_valid(m_valid), .m_ready(m_ready), .m_data(m_data), .m_last(m_last), .m_bytes(m_bytes),
                     .busy(busy));
@@ -42,6 +51,7 @@ module tb;
     integer a_mode, a_r12, a_len, a_kl, a_cl;
     reg [255:0] a_key;
     reg [1255:0] a_cust;
+    reg [1599:0] a_state;
     reg [8*8-1:0] tag;
     reg [63:0] value;
     reg [63:0] words [0:8191];
@@ -108,6 +118,9 @@ module tb;
             if (code == 1 && tag == "K") begin
                 code = $fscanf(fin, " %h %d %h %d\n", a_key, a_kl, a_cust, a_cl);
                 key = a_key; key_len = a_kl; custom = a_cust; custom_len = a_cl;
+            end else if (code == 1 && tag == "Z") begin
+                code = $fscanf(fin, " %h\n", a_state);
+                key_state = a_state;
             end else if (code == 1 && tag == "M") begin
                 code = $fscanf(fin, " %d %d %d %d\n", a_mode, a_r12, a_len, n);
                 for (i = 0; i < n; i = i + 1) begin
