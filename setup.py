@@ -100,6 +100,7 @@ setup(
             "aes128_iter = dcsflow.designs.aes128.design:AES128_ITER",
             "aes128_pipe = dcsflow.designs.aes128.design:AES128_PIPE",
             "ppe = dcsflow.designs.ppe.design:PPE",
+            "keccak = dcsflow.designs.keccak.design:KECCAK",
         ],
     },
 )

@@ -1,7 +1,9 @@
-"""Models and vectors of the upcoming Keccak design (the GMU multi-purpose Keccak core: SHA3-256,
-SHAKE128, KMAC128, Lake Keyak). Not yet a registered design: RTL of the permutation and the hash
-modes (``rtl/``, driven by :mod:`dcsflow.designs.keccak.sim`), no ``Design`` entry point.
+"""The Keccak core design (``keccak``, after the GMU multi-purpose Keccak core): SHA3-256, SHAKE128
+and KMAC128 on one Keccak-f[1600] datapath (``rtl/``), KMAC128's key and customization string as
+parameter inputs; its :class:`~dcsflow.flow.design.Design` description is
+``dcsflow.designs.keccak.design.KECCAK``.
 
-Golden model: :mod:`dcsflow.designs.keccak.model`; Lake Keyak v1 known-answer records:
-:mod:`dcsflow.designs.keccak.vectors` (``vectors/LakeKeyak.txt``).
+Golden model: :mod:`dcsflow.designs.keccak.model` (also Lake Keyak v1, not in the RTL yet); known
+answers: :mod:`dcsflow.designs.keccak.hashvec` (NIST CAVP SHA3/SHAKE files, KMAC128 from
+pycryptodome) and :mod:`dcsflow.designs.keccak.vectors` (Lake Keyak v1 records).
 """

@@ -1,0 +1,95 @@
+"""The Keccak core's :class:`~dcsflow.flow.design.Design` description (``keccak``).
+
+Registered in ``setup.py`` (entry-point group ``dcsflow.designs``). Top ``keccak_core``: SHA3-256,
+SHAKE128 and KMAC128 on one Keccak-f[1600] datapath, one round per clock (README.md here). The
+parameter inputs are KMAC128's key and customization string. The TLUT build sets ``KEY_STATE=1``:
+the core starts a KMAC128 message from the circuit parameter ``key_state``, the state after the
+customization block and the key block, which :func:`key_state_transform` computes from the user's
+key and customization string (golden model), so those two permutations leave the core. The
+conventional build sets ``KEY_STATE=0``: it absorbs both blocks from the key and customization
+ports for every message, as a core without specialization does.
+"""
+
+from __future__ import annotations
+
+import re
+
+from dcsflow.flow.design import Demo, Design, NamedParam, NamedParamError, ParamTransform
+
+from .check import keccak_check
+from .commands import sim_command
+from .errors import InputError
+from .model import kmac128_key_state
+from .sim import MAX_CUSTOM, MAX_KEY, rtl_files
+
+#: the user parameters (``--param NAME=HEX``): port values, byte k of the key / customization
+#: string in bits [8k +: 8], lengths in bytes
+USER_PARAMS = {"key": 256, "key_len": 6, "custom": 1256, "custom_len": 8}
+
+
+def key_state_transform(user: dict[str, int]) -> dict[str, int]:
+    """User parameters (:data:`USER_PARAMS`) -> circuit parameters: the same four and ``key_state``
+    (1600 bits, state byte i in bits [8i +: 8]) = the KMAC128 state after the customization block
+    and the key block (:func:`~dcsflow.designs.keccak.model.kmac128_key_state`).
+
+    Raises:
+        InputError: a key longer than 32 bytes, a customization string longer than 157, bits set
+            above the given length (one line; never the key's value).
+    """
+    klen, clen = user["key_len"], user["custom_len"]
+    if not 0 <= klen <= MAX_KEY:
+        raise InputError(f"key_len must be 0..{MAX_KEY} bytes, got {klen}")
+    if not 0 <= clen <= MAX_CUSTOM:
+        raise InputError(f"custom_len must be 0..{MAX_CUSTOM} bytes, got {clen}")
+    if user["key"] >> (8 * klen):
+        raise InputError(f"the key has bits set above its key_len of {klen} bytes")
+    if user["custom"] >> (8 * clen):
+        raise InputError(f"the customization string has bits set above its custom_len of {clen} bytes")
+    key = user["key"].to_bytes(MAX_KEY, "little")[:klen]
+    custom = user["custom"].to_bytes(MAX_CUSTOM + 1, "little")[:clen]
+    state = kmac128_key_state(key, custom)
+    return {"key": user["key"], "key_len": klen, "custom": user["custom"], "custom_len": clen,
+            "key_state": int.from_bytes(state, "little")}
+
+
+_HEXBYTES = re.compile(r"^(?:[0-9A-Fa-f]{2})*$")
+
+
+def kmac_values(text: str, ports) -> dict[str, int]:
+    """Converter of the named value ``kmac`` (:class:`dcsflow.flow.design.NamedParam`):
+    ``KEY`` or ``KEY,S`` (hex bytes in their natural order, as SP 800-185 writes them: key 0..32
+    bytes, customization string 0..157 bytes) -> the five circuit parameters (:func:`key_state_transform`).
+
+    Raises:
+        NamedParamError: not hex bytes, lengths out of range, a build without the core's parameters
+            (one line; never the key's value).
+    """
+    if not {"key_state", "key", "custom"} <= set(ports):
+        raise NamedParamError(f"--param kmac: the build has no KMAC128 parameters (key, custom, key_state); "
+                              f"its parameters: {', '.join(ports)}")
+    key_hex, _, custom_hex = text.strip().partition(",")
+    key_hex, custom_hex = key_hex.strip().removeprefix("0x"), custom_hex.strip().removeprefix("0x")
+    if not _HEXBYTES.match(key_hex) or not _HEXBYTES.match(custom_hex):
+        raise NamedParamError(f"--param kmac: expected KEY or KEY,S as hex bytes (an even number of hex digits); "
+                              f"got {len(text)} characters (not shown)")
+    key, custom = bytes.fromhex(key_hex), bytes.fromhex(custom_hex)
+    if len(key) > MAX_KEY or len(custom) > MAX_CUSTOM:
+        raise NamedParamError(f"--param kmac: a key of 0..{MAX_KEY} bytes and a customization string of "
+                              f"0..{MAX_CUSTOM} bytes; got {len(key)} and {len(custom)}")
+    return key_state_transform({"key": int.from_bytes(key, "little"), "key_len": len(key),
+                                "custom": int.from_bytes(custom, "little"), "custom_len": len(custom)})
+
+
+KMAC = NamedParam("kmac", ("key", "key_len", "custom", "custom_len", "key_state"), kmac_values,
+                  "KMAC128 key[,customization string] as hex bytes: sets key, key_len, custom, custom_len, key_state")
+
+
+KECCAK = Design(
+    name="keccak", top="keccak_core", sources=tuple(rtl_files()),
+    chparams={"KEY_STATE": 1}, conventional_chparams={"KEY_STATE": 0},
+    transform=ParamTransform(USER_PARAMS, key_state_transform),
+    check=keccak_check,
+    demo=Demo(order=50, default=False, note="not in the default main job yet"),
+    sims={"keccak": sim_command()},
+    named_params=(KMAC,),
+    description="SHA3-256 / SHAKE128 / KMAC128 sponge core, one round per clock; KMAC key as parameter")
