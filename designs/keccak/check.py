@@ -8,9 +8,9 @@ Circuit parameters: those four and ``key_state`` (1600 bits, the state after the
 Vectors: without ``--vectors`` a fixed set in every mode: the KMAC128 known answers of
 :func:`dcsflow.designs.keccak.hashvec.kmac_vectors` (``--keys N`` keys, default 2, six messages each;
 pycryptodome) and five records each of the CAVP SHA3-256 and SHAKE128 short-message files
-(:data:`SHORT_PICK`). The set is small because a gate-level simulation of the core under Icarus
-runs about 15 cycles per second (every LUT of the round changes every cycle); the benchmark
-``benchmarks/keccak_bench.py`` runs more. With ``--vectors FILE``: every record of one ``.rsp`` file
+(:data:`SHORT_PICK`): about 20 s. Icarus simulates the gate-level core at roughly 100 cycles per
+second, so the whole short-message files take minutes (``--vectors FILE``, or
+``benchmarks/keccak_bench.py``). With ``--vectors FILE``: every record of one ``.rsp`` file
 (SHA3-256, SHAKE128 or KMAC128, :mod:`dcsflow.designs.keccak.hashvec`). KMAC128 vectors that share
 a key and customization string share one specialized netlist; the hash vectors (the key does not
 matter to them) run on the first group's netlist, or on one specialized for the all-zero key when
@@ -73,6 +73,28 @@ def run_group(work: Path, verilog: str, top: str, vectors: list):
                    drive_params=False)
     cycles = [(len(v.message), r.t_out_first - r.t_in_first) for v, r in zip(vectors, res) if v.mode == "kmac128"]
     return compare(vectors, res), cycles
+
+
+def conventional_verilog(build_dir: str | Path) -> str:
+    """Structural Verilog (module ``keccak_core``) of the chosen conventional candidate of a
+    finished build (``report.json`` ``conventional.baseline``, ``baselines/<name>/netlist.json``),
+    written by :func:`dcsflow.flow.netlist.write_verilog`: one net per bit, which Icarus simulates
+    at the speed of the specialized netlists (Yosys's ``write_verilog`` keeps wide vectors whose
+    every bit change re-evaluates the whole vector: far slower on this core).
+
+    Raises:
+        CheckError: no report, no chosen candidate, or its netlist is missing.
+    """
+    from dcsflow.fileio import InputError as FileInputError, NETLIST_LIMIT, load_json_file
+    from dcsflow.flow import netlist as nl
+
+    b = Path(build_dir)
+    try:
+        name = load_json_file(b / "report.json")["conventional"]["baseline"]
+        mod = load_json_file(b / "baselines" / str(name) / "netlist.json", NETLIST_LIMIT)["modules"]["keccak_core"]
+    except (OSError, KeyError, TypeError, ValueError, FileInputError) as e:
+        raise CheckError(f"{b}: no conventional netlist of a keccak build ({type(e).__name__})") from None
+    return nl.write_verilog(mod, "keccak_core")
 
 
 def user_params(key: bytes, custom: bytes) -> dict[str, int]:

@@ -58,7 +58,7 @@ module keccak_core #(
     // KMAC128 prefix blocks, absorbed by the engine from E_IDLE before the message's blocks:
     // PRE_CUST bytepad(encode_string("KMAC") || encode_string(S), 168), then PRE_KEY
     // bytepad(encode_string(K), 168) -- the key block, a function of the key alone: its own phase,
-    // so that a later precomputed key state can replace it
+    // so that KEY_STATE = 1 can replace both prefix phases by key_state
     localparam PRE_NONE = 2'd0, PRE_CUST = 2'd1, PRE_KEY = 2'd2;
 
     // --- message configuration -------------------------------------------------------------------

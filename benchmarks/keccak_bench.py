@@ -1,0 +1,217 @@
+"""Keccak core benchmark: the TLUT build (KMAC128 key state from the PPC) against the strongest
+conventional candidate of the same build, on the same vectors.
+
+Figures: LUTs, TLUTs, FFs, slices and LUT depth of both builds (conventional: ``report.json``
+``conventional.baseline``, every candidate listed); KMAC128 cycles from the first input transfer to
+the first MAC word for a one-block message (160 bytes) and a one-word message, measured on the
+specialized TLUT netlist and on the conventional netlist (key loaded: the key ports held); SHA3-256
+cycles per 1088-bit block (RTL, long message); SCG instructions per rekey on the Cortex-A9 (QEMU, as
+``benchmarks/rekey_bench.py``) and their spread over ``--keys`` pseudo-random parameter values; the
+build time. Vectors: both netlists run every KMAC128 answer of ``hashvec.kmac_vectors`` (``--mac-keys``
+keys, six messages each) and every record of the CAVP SHA3-256 and SHAKE128 short-message files
+(474 records; Icarus simulates the gate-level core at roughly 100 cycles per second, so this takes
+about ten minutes per netlist); ``--all`` adds the long-message and variable-output files (about an
+hour more per netlist). Every record of every CAVP file also runs on the RTL (``dcsflow sim
+keccak``). Lake Keyak is not in the RTL yet: its cycle figures are null.
+
+The source design's published figures (GMU multi-purpose Keccak, Yalla, Homsirikamol, Kaps, DIAC
+2014; ISE 14.7 after place and route, Spartan-6 / Artix-7) are printed beside ours: a different
+family, tool and slice packing, so only a rough orientation.
+
+Usage: python benchmarks/keccak_bench.py [--build keccak=DIR] [--keys 100] [--mac-keys 4] [--all] [--docs]
+(builds into a temporary folder when no build is given). Last line: one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+#: published figures of the source design (DIAC 2014), for the printed comparison only
+PUBLISHED = [
+    ("multi-purpose Keccak (hash, MAC, AE, PRNG)", "Spartan-6, ISE 14.7", "2601 slices, 128 MHz",
+     "Keccak-MAC 24 cycles per 1088-bit block (5.8 Gbps)"),
+    ("Lake Keyak, multi-purpose core", "Artix-7, ISE 14.7", "2299 slices, 116 MHz", "12.98 Gbps"),
+    ("Lake Keyak, dedicated core", "Artix-7, ISE 14.7", "2173 slices", "-"),
+]
+
+
+def _rekey_bench():
+    spec = importlib.util.spec_from_file_location("rekey_bench", ROOT / "benchmarks" / "rekey_bench.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def vector_set(mac_keys: int, everything: bool) -> list:
+    """The vectors both netlists run (module docstring)."""
+    from dcsflow.designs.keccak import hashvec
+
+    base = hashvec.cavp_dir()
+    files = ["SHA3/SHA3_256ShortMsg.rsp", "SHAKE/SHAKE128ShortMsg.rsp"]
+    if everything:
+        files += ["SHA3/SHA3_256LongMsg.rsp", "SHAKE/SHAKE128LongMsg.rsp", "SHAKE/SHAKE128VariableOut.rsp"]
+    return hashvec.kmac_vectors(keys=mac_keys) + [v for f in files for v in hashvec.read_rsp(base / f)]
+
+
+def tlut_check(build: Path, vectors: list, tmp: Path) -> tuple[int, int, dict]:
+    """The TLUT build specialized per KMAC key and simulated (``dcsflow check`` on one file of all
+    ``vectors``). Returns (passed, total, {message bytes: KMAC cycles})."""
+    from dcsflow.flow.check import check_build
+    from dcsflow.flow.design import CheckOptions
+
+    rsp = tmp / "all.rsp"
+    rsp.write_text(to_rsp(vectors))
+    res = check_build(build, CheckOptions(vectors=rsp), progress=False)
+    return res.passed, res.total, {n: c for n, c in res.cycles}
+
+
+def to_rsp(vectors: list) -> str:
+    """``vectors`` as one ``.rsp`` file (format of :mod:`dcsflow.designs.keccak.hashvec`)."""
+    out = []
+    for v in vectors:
+        rec = [f"Len = {8 * len(v.message)}", f"Msg = {v.message.hex() or '00'}"]
+        if v.mode == "sha3-256":
+            rec.append(f"MD = {v.expected.hex()}")
+        else:
+            if v.mode == "kmac128":
+                rec = [f"Key = {v.key.hex()}", f"S = {v.custom.hex()}"] + rec
+            rec += [f"Outputlen = {8 * len(v.expected)}", f"Output = {v.expected.hex()}"]
+        out.append("\n".join(rec))
+    return "\n\n".join(out) + "\n"
+
+
+def conventional_check(build: Path, vectors: list, tmp: Path) -> tuple[int, int, dict]:
+    """The chosen conventional netlist (``check.conventional_verilog``) simulated on ``vectors`` with
+    the key and customization ports driven. Returns as :func:`tlut_check`."""
+    from dcsflow.designs.keccak.check import compare, conventional_verilog, request_of
+    from dcsflow.designs.keccak.sim import run_hash
+    from dcsflow.flow.yosys import cells_sim
+
+    net = tmp / "conventional.v"
+    net.write_text(conventional_verilog(build))
+    res = run_hash([request_of(v) for v in vectors], workdir=tmp / "conv_sim", sources=[net, cells_sim()])
+    oks = compare(vectors, res)
+    cycles = {len(v.message): r.t_out_first - r.t_in_first for v, r in zip(vectors, res) if v.mode == "kmac128"}
+    return sum(1 for o, _ in oks if o), len(vectors), cycles
+
+
+def sha3_cycles_per_block() -> int:
+    """Cycles per 1088-bit block of SHA3-256 on the RTL: first output of a 12-block message minus
+    that of a 2-block message, over 10 blocks."""
+    from dcsflow.designs.keccak import sim
+
+    reqs = [sim.HashRequest(sim.MODE_SHA3_256, bytes(136 * n - 1)) for n in (2, 12)]
+    r = sim.run_hash(reqs, key_state=1)
+    lat = [x.t_out_first - x.t_in_first for x in r]
+    return (lat[1] - lat[0]) // 10
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--build", action="append", default=[], metavar="keccak=DIR")
+    ap.add_argument("--keys", type=int, default=100, help="parameter values for the SCG's spread")
+    ap.add_argument("--mac-keys", type=int, default=4, help="KMAC128 keys in the netlist runs")
+    ap.add_argument("--all", action="store_true", help="also the long-message and variable-output CAVP files")
+    ap.add_argument("--docs", action="store_true", help="also write docs/results/keccak.md from this run")
+    a = ap.parse_args()
+    given = dict(x.split("=", 1) for x in a.build)
+    rb = _rekey_bench()
+    with tempfile.TemporaryDirectory() as td:
+        tmp = Path(td)
+        build, secs = rb.ensure_build("keccak", given, tmp)
+        rep = json.loads((build / "report.json").read_text())
+        c, t = rep["conventional"], rep["tlut"]
+        be = rep.get("backend") or {}
+        vectors = vector_set(a.mac_keys, a.all)
+        t0 = time.perf_counter()
+        tp, tn, tcyc = tlut_check(build, vectors, tmp)
+        t_check = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        cp, cn, ccyc = conventional_check(build, vectors, tmp)
+        c_check = time.perf_counter() - t0
+        scg = rb.bench("keccak", build, a.keys, tmp)
+        sha3 = sha3_cycles_per_block()
+    res = {
+        "keccak_slices_tlut": (be.get("tlut") or {}).get("slices"),
+        "keccak_slices_conventional": (be.get("conventional") or {}).get("slices"),
+        "keccak_luts_tlut": t["luts"], "keccak_luts_conventional": c["luts"],
+        "keccak_tluts": t["tluts"], "keccak_ffs_tlut": t["ffs"], "keccak_ffs_conventional": c["ffs"],
+        "keccak_depth_tlut": t["depth"], "keccak_depth_conventional": c["depth"],
+        "conventional_baseline": c.get("baseline"),
+        "baselines": {n: {k: b.get(k) for k in ("luts", "ffs", "depth", "slices", "eligible", "chosen")}
+                      for n, b in (rep.get("baselines") or {}).items()},
+        "kmac_cycles_tlut": tcyc.get(160), "kmac_cycles_conventional": ccyc.get(160),
+        "kmac_cycles_one_word_tlut": tcyc.get(8), "kmac_cycles_one_word_conventional": ccyc.get(8),
+        "keyak_cycles_tlut": None, "keyak_cycles_conventional": None,
+        "sha3_cycles_per_block": sha3,
+        "vectors_tlut": f"{tp}/{tn}", "vectors_conventional": f"{cp}/{cn}",
+        "check_seconds_tlut": round(t_check, 1), "check_seconds_conventional": round(c_check, 1),
+        "scg_instructions": scg["scg_instructions"], "scg_instructions_spread": scg["scg_instructions_spread"],
+        "scg_keys": scg["keys"], "frames_per_rekey": scg["frames"], "icap_words_per_rekey": scg["icap_words"],
+        "ppc_ands": t["ppc_ands"],
+        "build_seconds": None if secs is None else round(secs, 1),
+        "build_seconds_report": rep.get("seconds"),
+    }
+    res["slices_fewer"] = (res["keccak_slices_tlut"] is not None and res["keccak_slices_conventional"] is not None
+                           and res["keccak_slices_tlut"] < res["keccak_slices_conventional"])
+    res["depth_not_greater"] = t["depth"] <= c["depth"]
+    print(f"keccak: slices {res['keccak_slices_tlut']} TLUT vs {res['keccak_slices_conventional']} conventional "
+          f"({c.get('baseline')}); LUTs {t['luts']} ({t['tluts']} TLUTs) vs {c['luts']}; FFs {t['ffs']} vs {c['ffs']}; "
+          f"depth {t['depth']} vs {c['depth']}")
+    print(f"KMAC128, 160-byte message: {res['kmac_cycles_tlut']} cycles TLUT vs {res['kmac_cycles_conventional']} "
+          f"conventional (one word: {res['kmac_cycles_one_word_tlut']} vs {res['kmac_cycles_one_word_conventional']}); "
+          f"SHA3-256 {sha3} cycles per block; Lake Keyak: not in the RTL")
+    print(f"vectors: TLUT netlists {tp}/{tn}, conventional netlist {cp}/{cn}; SCG {scg['scg_instructions']} A9 "
+          f"instructions per rekey (spread {scg['scg_instructions_spread']} over {scg['keys']} values), "
+          f"{scg['frames']} frames")
+    print("published (source design; different family and tool, for orientation only):")
+    for row in PUBLISHED:
+        print("  " + " | ".join(row))
+    if a.docs:
+        docs_page(res)
+    print(json.dumps(res))
+
+
+def docs_page(r: dict) -> None:
+    """docs/results/keccak.md from this run."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import _results
+
+    rows = [
+        ["conventional candidate chosen", f"`{r['conventional_baseline']}`", ""],
+        ["slices", r["keccak_slices_tlut"], r["keccak_slices_conventional"]],
+        ["LUTs (TLUTs)", f"{r['keccak_luts_tlut']} ({r['keccak_tluts']})", r["keccak_luts_conventional"]],
+        ["FFs", r["keccak_ffs_tlut"], r["keccak_ffs_conventional"]],
+        ["LUT depth", r["keccak_depth_tlut"], r["keccak_depth_conventional"]],
+        ["KMAC128 cycles, 160-byte message (first input to first MAC word)", r["kmac_cycles_tlut"],
+         r["kmac_cycles_conventional"]],
+        ["KMAC128 cycles, one-word message", r["kmac_cycles_one_word_tlut"], r["kmac_cycles_one_word_conventional"]],
+        ["SHA3-256 cycles per 1088-bit block", r["sha3_cycles_per_block"], r["sha3_cycles_per_block"]],
+        ["vectors passed (netlists)", r["vectors_tlut"], r["vectors_conventional"]],
+        ["PPC AND nodes", r["ppc_ands"], "-"],
+        ["frames / ICAP words per rekey", f"{r['frames_per_rekey']} / {r['icap_words_per_rekey']}", "-"],
+        ["Cortex-A9 instructions per rekey (QEMU), spread", f"{r['scg_instructions']}, {r['scg_instructions_spread']} "
+         f"over {r['scg_keys']} values", "-"],
+        ["build seconds (whole build, both)", r["build_seconds"] or r["build_seconds_report"], ""],
+    ]
+    body = _results.table(["figure", "TLUT build", "conventional build"], rows)
+    body += "\n\nPublished figures of the source design (different family, tool and packing):\n\n"
+    body += _results.table(["core", "device, tool", "area, clock", "throughput"], [list(p) for p in PUBLISHED])
+    body += "\n\nLake Keyak is not in the RTL yet (no figures).\n"
+    _results.write_page("keccak", "Keccak core (SHA3-256, SHAKE128, KMAC128)", body,
+                        "The Keccak core with KMAC128's key as parameter input: the TLUT build starts each "
+                        "MAC from the state after the key (from the PPC) against the strongest conventional "
+                        "candidate, which absorbs the key block per message.")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,135 @@
+"""The whole flow on the keccak design: build (TLUT with KEY_STATE=1 + the conventional candidates
+with KEY_STATE=0), ``check`` per mode on the default set (KMAC128 answers of pycryptodome, NIST CAVP
+SHA3-256 / SHAKE128 records), a tampered MAC is reported, ``check --frames``, the chosen
+conventional netlist on the same vectors with its key ports driven, ``rekey --param kmac=...``
+against the Python SCG, wrong values as one error line, codegen and the firmware natively and in
+QEMU (frame hashes equal the Python plan's), and the design's targets (fewer slices at no greater
+LUT depth, fewer KMAC128 cycles).
+
+Opt-in: the build takes ~10 min on 2 cores and the netlist simulations several more, beyond the CI
+budget beside the rest of the suite. ``DCSFLOW_SLOW_TESTS=1`` runs it; ``DCSFLOW_KECCAK_BUILD=DIR``
+runs every step after the build on a finished ``dcsflow build keccak --out DIR``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from _cli import one_line_error
+from dcsflow.flow.paths import REPO_ROOT
+
+GIVEN = os.environ.get("DCSFLOW_KECCAK_BUILD")
+FW = REPO_ROOT / "firmware"
+SP800_185_KEY = bytes(range(0x40, 0x60)).hex()
+
+
+def _rsp(vectors) -> str:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("keccak_bench", REPO_ROOT / "benchmarks" / "keccak_bench.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.to_rsp(vectors)
+
+
+@pytest.mark.skipif(os.environ.get("DCSFLOW_SLOW_TESTS") != "1" and not GIVEN,
+                    reason="keccak's whole flow takes ~20 min on 2 cores: set DCSFLOW_SLOW_TESTS=1 "
+                           "(or DCSFLOW_KECCAK_BUILD=DIR for a finished build)")
+def test_keccak_whole_flow(tmp_path, dcsflow):
+    from dcsflow.designs.keccak import hashvec
+    from dcsflow.designs.keccak.check import PARAMS, compare, conventional_verilog, request_of
+    from dcsflow.designs.keccak.design import kmac_values
+    from dcsflow.designs.keccak.sim import run_hash
+    from dcsflow.flow.build import BuildOptions, build
+    from dcsflow.flow.check import check_build
+    from dcsflow.flow.yosys import cells_sim
+    from dcsflow.scg import buildfolder as bf, plan as pl, rekey as rk
+
+    if GIVEN is None:
+        out = tmp_path / "b"
+        rep = build(BuildOptions(design="keccak", out=out, progress=False)).report
+    else:
+        out = Path(GIVEN)
+        rep = json.loads((out / "report.json").read_text())
+        assert rep["design"] == "keccak"
+    c, t = rep["conventional"], rep["tlut"]
+    assert rep["params"] == PARAMS
+    assert t["tluts"] > 0 and t["depth"] <= c["depth"], (t, c)
+    be = rep["backend"]
+    assert be["tlut"]["slices"] < be["conventional"]["slices"], (be["tlut"], be["conventional"])
+
+    # check on the default set: every mode, 2 KMAC keys; cycles of the one-block message
+    res = check_build(out, progress=False)
+    assert res.total == 22 and res.passed == res.total, res.failures[:3]
+    cyc = dict(res.cycles)
+    assert cyc[160] == 20 + 24 and cyc[8] == 1 + 24
+
+    # a tampered MAC is reported (the record's source line), the good one passes
+    vs = hashvec.kmac_vectors(keys=1, per_key=3)
+    bad = type(vs[1])(vs[1].mode, vs[1].message, bytes([vs[1].expected[0] ^ 1]) + vs[1].expected[1:],
+                      vs[1].source, vs[1].key, vs[1].custom)
+    (tmp_path / "bad.rsp").write_text(_rsp([vs[0], bad]))
+    r = dcsflow("check", out, "--vectors", tmp_path / "bad.rsp", "--quiet")
+    assert r.returncode == 1 and "passed 1/2" in r.stdout and "bad.rsp:" in r.stdout, r.stdout + r.stderr
+
+    # check --frames: the specialized configuration frames decoded back into the netlist
+    pick = hashvec.kmac_vectors(keys=2, per_key=2)
+    (tmp_path / "sub.rsp").write_text(_rsp(pick))
+    r = dcsflow("check", out, "--frames", "--vectors", tmp_path / "sub.rsp", "--quiet")
+    assert r.returncode == 0 and f"passed {len(pick)}/{len(pick)}" in r.stdout, r.stdout + r.stderr
+
+    # the chosen conventional netlist on KMAC128 answers with its key ports driven: the same MACs,
+    # two permutations more per message
+    net = tmp_path / "conv.v"
+    net.write_text(conventional_verilog(out))
+    cv = hashvec.kmac_vectors(keys=1)
+    cres = run_hash([request_of(v) for v in cv], workdir=tmp_path / "conv", sources=[net, cells_sim()])
+    assert all(ok for ok, _ in compare(cv, cres))
+    conv_cycles = {len(v.message): r.t_out_first - r.t_in_first for v, r in zip(cv, cres)}
+    assert conv_cycles[160] == 1 + 3 * 24 > cyc[160]
+
+    # rekey with the named value: the same frames as the Python SCG; bad values are one line
+    b = bf.load_build(out)
+    vals = kmac_values(SP800_185_KEY + ",4d7920546167676564", PARAMS)
+    r = dcsflow("rekey", out, "--param", f"kmac={SP800_185_KEY},4d7920546167676564", "--to", "emulator",
+                "--verify", "--json")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    py = rk.rekey(b, {p: vals[p] for p in b.ports}, "emulator", verify=True)
+    assert d["frames"] == py.frames > 0 and d["icap_words"] == py.icap_words
+    one_line_error(dcsflow("rekey", out, "--param", "kmac=" + "00" * 33, "--to", "emulator"), "0..32 bytes")
+    one_line_error(dcsflow("rekey", out, "--param", "kmac=abc", "--to", "emulator"), "hex bytes")
+
+    # codegen, firmware natively and in QEMU: frame hash of every rekey equals the Python SCG's plan
+    gen, fw = tmp_path / "gen", tmp_path / "fw"
+    r = dcsflow("codegen", out, "--out", gen)
+    assert r.returncode == 0, r.stderr
+    targets = ["host"] + (["qemu"] if shutil.which("qemu-system-arm") and shutil.which("arm-none-eabi-gcc") else [])
+    subprocess.run(["make", "-s", "-C", str(FW), f"GEN={gen}", f"BUILD={fw}", "OPT=-O0", *targets], check=True,
+                   capture_output=True)
+    layout = pl.param_layout(b.ppc)
+    keys = [SP800_185_KEY, "00" * 16, bytes(range(16, 48)).hex() + "," + "61" * 157]
+    assigns = [{p: kmac_values(k, PARAMS)[p] for p in b.ports} for k in keys]
+    digits = -(-sum(w for _p, _off, w in layout) // 4)          # the firmware takes every hex digit
+    hexes = [format(sum(a[p] << off for p, off, _w in layout), f"0{digits}x") for a in assigns]
+    cmds = ["verify on"] + [f"rekey {h}" for h in hexes]
+    texts = [subprocess.run([str(fw / "host" / "scg_host"), *cmds], capture_output=True, text=True,
+                            timeout=600).stdout]
+    if "qemu" in targets:
+        q = subprocess.run(["qemu-system-arm", "-M", "xilinx-zynq-a9", "-m", "256M", "-nographic", "-monitor", "none",
+                            "-serial", "null", "-semihosting-config",
+                            f"enable=on,target=native,arg=scg,arg={';'.join(cmds)}",
+                            "-kernel", str(fw / "qemu" / "scg_qemu.elf")], capture_output=True, text=True, timeout=600)
+        texts.append(q.stdout + q.stderr)
+    for text in texts:
+        lines = [dict(kv.split("=") for kv in ln.split()[1:]) for ln in text.splitlines() if ln.startswith("rekey ")]
+        assert len(lines) == len(keys), text[-500:]
+        for a, got in zip(assigns, lines):
+            assert got["rc"] == "0"
+            assert got["hash"] == pl.frames_hash(pl.plan(b, a).frames, b.device)
