@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 #: the designs built by default: the main job's, and the programmable processing element
 DEFAULT = ("picipher", "picipher_cis", "aes128_iter", "ppe")
 #: --all adds the large ones (minutes each)
-LARGE = ("picipher32", "picipher64", "aes128_pipe")
+LARGE = ("picipher32", "picipher64", "aes128_pipe", "keccak")
 TARGET_RATIO = 3.0
 TARGET_DEMO_SECONDS = 180.0
 

@@ -82,6 +82,8 @@ def test_cavp_files_read_completely():
     ("Key = 00\nS = " + "00" * 158 + "\nMsg = \nOutput = 00\n", "customization string of 158 bytes"),
     ("Msg 00\n", ":1: expected 'Name = value'"),
     ("# nothing\n", "no SHA3-256, SHAKE128 or KMAC128 records"),
+    ("Len = 8\nMD = " + "00" * 32 + "\n\nLen = 8\nMsg = e9\n", ":1: incomplete record"),
+    ("COUNT = 0\nMsg = e9\nOutput = 00\n\nMsg = e9\n", ":5: incomplete record"),
 ])
 def test_rsp_reader_errors(text, what):
     with pytest.raises(VectorFileError, match=what) as e:

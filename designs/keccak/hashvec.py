@@ -133,6 +133,14 @@ def _vector(fields: dict, section: dict, name: str, line: int) -> HashVector:
     return HashVector(mode, msg, out, where, key, custom)
 
 
+def _flush(fields: dict, section: dict, name: str, first: int, out: list) -> None:
+    """Append the record of ``fields`` to ``out``; a lone ``COUNT`` line is no record."""
+    if "Msg" in fields and ("MD" in fields or "Output" in fields):
+        out.append(_vector(fields, section, name, first))
+    elif set(fields) - {"COUNT"}:
+        raise VectorFileError(f"{name}:{first}: incomplete record (needs Msg and MD or Output)")
+
+
 def parse_rsp(text: str, name: str = "<text>") -> list[HashVector]:
     """Parse an ``.rsp`` file of SHA3-256, SHAKE128 or KMAC128 known answers (format in the module
     docstring); every record's mode follows from its fields.
@@ -148,8 +156,8 @@ def parse_rsp(text: str, name: str = "<text>") -> list[HashVector]:
     for n, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if not line or line.startswith("#"):
-            if fields and "Msg" in fields and ("MD" in fields or "Output" in fields):
-                out.append(_vector(fields, section, name, first))
+            if fields:
+                _flush(fields, section, name, first, out)
                 fields = {}
             continue
         if line.startswith("["):
@@ -165,10 +173,8 @@ def parse_rsp(text: str, name: str = "<text>") -> list[HashVector]:
         if not fields:
             first = n
         fields[m.group(1)] = (m.group(2), n)
-    if fields and "Msg" in fields and ("MD" in fields or "Output" in fields):
-        out.append(_vector(fields, section, name, first))
-    elif fields and set(fields) - {"COUNT"}:
-        raise VectorFileError(f"{name}:{first}: incomplete record (needs Msg and MD or Output)")
+    if fields:
+        _flush(fields, section, name, first, out)
     if not out:
         raise VectorFileError(f"{name}: no SHA3-256, SHAKE128 or KMAC128 records")
     return out
