@@ -84,7 +84,7 @@ def _int(value: str, where: str) -> int:
     return int(value)
 
 
-def _mode_of(fields: dict, path_name: str, where: str) -> str:
+def _mode_of(fields: dict, where: str) -> str:
     if "MD" in fields:
         return "sha3-256"
     if "Key" in fields:
@@ -109,7 +109,7 @@ def _vector(fields: dict, section: dict, name: str, line: int) -> HashVector:
             raise VectorFileError(f"{where}: Msg has {len(msg)} bytes, Len says {bits} bits")
     if len(msg) > MAX_MESSAGE:
         raise VectorFileError(f"{where}: message of {len(msg)} bytes, longer than the test bench's {MAX_MESSAGE}")
-    mode = _mode_of(fields, name, where)
+    mode = _mode_of(fields, where)
     out = _hex(fields["MD" if mode == "sha3-256" else "Output"][0], where)
     if mode == "sha3-256":
         if len(out) != 32:
@@ -233,13 +233,3 @@ def kmac_vectors(keys: int = 4, per_key: int = 6, seed: int = 2014) -> list[Hash
             mac = KMAC128.new(key=key, data=msg, mac_len=olen, custom=custom).digest()
             out.append(HashVector("kmac128", msg, mac, f"pycryptodome KMAC128 key {k} message {i}", key, custom))
     return out
-
-
-def default_vectors(mode: str) -> list[HashVector]:
-    """The vectors ``dcsflow sim keccak --mode MODE`` runs without ``--vectors``: the CAVP files
-    of SHA3-256 / SHAKE128, or :func:`kmac_vectors` for KMAC128.
-
-    Raises:
-        VectorFileError: the package holding them is missing.
-    """
-    return kmac_vectors() if mode == "kmac128" else load_cavp(mode)
