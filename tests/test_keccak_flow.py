@@ -6,8 +6,8 @@ against the Python SCG, wrong values as one error line, codegen and the firmware
 QEMU (frame hashes equal the Python plan's), and the design's targets (fewer slices at no greater
 LUT depth, fewer KMAC128 cycles).
 
-Opt-in: the build takes ~10 min on 2 cores and the netlist simulations several more, beyond the CI
-budget beside the rest of the suite. ``DCSFLOW_SLOW_TESTS=1`` runs it; ``DCSFLOW_KECCAK_BUILD=DIR``
+Opt-in: the build takes ~6 min on 2 cores and the steps after it ~3 min, beyond the CI budget
+beside the rest of the suite. ``DCSFLOW_SLOW_TESTS=1`` runs it; ``DCSFLOW_KECCAK_BUILD=DIR``
 runs every step after the build on a finished ``dcsflow build keccak --out DIR``.
 """
 
@@ -39,7 +39,7 @@ def _rsp(vectors) -> str:
 
 
 @pytest.mark.skipif(os.environ.get("DCSFLOW_SLOW_TESTS") != "1" and not GIVEN,
-                    reason="keccak's whole flow takes ~20 min on 2 cores: set DCSFLOW_SLOW_TESTS=1 "
+                    reason="keccak's whole flow takes ~10 min on 2 cores: set DCSFLOW_SLOW_TESTS=1 "
                            "(or DCSFLOW_KECCAK_BUILD=DIR for a finished build)")
 def test_keccak_whole_flow(tmp_path, dcsflow):
     from dcsflow.designs.keccak import hashvec
