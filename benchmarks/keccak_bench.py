@@ -69,24 +69,11 @@ def tlut_check(build: Path, vectors: list, tmp: Path) -> tuple[int, int, dict]:
     from dcsflow.flow.design import CheckOptions
 
     rsp = tmp / "all.rsp"
-    rsp.write_text(to_rsp(vectors))
+    from dcsflow.designs.keccak.hashvec import format_rsp
+
+    rsp.write_text(format_rsp(vectors))
     res = check_build(build, CheckOptions(vectors=rsp), progress=False)
     return res.passed, res.total, {n: c for n, c in res.cycles}
-
-
-def to_rsp(vectors: list) -> str:
-    """``vectors`` as one ``.rsp`` file (format of :mod:`dcsflow.designs.keccak.hashvec`)."""
-    out = []
-    for v in vectors:
-        rec = [f"Len = {8 * len(v.message)}", f"Msg = {v.message.hex() or '00'}"]
-        if v.mode == "sha3-256":
-            rec.append(f"MD = {v.expected.hex()}")
-        else:
-            if v.mode == "kmac128":
-                rec = [f"Key = {v.key.hex()}", f"S = {v.custom.hex()}"] + rec
-            rec += [f"Outputlen = {8 * len(v.expected)}", f"Output = {v.expected.hex()}"]
-        out.append("\n".join(rec))
-    return "\n\n".join(out) + "\n"
 
 
 def conventional_check(build: Path, vectors: list, tmp: Path) -> tuple[int, int, dict]:

@@ -29,15 +29,6 @@ FW = REPO_ROOT / "firmware"
 SP800_185_KEY = bytes(range(0x40, 0x60)).hex()
 
 
-def _rsp(vectors) -> str:
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("keccak_bench", REPO_ROOT / "benchmarks" / "keccak_bench.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod.to_rsp(vectors)
-
-
 @pytest.mark.skipif(os.environ.get("DCSFLOW_SLOW_TESTS") != "1" and not GIVEN,
                     reason="keccak's whole flow takes ~10 min on 2 cores: set DCSFLOW_SLOW_TESTS=1 "
                            "(or DCSFLOW_KECCAK_BUILD=DIR for a finished build)")
@@ -74,13 +65,13 @@ def test_keccak_whole_flow(tmp_path, dcsflow):
     vs = hashvec.kmac_vectors(keys=1, per_key=3)
     bad = type(vs[1])(vs[1].mode, vs[1].message, bytes([vs[1].expected[0] ^ 1]) + vs[1].expected[1:],
                       vs[1].source, vs[1].key, vs[1].custom)
-    (tmp_path / "bad.rsp").write_text(_rsp([vs[0], bad]))
+    (tmp_path / "bad.rsp").write_text(hashvec.format_rsp([vs[0], bad]))
     r = dcsflow("check", out, "--vectors", tmp_path / "bad.rsp", "--quiet")
     assert r.returncode == 1 and "passed 1/2" in r.stdout and "bad.rsp:" in r.stdout, r.stdout + r.stderr
 
     # check --frames: the specialized configuration frames decoded back into the netlist
     pick = hashvec.kmac_vectors(keys=2, per_key=2)
-    (tmp_path / "sub.rsp").write_text(_rsp(pick))
+    (tmp_path / "sub.rsp").write_text(hashvec.format_rsp(pick))
     r = dcsflow("check", out, "--frames", "--vectors", tmp_path / "sub.rsp", "--quiet")
     assert r.returncode == 0 and f"passed {len(pick)}/{len(pick)}" in r.stdout, r.stdout + r.stderr
 

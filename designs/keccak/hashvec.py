@@ -180,6 +180,22 @@ def parse_rsp(text: str, name: str = "<text>") -> list[HashVector]:
     return out
 
 
+def format_rsp(vectors: list[HashVector]) -> str:
+    """``vectors`` as one ``.rsp`` file that :func:`parse_rsp` reads back (module docstring's format;
+    KMAC128 records with ``Key`` and ``S``)."""
+    out = []
+    for v in vectors:
+        rec = [f"Len = {8 * len(v.message)}", f"Msg = {v.message.hex() or '00'}"]
+        if v.mode == "sha3-256":
+            rec.append(f"MD = {v.expected.hex()}")
+        else:
+            if v.mode == "kmac128":
+                rec = [f"Key = {v.key.hex()}", f"S = {v.custom.hex()}"] + rec
+            rec += [f"Outputlen = {8 * len(v.expected)}", f"Output = {v.expected.hex()}"]
+        out.append("\n".join(rec))
+    return "\n\n".join(out) + "\n"
+
+
 def read_rsp(path: str | Path) -> list[HashVector]:
     """Read and parse one ``.rsp`` file (:func:`parse_rsp`; at most TEXT_LIMIT bytes).
 
