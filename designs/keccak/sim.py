@@ -1,7 +1,8 @@
 """Simulation driver of the Keccak RTL (``designs/keccak/rtl``) under Icarus Verilog.
 
 :func:`run_hash` sends messages through ``keccak_core`` (SHA3-256 / SHAKE128 sponge, padding in
-hardware; KMAC128 with the key and the customization string on the core's ports) with the test
+hardware; KMAC128 with the key and the customization string on the core's ports; Lake Keyak
+operations, :class:`KeyakRequest`) with the test
 bench ``tb/tb_keccak.v`` in ONE simulator process and returns, per message, the output bytes and
 the handshake cycles. :func:`run_rounds` applies rounds of ``keccak_round``
 to states with ``tb/tb_keccak_perm.v``. Both write the test bench's stimulus file and parse its
@@ -28,9 +29,13 @@ TB_HASH = HERE / "tb" / "tb_keccak.v"
 TB_PERM = HERE / "tb" / "tb_keccak_perm.v"
 
 #: mode input of keccak_core
-MODE_SHA3_256, MODE_SHAKE128, MODE_KMAC128 = 0, 1, 2
-#: rate in bytes per mode
-RATE = {MODE_SHA3_256: 136, MODE_SHAKE128: 168, MODE_KMAC128: 168}
+MODE_SHA3_256, MODE_SHAKE128, MODE_KMAC128, MODE_KEYAK = 0, 1, 2, 3
+#: rate in bytes per mode (Lake Keyak: the data bytes of a duplex block)
+RATE = {MODE_SHA3_256: 136, MODE_SHAKE128: 168, MODE_KMAC128: 168, MODE_KEYAK: 168}
+#: kop bits of keccak_core (Lake Keyak): start a session, unwrap, the message has a body, forget
+KOP_START, KOP_UNWRAP, KOP_BODY, KOP_FORGET = 1, 2, 4, 8
+#: Lake Keyak key pack (bytes) and longest key in it
+KEYAK_PACK_BYTES, KEYAK_PACK_KEY = 30, 28
 #: KMAC128 port limits: key bytes (key[255:0]) and customization bytes (custom[1255:0])
 MAX_KEY, MAX_CUSTOM = 32, 157
 #: largest message (words held by the test bench) and SHAKE output length (16-bit out_len)
@@ -61,11 +66,44 @@ class HashRequest:
     key_state: bytes | None = None
 
 
+def keyak_pack(key: bytes) -> bytes:
+    """The Lake Keyak key pack as the core forms it (30 bytes: 30, the key's first
+    min(len, 28) bytes, 0x01, zeros): the ``keyak_pack`` port of a core with KEY_STATE = 1
+    (Keyak v1 key pack; positions as in :class:`dcsflow.designs.keccak.model.LakeKeyak`)."""
+    k = bytes(key)[:KEYAK_PACK_KEY]
+    return (bytes([KEYAK_PACK_BYTES]) + k + b"\x01").ljust(KEYAK_PACK_BYTES, b"\x00")
+
+
+@dataclass(frozen=True)
+class KeyakRequest:
+    """One Lake Keyak operation of a session (``mode`` 3): ``op`` "wrap", "unwrap" or "forget";
+    ``start``: the session's first message (the core XORs the key pack and the diversifier in,
+    and ``metadata`` begins with the nonce); ``metadata``: nonce and associated data as one string
+    (the nonce only in the first message), ``body``: plaintext (wrap) or ciphertext (unwrap), ``tag``:
+    the tag to check (unwrap; its length is the ``out_len``), ``tag_len``: the tag length of a wrap.
+    ``key`` (16..28 bytes) goes to the ``key``/``key_len`` ports, ``pack`` (30 bytes or None) to
+    ``keyak_pack`` (read by a core with KEY_STATE = 1)."""
+
+    op: str
+    start: bool = False
+    metadata: bytes = b""
+    body: bytes = b""
+    tag: bytes = b""
+    tag_len: int = 16
+    key: bytes = b""
+    pack: bytes | None = None
+
+    @property
+    def mode(self) -> int:
+        return MODE_KEYAK
+
+
 @dataclass
 class HashResult:
     """Output of one message: the bytes delivered (each word truncated to its ``m_bytes``), the
     number of output words, whether ``m_last`` came exactly on the final one, and the cycles of the
-    first/last input and first/last output handshakes."""
+    first/last input and first/last output handshakes; ``last_word``: the final output word (Lake
+    Keyak unwrap and forget: the status word, bit 0 = the tag did not verify)."""
 
     output: bytes
     words: int
@@ -74,6 +112,12 @@ class HashResult:
     t_in_last: int
     t_out_first: int
     t_out_last: int
+    last_word: int = 0
+
+    @property
+    def tag_fail(self) -> bool:
+        """Lake Keyak unwrap: the core flagged a tag mismatch (bit 0 of the status word)."""
+        return bool(self.last_word & 1)
 
 
 def message_words(message: bytes) -> list[tuple[int, int]]:
@@ -90,18 +134,61 @@ def message_words(message: bytes) -> list[tuple[int, int]]:
     return out
 
 
-def stimulus_text(requests: list[HashRequest], drive_params: bool = True) -> str:
-    """Stimulus file of tb_keccak.v for ``requests``. ``drive_params`` False leaves the parameter
-    ports (key, key_len, custom, custom_len, key_state) at zero: a specialized netlist must not
+def _keyak_lines(r: KeyakRequest, drive_params: bool) -> list[str]:
+    if r.op not in ("wrap", "unwrap", "forget"):
+        raise InputError(f"Lake Keyak operation must be wrap, unwrap or forget, got {r.op!r}")
+    key = bytes(r.key)
+    if len(key) > MAX_KEY:
+        raise InputError(f"Lake Keyak key of at most {KEYAK_PACK_KEY} bytes, got {len(key)}")
+    if r.pack is not None and len(r.pack) != KEYAK_PACK_BYTES:
+        raise InputError(f"Lake Keyak key pack must be {KEYAK_PACK_BYTES} bytes, got {len(r.pack)}")
+    lines = []
+    if drive_params:
+        lines.append(f"K {int.from_bytes(key, 'little'):064x} {len(key)} {0:0314x} 0")
+        if r.pack is not None:
+            lines.append(f"P {int.from_bytes(r.pack, 'little'):060x}")
+    if r.op == "forget":
+        lines.append(f"M {MODE_KEYAK} 1 0 1 {KOP_FORGET}")
+        return lines + ["W 0000000000000000 0 1"]
+    tag_len = len(r.tag) if r.op == "unwrap" else int(r.tag_len)
+    if not 1 <= tag_len <= MAX_OUT_LEN:
+        raise InputError(f"Lake Keyak tag length must be 1..{MAX_OUT_LEN} bytes, got {tag_len}")
+    words = [(w, n, 0) for w, n in message_words(r.metadata)]
+    if r.body:
+        words += [(w, n, 0) for w, n in message_words(r.body)]
+    if r.op == "unwrap":
+        words += [(w, n, 0) for w, n in message_words(r.tag)]
+    # s_last ends each segment: metadata, body, tag
+    ends = [len(message_words(r.metadata)) - 1]
+    if r.body:
+        ends.append(ends[-1] + len(message_words(r.body)))
+    if r.op == "unwrap":
+        ends.append(ends[-1] + len(message_words(r.tag)))
+    for e in ends:
+        words[e] = (words[e][0], words[e][1], 1)
+    if len(words) > MAX_WORDS:
+        raise InputError(f"Lake Keyak message longer than the test bench's {MAX_WORDS} words")
+    kop = (KOP_START if r.start else 0) | (KOP_UNWRAP if r.op == "unwrap" else 0) | (KOP_BODY if r.body else 0)
+    lines.append(f"M {MODE_KEYAK} 1 {tag_len} {len(words)} {kop}")
+    return lines + [f"W {w:016x} {n} {last}" for w, n, last in words]
+
+
+def stimulus_text(requests: list, drive_params: bool = True) -> str:
+    """Stimulus file (``keccak-stim 2``) of tb_keccak.v for ``requests`` (:class:`HashRequest`
+    and :class:`KeyakRequest`, in order). ``drive_params`` False leaves the parameter ports (key,
+    key_len, custom, custom_len, key_state, keyak_pack) at zero: a specialized netlist must not
     read them.
 
     Raises:
-        InputError: unknown mode, output length outside 0..65535, a message longer than the test
-            bench holds.
+        InputError: unknown mode or Lake Keyak operation, output or tag length out of range, a
+            message longer than the test bench holds.
     """
-    lines = ["keccak-stim 1"]
+    lines = ["keccak-stim 2"]
     for r in requests:
-        if r.mode not in RATE:
+        if isinstance(r, KeyakRequest):
+            lines += _keyak_lines(r, drive_params)
+            continue
+        if r.mode not in RATE or r.mode == MODE_KEYAK:
             raise InputError(f"keccak_core mode must be 0 (SHA3-256), 1 (SHAKE128) or 2 (KMAC128), got {r.mode!r}")
         if not 0 <= int(r.out_len) <= MAX_OUT_LEN:
             raise InputError(f"output length must be 0..{MAX_OUT_LEN} bytes, got {r.out_len}")
@@ -120,8 +207,8 @@ def stimulus_text(requests: list[HashRequest], drive_params: bool = True) -> str
                              f"{int.from_bytes(custom, 'little'):0314x} {len(custom)}")
                 if r.key_state is not None:
                     lines.append(f"Z {int.from_bytes(r.key_state, 'little'):0400x}")
-        lines.append(f"M {r.mode} {int(bool(r.rounds12))} {int(r.out_len)} {len(words)}")
-        lines += [f"W {w:016x} {n}" for w, n in words]
+        lines.append(f"M {r.mode} {int(bool(r.rounds12))} {int(r.out_len)} {len(words)} 0")
+        lines += [f"W {w:016x} {n} {int(i == len(words) - 1)}" for i, (w, n) in enumerate(words)]
     return "\n".join(lines) + "\n"
 
 
@@ -135,20 +222,21 @@ def parse_results(text: str, n_messages: int) -> list[HashResult]:
     if not lines or lines[0].split() != ["keccak-results", "1"]:
         raise SimulationError("simulation result does not start with 'keccak-results 1'")
     out: list[HashResult] = []
-    data, lasts, ended = bytearray(), [], False
+    data, lasts, ended, word = bytearray(), [], False, 0
     for line in lines[1:]:
         f = line.split()
         if not f:
             continue
         if f[0] == "O" and len(f) == 4:
-            data += int(f[1], 16).to_bytes(8, "little")[:int(f[2])]
+            word = int(f[1], 16)
+            data += word.to_bytes(8, "little")[:int(f[2])]
             lasts.append(f[3] == "1")
         elif f[0] == "T" and len(f) == 5:
             t = [int(v) for v in f[1:]]
             # m_last on the final output word and on no other
             last_ok = bool(lasts) and lasts[-1] and not any(lasts[:-1])
-            out.append(HashResult(bytes(data), len(lasts), last_ok, *t))
-            data, lasts = bytearray(), []
+            out.append(HashResult(bytes(data), len(lasts), last_ok, *t, last_word=word))
+            data, lasts, word = bytearray(), [], 0
         elif f[0] == "TIMEOUT":
             raise SimulationError(f"simulation timed out in message {len(out) + 1} of {n_messages}")
         elif f[0] == "END":
@@ -227,3 +315,54 @@ def run_rounds(records: list[tuple[bytes, int, int]], workdir: str | Path | None
     if len(states) != len(records):
         raise SimulationError(f"permutation result has {len(states)} of {len(records)} states")
     return states
+
+
+@dataclass(frozen=True)
+class KeyakExpect:
+    """What the core must deliver for one :class:`KeyakRequest`: the output bytes (wrap: ciphertext
+    then tag; unwrap: plaintext; forget: none) and, for unwrap and forget, the status flag (True:
+    the tag does not verify); ``source``: the record it comes from."""
+
+    output: bytes
+    tag_fail: bool | None
+    source: str
+
+
+def session_requests(session, pack: bool = True, decrypt: bool = False) -> list[tuple[KeyakRequest, KeyakExpect]]:
+    """The requests of one Lake Keyak session of a known-answer file
+    (:class:`dcsflow.designs.keccak.vectors.Session`) with their expected results, taken from the
+    file: each message is wrapped (plaintext in, ciphertext and tag out) or, with ``decrypt`` or
+    for a decryption record, unwrapped (ciphertext and tag in, plaintext out, the flag clear);
+    ``forget`` steps in order. ``pack``: drive ``keyak_pack`` (:func:`keyak_pack` of the key).
+    """
+    from .vectors import FORGET
+
+    out: list[tuple[KeyakRequest, KeyakExpect]] = []
+    first = True
+    kp = keyak_pack(session.key) if pack else None
+    for step in session.steps:
+        if step == FORGET:
+            out.append((KeyakRequest("forget", key=session.key, pack=kp), KeyakExpect(b"", False, f"{session.source} forget")))
+            continue
+        meta = (session.nonce if first else b"") + step.ad
+        if decrypt or step.decryption:
+            req = KeyakRequest("unwrap", first, meta, step.ciphertext, step.tag, key=session.key, pack=kp)
+            exp = KeyakExpect(step.plaintext, False, step.source)
+        else:
+            req = KeyakRequest("wrap", first, meta, step.plaintext, tag_len=len(step.tag), key=session.key, pack=kp)
+            exp = KeyakExpect(step.ciphertext + step.tag, None, step.source)
+        out.append((req, exp))
+        first = False
+    return out
+
+
+def keyak_ok(exp: KeyakExpect, res: HashResult) -> tuple[bool, str]:
+    """(ok, reason): ``res`` delivers ``exp``'s bytes, the status flag as expected, ``m_last`` on the
+    final word only."""
+    if res.output != exp.output:
+        return False, "Lake Keyak output differs"
+    if exp.tag_fail is not None and res.tag_fail != exp.tag_fail:
+        return False, "tag check flag " + ("set" if res.tag_fail else "clear") + ", expected the other"
+    if not res.last_ok:
+        return False, "m_last not on the final output word"
+    return True, ""

@@ -1,10 +1,12 @@
-// Keccak sponge core: SHA3-256, SHAKE128 and KMAC128 with padding in hardware, one Keccak-p[1600] round per
-// clock (after the high-speed core of Yalla, Homsirikamol, Kaps, DIAC 2014). Verilog-2005,
-// synthesizable; needs keccak_round.v. Ports, protocol and timing: designs/keccak/README.md.
+// Multi-purpose Keccak core: SHA3-256, SHAKE128 and KMAC128 (sponge) and Lake Keyak v1 (duplex, one
+// piston) with padding and frame bits in hardware, one Keccak-p[1600] round per clock (after the
+// high-speed core of Yalla, Homsirikamol, Kaps, DIAC 2014). Verilog-2005, synthesizable; needs
+// keccak_round.v. Ports, protocol and timing: designs/keccak/README.md.
 //
 // Timing: the next block's words fill a block buffer while the permutation runs; the buffer is
 // absorbed in the permutation's first round: 24 cycles per block (12 with rounds12, then bounded by
-// the 17/21 word transfers).
+// the 17/21 word transfers). Lake Keyak's body words need the state after the previous block's
+// permutation: 21 transfers + 12 rounds per body block.
 //
 // Words: 64 bits = one lane; byte k of a word (bits [8k +: 8]) is message byte 8j+k of word j
 // (FIPS 202 little-endian lanes). Word j of a block is XORed into lane j (lane index x+5y).
@@ -13,23 +15,31 @@
 // = valid bytes of that final word (0..8: the empty message is one word with s_bytes 0; a message
 // of 8k bytes ends with a full word, s_bytes 8, or equivalently with an extra word, s_bytes 0).
 // Bytes at and above s_bytes are ignored; s_bytes of other words is ignored (8). mode / rounds12 /
-// out_len are sampled at a message's first input transfer and held by the core until its last
-// output transfer. KMAC128: key / key_len / custom / custom_len are read when the prefix blocks are
-// absorbed (1 and 25 cycles after the first input transfer); hold them while busy.
+// out_len / kop are sampled at a message's first input transfer and held by the core until its
+// last output transfer. KMAC128: key / key_len / custom / custom_len are read when the prefix
+// blocks are absorbed (1 and 25 cycles after the first input transfer); hold them while busy.
 // Output: m_valid/m_ready/m_data, m_last on the final word, m_bytes = valid bytes of the word
 // (8, or out_len mod 8 on the final word; bytes above are state bytes, not zero).
+// Lake Keyak (mode 3): a message's input is its metadata segment (nonce and associated data), then
+// its body segment (kop[2]), then for unwrap the tag, each segment ending with s_last (a segment
+// of 8k bytes ends with a full word); the output is the body (ciphertext or plaintext) word for
+// word, then the tag (wrap) or one status word whose bit 0 flags a tag mismatch (unwrap; the
+// plaintext has left the core before). The state carries over between a session's messages.
 module keccak_core #(
     // 0: KMAC128 absorbs its customization block and key block (two permutations) from the key,
     // key_len, custom, custom_len ports; 1: KMAC128 starts from key_state, the state after those
     // two blocks (a function of the parameter inputs alone, computed outside: by the PPC's
-    // parameter transform), saving both permutations; key and custom are then not read
+    // parameter transform), saving both permutations; key and custom are then not read. Lake Keyak:
+    // 0 forms the key pack from key / key_len, 1 takes it from keyak_pack (key not read)
     parameter KEY_STATE = 0
 ) (
     input  wire        clk,
     input  wire        rst,        // synchronous, active high: empty state, ready for a message
-    input  wire [1:0]  mode,       // 0 SHA3-256, 1 SHAKE128, 2 KMAC128 (3 Lake Keyak: reserved)
-    input  wire        rounds12,   // 0: Keccak-f[1600] (24 rounds); 1: Keccak-p[1600, 12]
-    input  wire [15:0] out_len,    // SHAKE128 / KMAC128 output length in bytes (SHA3-256: always 32)
+    input  wire [1:0]  mode,       // 0 SHA3-256, 1 SHAKE128, 2 KMAC128, 3 Lake Keyak
+    input  wire        rounds12,   // 0: Keccak-f[1600] (24 rounds); 1: Keccak-p[1600, 12] (Lake Keyak: always 12)
+    input  wire [15:0] out_len,    // SHAKE128 / KMAC128 output length, Lake Keyak tag length, in bytes (SHA3-256: always 32)
+    input  wire [3:0]  kop,        // Lake Keyak operation: [0] start a session (key pack, then the nonce),
+                                   // [1] unwrap (decrypt, check the tag), [2] the message has a body, [3] forget
     (* PARAM *)
     input  wire [255:0] key,       // KMAC128 key, byte k in bits [8k +: 8] (KEY_STATE = 0)
     (* PARAM *)
@@ -40,6 +50,8 @@ module keccak_core #(
     input  wire [7:0]  custom_len, // length of S in bytes, 0..157 (values > 157 count as 157)
     (* PARAM *)
     input  wire [1599:0] key_state, // KMAC128 state after the S block and the key block (KEY_STATE = 1)
+    (* PARAM *)
+    input  wire [239:0] keyak_pack, // Lake Keyak key pack, bytes 0..29 (KEY_STATE = 1)
     input  wire        s_valid,
     output wire        s_ready,
     input  wire [63:0] s_data,
@@ -52,9 +64,12 @@ module keccak_core #(
     output wire [3:0]  m_bytes,
     output wire        busy        // a message is being absorbed, permuted or squeezed
 );
-    localparam MODE_SHA3_256 = 2'd0, MODE_SHAKE128 = 2'd1, MODE_KMAC128 = 2'd2;
-    // permutation engine (Keyak will add a duplex state)
-    localparam E_IDLE = 2'd0, E_PERM = 2'd1, E_SQUEEZE = 2'd2;
+    localparam MODE_SHA3_256 = 2'd0, MODE_SHAKE128 = 2'd1, MODE_KMAC128 = 2'd2, MODE_KEYAK = 2'd3;
+    // permutation engine; E_STATUS: Lake Keyak's final status word (unwrap, forget)
+    localparam E_IDLE = 2'd0, E_PERM = 2'd1, E_SQUEEZE = 2'd2, E_STATUS = 2'd3;
+    // Lake Keyak phase of a message: metadata words, body words, tag (squeeze or compare), forget's
+    // second block (the outer part zeroed: B collects the state's outer lanes, one per cycle)
+    localparam K_META = 2'd0, K_BODY = 2'd1, K_TAG = 2'd2, K_FGT2 = 2'd3;
     // KMAC128 prefix blocks, absorbed by the engine from E_IDLE before the message's blocks:
     // PRE_CUST bytepad(encode_string("KMAC") || encode_string(S), 168), then PRE_KEY
     // bytepad(encode_string(K), 168) -- the key block, a function of the key alone: its own phase,
@@ -66,24 +81,36 @@ module keccak_core #(
     reg  [1:0]    mode_r;
     reg           r12_r;
     reg  [15:0]   len_r;
+    reg  [3:0]    kop_r;
     wire [1:0]  mode_e = started ? mode_r : mode;       // in force: the inputs at the first transfer,
     wire        r12_e  = started ? r12_r : rounds12;    // then the latched copy
     wire [15:0] len_e  = started ? len_r : out_len;
+    wire [3:0]  kop_e  = started ? kop_r : kop;
     wire        shake  = (mode_e == MODE_SHAKE128);
     wire        kmac   = (mode_e == MODE_KMAC128);
-    wire        r168   = shake || kmac;
+    wire        keyak  = (mode_e == MODE_KEYAK);
+    wire        kforget = keyak && kop_e[3];
+    wire        kstart  = keyak && kop_e[0] && !kop_e[3];
+    wire        kunwrap = keyak && kop_e[1] && !kop_e[3];
+    wire        kbody   = kop_e[2];
+    reg  [1:0]  kph;              // Lake Keyak phase (K_META between messages)
+    wire        r168   = shake || kmac || keyak;
     wire [4:0]  rate_lanes = r168 ? 5'd21 : 5'd17;         // 1344 / 1088 bits
     wire [7:0]  rate_bytes = r168 ? 8'd168 : 8'd136;
-    wire [4:0]  first_round = r12_e ? 5'd12 : 5'd0;
+    wire [4:0]  first_round = (r12_e || keyak) ? 5'd12 : 5'd0;
 
     // trailer appended after the message bytes by the hardware (bytes little-endian, tl bytes):
     // SHA3-256 0x06 (M||01 + first pad bit), SHAKE128 0x1F (M||1111 + first pad bit), KMAC128
-    // right_encode(L) with L = 8*out_len bits, then 0x04 (cSHAKE: M||00 + first pad bit)
+    // right_encode(L) with L = 8*out_len bits, then 0x04 (cSHAKE: M||00 + first pad bit); Lake
+    // Keyak the frame bits and the first pad bit: 0x06 metadata ends, body next; 0x05 tag next;
+    // forget's first block 0x01 (no frame bits). Keyak's last pad bit (bit 1347) is in byte BR.
     wire [18:0] lbits = {len_e, 3'b000};
     reg  [39:0] trl;
     reg  [2:0]  tl;
     always @* begin
-        if (!kmac) begin
+        if (keyak) begin
+            trl = {32'd0, kforget ? 8'h01 : (kph == K_META && kbody) ? 8'h06 : 8'h05}; tl = 3'd1;
+        end else if (!kmac) begin
             trl = {32'd0, shake ? 8'h1F : 8'h06}; tl = 3'd1;
         end else if (len_e < 16'd32) begin
             trl = {16'd0, 8'h04, 8'h01, lbits[7:0]}; tl = 3'd3;
@@ -97,7 +124,9 @@ module keccak_core #(
     // lengths: key and customization bytes (clamped to the ports' size), bytes of the input word
     wire [5:0]   klen = (key_len > 6'd32) ? 6'd32 : key_len;
     wire [7:0]   clen = (custom_len > 8'd157) ? 8'd157 : custom_len;
-    wire [3:0]   nb = !s_last ? 4'd8 : (s_bytes > 4'd8 ? 4'd8 : s_bytes);
+    wire         kfgt2 = keyak && (kph == K_FGT2);
+    wire         in_last = s_last && !kfgt2;               // forget's second block takes no input
+    wire [3:0]   nb = kforget && !kfgt2 ? 4'd0 : !in_last ? 4'd8 : (s_bytes > 4'd8 ? 4'd8 : s_bytes);
     // byte masks as thermometer codes (byte i kept when i < length): no subtractor, whose carry
     // chain (1256 bits for S) would not fit a slice column
     reg  [255:0] kmask;
@@ -109,6 +138,18 @@ module keccak_core #(
         for (mi = 0; mi < 157; mi = mi + 1) cmask[8*mi +: 8] = {8{mi < clen}};
         for (mi = 0; mi < 8; mi = mi + 1) dmask[8*mi +: 8] = {8{mi < nb}};
     end
+
+    // Lake Keyak key pack (bytes 0..29): 30, the key (at most 28 bytes), 0x01, zeros
+    wire [4:0]   kk = (klen > 6'd28) ? 5'd28 : klen[4:0];
+    reg  [239:0] kpack;
+    integer ki;
+    always @* begin
+        kpack[7:0] = 8'h1E;
+        for (ki = 0; ki < 28; ki = ki + 1)
+            kpack[8*ki + 8 +: 8] = (ki < kk) ? key[8*ki +: 8] : (ki == kk) ? 8'h01 : 8'h00;
+        kpack[232 +: 8] = (kk == 5'd28) ? 8'h01 : 8'h00;
+    end
+    wire [239:0] kpack_e = KEY_STATE ? keyak_pack : kpack;
 
     // KMAC128 prefix blocks (byte i of a block in bits [8i +: 8])
     wire [8:0]   kbits = {klen, 3'b000};
@@ -131,8 +172,13 @@ module keccak_core #(
     reg           pad_pending;    // the message filled its final block: a padding-only block follows
     reg           in_done;        // the final word was taken
     reg  [4:0]    wi;             // lane of the next input word
+    reg  [7:0]    BR;             // Lake Keyak: byte 168 of the block (state bits 1344..1351): frame
+                                  // bits of a full block and the last pad bit (bit 1347)
+    // a Lake Keyak session's first block starts its metadata at lane 4, after the key pack (bytes
+    // 0..29) and the piston diversifier (bytes 30, 31: one piston, index 0)
+    wire [4:0]  wi_e = (!started && kstart) ? 5'd4 : wi;
 
-    wire [7:0]  tpos = {wi, 3'b000} + {4'd0, nb};          // block byte of the trailer's first byte
+    wire [7:0]  tpos = {wi_e, 3'b000} + {4'd0, nb};        // block byte of the trailer's first byte
     wire [8:0]  tend = {1'b0, tpos} + {6'd0, tl};
     wire        pad_fits = (tend <= {1'b0, rate_bytes});   // else the rest spills into one more block
     // trailer at byte tpos of a 1384-bit window; bytes from the rate on spill into the next block
@@ -141,8 +187,31 @@ module keccak_core #(
     wire [1343:0] rmask = r168 ? {1344{1'b1}} : {256'd0, {1088{1'b1}}};
     reg  [39:0] spill;            // trailer bytes past the final data block (pad_pending)
 
-    assign s_ready = !bfull && !in_done;
-    wire xfer_in = s_valid && s_ready;
+    // Lake Keyak body: output word = input word XOR the state's lane (the engine is idle, S holds
+    // the duplex output); B collects what the state absorbs: the plaintext (wrap: the input word,
+    // unwrap: the output word), so that S ^ B leaves the ciphertext in the outer part
+    reg  [4:0]    wo;             // lane of the next output word
+    reg  [1599:0] S;              // the Keccak state (lane (x, y) at [64*(x+5y) +: 64])
+    reg  [1:0]    eng;
+    reg           o_valid;        // o_data: a body output word waiting for m_ready
+    reg  [63:0]   o_data;
+    reg  [3:0]    o_bytes;
+    wire [4:0]    lidx = (eng == E_SQUEEZE) ? wo : wi;
+    wire [63:0]   Sl = S[64*lidx +: 64];
+    wire [63:0]   din = kfgt2 ? 64'd0 : s_data;
+    wire [63:0]   dout = din ^ Sl;
+    wire          kbody_ph = keyak && (kph == K_BODY);
+    wire [63:0]   D = ((kbody_ph && kunwrap) || kfgt2) ? dout : din;
+
+    assign s_ready = !keyak ? (!bfull && !in_done)
+                   : (kph == K_META) ? (!bfull && !in_done)
+                   : (kph == K_BODY) ? (!bfull && eng == E_IDLE && (!o_valid || m_ready))
+                   : (kph == K_TAG)  ? (kunwrap && eng == E_SQUEEZE)
+                   : 1'b0;
+    wire xfer_in  = s_valid && s_ready;
+    wire xfer_tag = xfer_in && keyak && (kph == K_TAG);       // unwrap: a tag word to compare
+    wire xfer_f   = kfgt2 && (eng == E_IDLE) && !bfull;       // forget: one outer lane into B
+    wire wstep    = (xfer_in && !xfer_tag) || xfer_f;         // a word into B
 
     // the word (masked to its bytes) and, on the final word, pad10*1 with the domain bits
     reg  [1343:0] X;
@@ -152,12 +221,12 @@ module keccak_core #(
     always @* begin
         X = {1344{1'b0}};
         P = {1304'd0, spill};
-        if (s_last)
+        if (in_last)
             X = tw[1343:0] & rmask;
         for (i = 0; i < 21; i = i + 1) begin
-            if (wi == i)
-                X[64*i +: 64] = X[64*i +: 64] ^ (s_data & dmask);
-            if (s_last && pad_fits && rate_lanes == i + 1)
+            if (wi_e == i)
+                X[64*i +: 64] = X[64*i +: 64] ^ (D & dmask);
+            if (!keyak && in_last && pad_fits && rate_lanes == i + 1)
                 X[64*i + 56 +: 8] = X[64*i + 56 +: 8] ^ 8'h80;   // last pad bit: bit 7 of the block's last byte
             if (rate_lanes == i + 1)
                 P[64*i + 56 +: 8] = P[64*i + 56 +: 8] ^ 8'h80;
@@ -165,12 +234,10 @@ module keccak_core #(
     end
 
     // --- permutation engine and output side ------------------------------------------------------
-    reg  [1:0]    eng;
-    reg  [1599:0] S;              // the Keccak state (lane (x, y) at [64*(x+5y) +: 64])
     reg  [4:0]    rnd;            // round index ir (24 rounds: 0..23, 12 rounds: 12..23)
     reg           final_r;        // the running permutation is the one after the final block
-    reg  [4:0]    wo;             // lane of the next output word
-    reg  [15:0]   left;           // output bytes still to deliver
+    reg  [15:0]   left;           // output bytes still to deliver (Lake Keyak unwrap: tag bytes to compare)
+    reg           fail;           // Lake Keyak unwrap: a tag byte differed
 
     reg  [1:0]    pre;            // KMAC128 prefix block to absorb next (PRE_NONE: the message's)
     // with KEY_STATE the prefix phases never run: a constant, so that synthesis drops the block builders
@@ -182,45 +249,78 @@ module keccak_core #(
     // KEY_STATE: the KMAC message's first block is absorbed into key_state instead of S (which is
     // zero between messages); XORing it in the round input keeps the state flip-flops' inputs as
     // they are (no load multiplexer), each key_state bit joins the LUT that forms its S_in bit
-    reg           kfirst;         // the next block from B is a KMAC128 message's first (KEY_STATE)
-    wire [1599:0] KS = (KEY_STATE && kfirst) ? key_state : {1600{1'b0}};
-    wire [1599:0] S_in = start ? (S ^ {256'd0, A} ^ KS) : S;
+    // (KMAC128) or the first block of a Lake Keyak session, whose key pack and diversifier are XORed
+    // in the same way (in both builds: from keyak_pack with KEY_STATE, else built from key)
+    reg           kfirst;         // the next block from B is a KMAC128 message's first (KEY_STATE) or a Keyak session's
+    wire [1599:0] KS = !kfirst ? {1600{1'b0}}
+                     : keyak ? {1344'd0, 16'h0001, kpack_e}
+                     : KEY_STATE ? key_state : {1600{1'b0}};
+    wire [1599:0] S_in = start ? (S ^ {248'd0, BR, A} ^ KS) : S;
     wire [1599:0] S_round;
     keccak_rc    rcs(.ir(start ? first_round : rnd), .rc(rc));
     keccak_round round(.s_in(S_in), .rc(rc), .s_out(S_round));
 
-    wire xfer_out = (eng == E_SQUEEZE) && m_ready;
-    wire msg_end  = xfer_out && (left <= 16'd8);
+    // squeeze step: an output word taken (after any waiting body word), or for Keyak unwrap a tag word compared
+    wire xfer_sq  = (eng == E_SQUEEZE) && (kunwrap ? xfer_tag : (!o_valid && m_ready));
+    wire sq_end   = xfer_sq && (left <= 16'd8);
+    wire xfer_st  = (eng == E_STATUS) && !o_valid && m_ready;
+    wire msg_end  = (sq_end && !kunwrap) || xfer_st;
+    reg  [63:0]   tmask;          // bytes of the tag word still compared (left, at most 8)
+    integer ti;
+    always @* for (ti = 0; ti < 8; ti = ti + 1) tmask[8*ti +: 8] = {8{left > ti}};
 
     always @(posedge clk) begin
         if (rst) begin
             started <= 1'b0; mode_r <= MODE_SHA3_256; r12_r <= 1'b0; len_r <= 16'd0; pre <= PRE_NONE;
-            kfirst <= 1'b0;
+            kfirst <= 1'b0; kop_r <= 4'd0; kph <= K_META; BR <= 8'd0; fail <= 1'b0;
+            o_valid <= 1'b0; o_data <= 64'd0; o_bytes <= 4'd0;
             spill <= 40'd0;
             B <= {1344{1'b0}}; bfull <= 1'b0; blast <= 1'b0; pad_pending <= 1'b0; in_done <= 1'b0;
             wi <= 5'd0;
             eng <= E_IDLE; S <= {1600{1'b0}}; rnd <= 5'd0; final_r <= 1'b0; wo <= 5'd0; left <= 16'd0;
         end else begin
-            // input side (never in the same cycle as a start from B: s_ready needs !bfull, that start
-            // needs bfull; a prefix-block start leaves B alone)
-            if (xfer_in) begin
+            // a message's first transfer: the state starts empty, except in a Lake Keyak session's
+            // later messages and forget (the engine is idle: the previous message has ended)
+            if (xfer_in && !started && !(mode == MODE_KEYAK && (!kop[0] || kop[3])))
+                S <= {1600{1'b0}};
+            // body output word (Lake Keyak)
+            if (xfer_in && kbody_ph) begin
+                o_valid <= 1'b1; o_data <= dout; o_bytes <= nb;
+            end else if (o_valid && m_ready)
+                o_valid <= 1'b0;
+            // input side (never in the same cycle as a start from B: s_ready and xfer_f need !bfull,
+            // that start needs bfull; a prefix-block start leaves B alone)
+            if (wstep) begin
                 B <= B ^ X;
                 if (!started) begin
-                    started <= 1'b1; mode_r <= mode; r12_r <= rounds12; len_r <= out_len;
+                    started <= 1'b1; mode_r <= mode; r12_r <= rounds12; len_r <= out_len; kop_r <= kop;
                     left <= (mode == MODE_SHA3_256) ? 16'd32 : out_len;
+                    fail <= 1'b0;
                     if (mode == MODE_KMAC128) begin
                         if (KEY_STATE) kfirst <= 1'b1;
                         else pre <= PRE_CUST;
                     end
+                    if (mode == MODE_KEYAK && kop[0] && !kop[3]) kfirst <= 1'b1;
                 end
-                if (s_last) begin
+                if (keyak && in_last) begin      // end of a segment: trailer at tpos, BR
+                    bfull <= 1'b1; wi <= 5'd0; in_done <= 1'b1;
+                    BR <= 8'h08 ^ tw[1344 +: 8];
+                    // after this block: the body (engine idle), forget's second block, or the tag
+                    blast <= !(kforget || (kph == K_META && kbody));
+                    kph <= kforget ? K_FGT2 : (kph == K_META && kbody) ? K_BODY : K_TAG;
+                end else if (in_last) begin
                     bfull <= 1'b1; blast <= pad_fits; pad_pending <= !pad_fits; in_done <= 1'b1; wi <= 5'd0;
                     spill <= spill_w;
-                end else if (wi == rate_lanes - 5'd1) begin
-                    bfull <= 1'b1; blast <= 1'b0; wi <= 5'd0;
+                end else if (wi_e == rate_lanes - 5'd1) begin
+                    // a full block with more to come (Keyak frame bits in byte 168: 00 metadata more,
+                    // 11 body more; forget's second block: pad10*1 from bit 1344)
+                    bfull <= 1'b1; blast <= kfgt2; wi <= 5'd0;
+                    if (keyak) BR <= kfgt2 ? 8'h09 : (kph == K_BODY) ? 8'h0F : 8'h0C;
                 end else
-                    wi <= wi + 5'd1;
+                    wi <= wi_e + 5'd1;
             end
+            if (xfer_tag)
+                fail <= fail | (|((s_data ^ Sl) & tmask));
             // engine
             case (eng)
                 E_IDLE: if (start_pre) begin     // KMAC128: the S block, then the key block
@@ -235,6 +335,7 @@ module keccak_core #(
                     final_r <= blast;
                     eng <= E_PERM;
                     B <= pad_pending ? P : {1344{1'b0}};
+                    BR <= 8'd0;
                     kfirst <= 1'b0;
                     bfull <= pad_pending; blast <= pad_pending; pad_pending <= 1'b0;
                 end
@@ -242,29 +343,40 @@ module keccak_core #(
                     S <= S_round;
                     rnd <= rnd + 5'd1;
                     if (rnd == 5'd23) begin
-                        eng <= final_r ? E_SQUEEZE : E_IDLE;
+                        eng <= !final_r ? E_IDLE : kfgt2 ? E_STATUS : E_SQUEEZE;
                         wo <= 5'd0;
                     end
                 end
-                default: if (xfer_out) begin    // E_SQUEEZE
-                    if (msg_end) begin          // final word: clear the state for the next message
-                        S <= {1600{1'b0}}; eng <= E_IDLE; wo <= 5'd0; left <= 16'd0;
-                        started <= 1'b0; in_done <= 1'b0;
+                E_SQUEEZE: if (xfer_sq) begin
+                    if (sq_end) begin
+                        if (kunwrap) eng <= E_STATUS;
                     end else begin
                         left <= left - 16'd8;
                         if (wo == rate_lanes - 5'd1) begin   // next output block: permute S alone
                             eng <= E_PERM; rnd <= first_round; final_r <= 1'b1; wo <= 5'd0;
+                            if (keyak)                       // Keyak tag past one block: pad10*1 from bit 1
+                                S <= S ^ {248'd0, 8'h08, 1336'd0, 8'h02};
                         end else
                             wo <= wo + 5'd1;
                     end
                 end
+                default: ;                      // E_STATUS: the status word waits for m_ready
             endcase
+            // a message's last output word: the next message may start (the state is cleared, except
+            // in a Lake Keyak session, which continues)
+            if (msg_end) begin
+                if (!keyak) S <= {1600{1'b0}};
+                eng <= E_IDLE; wo <= 5'd0; left <= 16'd0;
+                started <= 1'b0; in_done <= 1'b0; kph <= K_META;
+            end
         end
     end
 
-    assign m_valid = (eng == E_SQUEEZE);
-    assign m_data  = S[64*wo +: 64];
-    assign m_last  = (left <= 16'd8);
-    assign m_bytes = (left >= 16'd8) ? 4'd8 : left[3:0];
+    // output: a waiting body word first, then squeezed words (not for Keyak unwrap) or the status word
+    wire sq_valid = (eng == E_SQUEEZE) && !kunwrap;
+    assign m_valid = o_valid || sq_valid || (eng == E_STATUS);
+    assign m_data  = o_valid ? o_data : (eng == E_STATUS) ? {63'd0, fail} : Sl;
+    assign m_last  = o_valid ? 1'b0 : (eng == E_STATUS) ? 1'b1 : (left <= 16'd8);
+    assign m_bytes = o_valid ? o_bytes : (eng == E_STATUS) ? 4'd0 : (left >= 16'd8) ? 4'd8 : left[3:0];
     assign busy    = started;
 endmodule

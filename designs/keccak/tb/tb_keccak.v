@@ -1,17 +1,18 @@
-// Test bench of keccak_core (SHA3-256 / SHAKE128 sponge).
+// Test bench of keccak_core (SHA3-256 / SHAKE128 / KMAC128 sponge, Lake Keyak duplex).
 //
 // Plusargs: +in=STIM +out=RESULT [+stall=SEED] (random gaps on s_valid and m_ready).
 // Defines: KEY_STATE=0/1 sets the core's KEY_STATE parameter (RTL only; a netlist has none).
 // Stimulus (text, one record per line):
-//   keccak-stim 1                         header
+//   keccak-stim 2                         header
 //   K <key hex> <key_len> <custom hex> <custom_len>   KMAC128 key and customization string (kept
 //                                         for the following messages; hex of the port values)
 //   Z <400 hex>                           KMAC128 key_state port (the state after the S and key blocks;
 //                                         kept for the following messages)
-//   M <mode> <rounds12> <out_len> <n>     a message of n words (n >= 1); mode 0 SHA3-256, 1 SHAKE128,
-//                                         2 KMAC128
-//   W <16 hex> <bytes>                    n lines: one word (message bytes 8j..8j+7, byte k in bits
-//                                         [8k +: 8]); <bytes> is sent as s_bytes, s_last on the n-th
+//   P <60 hex>                            Lake Keyak keyak_pack port (kept for the following messages)
+//   M <mode> <rounds12> <out_len> <n> <kop>   a message of n input words (n >= 1); mode 0 SHA3-256,
+//                                         1 SHAKE128, 2 KMAC128, 3 Lake Keyak (kop: the core's kop port)
+//   W <16 hex> <bytes> <last>             n lines: one word (bytes 8j..8j+7 of its segment, byte k in
+//                                         bits [8k +: 8]); <bytes> is sent as s_bytes, <last> as s_last
 // Result: first line "keccak-results 1"; per output word "O <16 hex> <m_bytes> <m_last>"; per
 // message "T <cycle of first input handshake> <last input> <first output> <last output>"; then
 // "END", or "TIMEOUT" when the core stops answering.
@@ -29,6 +30,8 @@ module tb;
     reg [1255:0] custom = 1256'd0;
     reg [7:0] custom_len = 8'd0;
     reg [1599:0] key_state = 1600'd0;
+    reg [239:0] keyak_pack = 240'd0;
+    reg [3:0] kop = 4'd0;
     wire s_ready, m_valid, m_last, busy;
     wire [63:0] m_data;
     wire [3:0] m_bytes;
@@ -38,8 +41,8 @@ module tb;
 `else
     keccak_core
 `endif
-                dut(.clk(clk), .rst(rst), .mode(mode), .rounds12(rounds12), .out_len(out_len),
-                    .key(key), .key_len(key_len), .custom(custom), .custom_len(custom_len), .key_state(key_state),
+                dut(.clk(clk), .rst(rst), .mode(mode), .rounds12(rounds12), .out_len(out_len), .kop(kop),
+                    .key(key), .keyak_pack(keyak_pack), .key_len(key_len), .custom(custom), .custom_len(custom_len), .key_state(key_state),
                     .s_valid(s_valid), .s_ready(s_ready), .s_data(s_data), .s_last(s_last), .s_bytes(s_bytes),
                     .m_valid(m_valid), .m_ready(m_ready), .m_data(m_data), .m_last(m_last), .m_bytes(m_bytes),
                     .busy(busy));
@@ -48,14 +51,16 @@ module tb;
 
     integer fin, fout, code, seed, stall, cycle, i, n, nbytes, accepted, done;
     integer t_in0, t_in1, t_out0, t_out1, nout;
-    integer a_mode, a_r12, a_len, a_kl, a_cl;
+    integer a_mode, a_r12, a_len, a_kl, a_cl, a_kop, wl;
     reg [255:0] a_key;
     reg [1255:0] a_cust;
     reg [1599:0] a_state;
+    reg [239:0] a_pack;
     reg [8*8-1:0] tag;
     reg [63:0] value;
     reg [63:0] words [0:8191];
     reg [3:0]  wbytes [0:8191];
+    reg        wlast [0:8191];
 
     always @(posedge clk) begin
         if (!rst && s_valid && s_ready) begin
@@ -84,7 +89,7 @@ module tb;
                     s_valid = 1'b1;
                     s_data = words[accepted];
                     s_bytes = wbytes[accepted];
-                    s_last = (accepted == n - 1);
+                    s_last = wlast[accepted];
                 end else begin
                     s_valid = 1'b0;
                     s_last = 1'b0;
@@ -121,15 +126,19 @@ module tb;
             end else if (code == 1 && tag == "Z") begin
                 code = $fscanf(fin, " %h\n", a_state);
                 key_state = a_state;
+            end else if (code == 1 && tag == "P") begin
+                code = $fscanf(fin, " %h\n", a_pack);
+                keyak_pack = a_pack;
             end else if (code == 1 && tag == "M") begin
-                code = $fscanf(fin, " %d %d %d %d\n", a_mode, a_r12, a_len, n);
+                code = $fscanf(fin, " %d %d %d %d %d\n", a_mode, a_r12, a_len, n, a_kop);
                 for (i = 0; i < n; i = i + 1) begin
-                    code = $fscanf(fin, "%s %h %d\n", tag, value, nbytes);
+                    code = $fscanf(fin, "%s %h %d %d\n", tag, value, nbytes, wl);
                     words[i] = value;
                     wbytes[i] = nbytes;
+                    wlast[i] = wl;
                 end
                 @(negedge clk);
-                mode = a_mode; rounds12 = a_r12; out_len = a_len;
+                mode = a_mode; rounds12 = a_r12; out_len = a_len; kop = a_kop;
                 run_message;
             end
         end
