@@ -131,3 +131,41 @@ def test_format_rsp_reads_back():
     back = hashvec.parse_rsp(hashvec.format_rsp(vs), "x.rsp")
     assert [(v.mode, v.message, v.expected, v.key, v.custom) for v in back] == \
         [(v.mode, v.message, v.expected, v.key, v.custom) for v in vs]
+
+
+@pytest.mark.parametrize("kl", [16, 23, 28, 32])
+def test_keyak_pack_transform_against_the_model(kl):
+    # the model's session state before its nonce: key pack (bytes 0..29) and diversifier (30, 31);
+    # a key above 28 bytes is packed by its first 28 (as both RTL variants do)
+    key = bytes(range(3, 3 + kl))
+    circ = key_state_transform({"key": int.from_bytes(key, "little"), "key_len": kl, "custom": 0, "custom_len": 0})
+    s = model.LakeKeyak(key[:28], b"")
+    assert circ["keyak_pack"].to_bytes(30, "little") == bytes(s.engine.piston.state[:30])
+    assert bytes(s.engine.piston.state[30:32]) == b"\x01\x00"
+
+
+def test_vector_file_kind_and_mode_errors(dcsflow, tmp_path):
+    from dcsflow.designs.keccak import check, vectors as kv
+
+    assert kv.is_lake_keyak(kv.LAKE_KEYAK_FILE)
+    cases = check.read_vectors(kv.LAKE_KEYAK_FILE)
+    assert [len(c.pairs) for c in cases] == [len(s.steps) for s in kv.load_lake_keyak().sessions]
+    rsp = tmp_path / "k.rsp"
+    rsp.write_text(hashvec.format_rsp(hashvec.kmac_vectors(keys=1, per_key=1)))
+    assert not kv.is_lake_keyak(rsp) and check.read_vectors(rsp)[0].mode == "kmac128"
+    one_line_error(dcsflow("sim", "keccak", "--mode", "lake-keyak", "--vectors", rsp), "kmac128 record")
+    bad = tmp_path / "bad.txt"
+    bad.write_text("initialize with:\nkey: 00 01\nnonce: zz\n")
+    one_line_error(dcsflow("sim", "keccak", "--vectors", bad), "bad.txt:3")
+
+
+def test_keyak_requests_errors():
+    from dcsflow.designs.keccak import sim
+
+    for req, what in [(sim.KeyakRequest("seal"), "wrap, unwrap or forget"),
+                      (sim.KeyakRequest("wrap", tag_len=0), "tag length"),
+                      (sim.KeyakRequest("unwrap", tag=b""), "tag length"),
+                      (sim.KeyakRequest("wrap", key=bytes(33)), "key of at most"),
+                      (sim.KeyakRequest("wrap", pack=bytes(29)), "key pack must be 30")]:
+        with pytest.raises(InputError, match=what):
+            sim.stimulus_text([req])

@@ -5,6 +5,7 @@ Registered through the design's :class:`~dcsflow.flow.design.Design` description
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import click
@@ -14,23 +15,54 @@ from rich.table import Table
 from dcsflow.flow.termout import table_console
 
 from . import hashvec
-from .check import compare, request_of
+from . import vectors as keyak_vectors
+from .check import KeyakCase, keyak_cases, keyak_file_cases, per_record, read_vectors, request_of
 from .errors import InputError
 from .model import kmac128_key_state
-from .sim import run_hash
+from .sim import keyak_pack, run_hash, session_requests
+
+#: ``--mode`` names: the hash modes and Lake Keyak
+MODE_NAMES = (*hashvec.MODES, "lake-keyak")
+
+
+def _keyak_sets() -> list[tuple[str, list]]:
+    """The bundled Lake Keyak file: every session wrapped, every session unwrapped, and the
+    tampered-tag and tampered-ciphertext cases of the check (flag must be set)."""
+    path = keyak_vectors.LAKE_KEYAK_FILE
+    keyak_vectors.load_lake_keyak()     # the bundled copy's SHA-256
+    wrap = keyak_file_cases(path)
+    unwrap = [KeyakCase(f"{s.source} unwrap", s.key, tuple(session_requests(s, pack=False, decrypt=True)))
+              for s in keyak_vectors.read_lake_keyak(path).sessions]
+    return [(f"{path.name} (wrap)", wrap), (f"{path.name} (unwrap)", unwrap),
+            ("tampered records", keyak_cases()[2:])]
+
+
+def _requests(vs: list) -> list:
+    """Simulation requests with every parameter port driven (the RTL reads the ones its
+    KEY_STATE selects)."""
+    reqs = []
+    for v in vs:
+        if isinstance(v, KeyakCase):
+            reqs += [dataclasses.replace(r, pack=keyak_pack(v.key)) for r, _ in v.pairs]
+        else:
+            reqs.append(request_of(v, kmac128_key_state(v.key, v.custom) if v.mode == "kmac128" else None))
+    return reqs
 
 
 def _sources(mode: str | None, vectors: str | None) -> list[tuple[str, list]]:
     """[(label, vectors)] to simulate: one file, or the default sets of ``mode`` (all modes: None)."""
     if vectors:
-        vs = hashvec.read_rsp(vectors)
+        vs = read_vectors(vectors)
         if mode is not None and any(v.mode != mode for v in vs):
             other = next(v for v in vs if v.mode != mode)
             raise InputError(f"{other.source}: a {other.mode} record, but --mode is {mode}")
         return [(Path(vectors).name, vs)]
     out = []
-    for m in ([mode] if mode else list(hashvec.MODES)):
-        if m == "kmac128":
+    for m in ([mode] if mode else list(MODE_NAMES)):
+        if m == "lake-keyak":
+            out += _keyak_sets()
+        elif m == "kmac128":
+            out.append(("KMAC128 (SP 800-185 samples)", hashvec.sp800_185_kmac128()))
             out.append(("KMAC128 (pycryptodome)", hashvec.kmac_vectors()))
         else:
             base = hashvec.cavp_dir()
@@ -49,21 +81,22 @@ def run_sim(mode: str | None, vectors: str | None, key_state: int, stall_seed: i
     """
     variant = "KEY_STATE=1, the TLUT build's" if key_state else "KEY_STATE=0, the conventional build's"
     tab = Table(title=f"keccak_core RTL ({variant}) on known-answer files (icarus)", title_justify="left")
-    for col in ("file", "mode", "vectors", "passed", "KMAC cycles (1 word)"):
+    for col in ("file", "mode", "records", "passed", "KMAC cycles (1 word)"):
         tab.add_column(col, justify="left" if col in ("file", "mode") else "right")
     passed = total = 0
     fails = []
     for label, vs in _sources(mode, vectors):
-        reqs = [request_of(v, kmac128_key_state(v.key, v.custom) if v.mode == "kmac128" else None) for v in vs]
-        with err.status(f"simulating keccak_core on {label}: {len(vs)} messages in one run"):
+        reqs = _requests(vs)
+        with err.status(f"simulating keccak_core on {label}: {len(reqs)} messages in one run"):
             res = run_hash(reqs, stall_seed=stall_seed, key_state=key_state)
-        oks = compare(vs, res)
-        ok = sum(1 for o, _ in oks if o)
+        recs = per_record(vs, res)
+        ok = sum(1 for _, o, _ in recs if o)
         passed += ok
-        total += len(vs)
-        fails += [(v.source, why) for v, (o, why) in zip(vs, oks) if not o]
-        one = [r.t_out_first - r.t_in_first for v, r in zip(vs, res) if v.mode == "kmac128" and len(v.message) <= 8]
-        tab.add_row(label, ", ".join(sorted({v.mode for v in vs})), str(len(vs)), f"{ok}/{len(vs)}",
+        total += len(recs)
+        fails += [(src, why) for src, o, why in recs if not o]
+        one = [r.t_out_first - r.t_in_first for v, r in zip(vs, res)
+               if v.mode == "kmac128" and len(v.message) <= 8] if len(res) == len(vs) else []
+        tab.add_row(label, ", ".join(sorted({v.mode for v in vs})), str(len(recs)), f"{ok}/{len(recs)}",
                     str(min(one)) if one and stall_seed is None else "-")
     table_console(out.file).print(tab)
     for src, why in fails:
@@ -76,20 +109,21 @@ def sim_command() -> click.Command:
     """``dcsflow sim keccak``."""
 
     @click.command("keccak")
-    @click.option("--mode", type=click.Choice(list(hashvec.MODES)), default=None,
-                  help="Mode to simulate (default: all three; with --vectors: the file's).")
+    @click.option("--mode", type=click.Choice(list(MODE_NAMES)), default=None,
+                  help="Mode to simulate (default: all four; with --vectors: the file's).")
     @click.option("--vectors", type=click.Path(dir_okay=False), default=None,
-                  help="One .rsp file: NIST CAVP SHA3-256 / SHAKE128, or KMAC128 records (Key, S, Msg, "
-                       "Outputlen, Output).")
+                  help="One .rsp file (NIST CAVP SHA3-256 / SHAKE128, or KMAC128 records: Key, S, Msg, "
+                       "Outputlen, Output) or one Lake Keyak file in LakeKeyak.txt's format.")
     @click.option("--conventional", is_flag=True,
-                  help="Simulate KEY_STATE=0 (KMAC128 absorbs its key block; the conventional build) "
-                       "instead of KEY_STATE=1 (the TLUT build's).")
+                  help="Simulate KEY_STATE=0 (KMAC128 absorbs its key block, the key pack is formed from "
+                       "the key port; the conventional build) instead of KEY_STATE=1 (the TLUT build's).")
     @click.option("--stall", "stall_seed", type=int, default=None, metavar="SEED",
                   help="Random gaps on s_valid and m_ready (seeded), to exercise the handshake.")
     def cmd(mode, vectors, conventional, stall_seed):
-        """Simulate keccak_core's RTL with Icarus on the NIST CAVP SHA3-256 / SHAKE128 files and
-        pycryptodome's KMAC128 answers (or one .rsp file); prints a table and 'passed N/M'; exit
-        status 0 only if every vector passed."""
+        """Simulate keccak_core's RTL with Icarus on the NIST CAVP SHA3-256 / SHAKE128 files,
+        pycryptodome's KMAC128 answers and the Lake Keyak known-answer file (wrapped, unwrapped,
+        tampered), or on one vector file; prints a table and 'passed N/M'; exit status 0 only if
+        every vector passed."""
         if not run_sim(mode, vectors, 0 if conventional else 1, stall_seed, Console(), Console(stderr=True)):
             raise click.exceptions.Exit(1)
 

@@ -1,13 +1,15 @@
 """The Keccak core's :class:`~dcsflow.flow.design.Design` description (``keccak``).
 
 Registered in ``setup.py`` (entry-point group ``dcsflow.designs``). Top ``keccak_core``: SHA3-256,
-SHAKE128 and KMAC128 on one Keccak-f[1600] datapath, one round per clock (README.md here). The
-parameter inputs are KMAC128's key and customization string. The TLUT build sets ``KEY_STATE=1``:
-the core starts a KMAC128 message from the circuit parameter ``key_state``, the state after the
-customization block and the key block, which :func:`key_state_transform` computes from the user's
-key and customization string (golden model), so those two permutations leave the core. The
-conventional build sets ``KEY_STATE=0``: it absorbs both blocks from the key and customization
-ports for every message, as a core without specialization does.
+SHAKE128, KMAC128 and Lake Keyak on one Keccak-p[1600] datapath, one round per clock (README.md
+here). The parameter inputs are the key (KMAC128's and Lake Keyak's) and KMAC128's customization
+string. The TLUT build sets ``KEY_STATE=1``: the core starts a KMAC128 message from the circuit
+parameter ``key_state``, the state after the customization block and the key block, and a Lake
+Keyak session from ``keyak_pack``, the key pack; :func:`key_state_transform` computes both from
+the user's key and customization string (golden model), so KMAC's two prefix permutations leave
+the core. The conventional build sets ``KEY_STATE=0``: it absorbs both KMAC blocks from the key
+and customization ports for every message and forms the key pack from the key port, as a core
+without specialization does.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from .check import keccak_check
 from .commands import sim_command
 from .errors import InputError
 from .model import kmac128_key_state
-from .sim import MAX_CUSTOM, MAX_KEY, rtl_files
+from .sim import MAX_CUSTOM, MAX_KEY, keyak_pack, rtl_files
 
 #: the user parameters (``--param NAME=HEX``): port values, byte k of the key / customization
 #: string in bits [8k +: 8], lengths in bytes
@@ -28,9 +30,11 @@ USER_PARAMS = {"key": 256, "key_len": 6, "custom": 1256, "custom_len": 8}
 
 
 def key_state_transform(user: dict[str, int]) -> dict[str, int]:
-    """User parameters (:data:`USER_PARAMS`) -> circuit parameters: the same four and ``key_state``
+    """User parameters (:data:`USER_PARAMS`) -> circuit parameters: the same four, ``key_state``
     (1600 bits, state byte i in bits [8i +: 8]) = the KMAC128 state after the customization block
-    and the key block (:func:`~dcsflow.designs.keccak.model.kmac128_key_state`).
+    and the key block (:func:`~dcsflow.designs.keccak.model.kmac128_key_state`), and ``keyak_pack``
+    (240 bits) = the Lake Keyak key pack of the key's first 28 bytes
+    (:func:`~dcsflow.designs.keccak.sim.keyak_pack`; Lake Keyak takes keys of 16..28 bytes).
 
     Raises:
         InputError: a key longer than 32 bytes, a customization string longer than 157, bits set
@@ -49,7 +53,8 @@ def key_state_transform(user: dict[str, int]) -> dict[str, int]:
     custom = user["custom"].to_bytes(MAX_CUSTOM + 1, "little")[:clen]
     state = kmac128_key_state(key, custom)
     return {"key": user["key"], "key_len": klen, "custom": user["custom"], "custom_len": clen,
-            "key_state": int.from_bytes(state, "little")}
+            "key_state": int.from_bytes(state, "little"),
+            "keyak_pack": int.from_bytes(keyak_pack(key), "little")}
 
 
 _HEXBYTES = re.compile(r"^(?:[0-9A-Fa-f]{2})*$")
@@ -58,7 +63,8 @@ _HEXBYTES = re.compile(r"^(?:[0-9A-Fa-f]{2})*$")
 def kmac_values(text: str, ports) -> dict[str, int]:
     """Converter of the named value ``kmac`` (:class:`dcsflow.flow.design.NamedParam`):
     ``KEY`` or ``KEY,S`` (hex bytes in their natural order, as SP 800-185 writes them: key 0..32
-    bytes, customization string 0..157 bytes) -> the five circuit parameters (:func:`key_state_transform`).
+    bytes, customization string 0..157 bytes) -> the six circuit parameters (:func:`key_state_transform`).
+    The same key serves Lake Keyak (keys of 16..28 bytes).
 
     Raises:
         NamedParamError: not hex bytes, lengths out of range, a build without the core's parameters
@@ -80,8 +86,9 @@ def kmac_values(text: str, ports) -> dict[str, int]:
                                 "custom": int.from_bytes(custom, "little"), "custom_len": len(custom)})
 
 
-KMAC = NamedParam("kmac", ("key", "key_len", "custom", "custom_len", "key_state"), kmac_values,
-                  "KMAC128 key[,customization string] as hex bytes: sets key, key_len, custom, custom_len, key_state")
+KMAC = NamedParam("kmac", ("key", "key_len", "custom", "custom_len", "key_state", "keyak_pack"), kmac_values,
+                  "KMAC128 / Lake Keyak key[,KMAC customization string] as hex bytes: sets key, key_len, "
+                  "custom, custom_len, key_state, keyak_pack")
 
 
 KECCAK = Design(
@@ -92,4 +99,4 @@ KECCAK = Design(
     demo=Demo(order=50, default=False, note="not in the default main job yet"),
     sims={"keccak": sim_command()},
     named_params=(KMAC,),
-    description="SHA3-256 / SHAKE128 / KMAC128 sponge core, one round per clock; KMAC key as parameter")
+    description="SHA3-256 / SHAKE128 / KMAC128 / Lake Keyak core, one round per clock; key as parameter")

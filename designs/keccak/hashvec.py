@@ -249,3 +249,38 @@ def kmac_vectors(keys: int = 4, per_key: int = 6, seed: int = 2014) -> list[Hash
             mac = KMAC128.new(key=key, data=msg, mac_len=olen, custom=custom).digest()
             out.append(HashVector("kmac128", msg, mac, f"pycryptodome KMAC128 key {k} message {i}", key, custom))
     return out
+
+
+#: where the SP 800-185 KMAC samples are read from: pycryptodome's own self-test module (installed
+#: with pycryptodome from PyPI), class ``TestNISTExampleTestVectors``, list ``test_data``
+SP800_185_MODULE = "Crypto.SelfTest.Hash.test_KMAC"
+
+
+def sp800_185_kmac128() -> list[HashVector]:
+    """The KMAC128 samples of NIST SP 800-185 ("KMAC_samples.pdf", samples 1..3: key 0x40..0x5F,
+    data 00..03 or 00..C7, customization "" or "My Tagged Application", L = 256), read as
+    pycryptodome ships them in :data:`SP800_185_MODULE` (hex strings, never retyped here).
+
+    Raises:
+        VectorFileError: pycryptodome missing, or its sample table not in the expected shape.
+    """
+    import importlib
+
+    try:
+        mod = importlib.import_module(SP800_185_MODULE)
+        from Crypto.Hash import KMAC128
+        rows = mod.TestNISTExampleTestVectors.test_data
+        out = []
+        for key, data, custom, mac, text, module in rows:
+            if module is not KMAC128:
+                continue
+            out.append(HashVector("kmac128", bytes.fromhex(data.replace(" ", "")), bytes.fromhex(mac.replace(" ", "")),
+                                  f"SP 800-185 {text.removesuffix(' NIST')} ({SP800_185_MODULE})",
+                                  bytes.fromhex(key.replace(" ", "")), custom.encode()))
+    except ImportError:
+        raise VectorFileError("the SP 800-185 KMAC samples come from pycryptodome: pip install 'dcsflow[test]'") from None
+    except (AttributeError, TypeError, ValueError) as e:
+        raise VectorFileError(f"{SP800_185_MODULE}: the SP 800-185 sample table is not as expected ({type(e).__name__})") from None
+    if not out:
+        raise VectorFileError(f"{SP800_185_MODULE}: no KMAC128 sample")
+    return out

@@ -188,3 +188,17 @@ def read_lake_keyak(path: str | Path, sha256: str | None = None) -> VectorFile:
 def load_lake_keyak() -> VectorFile:
     """The bundled ``vectors/LakeKeyak.txt`` (SHA-256 checked): 5 sessions, 160 messages."""
     return read_lake_keyak(LAKE_KEYAK_FILE, LAKE_KEYAK_SHA256)
+
+
+def is_lake_keyak(path: str | Path) -> bool:
+    """True when ``path`` reads as a Lake Keyak known-answer file: its first line that is neither
+    blank nor ``***`` is ``initialize with:``. Unreadable files give False (their reader reports why)."""
+    try:
+        data = read_input_bytes(Path(path), TEXT_LIMIT, "vector file")
+    except OSError:
+        return False
+    for line in data[:4096].decode("utf-8", "replace").splitlines():
+        t = line.strip()
+        if t and t != "***":
+            return t == "initialize with:"
+    return False
