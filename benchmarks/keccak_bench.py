@@ -1,18 +1,23 @@
-"""Keccak core benchmark: the TLUT build (KMAC128 key state from the PPC) against the strongest
-conventional candidate of the same build, on the same vectors.
+"""Keccak core benchmark: the TLUT build (KMAC128 key state and Lake Keyak key pack from the PPC)
+against the strongest conventional candidate of the same build, on the same vectors.
 
 Figures: LUTs, TLUTs, FFs, slices and LUT depth of both builds (conventional: ``report.json``
 ``conventional.baseline``, every candidate listed); KMAC128 cycles from the first input transfer to
 the first MAC word for a one-block message (160 bytes) and a one-word message, measured on the
-specialized TLUT netlist and on the conventional netlist (key loaded: the key ports held); SHA3-256
+specialized TLUT netlist and on the conventional netlist (key loaded: the key ports held); Lake Keyak
+cycles from the first input transfer to the last tag word for a one-block message (16-byte nonce,
+no associated data, 16-byte plaintext, 16-byte tag; output checked against the golden model) on
+both netlists; SHA3-256
 cycles per 1088-bit block (RTL, long message); SCG instructions per rekey on the Cortex-A9 (QEMU, as
 ``benchmarks/rekey_bench.py``) and their spread over ``--keys`` pseudo-random parameter values; the
-build time. Vectors: both netlists run every KMAC128 answer of ``hashvec.kmac_vectors`` (``--mac-keys``
+build time. Vectors: both netlists run the three SP 800-185 KMAC128 samples
+(``hashvec.sp800_185_kmac128``), every KMAC128 answer of ``hashvec.kmac_vectors`` (``--mac-keys``
 keys, six messages each) and every record of the CAVP SHA3-256 and SHAKE128 short-message files
 (474 records; Icarus simulates the gate-level core at roughly 100 cycles per second, so this takes
 about ten minutes per netlist); ``--all`` adds the long-message and variable-output files (about an
-hour more per netlist). Every record of every CAVP file also runs on the RTL (``dcsflow sim
-keccak``). Lake Keyak is not in the RTL yet: its cycle figures are null.
+hour more per netlist); every session of the Lake Keyak known-answer file (160 messages, 54
+``forget`` steps) runs on both netlists too. Every record of every file also runs on the RTL
+(``dcsflow sim keccak``).
 
 The source design's published figures (GMU multi-purpose Keccak, Yalla, Homsirikamol, Kaps, DIAC
 2014; ISE 14.7 after place and route, Spartan-6 / Artix-7) are printed beside ours: a different
@@ -59,7 +64,8 @@ def vector_set(mac_keys: int, everything: bool) -> list:
     files = ["SHA3/SHA3_256ShortMsg.rsp", "SHAKE/SHAKE128ShortMsg.rsp"]
     if everything:
         files += ["SHA3/SHA3_256LongMsg.rsp", "SHAKE/SHAKE128LongMsg.rsp", "SHAKE/SHAKE128VariableOut.rsp"]
-    return hashvec.kmac_vectors(keys=mac_keys) + [v for f in files for v in hashvec.read_rsp(base / f)]
+    return (hashvec.sp800_185_kmac128() + hashvec.kmac_vectors(keys=mac_keys)
+            + [v for f in files for v in hashvec.read_rsp(base / f)])
 
 
 def tlut_check(build: Path, vectors: list, tmp: Path) -> tuple[int, int, dict]:
@@ -89,6 +95,48 @@ def conventional_check(build: Path, vectors: list, tmp: Path) -> tuple[int, int,
     oks = compare(vectors, res)
     cycles = {len(v.message): r.t_out_first - r.t_in_first for v, r in zip(vectors, res) if v.mode == "kmac128"}
     return sum(1 for o, _ in oks if o), len(vectors), cycles
+
+
+#: the one-block Lake Keyak message of the cycle figures: key, nonce, associated data, plaintext, tag bytes
+KEYAK_PROBE = (bytes(range(16)), bytes(range(100, 116)), b"", bytes(range(16)), 16)
+
+
+def keyak_checks(build: Path, tmp: Path) -> dict:
+    """Lake Keyak on both netlists: every session of the bundled file (TLUT: ``dcsflow check`` on
+    the file, one netlist per key; conventional: the key port driven) and the cycles of
+    :data:`KEYAK_PROBE` (TLUT netlist specialized for its key, parameter ports at zero)."""
+    from dcsflow.designs.keccak import model
+    from dcsflow.designs.keccak.check import conventional_verilog, keyak_file_cases, per_record, requests_of, user_params
+    from dcsflow.designs.keccak.sim import KeyakRequest, run_hash
+    from dcsflow.designs.keccak.vectors import LAKE_KEYAK_FILE
+    from dcsflow.flow.check import check_build
+    from dcsflow.flow.design import CheckOptions
+    from dcsflow.flow.registry import design_of
+    from dcsflow.flow.specialize import load_build, specialized_verilog
+    from dcsflow.flow.yosys import cells_sim
+
+    out = {}
+    t0 = time.perf_counter()
+    res = check_build(build, CheckOptions(vectors=LAKE_KEYAK_FILE), progress=False)
+    out["keyak_sessions_tlut"] = f"{res.passed}/{res.total}"
+    out["keyak_check_seconds_tlut"] = round(time.perf_counter() - t0, 1)
+    cases = keyak_file_cases(LAKE_KEYAK_FILE)
+    conv = tmp / "conventional_keyak.v"
+    conv.write_text(conventional_verilog(build))
+    t0 = time.perf_counter()
+    recs = per_record(cases, run_hash(requests_of(cases), workdir=tmp / "conv_keyak", sources=[conv, cells_sim()]))
+    out["keyak_records_conventional"] = f"{sum(1 for _, ok, _ in recs if ok)}/{len(recs)}"
+    out["keyak_check_seconds_conventional"] = round(time.perf_counter() - t0, 1)
+    key, nonce, ad, pt, tag_len = KEYAK_PROBE
+    expected = b"".join(model.lake_keyak_encrypt(key, nonce, ad, pt, tag_len))
+    req = KeyakRequest("wrap", True, nonce + ad, pt, tag_len=tag_len, key=key)
+    b = load_build(build)
+    tl = tmp / "tlut_keyak.v"
+    tl.write_text(specialized_verilog(b, user_params(key, b""), design=design_of(b.manifest, b.path)))
+    for name, src, drive in (("tlut", tl, False), ("conventional", conv, True)):
+        r = run_hash([req], workdir=tmp / f"probe_{name}", sources=[src, cells_sim()], drive_params=drive)[0]
+        out[f"keyak_cycles_{name}"] = r.t_out_last - r.t_in_first if r.output == expected and r.last_ok else None
+    return out
 
 
 def sha3_cycles_per_block() -> int:
@@ -125,6 +173,7 @@ def main() -> None:
         t0 = time.perf_counter()
         cp, cn, ccyc = conventional_check(build, vectors, tmp)
         c_check = time.perf_counter() - t0
+        keyak = keyak_checks(build, tmp)
         scg = rb.bench("keccak", build, a.keys, tmp)
         sha3 = sha3_cycles_per_block()
     res = {
@@ -138,7 +187,7 @@ def main() -> None:
                       for n, b in (rep.get("baselines") or {}).items()},
         "kmac_cycles_tlut": tcyc.get(160), "kmac_cycles_conventional": ccyc.get(160),
         "kmac_cycles_one_word_tlut": tcyc.get(8), "kmac_cycles_one_word_conventional": ccyc.get(8),
-        "keyak_cycles_tlut": None, "keyak_cycles_conventional": None,
+        **keyak,
         "sha3_cycles_per_block": sha3,
         "vectors_tlut": f"{tp}/{tn}", "vectors_conventional": f"{cp}/{cn}",
         "check_seconds_tlut": round(t_check, 1), "check_seconds_conventional": round(c_check, 1),
@@ -156,7 +205,10 @@ def main() -> None:
           f"depth {t['depth']} vs {c['depth']}")
     print(f"KMAC128, 160-byte message: {res['kmac_cycles_tlut']} cycles TLUT vs {res['kmac_cycles_conventional']} "
           f"conventional (one word: {res['kmac_cycles_one_word_tlut']} vs {res['kmac_cycles_one_word_conventional']}); "
-          f"SHA3-256 {sha3} cycles per block; Lake Keyak: not in the RTL")
+          f"SHA3-256 {sha3} cycles per block")
+    print(f"Lake Keyak, one-block message (first input to last tag word): {res['keyak_cycles_tlut']} cycles TLUT vs "
+          f"{res['keyak_cycles_conventional']} conventional; sessions {res['keyak_sessions_tlut']} on TLUT netlists, "
+          f"records {res['keyak_records_conventional']} on the conventional netlist")
     print(f"vectors: TLUT netlists {tp}/{tn}, conventional netlist {cp}/{cn}; SCG {scg['scg_instructions']} A9 "
           f"instructions per rekey (spread {scg['scg_instructions_spread']} over {scg['keys']} values), "
           f"{scg['frames']} frames")
@@ -182,8 +234,12 @@ def docs_page(r: dict) -> None:
         ["KMAC128 cycles, 160-byte message (first input to first MAC word)", r["kmac_cycles_tlut"],
          r["kmac_cycles_conventional"]],
         ["KMAC128 cycles, one-word message", r["kmac_cycles_one_word_tlut"], r["kmac_cycles_one_word_conventional"]],
+        ["Lake Keyak cycles, one-block message (first input to last tag word)", r["keyak_cycles_tlut"],
+         r["keyak_cycles_conventional"]],
         ["SHA3-256 cycles per 1088-bit block", r["sha3_cycles_per_block"], r["sha3_cycles_per_block"]],
-        ["vectors passed (netlists)", r["vectors_tlut"], r["vectors_conventional"]],
+        ["vectors passed (netlists): hash and KMAC records", r["vectors_tlut"], r["vectors_conventional"]],
+        ["Lake Keyak passed (netlists): sessions / records", f"{r['keyak_sessions_tlut']} sessions",
+         f"{r['keyak_records_conventional']} records"],
         ["PPC AND nodes", r["ppc_ands"], "-"],
         ["frames / ICAP words per rekey", f"{r['frames_per_rekey']} / {r['icap_words_per_rekey']}", "-"],
         ["Cortex-A9 instructions per rekey (QEMU), spread", f"{r['scg_instructions']}, {r['scg_instructions_spread']} "
@@ -193,11 +249,16 @@ def docs_page(r: dict) -> None:
     body = _results.table(["figure", "TLUT build", "conventional build"], rows)
     body += "\n\nPublished figures of the source design (different family, tool and packing):\n\n"
     body += _results.table(["core", "device, tool", "area, clock", "throughput"], [list(p) for p in PUBLISHED])
-    body += "\n\nLake Keyak is not in the RTL yet (no figures).\n"
-    _results.write_page("keccak", "Keccak core (SHA3-256, SHAKE128, KMAC128)", body,
-                        "The Keccak core with KMAC128's key as parameter input: the TLUT build starts each "
-                        "MAC from the state after the key (from the PPC) against the strongest conventional "
-                        "candidate, which absorbs the key block per message.")
+    body += ("\n\nLake Keyak: the key pack and the nonce share the session's first block, so the state after "
+             "the key alone is the key pack itself; the TLUT build XORs it from the LUT contents where the "
+             "conventional build forms it from the key port, in the same cycle: specialization saves no cycle "
+             "there. The duplex takes 21 word transfers and 12 rounds per 1344-bit body block (33 cycles; the "
+             "source design: 12, with a wider data path).\n")
+    _results.write_page("keccak", "Keccak core (SHA3-256, SHAKE128, KMAC128, Lake Keyak)", body,
+                        "The Keccak core with the key as parameter input: the TLUT build starts each "
+                        "MAC from the state after the key and each Lake Keyak session from the key pack "
+                        "(both from the PPC) against the strongest conventional candidate, which absorbs "
+                        "the key block per message and forms the key pack from the key port.")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """The whole flow on the keccak design: build (TLUT with KEY_STATE=1 + the conventional candidates
 with KEY_STATE=0), ``check`` per mode on the default set (KMAC128 answers of pycryptodome, NIST CAVP
-SHA3-256 / SHAKE128 records), a tampered MAC is reported, ``check --frames``, the chosen
-conventional netlist on the same vectors with its key ports driven, ``rekey --param kmac=...``
+SHA3-256 / SHAKE128 records, Lake Keyak sessions with tampered tags and ciphertexts that the core
+must flag), a tampered MAC is reported, ``check --frames`` on KMAC128 and on a Lake Keyak session,
+the chosen conventional netlist on the same vectors with its key ports driven, ``rekey --param kmac=...``
 against the Python SCG, wrong values as one error line, codegen and the firmware natively and in
 QEMU (frame hashes equal the Python plan's), and the design's targets (fewer slices at no greater
 LUT depth, fewer KMAC128 cycles).
@@ -55,9 +56,9 @@ def test_keccak_whole_flow(tmp_path, dcsflow):
     be = rep["backend"]
     assert be["tlut"]["slices"] < be["conventional"]["slices"], (be["tlut"], be["conventional"])
 
-    # check on the default set: every mode, 2 KMAC keys; cycles of the one-block message
+    # check on the default set: every mode, 2 KMAC keys, 4 Lake Keyak cases; cycles of the one-block message
     res = check_build(out, progress=False)
-    assert res.total == 22 and res.passed == res.total, res.failures[:3]
+    assert res.total == 22 + 4 and res.passed == res.total, res.failures[:3]
     cyc = dict(res.cycles)
     assert cyc[160] == 20 + 24 and cyc[8] == 1 + 24
 
@@ -75,6 +76,18 @@ def test_keccak_whole_flow(tmp_path, dcsflow):
     r = dcsflow("check", out, "--frames", "--vectors", tmp_path / "sub.rsp", "--quiet")
     assert r.returncode == 0 and f"passed {len(pick)}/{len(pick)}" in r.stdout, r.stdout + r.stderr
 
+    # check --frames on one Lake Keyak session (the bundled file's third: an 18-byte key, 4 messages),
+    # cut from the file's text: the same lines, a file of the same format
+    from dcsflow.designs.keccak import vectors as kv
+
+    lines = kv.LAKE_KEYAK_FILE.read_text().splitlines()
+    sessions = kv.load_lake_keyak().sessions
+    start = int(sessions[2].source.split(":")[1]) - 1
+    end = int(sessions[3].source.split(":")[1]) - 2
+    (tmp_path / "keyak.txt").write_text("\n".join(lines[start:end]) + "\n")
+    r = dcsflow("check", out, "--frames", "--vectors", tmp_path / "keyak.txt", "--quiet")
+    assert r.returncode == 0 and "passed 1/1" in r.stdout, r.stdout + r.stderr
+
     # the chosen conventional netlist on KMAC128 answers with its key ports driven: the same MACs,
     # two permutations more per message
     net = tmp_path / "conv.v"
@@ -84,6 +97,12 @@ def test_keccak_whole_flow(tmp_path, dcsflow):
     assert all(ok for ok, _ in compare(cv, cres))
     conv_cycles = {len(v.message): r.t_out_first - r.t_in_first for v, r in zip(cv, cres)}
     assert conv_cycles[160] == 1 + 3 * 24 > cyc[160]
+    # ... and on the Lake Keyak cases of the check (key port driven), tampered ones flagged
+    from dcsflow.designs.keccak.check import keyak_cases, requests_of
+
+    kc = keyak_cases()
+    kres = run_hash(requests_of(kc), workdir=tmp_path / "conv_keyak", sources=[net, cells_sim()])
+    assert all(ok for ok, _ in compare(kc, kres))
 
     # rekey with the named value: the same frames as the Python SCG; bad values are one line
     b = bf.load_build(out)
