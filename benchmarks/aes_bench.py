@@ -14,8 +14,8 @@ Usage: python benchmarks/aes_bench.py [--build NAME=DIR ...] [--keys 100] [--des
 (builds into a temporary folder what is not given: aes128_pipe's build takes ~20 min on 2 cores).
 Measured 2026-11-23 (100 keys each): aes128_pipe 747,397 instructions (straight style: its 6400
 affine TLUTs are patched from their frontier, only the 37,760-node key expansion of its PPC is
-evaluated; ~4 min), aes128_iter 151,494. Table-style code would be counted on at most 3 keys
-(``rekey_bench.TABLE_STYLE_KEYS``). Last line: one JSON object; its top-level target figures are
+evaluated; ~4 min), aes128_iter 151,494. Table-style code is counted on as many keys (its QEMU log
+streams through a FIFO: ``rekey_bench.qemu_counts``). Last line: one JSON object; its top-level target figures are
 those of aes128_pipe when it was benchmarked (the targets are about the pipelined core), else of
 the first design.
 """

@@ -22,9 +22,8 @@ Instruction counts: the QEMU image (firmware + C model, ``make -C firmware qemu`
 are the sum of the sizes of its executed translation blocks.
 ``scg_instructions`` = whole evaluation (PPC + frame patch + ECC), ``ppc_instructions`` = the PPC part
 alone. (Before 2026-11-23 the filter missed ``scg_gen_patch``: earlier figures left the frame patch
-out.) Table-style code (``codegen --style table``, chosen for large PPCs) is counted the same way on
-at most ``TABLE_STYLE_KEYS`` keys (its log is ~100 MB per key); its loop counts and addresses come from
-constant tables, so the count does not depend on the key by construction.
+out.) Table-style code (``codegen --style table``, chosen for large PPCs) is counted the same way; its
+log (~100 MB per key) streams through a FIFO and is counted while QEMU writes it.
 
 Cost model: AXI HWICAP driven word by word ≈ 20x below the ICAP's 400 MB/s (FACTS.md) = 5 Mwords/s
 = 0.2 µs per ICAP word; raw ICAP 0.01 µs per word; Cortex-A9 at 667 MHz, 1 instruction per cycle.
@@ -37,16 +36,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-#: keys counted for table-style code (see the module docstring)
-TABLE_STYLE_KEYS = 3
 sys.path.insert(0, str(ROOT))
 
 from dcsflow.scg import buildfolder as bf, driver as drv, rekey as rk  # noqa: E402
@@ -123,41 +122,64 @@ def qemu_counts(gen: Path, out: Path, n: int) -> dict:
     elf = out / "qemu" / "scg_qemu.elf"
     syms = _called_functions(elf, "scg_evaluate")
     filt = ",".join(f"0x{a:x}+0x{s:x}" for a, s in syms.values())
+    # the log (~100 MB per key for table-style code) streams through a FIFO and is counted as it is
+    # written: no disk, any number of keys
     log = out / "qemu.log"
+    log.unlink(missing_ok=True)
+    os.mkfifo(log)
     cmds = f"bench {n}"
-    subprocess.run(["qemu-system-arm", "-M", "xilinx-zynq-a9", "-m", "256M", "-nographic", "-monitor", "none",
-                    "-serial", "null", "-d", "in_asm,exec,nochain", "-dfilter", filt, "-D", str(log),
-                    "-semihosting-config", f"enable=on,target=native,arg=scg,arg={cmds}", "-kernel", str(elf)],
-                   capture_output=True, text=True, timeout=600)
+    proc = subprocess.Popen(["qemu-system-arm", "-M", "xilinx-zynq-a9", "-m", "256M", "-nographic", "-monitor",
+                             "none", "-serial", "null", "-d", "in_asm,exec,nochain", "-dfilter", filt, "-D", str(log),
+                             "-semihosting-config", f"enable=on,target=native,arg=scg,arg={cmds}", "-kernel", str(elf)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def _unblock() -> None:
+        # QEMU ended (or never opened the log): a writer's open and close ends the reader's wait
+        try:
+            proc.wait(timeout=3600)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        try:
+            os.close(os.open(log, os.O_WRONLY | os.O_NONBLOCK))
+        except OSError:
+            pass
+
+    threading.Thread(target=_unblock, daemon=True).start()
     tb_size: dict[int, int] = {}
     calls: list[list[int]] = []
     ev0 = syms["scg_evaluate"][0]
     ppc_ranges = _ppc_ranges(elf, syms)
+    in_ppc: dict[int, bool] = {}
     cur_tb = None
     with open(log) as f:
         for line in f:
-            if line.startswith("IN:"):
-                cur_tb = None
-                continue
-            m = re.match(r"^0x([0-9a-f]{8}):", line)
-            if m:
-                pc = int(m.group(1), 16)
-                if cur_tb is None:
-                    cur_tb = pc
-                    tb_size[pc] = 0
-                tb_size[cur_tb] += 1
-                continue
-            m = re.match(r"^Trace \d+: 0x[0-9a-f]+ \[[0-9a-f]+/([0-9a-f]+)/", line)
-            if m:
-                pc = int(m.group(1), 16)
+            c = line[0]
+            if c == "T" and line.startswith("Trace "):
+                # "Trace N: 0xHOST [flags/PC/...]"
+                pc = int(line.split("[", 1)[1].split("/", 2)[1], 16)
                 if pc == ev0:
                     calls.append([0, 0])
                 if calls:
                     k = tb_size.get(pc, 0)
                     calls[-1][0] += k
-                    if any(a <= pc < a + n for a, n in ppc_ranges):
+                    p = in_ppc.get(pc)
+                    if p is None:
+                        p = in_ppc[pc] = any(a <= pc < a + n for a, n in ppc_ranges)
+                    if p:
                         calls[-1][1] += k
-    log.unlink()
+            elif c == "I" and line.startswith("IN:"):
+                cur_tb = None
+            elif c == "0" and line.startswith("0x"):
+                m = re.match(r"^0x([0-9a-f]{8}):", line)
+                if m:
+                    pc = int(m.group(1), 16)
+                    if cur_tb is None:
+                        cur_tb = pc
+                        tb_size[pc] = 0
+                    tb_size[cur_tb] += 1
+    proc.wait()
+    log.unlink(missing_ok=True)
     calls = calls[:n]
     text, rodata = _size(out)
     return {"all": [c[0] for c in calls], "ppc": [c[1] for c in calls], "text_bytes": text, "rodata_bytes": rodata,
@@ -227,9 +249,7 @@ def bench(name: str, build: Path, keys: int, tmp: Path) -> dict:
     rmw = rmw_words_per_tlut(b) * n_tluts
     gen = tmp / f"{name}_gen"
     style = codegen(build, gen).style
-    # table-style code (large PPCs) runs millions of instructions per call: its translation-block log
-    # grows by ~100 MB per key, so at most TABLE_STYLE_KEYS keys are counted
-    q = qemu_counts(gen, tmp / f"{name}_fw", min(keys, TABLE_STYLE_KEYS) if style == "table" else keys)
+    q = qemu_counts(gen, tmp / f"{name}_fw", keys)
     ins = q["all"]
     res = {
         "design": name, "standin_placement": standin, "ppc_ands": b.ppc.aig.num_ands, "tluts": n_tluts,
