@@ -277,12 +277,8 @@ module keccak_core #(
             spill <= 40'd0;
             B <= {1344{1'b0}}; bfull <= 1'b0; blast <= 1'b0; pad_pending <= 1'b0; in_done <= 1'b0;
             wi <= 5'd0;
-            eng <= E_IDLE; S <= {1600{1'b0}}; rnd <= 5'd0; final_r <= 1'b0; wo <= 5'd0; left <= 16'd0;
+            eng <= E_IDLE; rnd <= 5'd0; final_r <= 1'b0; wo <= 5'd0; left <= 16'd0;
         end else begin
-            // a message's first transfer: the state starts empty, except in a Lake Keyak session's
-            // later messages and forget (the engine is idle: the previous message has ended)
-            if (xfer_in && !started && !(mode == MODE_KEYAK && (!kop[0] || kop[3])))
-                S <= {1600{1'b0}};
             // body output word (Lake Keyak)
             if (xfer_in && kbody_ph) begin
                 o_valid <= 1'b1; o_data <= dout; o_bytes <= nb;
@@ -324,13 +320,11 @@ module keccak_core #(
             // engine
             case (eng)
                 E_IDLE: if (start_pre) begin     // KMAC128: the S block, then the key block
-                    S <= S_round;
                     rnd <= first_round + 5'd1;
                     final_r <= 1'b0;
                     eng <= E_PERM;
                     pre <= (pre == PRE_CUST) ? PRE_KEY : PRE_NONE;
                 end else if (start) begin        // round first_round on S ^ B; B freed (or the pad block)
-                    S <= S_round;
                     rnd <= first_round + 5'd1;
                     final_r <= blast;
                     eng <= E_PERM;
@@ -340,7 +334,6 @@ module keccak_core #(
                     bfull <= pad_pending; blast <= pad_pending; pad_pending <= 1'b0;
                 end
                 E_PERM: begin
-                    S <= S_round;
                     rnd <= rnd + 5'd1;
                     if (rnd == 5'd23) begin
                         eng <= !final_r ? E_IDLE : kfgt2 ? E_STATUS : E_SQUEEZE;
@@ -354,8 +347,6 @@ module keccak_core #(
                         left <= left - 16'd8;
                         if (wo == rate_lanes - 5'd1) begin   // next output block: permute S alone
                             eng <= E_PERM; rnd <= first_round; final_r <= 1'b1; wo <= 5'd0;
-                            if (keyak)                       // Keyak tag past one block: pad10*1 from bit 1
-                                S <= S ^ {248'd0, 8'h08, 1336'd0, 8'h02};
                         end else
                             wo <= wo + 5'd1;
                     end
@@ -365,7 +356,6 @@ module keccak_core #(
             // a message's last output word: the next message may start (the state is cleared, except
             // in a Lake Keyak session, which continues)
             if (msg_end) begin
-                if (!keyak) S <= {1600{1'b0}};
                 eng <= E_IDLE; wo <= 5'd0; left <= 16'd0;
                 started <= 1'b0; in_done <= 1'b0; kph <= K_META;
             end
@@ -375,6 +365,26 @@ module keccak_core #(
     // output: a waiting body word first, then squeezed words (not for Keyak unwrap) or the status word
     wire sq_valid = (eng == E_SQUEEZE) && !kunwrap;
     assign m_valid = o_valid || sq_valid || (eng == E_STATUS);
+
+    // the state register, in one place so that synthesis sees a clear, a load and a hold: cleared
+    // at reset, at a message's first transfer (except in a Lake Keyak session's later messages and
+    // forget; the engine is idle then) and after a sponge message's last output word; loaded with
+    // the round's output in every round; a Keyak tag past one block pads it (bits 1 and 1347)
+    // before the next permutation
+    wire s_clr  = rst || (xfer_in && !started && !(mode == MODE_KEYAK && (!kop[0] || kop[3])))
+                      || (msg_end && !keyak);
+    wire s_load = (eng == E_PERM) || start;
+    wire s_pad  = keyak && xfer_sq && !sq_end && (wo == rate_lanes - 5'd1);
+    always @(posedge clk) begin
+        if (s_clr)
+            S <= {1600{1'b0}};
+        else if (s_load)
+            S <= S_round;
+        else if (s_pad) begin
+            S[1] <= !S[1];
+            S[1347] <= !S[1347];
+        end
+    end
     assign m_data  = o_valid ? o_data : (eng == E_STATUS) ? {63'd0, fail} : Sl;
     assign m_last  = o_valid ? 1'b0 : (eng == E_STATUS) ? 1'b1 : (left <= 16'd8);
     assign m_bytes = o_valid ? o_bytes : (eng == E_STATUS) ? 4'd0 : (left >= 16'd8) ? 4'd8 : left[3:0];
