@@ -169,3 +169,18 @@ def test_keyak_requests_errors():
                       (sim.KeyakRequest("wrap", pack=bytes(29)), "key pack must be 30")]:
         with pytest.raises(InputError, match=what):
             sim.stimulus_text([req])
+
+
+def test_named_keyak_value():
+    from dcsflow.designs.keccak import check, design
+    from dcsflow.flow.design import NamedParamError
+
+    key = bytes(range(16, 34))
+    vals = design.keyak_values(key.hex(), check.PARAMS)
+    assert vals == design.kmac_values(key.hex(), check.PARAMS)
+    assert vals["keyak_pack"].to_bytes(30, "little") == bytes(model.LakeKeyak(key, b"").engine.piston.state[:30])
+    for text, what in [("00" * 15, "16..28 bytes; got 15"), ("00" * 29, "got 29"), ("0g" * 16, "hex bytes"),
+                       ("00" * 16 + ",00", "hex bytes")]:
+        with pytest.raises(NamedParamError, match=what) as e:
+            design.keyak_values(text, check.PARAMS)
+        assert "0g" not in str(e.value) and "\n" not in str(e.value)

@@ -115,6 +115,9 @@ def test_keccak_whole_flow(tmp_path, dcsflow):
     assert d["frames"] == py.frames > 0 and d["icap_words"] == py.icap_words
     one_line_error(dcsflow("rekey", out, "--param", "kmac=" + "00" * 33, "--to", "emulator"), "0..32 bytes")
     one_line_error(dcsflow("rekey", out, "--param", "kmac=abc", "--to", "emulator"), "hex bytes")
+    one_line_error(dcsflow("rekey", out, "--param", "keyak=" + "00" * 15, "--to", "emulator"), "16..28 bytes")
+    r = dcsflow("rekey", out, "--param", "keyak=" + bytes(range(16)).hex(), "--to", "emulator", "--verify", "--json")
+    assert r.returncode == 0, r.stderr
 
     # codegen, firmware natively and in QEMU: frame hash of every rekey equals the Python SCG's plan
     gen, fw = tmp_path / "gen", tmp_path / "fw"

@@ -21,7 +21,7 @@ from dcsflow.flow.design import Demo, Design, NamedParam, NamedParamError, Param
 from .check import keccak_check
 from .commands import sim_command
 from .errors import InputError
-from .model import kmac128_key_state
+from .model import KEYAK_KEY_MAX, KEYAK_KEY_MIN, kmac128_key_state
 from .sim import MAX_CUSTOM, MAX_KEY, keyak_pack, rtl_files
 
 #: the user parameters (``--param NAME=HEX``): port values, byte k of the key / customization
@@ -86,9 +86,30 @@ def kmac_values(text: str, ports) -> dict[str, int]:
                                 "custom": int.from_bytes(custom, "little"), "custom_len": len(custom)})
 
 
+def keyak_values(text: str, ports) -> dict[str, int]:
+    """Converter of the named value ``keyak``: a Lake Keyak key as hex bytes (16..28 bytes, Keyak
+    v1's key lengths; no customization string) -> the six circuit parameters.
+
+    Raises:
+        NamedParamError: not hex bytes, a key length outside 16..28, a build without the core's
+            parameters (one line; never the key's value).
+    """
+    key_hex = text.strip().removeprefix("0x")
+    if "," in key_hex or not _HEXBYTES.match(key_hex):
+        raise NamedParamError(f"--param keyak: expected the key as hex bytes (an even number of hex digits); "
+                              f"got {len(text)} characters (not shown)")
+    n = len(key_hex) // 2
+    if not KEYAK_KEY_MIN <= n <= KEYAK_KEY_MAX:
+        raise NamedParamError(f"--param keyak: a Lake Keyak key of {KEYAK_KEY_MIN}..{KEYAK_KEY_MAX} bytes; got {n}")
+    return kmac_values(key_hex, ports)
+
+
 KMAC = NamedParam("kmac", ("key", "key_len", "custom", "custom_len", "key_state", "keyak_pack"), kmac_values,
                   "KMAC128 / Lake Keyak key[,KMAC customization string] as hex bytes: sets key, key_len, "
                   "custom, custom_len, key_state, keyak_pack")
+KEYAK = NamedParam("keyak", KMAC.sets, keyak_values,
+                   "Lake Keyak key as hex bytes (16..28 bytes): sets the same six parameters (no "
+                   "customization string)")
 
 
 KECCAK = Design(
@@ -98,5 +119,5 @@ KECCAK = Design(
     check=keccak_check,
     demo=Demo(order=50, default=False, note="not in the default main job yet"),
     sims={"keccak": sim_command()},
-    named_params=(KMAC,),
+    named_params=(KMAC, KEYAK),
     description="SHA3-256 / SHAKE128 / KMAC128 / Lake Keyak core, one round per clock; key as parameter")
