@@ -22,8 +22,9 @@ Instruction counts: the QEMU image (firmware + C model, ``make -C firmware qemu`
 are the sum of the sizes of its executed translation blocks.
 ``scg_instructions`` = whole evaluation (PPC + frame patch + ECC), ``ppc_instructions`` = the PPC part
 alone. (Before 2026-11-23 the filter missed ``scg_gen_patch``: earlier figures left the frame patch
-out.) Table-style code (``codegen --style table``, chosen for large PPCs) is counted the same way; its
-log (~100 MB per key) streams through a FIFO and is counted while QEMU writes it.
+out.) Table-style code (``codegen --style table``, chosen for large PPCs) is counted the same way. QEMU's
+log (a line per executed translation block) streams through a FIFO and is counted while QEMU
+writes it, so no key count fills the disk.
 
 Cost model: AXI HWICAP driven word by word ≈ 20x below the ICAP's 400 MB/s (FACTS.md) = 5 Mwords/s
 = 0.2 µs per ICAP word; raw ICAP 0.01 µs per word; Cortex-A9 at 667 MHz, 1 instruction per cycle.
@@ -122,8 +123,7 @@ def qemu_counts(gen: Path, out: Path, n: int) -> dict:
     elf = out / "qemu" / "scg_qemu.elf"
     syms = _called_functions(elf, "scg_evaluate")
     filt = ",".join(f"0x{a:x}+0x{s:x}" for a, s in syms.values())
-    # the log (~100 MB per key for table-style code) streams through a FIFO and is counted as it is
-    # written: no disk, any number of keys
+    # the log streams through a FIFO and is counted as it is written: no disk, any number of keys
     log = out / "qemu.log"
     log.unlink(missing_ok=True)
     os.mkfifo(log)
