@@ -137,3 +137,8 @@ def test_keyak_cycles():
     assert res[0] == res[1]
     # duplex body: 21 word transfers then the 12 rounds: 33 cycles per 1344-bit block
     assert res[1][2] - res[1][1] == 33
+    # metadata: the next block's 21 transfers overlap the 12 rounds: 22 cycles per block
+    meta = [sim.KeyakRequest("wrap", True, nonce, b"", key=key, pack=sim.keyak_pack(key))]
+    meta += [sim.KeyakRequest("wrap", False, bytes(168 * n), b"", key=key) for n in (1, 3)]
+    lat = [r.t_out_last - r.t_in_first for r in sim.run_hash(meta, key_state=1)]
+    assert (lat[2] - lat[1]) == 2 * 22
