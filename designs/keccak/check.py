@@ -68,8 +68,14 @@ def keyak_file_cases(path) -> list[KeyakCase]:
     Raises:
         VectorFileError: unreadable or malformed file.
     """
-    vf = keyak_vectors.read_lake_keyak(path)
-    return [KeyakCase(s.source, s.key, tuple(session_requests(s, pack=False))) for s in vf.sessions]
+    return session_cases(keyak_vectors.read_lake_keyak(path).sessions)
+
+
+def session_cases(sessions: list, decrypt: bool = False) -> list[KeyakCase]:
+    """One :class:`KeyakCase` per session (:class:`dcsflow.designs.keccak.vectors.Session`): wrapped
+    (decryption records unwrapped), or with ``decrypt`` every message unwrapped (source + " unwrap")."""
+    return [KeyakCase(s.source + (" unwrap" if decrypt else ""), s.key,
+                      tuple(session_requests(s, pack=False, decrypt=decrypt))) for s in sessions]
 
 
 def _tamper(pairs: list, index: int, field: str) -> tuple:

@@ -16,10 +16,10 @@ from dcsflow.flow.termout import table_console
 
 from . import hashvec
 from . import vectors as keyak_vectors
-from .check import KeyakCase, keyak_cases, keyak_file_cases, per_record, read_vectors, request_of
+from .check import KeyakCase, keyak_cases, per_record, read_vectors, request_of, session_cases
 from .errors import InputError
 from .model import kmac128_key_state
-from .sim import keyak_pack, run_hash, session_requests
+from .sim import keyak_pack, run_hash
 
 #: ``--mode`` names: the hash modes and Lake Keyak
 MODE_NAMES = (*hashvec.MODES, "lake-keyak")
@@ -28,12 +28,9 @@ MODE_NAMES = (*hashvec.MODES, "lake-keyak")
 def _keyak_sets() -> list[tuple[str, list]]:
     """The bundled Lake Keyak file: every session wrapped, every session unwrapped, and the
     tampered-tag and tampered-ciphertext cases of the check (flag must be set)."""
-    path = keyak_vectors.LAKE_KEYAK_FILE
-    keyak_vectors.load_lake_keyak()     # the bundled copy's SHA-256
-    wrap = keyak_file_cases(path)
-    unwrap = [KeyakCase(f"{s.source} unwrap", s.key, tuple(session_requests(s, pack=False, decrypt=True)))
-              for s in keyak_vectors.read_lake_keyak(path).sessions]
-    return [(f"{path.name} (wrap)", wrap), (f"{path.name} (unwrap)", unwrap),
+    sessions = keyak_vectors.load_lake_keyak().sessions
+    name = keyak_vectors.LAKE_KEYAK_FILE.name
+    return [(f"{name} (wrap)", session_cases(sessions)), (f"{name} (unwrap)", session_cases(sessions, True)),
             ("tampered records", keyak_cases()[2:])]
 
 
