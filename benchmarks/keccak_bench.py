@@ -101,12 +101,13 @@ def conventional_check(build: Path, vectors: list, tmp: Path) -> tuple[int, int,
 KEYAK_PROBE = (bytes(range(16)), bytes(range(100, 116)), b"", bytes(range(16)), 16)
 
 
-def keyak_checks(build: Path, tmp: Path) -> dict:
+def keyak_checks(build: Path, tmp: Path, conv: Path) -> dict:
     """Lake Keyak on both netlists: every session of the bundled file (TLUT: ``dcsflow check`` on
-    the file, one netlist per key; conventional: the key port driven) and the cycles of
-    :data:`KEYAK_PROBE` (TLUT netlist specialized for its key, parameter ports at zero)."""
+    the file, one netlist per key; conventional: the netlist ``conv`` written by
+    :func:`conventional_check`, the key port driven) and the cycles of :data:`KEYAK_PROBE` (TLUT
+    netlist specialized for its key, parameter ports at zero)."""
     from dcsflow.designs.keccak import model
-    from dcsflow.designs.keccak.check import conventional_verilog, keyak_file_cases, per_record, requests_of, user_params
+    from dcsflow.designs.keccak.check import keyak_file_cases, per_record, requests_of, user_params
     from dcsflow.designs.keccak.sim import KeyakRequest, run_hash
     from dcsflow.designs.keccak.vectors import LAKE_KEYAK_FILE
     from dcsflow.flow.check import check_build
@@ -121,8 +122,6 @@ def keyak_checks(build: Path, tmp: Path) -> dict:
     out["keyak_sessions_tlut"] = f"{res.passed}/{res.total}"
     out["keyak_check_seconds_tlut"] = round(time.perf_counter() - t0, 1)
     cases = keyak_file_cases(LAKE_KEYAK_FILE)
-    conv = tmp / "conventional_keyak.v"
-    conv.write_text(conventional_verilog(build))
     t0 = time.perf_counter()
     recs = per_record(cases, run_hash(requests_of(cases), workdir=tmp / "conv_keyak", sources=[conv, cells_sim()]))
     out["keyak_records_conventional"] = f"{sum(1 for _, ok, _ in recs if ok)}/{len(recs)}"
@@ -173,7 +172,7 @@ def main() -> None:
         t0 = time.perf_counter()
         cp, cn, ccyc = conventional_check(build, vectors, tmp)
         c_check = time.perf_counter() - t0
-        keyak = keyak_checks(build, tmp)
+        keyak = keyak_checks(build, tmp, tmp / "conventional.v")
         scg = rb.bench("keccak", build, a.keys, tmp)
         sha3 = sha3_cycles_per_block()
     res = {

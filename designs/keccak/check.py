@@ -35,7 +35,7 @@ from dcsflow.flow.yosys import cells_sim
 
 from . import hashvec
 from . import vectors as keyak_vectors
-from .sim import HashRequest, keyak_ok, run_hash, session_requests
+from .sim import MODE_KMAC128, HashRequest, keyak_ok, run_hash, session_requests
 
 #: parameter ports of the core and their widths (manifest ``params`` of a build)
 PARAMS = {"key": 256, "key_len": 6, "custom": 1256, "custom_len": 8, "key_state": 1600, "keyak_pack": 240}
@@ -170,19 +170,16 @@ def run_group(work: Path, verilog: str, top: str, vectors: list):
     """
     net = work / "netlist.v"
     write_text_atomic(net, verilog, private=True)
-    res = run_hash(requests_of(vectors), workdir=work, sources=[net, cells_sim()], drive_params=False)
-    oks = compare(vectors, res)
-    it = iter(res)
-    cycles = []
-    for v in vectors:
-        if isinstance(v, KeyakCase):
-            for _ in v.pairs:
-                next(it)
-            continue
-        r = next(it)
-        if v.mode == "kmac128":
-            cycles.append((len(v.message), r.t_out_first - r.t_in_first))
-    return oks, cycles
+    reqs = requests_of(vectors)
+    res = run_hash(reqs, workdir=work, sources=[net, cells_sim()], drive_params=False)
+    return compare(vectors, res), kmac_cycles(reqs, res)
+
+
+def kmac_cycles(requests: list, results: list) -> list[tuple[int, int]]:
+    """(message bytes, cycles from the first input transfer to the first output word) of each
+    KMAC128 request among ``requests`` (one result per request)."""
+    return [(len(q.message), r.t_out_first - r.t_in_first) for q, r in zip(requests, results)
+            if isinstance(q, HashRequest) and q.mode == MODE_KMAC128]
 
 
 def conventional_verilog(build_dir: str | Path) -> str:

@@ -139,7 +139,8 @@ def _keyak_lines(r: KeyakRequest, drive_params: bool) -> list[str]:
         raise InputError(f"Lake Keyak operation must be wrap, unwrap or forget, got {r.op!r}")
     key = bytes(r.key)
     if len(key) > MAX_KEY:
-        raise InputError(f"Lake Keyak key of at most {KEYAK_PACK_KEY} bytes, got {len(key)}")
+        raise InputError(f"Lake Keyak key of at most {MAX_KEY} bytes (the key port; the key pack takes the "
+                         f"first {KEYAK_PACK_KEY}), got {len(key)}")
     if r.pack is not None and len(r.pack) != KEYAK_PACK_BYTES:
         raise InputError(f"Lake Keyak key pack must be {KEYAK_PACK_BYTES} bytes, got {len(r.pack)}")
     lines = []
@@ -153,19 +154,11 @@ def _keyak_lines(r: KeyakRequest, drive_params: bool) -> list[str]:
     tag_len = len(r.tag) if r.op == "unwrap" else int(r.tag_len)
     if not 1 <= tag_len <= MAX_OUT_LEN:
         raise InputError(f"Lake Keyak tag length must be 1..{MAX_OUT_LEN} bytes, got {tag_len}")
-    words = [(w, n, 0) for w, n in message_words(r.metadata)]
-    if r.body:
-        words += [(w, n, 0) for w, n in message_words(r.body)]
-    if r.op == "unwrap":
-        words += [(w, n, 0) for w, n in message_words(r.tag)]
-    # s_last ends each segment: metadata, body, tag
-    ends = [len(message_words(r.metadata)) - 1]
-    if r.body:
-        ends.append(ends[-1] + len(message_words(r.body)))
-    if r.op == "unwrap":
-        ends.append(ends[-1] + len(message_words(r.tag)))
-    for e in ends:
-        words[e] = (words[e][0], words[e][1], 1)
+    segments = [r.metadata] + ([r.body] if r.body else []) + ([r.tag] if r.op == "unwrap" else [])
+    words = []
+    for seg in segments:            # s_last ends each segment: metadata, body, tag
+        sw = message_words(seg)
+        words += [(w, n, int(i == len(sw) - 1)) for i, (w, n) in enumerate(sw)]
     if len(words) > MAX_WORDS:
         raise InputError(f"Lake Keyak message longer than the test bench's {MAX_WORDS} words")
     kop = (KOP_START if r.start else 0) | (KOP_UNWRAP if r.op == "unwrap" else 0) | (KOP_BODY if r.body else 0)
