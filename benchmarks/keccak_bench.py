@@ -85,16 +85,16 @@ def tlut_check(build: Path, vectors: list, tmp: Path) -> tuple[int, int, dict]:
 def conventional_check(build: Path, vectors: list, tmp: Path) -> tuple[int, int, dict]:
     """The chosen conventional netlist (``check.conventional_verilog``) simulated on ``vectors`` with
     the key and customization ports driven. Returns as :func:`tlut_check`."""
-    from dcsflow.designs.keccak.check import compare, conventional_verilog, request_of
+    from dcsflow.designs.keccak.check import compare, conventional_verilog, kmac_cycles, requests_of
     from dcsflow.designs.keccak.sim import run_hash
     from dcsflow.flow.yosys import cells_sim
 
     net = tmp / "conventional.v"
     net.write_text(conventional_verilog(build))
-    res = run_hash([request_of(v) for v in vectors], workdir=tmp / "conv_sim", sources=[net, cells_sim()])
+    reqs = requests_of(vectors)
+    res = run_hash(reqs, workdir=tmp / "conv_sim", sources=[net, cells_sim()])
     oks = compare(vectors, res)
-    cycles = {len(v.message): r.t_out_first - r.t_in_first for v, r in zip(vectors, res) if v.mode == "kmac128"}
-    return sum(1 for o, _ in oks if o), len(vectors), cycles
+    return sum(1 for o, _ in oks if o), len(vectors), dict(kmac_cycles(reqs, res))
 
 
 #: the one-block Lake Keyak message of the cycle figures: key, nonce, associated data, plaintext, tag bytes
