@@ -41,6 +41,7 @@ Stages (docs/architecture.md, "Front end"; Yosys 0.23 ``help synth_xilinx``):
 from __future__ import annotations
 
 import json
+from concurrent import futures
 import os
 import re
 from dataclasses import dataclass, field, asdict
@@ -184,11 +185,16 @@ def _run(script: str, workdir: Path, name: str, status, names: dict[str, str]) -
         raise YosysError(msg) from None
 
 
-def synthesize_pre(spec: DesignSpec, workdir: Path, status: Callable[[str], None] | None = None) -> tuple[Path, str, float]:
-    """Run Yosys up to LUT mapping; returns (pre.json path, top module name, seconds).
+def synthesize_pre(spec: DesignSpec, workdir: Path, status: Callable[[str], None] | None = None,
+                   submit: Callable | None = None) -> tuple[Path, str, float]:
+    """Run Yosys up to LUT mapping; returns (pre.json path, top module name, Yosys seconds summed
+    over its runs).
 
     Without ``spec.top`` a quick elaboration-only Yosys probe (:func:`top_candidates`) first finds the
     modules no other module instantiates: more than one is an error (Yosys would pick one silently).
+    When the conventional baseline needs its own front end (:data:`CONVENTIONAL_PRE`), ``submit``
+    (e.g. :meth:`dcsflow.flow.jobs.Jobs.submit`: ``submit(name, fn, *args)`` -> a future) runs it
+    beside the TLUT build's; None: one after the other. The two runs share no file they write.
 
     Raises:
         YosysError: Yosys failed (syntax errors carry Yosys's file:line message; a crash its exit
@@ -243,6 +249,7 @@ def synthesize_pre(spec: DesignSpec, workdir: Path, status: Callable[[str], None
     conv.unlink(missing_ok=True)
     (workdir / "pre.json").unlink(missing_ok=True)     # no earlier run's netlist left if this one fails
     secs = probe_secs
+    conv_run = None                         # the conventional baseline's own front end, if it needs one
     split = lambda cmds: ([f"synth_xilinx -flatten {top_opt} -run :map_dsp"] + cmds  # noqa: E731
                           + [f"synth_xilinx -flatten {top_opt} -run map_dsp:map_luts"])
     if candidates:
@@ -250,19 +257,19 @@ def synthesize_pre(spec: DesignSpec, workdir: Path, status: Callable[[str], None
         # before mul2dsp/alumacc see them. The conventional baseline gets its own pre-json in which
         # the same multipliers are Yosys's soft-logic multipliers (no chunk products, no DSP48E1):
         # the builds differ only in the LUT mapping of the same multiplier, not in its architecture.
-        secs += _run_writing(lines + split(soft_mul_commands(psel)) + tail, CONVENTIONAL_PRE,
-                             workdir, "frontend_conventional", status, names)
+        conv_run = (lines + split(soft_mul_commands(psel)) + tail, CONVENTIONAL_PRE, workdir,
+                    "frontend_conventional", None, names)
         mul_map = _lib_file(param_mul_map(), workdir)
         lines += split(param_mul_commands(psel, spec.mul_chunk, map_file=mul_map) + add_cmds)
     else:
         if spec.conventional_chparams or add_cmds:
             # the conventional baseline keeps every adder a CARRY4 chain (and takes its own chparams)
             sets = " ".join(f"-set {k} {_vlog_value(v)}" for k, v in spec.conventional_chparams.items())
-            secs += _run_writing(lines + ([f"chparam {sets} {spec.top}"] if sets else [])
-                                 + [f"synth_xilinx -flatten {top_opt} -run :map_luts"] + tail, CONVENTIONAL_PRE,
-                                 workdir, "frontend_conventional", status, names)
+            conv_run = (lines + ([f"chparam {sets} {spec.top}"] if sets else [])
+                        + [f"synth_xilinx -flatten {top_opt} -run :map_luts"] + tail, CONVENTIONAL_PRE,
+                        workdir, "frontend_conventional", None, names)
         lines += split(add_cmds) if add_cmds else [f"synth_xilinx -flatten {top_opt} -run :map_luts"]
-    secs += _run_writing(lines + tail, "pre.json", workdir, "frontend", status, names)
+    secs += _both_front_ends((lines + tail, "pre.json", workdir, "frontend", status, names), conv_run, submit)
     _write_adders(workdir, mode, spec.lut_size, n_adders, decision)
     pre = workdir / "pre.json"
     for path in (pre, conv):
@@ -276,6 +283,25 @@ def synthesize_pre(spec: DesignSpec, workdir: Path, status: Callable[[str], None
                 raise
     top = spec.top or _find_top(json.loads(pre.read_bytes()))
     return pre, top, secs
+
+
+def _both_front_ends(tlut_run: tuple, conv_run: tuple | None, submit: Callable | None) -> float:
+    """:func:`_run_writing` of ``tlut_run`` and, if given, of ``conv_run`` (its arguments), the
+    latter as a job of ``submit`` while the former runs here (None: first, in this process).
+    Returns the seconds of both. Raises what either raises (the TLUT run's error first; the job is
+    waited for, so no Yosys is left running)."""
+    if conv_run is None:
+        return _run_writing(*tlut_run)
+    if submit is None:
+        return _run_writing(*conv_run) + _run_writing(*tlut_run)
+    fut = submit("frontend conventional", _run_writing, *conv_run)
+    try:
+        secs = _run_writing(*tlut_run)
+    except BaseException:
+        fut.cancel()
+        futures.wait([fut])
+        raise
+    return secs + fut.result()
 
 
 def _top_probe(read_lines: list[str], workdir: Path, status, names: dict[str, str]) -> tuple[list[str], float]:

@@ -77,7 +77,8 @@ def run(ctx: Context) -> FrontendResult:
                          adders=ctx.options.adders, lut_size=ctx.options.lut_size,
                          conventional_chparams=dict(d.conventional_chparams))
     ctx.step("yosys synth_xilinx -run :map_luts")
-    pre_path, top, t_pre = fe.synthesize_pre(spec, fdir, lambda s: ctx.step(f"yosys {s}"))
+    pre_path, top, t_pre = fe.synthesize_pre(spec, fdir, lambda s: ctx.step(f"yosys {s}"),
+                                             submit=ctx.jobs.submit if ctx.jobs is not None else None)
     pre = load_json_file(pre_path, NETLIST_LIMIT)
     check_latches(pre, top, "vhdl" if vhdl else "verilog", sources[0] if vhdl else None,
                   list(d.vhdl_sources))
