@@ -1,6 +1,6 @@
 """The equivalence proof (tmap.abc.cec): inputs and outputs matched by position, never by name; a
-difference is found; XOR-rich arithmetic is proved in seconds (``cec`` alone ran for many minutes on
-it)."""
+difference is found; the engines run in turn (``&cec``, then ``dcec``), so that XOR-rich arithmetic
+is proved in seconds (``cec`` alone ran for many minutes on it)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from dcsflow import steps
 from dcsflow.aig import Aig, read_aiger
 from dcsflow.tmap import abc
 from dcsflow.tools import has_tool
@@ -25,9 +26,12 @@ def test_xor_of_sums_is_proved_quickly():
     after 13 minutes."""
     a, b = read_aiger(DATA / "xor_sums_aig.aig"), read_aiger(DATA / "xor_sums_tluts.aig")
     t = time.monotonic()
-    ok, verdict = abc.cec(a, b, 120)
+    with steps.recording(steps.Recorder()) as rec:
+        ok, verdict = abc.cec(a, b, 120, what="sums")
     assert ok, verdict
     assert time.monotonic() - t < 60
+    # &cec leaves it undecided within its share of the time; dcec decides
+    assert _engines(rec) == ["sums (&cec)", "sums (dcec)"]
     b.outputs[5] ^= 1                                   # one output inverted
     ok, verdict = abc.cec(a, b, 120)
     assert not ok and "NOT" in verdict.upper()
@@ -40,6 +44,19 @@ def _pair(fa, fb, names_b=("a", "b")) -> tuple[Aig, Aig]:
     u, v = gb.add_input(names_b[0]), gb.add_input(names_b[1])
     gb.add_output(fb(gb, u, v), "o")
     return ga, gb
+
+
+def _engines(rec) -> list[str]:
+    return [r["what"] for r in rec.as_list() if r["kind"] == "tool"]
+
+
+def test_the_quick_engine_decides_first():
+    """An easy pair is decided by ``&cec`` alone: the slower engines are not run."""
+    a, b = _pair(lambda g, x, y: g.add_xor(x, y), lambda g, x, y: g.add_or(g.add_and(x, y ^ 1), g.add_and(x ^ 1, y)))
+    with steps.recording(steps.Recorder()) as rec:
+        ok, verdict = abc.cec(a, b, 60, what="xor")
+    assert ok, verdict
+    assert _engines(rec) == ["xor (&cec)"]
 
 
 def test_a_difference_is_found():
