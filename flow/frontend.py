@@ -249,7 +249,7 @@ def synthesize_pre(spec: DesignSpec, workdir: Path, status: Callable[[str], None
     conv.unlink(missing_ok=True)
     (workdir / "pre.json").unlink(missing_ok=True)     # no earlier run's netlist left if this one fails
     secs = probe_secs
-    conv_run = None                         # the conventional baseline's own front end, if it needs one
+    conv_lines = None                       # the conventional baseline's own front end, if it needs one
     split = lambda cmds: ([f"synth_xilinx -flatten {top_opt} -run :map_dsp"] + cmds  # noqa: E731
                           + [f"synth_xilinx -flatten {top_opt} -run map_dsp:map_luts"])
     if candidates:
@@ -257,19 +257,17 @@ def synthesize_pre(spec: DesignSpec, workdir: Path, status: Callable[[str], None
         # before mul2dsp/alumacc see them. The conventional baseline gets its own pre-json in which
         # the same multipliers are Yosys's soft-logic multipliers (no chunk products, no DSP48E1):
         # the builds differ only in the LUT mapping of the same multiplier, not in its architecture.
-        conv_run = (lines + split(soft_mul_commands(psel)) + tail, CONVENTIONAL_PRE, workdir,
-                    "frontend_conventional", None, names)
+        conv_lines = lines + split(soft_mul_commands(psel)) + tail
         mul_map = _lib_file(param_mul_map(), workdir)
         lines += split(param_mul_commands(psel, spec.mul_chunk, map_file=mul_map) + add_cmds)
     else:
         if spec.conventional_chparams or add_cmds:
             # the conventional baseline keeps every adder a CARRY4 chain (and takes its own chparams)
             sets = " ".join(f"-set {k} {_vlog_value(v)}" for k, v in spec.conventional_chparams.items())
-            conv_run = (lines + ([f"chparam {sets} {spec.top}"] if sets else [])
-                        + [f"synth_xilinx -flatten {top_opt} -run :map_luts"] + tail, CONVENTIONAL_PRE,
-                        workdir, "frontend_conventional", None, names)
+            conv_lines = (lines + ([f"chparam {sets} {spec.top}"] if sets else [])
+                          + [f"synth_xilinx -flatten {top_opt} -run :map_luts"] + tail)
         lines += split(add_cmds) if add_cmds else [f"synth_xilinx -flatten {top_opt} -run :map_luts"]
-    secs += _both_front_ends((lines + tail, "pre.json", workdir, "frontend", status, names), conv_run, submit)
+    secs += _both_front_ends(lines + tail, conv_lines, workdir, status, names, submit)
     _write_adders(workdir, mode, spec.lut_size, n_adders, decision)
     pre = workdir / "pre.json"
     for path in (pre, conv):
@@ -285,18 +283,23 @@ def synthesize_pre(spec: DesignSpec, workdir: Path, status: Callable[[str], None
     return pre, top, secs
 
 
-def _both_front_ends(tlut_run: tuple, conv_run: tuple | None, submit: Callable | None) -> float:
-    """:func:`_run_writing` of ``tlut_run`` and, if given, of ``conv_run`` (its arguments), the
-    latter as a job of ``submit`` while the former runs here (None: first, in this process).
-    Returns the seconds of both. Raises what either raises (the TLUT run's error first; the job is
-    waited for, so no Yosys is left running)."""
-    if conv_run is None:
-        return _run_writing(*tlut_run)
+def _both_front_ends(lines: list[str], conv_lines: list[str] | None, workdir: Path, status, names: dict[str, str],
+                     submit: Callable | None) -> float:
+    """:func:`_run_writing` of the TLUT build's front end (``lines`` -> ``pre.json``) and, if
+    given, of the conventional baseline's (``conv_lines`` -> :data:`CONVENTIONAL_PRE`), the latter
+    as a job of ``submit`` (without progress: it may run in a worker process) while the former runs
+    here; ``submit`` None: the conventional one first, in this process. Returns the seconds of both.
+    Raises what either raises (the TLUT run's error first; the job is waited for, so no Yosys is
+    left running)."""
+    tlut = (lines, "pre.json", workdir, "frontend")
+    if conv_lines is None:
+        return _run_writing(*tlut, status, names)
+    conv = (conv_lines, CONVENTIONAL_PRE, workdir, "frontend_conventional")
     if submit is None:
-        return _run_writing(*conv_run) + _run_writing(*tlut_run)
-    fut = submit("frontend conventional", _run_writing, *conv_run)
+        return _run_writing(*conv, status, names) + _run_writing(*tlut, status, names)
+    fut = submit("frontend conventional", _run_writing, *conv, None, names)
     try:
-        secs = _run_writing(*tlut_run)
+        secs = _run_writing(*tlut, status, names)
     except BaseException:
         fut.cancel()
         futures.wait([fut])
