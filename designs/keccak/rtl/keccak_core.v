@@ -5,8 +5,10 @@
 //
 // Timing: the next block's words fill a block buffer while the permutation runs; the buffer is
 // absorbed in the permutation's first round: 24 cycles per block (12 with rounds12, then bounded by
-// the 17/21 word transfers). Lake Keyak's body words need the state after the previous block's
-// permutation: 21 transfers + 12 rounds per body block.
+// the 17/21 word transfers). Lake Keyak's body blocks are buffered the same way: the duplex output
+// of a block (its words XOR the state after the previous permutation) is formed as the block is
+// absorbed and leaves from an output buffer while the next permutation runs and the next block's
+// words arrive: 22 cycles per 1344-bit body block (21 transfers + the absorbing cycle).
 //
 // Words: 64 bits = one lane; byte k of a word (bits [8k +: 8]) is message byte 8j+k of word j
 // (FIPS 202 little-endian lanes). Word j of a block is XORed into lane j (lane index x+5y).
@@ -23,7 +25,7 @@
 // Lake Keyak (mode 3): a message's input is its metadata segment (nonce and associated data), then
 // its body segment (kop[2]), then for unwrap the tag, each segment ending with s_last (a segment
 // of 8k bytes ends with a full word); the output is the body (ciphertext or plaintext) word for
-// word, then the tag (wrap) or one status word whose bit 0 flags a tag mismatch (unwrap; the
+// word (each body block's words after the whole block has arrived), then the tag (wrap) or one status word whose bit 0 flags a tag mismatch (unwrap; the
 // plaintext has left the core before). The state carries over between a session's messages.
 module keccak_core #(
     // 0: KMAC128 absorbs its customization block and key block (two permutations) from the key,
@@ -187,25 +189,34 @@ module keccak_core #(
     wire [1343:0] rmask = r168 ? {1344{1'b1}} : {256'd0, {1088{1'b1}}};
     reg  [39:0] spill;            // trailer bytes past the final data block (pad_pending)
 
-    // Lake Keyak body: output word = input word XOR the state's lane (the engine is idle, S holds
-    // the duplex output); B collects what the state absorbs: the plaintext (wrap: the input word,
-    // unwrap: the output word), so that S ^ B leaves the ciphertext in the outer part
+    // Lake Keyak body: B collects the input words (plaintext for wrap, ciphertext for unwrap) while
+    // the previous block is permuted; V marks the ciphertext bytes of an unwrap block. When the
+    // block is absorbed the duplex output B ^ S (outer part) goes to the output buffer O, and the
+    // state absorbs the plaintext: S ^ B for wrap; for unwrap S ^ B ^ (S & V), which puts the
+    // ciphertext into the outer part and leaves the frame and pad bits XORed in
     reg  [4:0]    wo;             // lane of the next output word
     reg  [1599:0] S;              // the Keccak state (lane (x, y) at [64*(x+5y) +: 64])
     reg  [1:0]    eng;
-    reg           o_valid;        // o_data: a body output word waiting for m_ready
-    reg  [63:0]   o_data;
-    reg  [3:0]    o_bytes;
+    reg  [1343:0] O;              // body output block, word 0 at [63:0], shifted out word by word
+    reg  [4:0]    ocnt;           // body output words left in O
+    reg  [3:0]    olb;            // valid bytes of O's final word
+    reg  [167:0]  V;              // unwrap: byte i of B holds ciphertext
+    reg           bbody;          // B holds a body block
+    reg  [4:0]    bw;             // words of the body block in B
+    reg  [3:0]    bb;             // valid bytes of its final word
+    wire          o_valid = (ocnt != 5'd0);
     wire [4:0]    lidx = (eng == E_SQUEEZE) ? wo : wi;
     wire [63:0]   Sl = S[64*lidx +: 64];
-    wire [63:0]   din = kfgt2 ? 64'd0 : s_data;
-    wire [63:0]   dout = din ^ Sl;
     wire          kbody_ph = keyak && (kph == K_BODY);
-    wire [63:0]   D = ((kbody_ph && kunwrap) || kfgt2) ? dout : din;
+    // forget's second block takes the state's outer lane instead of an input word
+    wire [63:0]   D = kfgt2 ? Sl : s_data;
+    reg  [1343:0] Vx;             // V, one bit per state bit
+    integer vi, vj;
+    always @* for (vi = 0; vi < 168; vi = vi + 1) Vx[8*vi +: 8] = {8{V[vi]}};
 
     assign s_ready = !keyak ? (!bfull && !in_done)
                    : (kph == K_META) ? (!bfull && !in_done)
-                   : (kph == K_BODY) ? (!bfull && eng == E_IDLE && (!o_valid || m_ready))
+                   : (kph == K_BODY) ? !bfull
                    : (kph == K_TAG)  ? (kunwrap && eng == E_SQUEEZE)
                    : 1'b0;
     wire xfer_in  = s_valid && s_ready;
@@ -243,8 +254,9 @@ module keccak_core #(
     // with KEY_STATE the prefix phases never run: a constant, so that synthesis drops the block builders
     wire [1:0] pre_e = KEY_STATE ? PRE_NONE : pre;
     wire start_pre = (eng == E_IDLE) && (pre_e != PRE_NONE);
-    wire start = (eng == E_IDLE) && (pre_e != PRE_NONE || bfull);   // absorb into the first round's input
-    wire [1343:0] A = (pre_e == PRE_CUST) ? cust_blk : (pre_e == PRE_KEY) ? key_blk : B;
+    // a body block waits for the previous block's output words to leave O
+    wire start = (eng == E_IDLE) && (pre_e != PRE_NONE || (bfull && !o_valid));   // absorb into the first round's input
+    wire [1343:0] A = (pre_e == PRE_CUST) ? cust_blk : (pre_e == PRE_KEY) ? key_blk : B ^ (S[1343:0] & Vx);
     wire [63:0]   rc;
     // KEY_STATE: the KMAC message's first block is absorbed into key_state instead of S (which is
     // zero between messages); XORing it in the round input keeps the state flip-flops' inputs as
@@ -273,17 +285,25 @@ module keccak_core #(
         if (rst) begin
             started <= 1'b0; mode_r <= MODE_SHA3_256; r12_r <= 1'b0; len_r <= 16'd0; pre <= PRE_NONE;
             kfirst <= 1'b0; kop_r <= 4'd0; kph <= K_META; BR <= 8'd0; fail <= 1'b0;
-            o_valid <= 1'b0; o_data <= 64'd0; o_bytes <= 4'd0;
+            O <= {1344{1'b0}}; ocnt <= 5'd0; olb <= 4'd0; V <= 168'd0; bbody <= 1'b0; bw <= 5'd0; bb <= 4'd0;
             spill <= 40'd0;
             B <= {1344{1'b0}}; bfull <= 1'b0; blast <= 1'b0; pad_pending <= 1'b0; in_done <= 1'b0;
             wi <= 5'd0;
             eng <= E_IDLE; rnd <= 5'd0; final_r <= 1'b0; wo <= 5'd0; left <= 16'd0;
         end else begin
-            // body output word (Lake Keyak)
+            // body output words (Lake Keyak): one out of O per transfer; O is loaded as its block is
+            // absorbed, which waits until O is empty
+            if (o_valid && m_ready) begin
+                O <= O >> 64; ocnt <= ocnt - 5'd1;
+            end
+            // a body word into B: its valid bytes (unwrap: ciphertext bytes), the block's size so far
             if (xfer_in && kbody_ph) begin
-                o_valid <= 1'b1; o_data <= dout; o_bytes <= nb;
-            end else if (o_valid && m_ready)
-                o_valid <= 1'b0;
+                bbody <= 1'b1; bw <= wi_e + 5'd1; bb <= nb;
+                if (kunwrap)
+                    for (vj = 0; vj < 21; vj = vj + 1)
+                        if (wi_e == vj) V[8*vj +: 8] <= {dmask[56], dmask[48], dmask[40], dmask[32],
+                                                        dmask[24], dmask[16], dmask[8], dmask[0]};
+            end
             // input side (never in the same cycle as a start from B: s_ready and xfer_f need !bfull,
             // that start needs bfull; a prefix-block start leaves B alone)
             if (wstep) begin
@@ -325,6 +345,10 @@ module keccak_core #(
                     eng <= E_PERM;
                     pre <= (pre == PRE_CUST) ? PRE_KEY : PRE_NONE;
                 end else if (start) begin        // round first_round on S ^ B; B freed (or the pad block)
+                    if (bbody) begin             // Lake Keyak body: the duplex output to O
+                        O <= B ^ S[1343:0]; ocnt <= bw; olb <= bb;
+                    end
+                    V <= 168'd0; bbody <= 1'b0;
                     rnd <= first_round + 5'd1;
                     final_r <= blast;
                     eng <= E_PERM;
@@ -385,8 +409,8 @@ module keccak_core #(
             S[1347] <= !S[1347];
         end
     end
-    assign m_data  = o_valid ? o_data : (eng == E_STATUS) ? {63'd0, fail} : Sl;
+    assign m_data  = o_valid ? O[63:0] : (eng == E_STATUS) ? {63'd0, fail} : Sl;
     assign m_last  = o_valid ? 1'b0 : (eng == E_STATUS) ? 1'b1 : (left <= 16'd8);
-    assign m_bytes = o_valid ? o_bytes : (eng == E_STATUS) ? 4'd0 : (left >= 16'd8) ? 4'd8 : left[3:0];
+    assign m_bytes = o_valid ? ((ocnt == 5'd1) ? olb : 4'd8) : (eng == E_STATUS) ? 4'd0 : (left >= 16'd8) ? 4'd8 : left[3:0];
     assign busy    = started;
 endmodule
