@@ -6,7 +6,8 @@ nearby slices. SRL16E/SRLC32E take a whole LUT site of a SLICEM, four per slice
 (:func:`pack_srls`). Static LUTs (:func:`pack_static_luts`) are paired into LUT6_2 sites (two LUTs of
 <= 5 inputs, <= 5 distinct input nets together; O6 with A6 tied high, O5 = INIT[31:0]): first a
 maximum matching (networkx; greedy in components above :data:`EXACT_MATCHING_NODES` LUTs, where the
-cubic blossom algorithm would take many minutes) on the graph of LUT pairs that share an input net, where a LUT already
+cubic blossom algorithm would take many minutes, or with more than :data:`EXACT_MATCHING_EDGES` edges) on the graph
+of LUT pairs that share an input net (through each net, a LUT's next :data:`PAIR_NET_WINDOW` readers), where a LUT already
 fixed in a carry slice whose xMUX output is free may take an O5 partner too; then small unrelated
 LUTs (<= 4 inputs) close in the order. The resulting sites fill the free LUT positions of the carry
 and multiplexer slices first, then new slices, four sites each.
@@ -21,9 +22,16 @@ from .pack_types import LutSite, PackedSlice, pair_site
 
 #: how far ahead in the connectivity order a small LUT looks for an unrelated LUT6_2 partner
 NEIGHBOUR_WINDOW = 31
+#: how many later readers of one input net a LUT considers as LUT6_2 partners through that net
+#: (in the connectivity order): without a bound a net read by n pairable LUTs (a clock enable or
+#: load select of a wide register) adds up to n^2/2 candidate pairs, millions on a 1344-bit buffer
+PAIR_NET_WINDOW = 256
 #: largest connected component of the pair graph matched exactly (networkx's blossom algorithm,
 #: cubic in the component's size); larger ones are matched greedily (:func:`_greedy_matching`)
 EXACT_MATCHING_NODES = 2000
+#: ... and with at most this many edges: the blossom algorithm's time grows with the edges too (a
+#: dense component of 1,300 LUTs sharing the select nets of a wide register took minutes)
+EXACT_MATCHING_EDGES = 20000
 
 
 def _lut_neighbours(ctx: PackContext, n: str, among: set) -> list[str]:
@@ -107,15 +115,22 @@ def _carry_o5_sites(ctx: PackContext) -> dict[str, LutSite]:
 
 def _pair_graph(ctx: PackContext, static: list[str], pos: dict, by_net: dict, fixed_sites: dict):
     """networkx graph of the LUT pairs that share an input net and fit one LUT6_2: static LUTs
-    (each edge added once, from the earlier LUT), then the carry-slice LUTs of ``fixed_sites``."""
+    (each edge added once, from the earlier LUT, to the next :data:`PAIR_NET_WINDOW` readers of
+    each of its nets), then the carry-slice LUTs of ``fixed_sites``."""
     import networkx as nx
 
+    # a LUT's index among each net's readers (by_net lists them in the order of ``static``)
+    at = {net: {m: i for i, m in enumerate(ms)} for net, ms in by_net.items() if len(ms) > PAIR_NET_WINDOW}
     g = nx.Graph()
     for n in static:
         if ctx.luts[n].pairable:
             g.add_node(n)
             for net in dict.fromkeys(ctx.luts[n].inputs):
-                for m in by_net.get(net, ()):
+                ms = by_net.get(net, ())
+                if net in at:
+                    i = at[net][n] + 1
+                    ms = ms[i:i + PAIR_NET_WINDOW]
+                for m in ms:
                     if pos[m] > pos[n] and _can_pair(ctx, n, m):
                         g.add_edge(n, m)
     for n in fixed_sites:
@@ -159,19 +174,19 @@ def _greedy_matching(g) -> set:
 
 
 def _matching(g) -> set:
-    """Maximum-cardinality matching of ``g`` (networkx's blossom algorithm) when no connected
-    component has more than :data:`EXACT_MATCHING_NODES` nodes; otherwise the small components
-    matched exactly and the large ones greedily (:func:`_greedy_matching`)."""
+    """Maximum-cardinality matching of ``g`` (networkx's blossom algorithm) of each connected
+    component with at most :data:`EXACT_MATCHING_NODES` nodes and :data:`EXACT_MATCHING_EDGES`
+    edges; larger components are matched greedily (:func:`_greedy_matching`)."""
     import networkx as nx
 
     comps = list(nx.connected_components(g))
-    if all(len(c) <= EXACT_MATCHING_NODES for c in comps):
+    if all(len(c) <= EXACT_MATCHING_NODES for c in comps) and g.number_of_edges() <= EXACT_MATCHING_EDGES:
         return nx.max_weight_matching(g, maxcardinality=True)
     out: set = set()
     for comp in comps:
         sub = g.subgraph(comp)
-        out |= (nx.max_weight_matching(sub, maxcardinality=True) if len(comp) <= EXACT_MATCHING_NODES
-                else _greedy_matching(sub))
+        exact = len(comp) <= EXACT_MATCHING_NODES and sub.number_of_edges() <= EXACT_MATCHING_EDGES
+        out |= nx.max_weight_matching(sub, maxcardinality=True) if exact else _greedy_matching(sub)
     return out
 
 
