@@ -55,6 +55,9 @@ _CMAC_FIELDS = {"COUNT": "count", "Count": "count", "KEY": "key", "Key": "key", 
                 "Tlen": "tlen"}
 _GCM_FIELDS = {"Count": "count", "Key": "key", "IV": "iv", "PT": "pt", "AAD": "aad", "CT": "ct",
                "Tag": "tag"}
+#: canonical name -> how messages spell it
+_SPELLING = {"count": "Count", "key": "Key", "iv": "IV", "pt": "PT", "aad": "AAD", "ct": "CT", "tag": "Tag",
+             "msg": "message", "klen": "Klen", "mlen": "Mlen", "tlen": "Tlen"}
 #: GCM section header -> the field whose length (bits) it gives
 _GCM_HEADERS = {"Keylen": "key", "IVlen": "iv", "PTlen": "pt", "AADlen": "aad", "Taglen": "tag"}
 
@@ -190,7 +193,7 @@ def _records(text: str, name: str, names: dict, flag: str | None = None):
 def _need(fields: dict, names: tuple, name: str, first: int) -> None:
     missing = [k for k in names if k not in fields]
     if missing:
-        raise VectorFileError(f"{name}:{first}: record without {', '.join(missing)}")
+        raise VectorFileError(f"{name}:{first}: record without {', '.join(_SPELLING[k] for k in missing)}")
 
 
 def parse_cmac(text: str, name: str = "<text>") -> VectorSet:
@@ -273,7 +276,7 @@ def parse_gcm(text: str, name: str = "<text>", decrypt: bool = False) -> VectorS
             k = _GCM_HEADERS[h]
             for k2 in ((k, "ct") if k == "pt" else (k,)):
                 if k2 in data and 8 * len(data[k2]) != bits:
-                    raise VectorFileError(f"{name}:{f[k2][1]}: {k2.upper()} has {8 * len(data[k2])} bits, "
+                    raise VectorFileError(f"{name}:{f[k2][1]}: {_SPELLING[k2]} has {8 * len(data[k2])} bits, "
                                           f"the section header [{h} = {value}] says {bits}")
         if "pt" in data and len(data["pt"]) != len(data["ct"]):
             raise VectorFileError(f"{name}:{f['ct'][1]}: CT has {len(data['ct'])} bytes, PT {len(data['pt'])}")
@@ -298,8 +301,8 @@ def _read(path: str | Path) -> str:
     p = Path(path)
     try:
         return read_input_text(p, TEXT_LIMIT, "vector file", encoding="ascii")
-    except FileInputError as e:
-        raise VectorFileError(f"{p}: {e}") from None
+    except FileInputError as e:     # not a regular file, too large: its message names the file
+        raise VectorFileError(str(e) if str(p) in str(e) else f"{p}: {e}") from None
     except OSError as e:
         raise VectorFileError(f"{p}: {e.strerror or e}") from None
     except UnicodeDecodeError:
