@@ -294,21 +294,23 @@ def test_authentication_error_is_one_line():
     _one_line(e.value)
 
 
+#: a well-formed record (arbitrary values; the tests below change one thing each)
 GCM_REC = """Count = 0
-Key = 11754cd72aec309bf52f7687212e8957
-IV = 3c819d9a9bed087615030b65
+Key = 000102030405060708090a0b0c0d0e0f
+IV = 101112131415161718191a1b
 PT = 00
 AAD =
 CT = 01
-Tag = 250327c674aaf477aef2675748cf6971
+Tag = a0a1a2a3a4a5a6a7a8a9aaabacadaeaf
 """
 HEAD = "[Keylen = 128]\n[IVlen = 96]\n[PTlen = 8]\n[AADlen = 0]\n[Taglen = 128]\n\n"   # record at line 7
 
 
 @pytest.mark.parametrize("text, decrypt, line, reason", [
-    (HEAD + GCM_REC.replace("Tag = 25", "Tag = zz"), False, 13, "not a hex byte string"),
-    (HEAD + GCM_REC.replace("IV = 3c", "IV = 3"), False, 9, "not a hex byte string"),
-    (HEAD + GCM_REC.replace("Tag = 2503", "Tag = "), False, 13, "Tag has 112 bits, the section header [Taglen = 128] says 128"),
+    (HEAD + GCM_REC.replace("Tag = a0", "Tag = zz"), False, 13, "not a hex byte string"),
+    (HEAD + GCM_REC.replace("IV = 10", "IV = 1"), False, 9, "not a hex byte string"),
+    (HEAD + GCM_REC.replace("Tag = a0a1", "Tag = "), False, 13,
+     "Tag has 112 bits, the section header [Taglen = 128] says 128"),
     (HEAD.replace("PTlen = 8", "PTlen = 16") + GCM_REC, False, 10, "PT has 8 bits, the section header [PTlen = 16]"),
     (HEAD + GCM_REC.replace("AAD =\n", ""), False, 7, "record without AAD"),
     (HEAD + GCM_REC.replace("CT = 01\n", "CT = 01\nCT = 02\n"), False, 13, "CT given twice"),
