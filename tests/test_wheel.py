@@ -37,7 +37,7 @@ from dcsflow.flow.paths import REPO_ROOT
 DATA_DIRS = ["scg/xc7", "designs/picipher/testvectors", "designs/picipher/rtl", "designs/picipher/tb",
              "designs/picipher/rtl_cis", "designs/aes128/rtl", "designs/aes128/tb", "designs/ppe/vectors",
              "designs/ppe/rtl", "designs/ppe/programs", "designs/ppe/tb", "designs/keccak/vectors",
-             "designs/keccak/rtl", "designs/keccak/tb",
+             "designs/keccak/rtl", "designs/keccak/tb", "designs/aes_modes/rtl", "designs/aes_modes/tb",
              "flow/yosys_lib", "flow/boards", "flow/templates"]
 _IGNORE = shutil.ignore_patterns(".git", ".venv", "build", "*.egg-info", "__pycache__", "tests", "benchmarks",
                                  "docs", ".ci")
