@@ -267,7 +267,7 @@ def docs_page(r: dict) -> None:
              "the key alone is the key pack itself; the TLUT build XORs it from the LUT contents where the "
              "conventional build forms it from the key port, in the same cycle: specialization saves no cycle "
              f"there. The duplex takes {r['keyak_cycles_per_body_block']} cycles per 1344-bit body block on the "
-             "64-bit port (the source design: 12, with a wider data path).\n")
+             "128-bit data port (the source design: 12).\n")
     _results.write_page("keccak", "Keccak core (SHA3-256, SHAKE128, KMAC128, Lake Keyak)", body,
                         "The Keccak core with the key as parameter input: the TLUT build starts each "
                         "MAC from the state after the key and each Lake Keyak session from the key pack "

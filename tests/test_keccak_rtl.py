@@ -36,12 +36,19 @@ def _expected(r: sim.HashRequest) -> bytes:
     return hashlib.shake_128(r.message).digest(r.out_len)
 
 
+def _out_words(n: int, rate: int) -> int:
+    """128-bit output words of n bytes: per full block of ``rate`` bytes (an odd number of lanes)
+    rate // 16 words and a half word, then the rest in 16-byte words; at least one word."""
+    q, r = divmod(n, rate)
+    return max(1, q * (rate // 16 + 1) + -(-r // 16))
+
+
 def _check(reqs, results):
     assert len(results) == len(reqs)
     for r, o in zip(reqs, results):
         exp = _expected(r)
         assert o.output == exp, (r.mode, len(r.message), r.out_len)
-        assert o.words == max(1, -(-len(exp) // 8)) and o.last_ok, (r.mode, len(r.message))
+        assert o.words == _out_words(len(exp), sim.RATE[r.mode]) and o.last_ok, (r.mode, len(r.message))
 
 
 def test_round_against_model():
@@ -95,8 +102,8 @@ def test_cycles_per_block():
     # No gaps: the block buffer takes the next block's words while the permutation runs, so a
     # message of k blocks takes (words of one block) + 24 k cycles from its first input handshake
     # to its first output handshake: 24 cycles per 1088-bit block once the first block is loaded
-    # (17 word transfers, overlapped). A message that fills its last block exactly needs a
-    # padding-only block (24 more cycles); squeezing takes 21 words per block, then 24 rounds.
+    # (9 word transfers of 128 bits, overlapped). A message that fills its last block exactly
+    # needs a padding-only block (24 more cycles); squeezing takes 11 words per block, then 24 rounds.
     rng = random.Random(RNG_SEED + 4)
     reqs = [sim.HashRequest(SHA3, _msg(rng, k * 136 - 1)) for k in (1, 2, 3, 4)]
     reqs += [sim.HashRequest(SHA3, _msg(rng, 136)),
@@ -105,25 +112,35 @@ def test_cycles_per_block():
     res = sim.run_hash(reqs)
     _check(reqs[:6], res[:6])
     for k, r in zip((1, 2, 3, 4), res):
-        assert r.t_out_first - r.t_in_first == 17 + 24 * k, k
-        assert r.t_out_last - r.t_out_first == 3                # 4 digest words, back to back
+        assert r.t_out_first - r.t_in_first == 9 + 24 * k, k
+        assert r.t_out_last - r.t_out_first == 1                # 2 digest words, back to back
     assert res[0].t_out_first - res[0].t_in_last == 25          # final word, 24 rounds, output
-    # input of 4 blocks: block 1 at cycles 0..16, block 2 at 18..34 (during permutation 1), then
-    # block k at 24 (k - 2) + 18 .. + 34: the buffer frees when permutation k-1 starts
-    assert res[3].t_in_last - res[3].t_in_first == 34 + 24 * 2
-    assert res[4].t_out_first - res[4].t_in_first == 17 + 24 * 2          # padding-only block
+    # input of 4 blocks: block 1 at cycles 0..8, block 2 at 10..18 (during permutation 1), then
+    # block k at 24 (k - 2) + 10 .. + 18: the buffer frees when permutation k-1 starts
+    assert res[3].t_in_last - res[3].t_in_first == 18 + 24 * 2
+    assert res[4].t_out_first - res[4].t_in_first == 9 + 24 * 2           # padding-only block
     rk = res[5]
-    assert rk.t_out_first - rk.t_in_first == 21 + 24 * 3
-    assert rk.t_out_last - rk.t_out_first == 3 * 21 - 1 + 2 * 24
-    # Keccak-p[1600, 12]: the 64-bit input is the bottleneck (block 2 loaded at cycles 18..34,
-    # permutation 2 at 35..46), 18 cycles per 1088-bit block
+    assert rk.t_out_first - rk.t_in_first == 11 + 24 * 3
+    assert rk.t_out_last - rk.t_out_first == 3 * 11 - 1 + 2 * 24
+    # Keccak-p[1600, 12]: the 12 rounds are the bound (block 2 loaded at cycles 10..18 during
+    # permutation 1 at 9..20, permutation 2 at 21..32), 12 cycles per 1088-bit block
     assert res[6].output == model.sponge(136, 0x06, reqs[6].message, 32, nr=12)
-    assert res[6].t_out_first - res[6].t_in_first == 35 + 12
+    assert res[6].t_out_first - res[6].t_in_first == 9 + 12 * 2
 
 
 def test_message_words_and_errors():
-    assert sim.message_words(b"") == [(0, 0)]
-    assert sim.message_words(bytes(range(9))) == [(0x0706050403020100, 8), (8, 1)]
+    le = lambda b: int.from_bytes(b, "little")  # noqa: E731
+    m = bytes(range(150))
+    assert sim.message_words(b"", 136) == [(0, 0)]
+    assert sim.message_words(m[:17], 136) == [(le(m[:16]), 16), (16, 1)]
+    # a block's final word holds its last 8 bytes (lane 16 of a 1088-bit block), the next word
+    # starts the next block
+    w = sim.message_words(m[:137], 136)
+    assert len(w) == 10 and w[7] == (le(m[112:128]), 16) and w[8] == (le(m[128:136]), 8) and w[9] == (136, 1)
+    # Lake Keyak's first block from byte 32: 136 bytes, the same split
+    assert sim.message_words(m, 168, 32)[8:] == [(le(m[128:136]), 8), (le(m[136:150]), 14)]
+    with pytest.raises(InputError):
+        sim.message_words(b"x", 160)
     with pytest.raises(InputError):
         sim.stimulus_text([sim.HashRequest(3, b"")])
     with pytest.raises(InputError):
@@ -153,7 +170,7 @@ def _check_kmac(reqs, results):
     for r, o in zip(reqs, results):
         exp = _kmac_ref(r)
         assert o.output == exp, (len(r.key), len(r.custom), len(r.message), r.out_len)
-        assert o.words == max(1, -(-r.out_len // 8)) and o.last_ok
+        assert o.words == _out_words(r.out_len, 168) and o.last_ok
 
 
 def test_kmac128_against_model_and_pycryptodome():
@@ -217,7 +234,7 @@ def test_kmac128_cycles():
     _check_kmac(reqs, res)
     for r in res[:3]:
         assert r.t_out_first - r.t_in_first == 1 + 3 * 24
-        assert r.t_out_last - r.t_out_first == 3                # 4 MAC words, back to back
+        assert r.t_out_last - r.t_out_first == 1                # 2 MAC words, back to back
     assert res[3].t_out_first - res[3].t_in_first == 1 + 4 * 24
     assert res[4].t_out_first - res[4].t_in_first == 1 + 4 * 24
 
@@ -255,13 +272,13 @@ def test_kmac128_key_state_against_pycryptodome():
 def test_kmac128_key_state_cycles():
     # KEY_STATE=1 skips both prefix permutations: a one-word message's first MAC word comes 1 + 24
     # cycles after its first input transfer (73 with KEY_STATE=0, test_kmac128_cycles); a message
-    # filling its block (160 bytes = 20 words) 20 + 24; hash modes are unchanged
+    # filling its block (160 bytes = 10 words) 10 + 24; hash modes are unchanged
     rng = random.Random(RNG_SEED + 9)
     key = _msg(rng, 16)
     reqs = [_with_state(sim.HashRequest(KMAC, _msg(rng, n), 32, key=key)) for n in (8, 0, 160)]
     reqs.append(sim.HashRequest(SHA3, _msg(rng, 100)))
     res = sim.run_hash(reqs, key_state=1)
     _check_kmac(reqs[:3], res[:3])
-    assert [r.t_out_first - r.t_in_first for r in res] == [1 + 24, 1 + 24, 20 + 24, 13 + 24]
+    assert [r.t_out_first - r.t_in_first for r in res] == [1 + 24, 1 + 24, 10 + 24, 7 + 24]
     conv = sim.run_hash(reqs[:1], key_state=0)
     assert conv[0].t_out_first - conv[0].t_in_first == 1 + 3 * 24

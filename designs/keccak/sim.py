@@ -9,8 +9,10 @@ to states with ``tb/tb_keccak_perm.v``. Both write the test bench's stimulus fil
 result file (formats in the test benches' headers); the expected values come from elsewhere
 (``hashlib``, :mod:`dcsflow.designs.keccak.model`), never from these functions.
 
-Word order on the 64-bit interface: word j of a message holds bytes 8j..8j+7, byte k in bits
-[8k +: 8] (FIPS 202 lanes are little-endian); the final word carries the count of its valid bytes.
+Words on the 128-bit interface: two lanes, byte k in bits [8k +: 8] (FIPS 202 lanes are
+little-endian). Words never straddle a block: the rates are odd numbers of lanes (17, 21), so a
+block's final word carries its last 8 bytes and the next word starts the next block
+(:func:`message_words`); the final word carries the count of its valid bytes.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ TB_PERM = HERE / "tb" / "tb_keccak_perm.v"
 
 #: mode input of keccak_core
 MODE_SHA3_256, MODE_SHAKE128, MODE_KMAC128, MODE_KEYAK = 0, 1, 2, 3
+#: bytes per interface word (s_data, m_data: 128 bits)
+WORD_BYTES = 16
 #: rate in bytes per mode (Lake Keyak: the data bytes of a duplex block)
 RATE = {MODE_SHA3_256: 136, MODE_SHAKE128: 168, MODE_KMAC128: 168, MODE_KEYAK: 168}
 #: kop bits of keccak_core (Lake Keyak): start a session, unwrap, the message has a body, forget
@@ -120,17 +124,29 @@ class HashResult:
         return bool(self.last_word & 1)
 
 
-def message_words(message: bytes) -> list[tuple[int, int]]:
-    """The message as (word, valid bytes) transfers: full words, then a final word with 0..8 bytes
-    (an empty message or one of 8k bytes ends with a word whose count is 0 or 8: 8k bytes end with
-    the full word k-1, count 8; the empty message is one word with count 0)."""
+def message_words(message: bytes, rate: int, first: int = 0) -> list[tuple[int, int]]:
+    """The message as (word, valid bytes) transfers of the 128-bit port: each block's bytes in
+    16-byte words, the block's final word with its last 8 bytes (``rate`` bytes per block, an odd
+    number of lanes; the first block holds ``rate - first`` bytes: Lake Keyak's session starts its
+    metadata at byte 32). The final word carries 0..16 bytes (8 at a block's end); the empty
+    message is one word with count 0.
+
+    Raises:
+        InputError: ``rate - first`` or ``rate`` not an odd number of 8-byte lanes.
+    """
     message = bytes(message)
+    if rate % 16 != 8 or (rate - first) % 16 != 8:
+        raise InputError(f"block of {rate} bytes from byte {first}: not an odd number of lanes")
     if not message:
         return [(0, 0)]
-    out = []
-    for off in range(0, len(message), 8):
-        chunk = message[off:off + 8]
-        out.append((int.from_bytes(chunk, "little"), len(chunk)))
+    out, off, room = [], 0, rate - first
+    while off < len(message):
+        n = min(WORD_BYTES if room > 8 else 8, len(message) - off)
+        out.append((int.from_bytes(message[off:off + n], "little"), n))
+        off += n
+        room -= WORD_BYTES if room > 8 else 8
+        if room == 0:
+            room = rate
     return out
 
 
@@ -150,24 +166,28 @@ def _keyak_lines(r: KeyakRequest, drive_params: bool) -> list[str]:
             lines.append(f"P {int.from_bytes(r.pack, 'little'):060x}")
     if r.op == "forget":
         lines.append(f"M {MODE_KEYAK} 1 0 1 {KOP_FORGET}")
-        return lines + ["W 0000000000000000 0 1"]
+        return lines + [f"W {0:032x} 0 1"]
     tag_len = len(r.tag) if r.op == "unwrap" else int(r.tag_len)
     if not 1 <= tag_len <= MAX_OUT_LEN:
         raise InputError(f"Lake Keyak tag length must be 1..{MAX_OUT_LEN} bytes, got {tag_len}")
-    segments = [r.metadata] + ([r.body] if r.body else []) + ([r.tag] if r.op == "unwrap" else [])
+    # each segment starts a block: the metadata of a session's first message at byte 32 (after the
+    # key pack and the diversifier), the others at byte 0
+    rate = RATE[MODE_KEYAK]
+    segments = [(r.metadata, 32 if r.start else 0)] + ([(r.body, 0)] if r.body else []) \
+        + ([(r.tag, 0)] if r.op == "unwrap" else [])
     words = []
-    for seg in segments:            # s_last ends each segment: metadata, body, tag
-        sw = message_words(seg)
+    for seg, first in segments:     # s_last ends each segment: metadata, body, tag
+        sw = message_words(seg, rate, first)
         words += [(w, n, int(i == len(sw) - 1)) for i, (w, n) in enumerate(sw)]
     if len(words) > MAX_WORDS:
         raise InputError(f"Lake Keyak message longer than the test bench's {MAX_WORDS} words")
     kop = (KOP_START if r.start else 0) | (KOP_UNWRAP if r.op == "unwrap" else 0) | (KOP_BODY if r.body else 0)
     lines.append(f"M {MODE_KEYAK} 1 {tag_len} {len(words)} {kop}")
-    return lines + [f"W {w:016x} {n} {last}" for w, n, last in words]
+    return lines + [f"W {w:032x} {n} {last}" for w, n, last in words]
 
 
 def stimulus_text(requests: list, drive_params: bool = True) -> str:
-    """Stimulus file (``keccak-stim 2``) of tb_keccak.v for ``requests`` (:class:`HashRequest`
+    """Stimulus file (``keccak-stim 3``) of tb_keccak.v for ``requests`` (:class:`HashRequest`
     and :class:`KeyakRequest`, in order). ``drive_params`` False leaves the parameter ports (key,
     key_len, custom, custom_len, key_state, keyak_pack) at zero: a specialized netlist must not
     read them.
@@ -176,7 +196,7 @@ def stimulus_text(requests: list, drive_params: bool = True) -> str:
         InputError: unknown mode or Lake Keyak operation, output or tag length out of range, a
             message longer than the test bench holds.
     """
-    lines = ["keccak-stim 2"]
+    lines = ["keccak-stim 3"]
     for r in requests:
         if isinstance(r, KeyakRequest):
             lines += _keyak_lines(r, drive_params)
@@ -185,9 +205,9 @@ def stimulus_text(requests: list, drive_params: bool = True) -> str:
             raise InputError(f"keccak_core mode must be 0 (SHA3-256), 1 (SHAKE128) or 2 (KMAC128), got {r.mode!r}")
         if not 0 <= int(r.out_len) <= MAX_OUT_LEN:
             raise InputError(f"output length must be 0..{MAX_OUT_LEN} bytes, got {r.out_len}")
-        words = message_words(r.message)
+        words = message_words(r.message, RATE[r.mode])
         if len(words) > MAX_WORDS:
-            raise InputError(f"message longer than the test bench's {MAX_WORDS * 8} bytes")
+            raise InputError(f"message longer than the test bench's {MAX_WORDS} words")
         if r.mode == MODE_KMAC128:
             key, custom = bytes(r.key), bytes(r.custom)
             if len(key) > MAX_KEY or len(custom) > MAX_CUSTOM:
@@ -201,7 +221,7 @@ def stimulus_text(requests: list, drive_params: bool = True) -> str:
                 if r.key_state is not None:
                     lines.append(f"Z {int.from_bytes(r.key_state, 'little'):0400x}")
         lines.append(f"M {r.mode} {int(bool(r.rounds12))} {int(r.out_len)} {len(words)} 0")
-        lines += [f"W {w:016x} {n} {int(i == len(words) - 1)}" for i, (w, n) in enumerate(words)]
+        lines += [f"W {w:032x} {n} {int(i == len(words) - 1)}" for i, (w, n) in enumerate(words)]
     return "\n".join(lines) + "\n"
 
 
@@ -212,8 +232,8 @@ def parse_results(text: str, n_messages: int) -> list[HashResult]:
         SimulationError: wrong header, unreadable line, a timeout (names the message), missing END.
     """
     lines = text.splitlines()
-    if not lines or lines[0].split() != ["keccak-results", "1"]:
-        raise SimulationError("simulation result does not start with 'keccak-results 1'")
+    if not lines or lines[0].split() != ["keccak-results", "2"]:
+        raise SimulationError("simulation result does not start with 'keccak-results 2'")
     out: list[HashResult] = []
     data, lasts, ended, word = bytearray(), [], False, 0
     for line in lines[1:]:
@@ -222,7 +242,7 @@ def parse_results(text: str, n_messages: int) -> list[HashResult]:
             continue
         if f[0] == "O" and len(f) == 4:
             word = int(f[1], 16)
-            data += word.to_bytes(8, "little")[:int(f[2])]
+            data += word.to_bytes(WORD_BYTES, "little")[:int(f[2])]
             lasts.append(f[3] == "1")
         elif f[0] == "T" and len(f) == 5:
             t = [int(v) for v in f[1:]]

@@ -4,29 +4,34 @@
 // keccak_round.v. Ports, protocol and timing: designs/keccak/README.md.
 //
 // Timing: the next block's words fill a block buffer while the permutation runs; the buffer is
-// absorbed in the permutation's first round: 24 cycles per block (12 with rounds12, then bounded by
-// the 17/21 word transfers). Lake Keyak's body blocks are buffered the same way: the duplex output
+// absorbed in the permutation's first round: 24 cycles per block (12 with rounds12; the 9 or 11
+// word transfers overlap). Lake Keyak's body blocks are buffered the same way: the duplex output
 // of a block (its words XOR the state after the previous permutation) is formed as the block is
 // absorbed and leaves from an output buffer while the next permutation runs and the next block's
-// words arrive: 22 cycles per 1344-bit body block (21 transfers + the absorbing cycle).
+// words arrive: 12 cycles per 1344-bit body block.
 //
-// Words: 64 bits = one lane; byte k of a word (bits [8k +: 8]) is message byte 8j+k of word j
-// (FIPS 202 little-endian lanes). Word j of a block is XORed into lane j (lane index x+5y).
+// Words: 128 bits = two lanes, byte k in bits [8k +: 8] (FIPS 202 little-endian lanes); word j of
+// a block is XORed into lanes 2j, 2j+1 (lane index x+5y). The rates are odd numbers of lanes (17,
+// 21): a block's final word carries one lane (8 bytes; its upper half is ignored) and the next
+// word starts the next block -- words never straddle a block.
 //
 // Input (AXI-Stream-like): s_valid/s_ready/s_data, s_last on the message's final word, s_bytes
-// = valid bytes of that final word (0..8: the empty message is one word with s_bytes 0; a message
-// of 8k bytes ends with a full word, s_bytes 8, or equivalently with an extra word, s_bytes 0).
-// Bytes at and above s_bytes are ignored; s_bytes of other words is ignored (8). mode / rounds12 /
+// = valid bytes of that final word (0..16, 0..8 on a block's final word: the empty message is one
+// word with s_bytes 0; a message whose last word is full ends with it, or equivalently with an
+// extra word, s_bytes 0). Bytes at and above s_bytes are ignored; s_bytes of other words is
+// ignored. mode / rounds12 /
 // out_len / kop are sampled at a message's first input transfer and held by the core until its
 // last output transfer. KMAC128: key / key_len / custom / custom_len are read when the prefix
 // blocks are absorbed (1 and 25 cycles after the first input transfer); hold them while busy.
 // Output: m_valid/m_ready/m_data, m_last on the final word, m_bytes = valid bytes of the word
-// (8, or out_len mod 8 on the final word; bytes above are state bytes, not zero).
+// (16, 8 on a block's final word, or the rest of out_len on the final word; bytes above are state
+// bytes, not zero).
 // Lake Keyak (mode 3): a message's input is its metadata segment (nonce and associated data), then
-// its body segment (kop[2]), then for unwrap the tag, each segment ending with s_last (a segment
-// of 8k bytes ends with a full word); the output is the body (ciphertext or plaintext) word for
-// word (each body block's words after the whole block has arrived), then the tag (wrap) or one status word whose bit 0 flags a tag mismatch (unwrap; the
-// plaintext has left the core before). The state carries over between a session's messages.
+// its body segment (kop[2]), then for unwrap the tag, each segment ending with s_last and starting
+// a block; the output is the body (ciphertext or plaintext), one word per body word (each body
+// block's words after the whole block has arrived), then the tag (wrap) or one status word whose
+// bit 0 flags a tag mismatch (unwrap; the plaintext has left the core before). The state carries
+// over between a session's messages.
 module keccak_core #(
     // 0: KMAC128 absorbs its customization block and key block (two permutations) from the key,
     // key_len, custom, custom_len ports; 1: KMAC128 starts from key_state, the state after those
@@ -56,14 +61,14 @@ module keccak_core #(
     input  wire [239:0] keyak_pack, // Lake Keyak key pack, bytes 0..29 (KEY_STATE = 1)
     input  wire        s_valid,
     output wire        s_ready,
-    input  wire [63:0] s_data,
+    input  wire [127:0] s_data,
     input  wire        s_last,
-    input  wire [3:0]  s_bytes,
+    input  wire [4:0]  s_bytes,
     output wire        m_valid,
     input  wire        m_ready,
-    output wire [63:0] m_data,
+    output wire [127:0] m_data,
     output wire        m_last,
-    output wire [3:0]  m_bytes,
+    output wire [4:0]  m_bytes,
     output wire        busy        // a message is being absorbed, permuted or squeezed
 );
     localparam MODE_SHA3_256 = 2'd0, MODE_SHAKE128 = 2'd1, MODE_KMAC128 = 2'd2, MODE_KEYAK = 2'd3;
@@ -98,7 +103,6 @@ module keccak_core #(
     reg  [1:0]  kph;              // Lake Keyak phase (K_META between messages)
     wire        r168   = shake || kmac || keyak;
     wire [4:0]  rate_lanes = r168 ? 5'd21 : 5'd17;         // 1344 / 1088 bits
-    wire [7:0]  rate_bytes = r168 ? 8'd168 : 8'd136;
     wire [4:0]  first_round = (r12_e || keyak) ? 5'd12 : 5'd0;
 
     // trailer appended after the message bytes by the hardware (bytes little-endian, tl bytes):
@@ -127,18 +131,28 @@ module keccak_core #(
     wire [5:0]   klen = (key_len > 6'd32) ? 6'd32 : key_len;
     wire [7:0]   clen = (custom_len > 8'd157) ? 8'd157 : custom_len;
     wire         kfgt2 = keyak && (kph == K_FGT2);
+    reg  [4:0]   wi;              // lane of the next input word's low half (even: blocks start at lane 0 or 4)
+    // a Lake Keyak session's first block starts its metadata at lane 4, after the key pack (bytes
+    // 0..29) and the piston diversifier (bytes 30, 31: one piston, index 0)
+    wire [4:0]   wi_e = (!started && kstart) ? 5'd4 : wi;
     wire         in_last = s_last && !kfgt2;               // forget's second block takes no input
-    wire [3:0]   nb = kforget && !kfgt2 ? 4'd0 : !in_last ? 4'd8 : (s_bytes > 4'd8 ? 4'd8 : s_bytes);
+    // a block's final word holds one lane (the rates are odd numbers of lanes): 8 bytes, the
+    // word's upper half is not the block's
+    reg          whalf;           // wi is the lane of a block's final word (kept beside wi: no comparator
+                                  // on the path to B; wi_e differs from wi only at lane 4, never final)
+    wire         ihalf = whalf;
+    wire [4:0]   wmax = ihalf ? 5'd8 : 5'd16;               // bytes of the block in this word
+    wire [4:0]   nb = kforget && !kfgt2 ? 5'd0 : !in_last ? wmax : (s_bytes > wmax ? wmax : s_bytes);
     // byte masks as thermometer codes (byte i kept when i < length): no subtractor, whose carry
     // chain (1256 bits for S) would not fit a slice column
     reg  [255:0] kmask;
     reg  [1255:0] cmask;
-    reg  [63:0]  dmask;
+    reg  [127:0] dmask;
     integer mi;
     always @* begin
         for (mi = 0; mi < 32; mi = mi + 1) kmask[8*mi +: 8] = {8{mi < klen}};
         for (mi = 0; mi < 157; mi = mi + 1) cmask[8*mi +: 8] = {8{mi < clen}};
-        for (mi = 0; mi < 8; mi = mi + 1) dmask[8*mi +: 8] = {8{mi < nb}};
+        for (mi = 0; mi < 16; mi = mi + 1) dmask[8*mi +: 8] = {8{mi < nb}};
     end
 
     // Lake Keyak key pack (bytes 0..29): 30, the key (at most 28 bytes), 0x01, zeros
@@ -173,20 +187,16 @@ module keccak_core #(
     reg           blast;          // ... and it is the message's final block
     reg           pad_pending;    // the message filled its final block: a padding-only block follows
     reg           in_done;        // the final word was taken
-    reg  [4:0]    wi;             // lane of the next input word
     reg  [7:0]    BR;             // Lake Keyak: byte 168 of the block (state bits 1344..1351): frame
                                   // bits of a full block and the last pad bit (bit 1347)
-    // a Lake Keyak session's first block starts its metadata at lane 4, after the key pack (bytes
-    // 0..29) and the piston diversifier (bytes 30, 31: one piston, index 0)
-    wire [4:0]  wi_e = (!started && kstart) ? 5'd4 : wi;
-
-    wire [7:0]  tpos = {wi_e, 3'b000} + {4'd0, nb};        // block byte of the trailer's first byte
-    wire [8:0]  tend = {1'b0, tpos} + {6'd0, tl};
-    wire        pad_fits = (tend <= {1'b0, rate_bytes});   // else the rest spills into one more block
-    // trailer at byte tpos of a 1384-bit window; bytes from the rate on spill into the next block
-    wire [1383:0] tw = {1344'd0, trl} << {tpos, 3'b000};
-    wire [39:0] spill_w = r168 ? tw[1344 +: 40] : tw[1088 +: 40];
-    wire [1343:0] rmask = r168 ? {1344{1'b1}} : {256'd0, {1088{1'b1}}};
+    // the word's bytes and, on the final word, the trailer at byte nb of the word, in a 3-lane
+    // window from lane wi_e (at most byte 20: 16 data bytes and 5 trailer bytes). Only a block's
+    // final word (one lane, nb <= 8) can reach past the rate: its window bytes from 8 on are byte
+    // 168 (Lake Keyak's BR) or spill into one more block; every other word is at least 3 lanes
+    // before the end of the rate (the rates are odd numbers of lanes, words start at even ones)
+    wire [191:0] twin = {152'd0, trl} << {nb, 3'b000};
+    wire        pad_fits = !ihalf || ({1'b0, nb} + {3'd0, tl} <= 6'd8);   // else one more block
+    wire [39:0] spill_w = twin[64 +: 40];
     reg  [39:0] spill;            // trailer bytes past the final data block (pad_pending)
 
     // Lake Keyak body: B collects the input words (plaintext for wrap, ciphertext for unwrap) while
@@ -197,21 +207,21 @@ module keccak_core #(
     reg  [4:0]    wo;             // lane of the next output word
     reg  [1599:0] S;              // the Keccak state (lane (x, y) at [64*(x+5y) +: 64])
     reg  [1:0]    eng;
-    reg  [1343:0] O;              // body output block, word 0 at [63:0], shifted out word by word
-    reg  [4:0]    ocnt;           // body output words left in O
-    reg  [3:0]    olb;            // valid bytes of O's final word
-    reg  [167:0]  V;              // unwrap: byte i of B holds ciphertext
+    reg  [1343:0] O;              // body output block, word 0 at [127:0], shifted out word by word
+    reg  [3:0]    ocnt;           // body output words left in O
+    reg  [4:0]    olb;            // valid bytes of O's final word
+    reg  [175:0]  V;              // unwrap: byte i of B holds ciphertext (bytes 168..175: unused)
     reg           bbody;          // B holds a body block
-    reg  [4:0]    bw;             // words of the body block in B
-    reg  [3:0]    bb;             // valid bytes of its final word
-    wire          o_valid = (ocnt != 5'd0);
+    reg  [3:0]    bw;             // words of the body block in B
+    reg  [4:0]    bb;             // valid bytes of its final word
+    wire          o_valid = (ocnt != 4'd0);
     wire [4:0]    lidx = (eng == E_SQUEEZE) ? wo : wi;
-    wire [63:0]   Sl = S[64*lidx +: 64];
+    wire [127:0]  Sl = S[64*lidx +: 128];                  // lanes lidx, lidx + 1
     wire          kbody_ph = keyak && (kph == K_BODY);
-    // forget's second block takes the state's outer lane instead of an input word
-    wire [63:0]   D = kfgt2 ? Sl : s_data;
+    // forget's second block takes the state's outer lanes instead of an input word
+    wire [127:0]  D = kfgt2 ? Sl : s_data;
     reg  [1343:0] Vx;             // V, one bit per state bit
-    integer vi, vj;
+    integer vi, vj, vk;
     always @* for (vi = 0; vi < 168; vi = vi + 1) Vx[8*vi +: 8] = {8{V[vi]}};
 
     assign s_ready = !keyak ? (!bfull && !in_done)
@@ -225,6 +235,7 @@ module keccak_core #(
     wire wstep    = (xfer_in && !xfer_tag) || xfer_f;         // a word into B
 
     // the word (masked to its bytes) and, on the final word, pad10*1 with the domain bits
+    wire [191:0] Wd = (in_last ? twin : 192'd0) ^ {64'd0, D & dmask};
     reg  [1343:0] X;
     // padding block: the spilled trailer bytes from byte 0, 0x80 in the last byte of the rate
     reg  [1343:0] P;
@@ -232,11 +243,13 @@ module keccak_core #(
     always @* begin
         X = {1344{1'b0}};
         P = {1304'd0, spill};
-        if (in_last)
-            X = tw[1343:0] & rmask;
         for (i = 0; i < 21; i = i + 1) begin
             if (wi_e == i)
-                X[64*i +: 64] = X[64*i +: 64] ^ (D & dmask);
+                X[64*i +: 64] = X[64*i +: 64] ^ Wd[63:0];
+            if (wi_e + 5'd1 == i && !ihalf)
+                X[64*i +: 64] = X[64*i +: 64] ^ Wd[127:64];
+            if (wi_e + 5'd2 == i && !ihalf)
+                X[64*i +: 64] = X[64*i +: 64] ^ Wd[191:128];
             if (!keyak && in_last && pad_fits && rate_lanes == i + 1)
                 X[64*i + 56 +: 8] = X[64*i + 56 +: 8] ^ 8'h80;   // last pad bit: bit 7 of the block's last byte
             if (rate_lanes == i + 1)
@@ -274,35 +287,38 @@ module keccak_core #(
 
     // squeeze step: an output word taken (after any waiting body word), or for Keyak unwrap a tag word compared
     wire xfer_sq  = (eng == E_SQUEEZE) && (kunwrap ? xfer_tag : (!o_valid && m_ready));
-    wire sq_end   = xfer_sq && (left <= 16'd8);
+    wire sq_end   = xfer_sq && (left <= {11'd0, owb});
     wire xfer_st  = (eng == E_STATUS) && !o_valid && m_ready;
     wire msg_end  = (sq_end && !kunwrap) || xfer_st;
-    reg  [63:0]   tmask;          // bytes of the tag word still compared (left, at most 8)
+    // squeeze words: two lanes, the block's final word one (8 bytes)
+    reg           ohalf;          // wo is the lane of a block's final output word (kept beside wo)
+    wire [4:0]    owb = ohalf ? 5'd8 : 5'd16;
+    reg  [127:0]  tmask;          // bytes of the tag word still compared (left, at most owb)
     integer ti;
-    always @* for (ti = 0; ti < 8; ti = ti + 1) tmask[8*ti +: 8] = {8{left > ti}};
+    always @* for (ti = 0; ti < 16; ti = ti + 1) tmask[8*ti +: 8] = {8{left > ti && owb > ti}};
 
     always @(posedge clk) begin
         if (rst) begin
             started <= 1'b0; mode_r <= MODE_SHA3_256; r12_r <= 1'b0; len_r <= 16'd0; pre <= PRE_NONE;
             kfirst <= 1'b0; kop_r <= 4'd0; kph <= K_META; BR <= 8'd0; fail <= 1'b0;
-            O <= {1344{1'b0}}; ocnt <= 5'd0; olb <= 4'd0; V <= 168'd0; bbody <= 1'b0; bw <= 5'd0; bb <= 4'd0;
+            O <= {1344{1'b0}}; ocnt <= 4'd0; olb <= 5'd0; V <= 176'd0; bbody <= 1'b0; bw <= 4'd0; bb <= 5'd0;
             spill <= 40'd0;
             B <= {1344{1'b0}}; bfull <= 1'b0; blast <= 1'b0; pad_pending <= 1'b0; in_done <= 1'b0;
-            wi <= 5'd0;
+            wi <= 5'd0; whalf <= 1'b0; ohalf <= 1'b0;
             eng <= E_IDLE; rnd <= 5'd0; final_r <= 1'b0; wo <= 5'd0; left <= 16'd0;
         end else begin
             // body output words (Lake Keyak): one out of O per transfer; O is loaded as its block is
             // absorbed, which waits until O is empty
             if (o_valid && m_ready) begin
-                O <= O >> 64; ocnt <= ocnt - 5'd1;
+                O <= O >> 128; ocnt <= ocnt - 4'd1;
             end
             // a body word into B: its valid bytes (unwrap: ciphertext bytes), the block's size so far
             if (xfer_in && kbody_ph) begin
-                bbody <= 1'b1; bw <= wi_e + 5'd1; bb <= nb;
+                bbody <= 1'b1; bw <= wi_e[4:1] + 4'd1; bb <= nb;   // the body starts at lane 0
                 if (kunwrap)
-                    for (vj = 0; vj < 21; vj = vj + 1)
-                        if (wi_e == vj) V[8*vj +: 8] <= {dmask[56], dmask[48], dmask[40], dmask[32],
-                                                        dmask[24], dmask[16], dmask[8], dmask[0]};
+                    for (vj = 0; vj < 21; vj = vj + 2)
+                        if (wi_e == vj)
+                            for (vk = 0; vk < 16; vk = vk + 1) V[8*vj + vk] <= dmask[8*vk];
             end
             // input side (never in the same cycle as a start from B: s_ready and xfer_f need !bfull,
             // that start needs bfull; a prefix-block start leaves B alone)
@@ -318,22 +334,24 @@ module keccak_core #(
                     end
                     if (mode == MODE_KEYAK && kop[0] && !kop[3]) kfirst <= 1'b1;
                 end
-                if (keyak && in_last) begin      // end of a segment: trailer at tpos, BR
-                    bfull <= 1'b1; wi <= 5'd0; in_done <= 1'b1;
-                    BR <= 8'h08 ^ tw[1344 +: 8];
+                if (keyak && in_last) begin      // end of a segment: trailer after the data, BR
+                    bfull <= 1'b1; wi <= 5'd0; whalf <= 1'b0; in_done <= 1'b1;
+                    BR <= 8'h08 ^ (ihalf ? twin[64 +: 8] : 8'd0);
                     // after this block: the body (engine idle), forget's second block, or the tag
                     blast <= !(kforget || (kph == K_META && kbody));
                     kph <= kforget ? K_FGT2 : (kph == K_META && kbody) ? K_BODY : K_TAG;
                 end else if (in_last) begin
-                    bfull <= 1'b1; blast <= pad_fits; pad_pending <= !pad_fits; in_done <= 1'b1; wi <= 5'd0;
+                    bfull <= 1'b1; blast <= pad_fits; pad_pending <= !pad_fits; in_done <= 1'b1;
+                    wi <= 5'd0; whalf <= 1'b0;
                     spill <= spill_w;
-                end else if (wi_e == rate_lanes - 5'd1) begin
+                end else if (ihalf) begin
                     // a full block with more to come (Keyak frame bits in byte 168: 00 metadata more,
                     // 11 body more; forget's second block: pad10*1 from bit 1344)
-                    bfull <= 1'b1; blast <= kfgt2; wi <= 5'd0;
+                    bfull <= 1'b1; blast <= kfgt2; wi <= 5'd0; whalf <= 1'b0;
                     if (keyak) BR <= kfgt2 ? 8'h09 : (kph == K_BODY) ? 8'h0F : 8'h0C;
-                end else
-                    wi <= wi_e + 5'd1;
+                end else begin
+                    wi <= wi_e + 5'd2; whalf <= (wi_e + 5'd2 == rate_lanes - 5'd1);
+                end
             end
             if (xfer_tag)
                 fail <= fail | (|((s_data ^ Sl) & tmask));
@@ -348,7 +366,7 @@ module keccak_core #(
                     if (bbody) begin             // Lake Keyak body: the duplex output to O
                         O <= B ^ S[1343:0]; ocnt <= bw; olb <= bb;
                     end
-                    V <= 168'd0; bbody <= 1'b0;
+                    V <= 176'd0; bbody <= 1'b0;
                     rnd <= first_round + 5'd1;
                     final_r <= blast;
                     eng <= E_PERM;
@@ -361,18 +379,19 @@ module keccak_core #(
                     rnd <= rnd + 5'd1;
                     if (rnd == 5'd23) begin
                         eng <= !final_r ? E_IDLE : kfgt2 ? E_STATUS : E_SQUEEZE;
-                        wo <= 5'd0;
+                        wo <= 5'd0; ohalf <= 1'b0;
                     end
                 end
                 E_SQUEEZE: if (xfer_sq) begin
                     if (sq_end) begin
                         if (kunwrap) eng <= E_STATUS;
                     end else begin
-                        left <= left - 16'd8;
-                        if (wo == rate_lanes - 5'd1) begin   // next output block: permute S alone
-                            eng <= E_PERM; rnd <= first_round; final_r <= 1'b1; wo <= 5'd0;
-                        end else
-                            wo <= wo + 5'd1;
+                        left <= left - {11'd0, owb};
+                        if (ohalf) begin                     // next output block: permute S alone
+                            eng <= E_PERM; rnd <= first_round; final_r <= 1'b1; wo <= 5'd0; ohalf <= 1'b0;
+                        end else begin
+                            wo <= wo + 5'd2; ohalf <= (wo + 5'd2 == rate_lanes - 5'd1);
+                        end
                     end
                 end
                 default: ;                      // E_STATUS: the status word waits for m_ready
@@ -380,7 +399,7 @@ module keccak_core #(
             // a message's last output word: the next message may start (the state is cleared, except
             // in a Lake Keyak session, which continues)
             if (msg_end) begin
-                eng <= E_IDLE; wo <= 5'd0; left <= 16'd0;
+                eng <= E_IDLE; wo <= 5'd0; ohalf <= 1'b0; left <= 16'd0;
                 started <= 1'b0; in_done <= 1'b0; kph <= K_META;
             end
         end
@@ -398,7 +417,7 @@ module keccak_core #(
     wire s_clr  = rst || (xfer_in && !started && !(mode == MODE_KEYAK && (!kop[0] || kop[3])))
                       || (msg_end && !keyak);
     wire s_load = (eng == E_PERM) || start;
-    wire s_pad  = keyak && xfer_sq && !sq_end && (wo == rate_lanes - 5'd1);
+    wire s_pad  = keyak && xfer_sq && !sq_end && ohalf;
     always @(posedge clk) begin
         if (s_clr)
             S <= {1600{1'b0}};
@@ -409,8 +428,9 @@ module keccak_core #(
             S[1347] <= !S[1347];
         end
     end
-    assign m_data  = o_valid ? O[63:0] : (eng == E_STATUS) ? {63'd0, fail} : Sl;
-    assign m_last  = o_valid ? 1'b0 : (eng == E_STATUS) ? 1'b1 : (left <= 16'd8);
-    assign m_bytes = o_valid ? ((ocnt == 5'd1) ? olb : 4'd8) : (eng == E_STATUS) ? 4'd0 : (left >= 16'd8) ? 4'd8 : left[3:0];
+    assign m_data  = o_valid ? O[127:0] : (eng == E_STATUS) ? {127'd0, fail} : Sl;
+    assign m_last  = o_valid ? 1'b0 : (eng == E_STATUS) ? 1'b1 : (left <= {11'd0, owb});
+    assign m_bytes = o_valid ? ((ocnt == 4'd1) ? olb : 5'd16) : (eng == E_STATUS) ? 5'd0
+                   : (left >= {11'd0, owb}) ? owb : left[4:0];
     assign busy    = started;
 endmodule

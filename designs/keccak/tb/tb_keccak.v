@@ -3,7 +3,7 @@
 // Plusargs: +in=STIM +out=RESULT [+stall=SEED] (random gaps on s_valid and m_ready).
 // Defines: KEY_STATE=0/1 sets the core's KEY_STATE parameter (RTL only; a netlist has none).
 // Stimulus (text, one record per line):
-//   keccak-stim 2                         header
+//   keccak-stim 3                         header
 //   K <key hex> <key_len> <custom hex> <custom_len>   KMAC128 key and customization string (kept
 //                                         for the following messages; hex of the port values)
 //   Z <400 hex>                           KMAC128 key_state port (the state after the S and key blocks;
@@ -11,9 +11,10 @@
 //   P <60 hex>                            Lake Keyak keyak_pack port (kept for the following messages)
 //   M <mode> <rounds12> <out_len> <n> <kop>   a message of n input words (n >= 1); mode 0 SHA3-256,
 //                                         1 SHAKE128, 2 KMAC128, 3 Lake Keyak (kop: the core's kop port)
-//   W <16 hex> <bytes> <last>             n lines: one word (bytes 8j..8j+7 of its segment, byte k in
-//                                         bits [8k +: 8]); <bytes> is sent as s_bytes, <last> as s_last
-// Result: first line "keccak-results 1"; per output word "O <16 hex> <m_bytes> <m_last>"; per
+//   W <32 hex> <bytes> <last>             n lines: one 128-bit word (byte k in bits [8k +: 8]; a block's
+//                                         final word holds its last 8 bytes: sim.message_words); <bytes>
+//                                         is sent as s_bytes, <last> as s_last
+// Result: first line "keccak-results 2"; per output word "O <32 hex> <m_bytes> <m_last>"; per
 // message "T <cycle of first input handshake> <last input> <first output> <last output>"; then
 // "END", or "TIMEOUT" when the core stops answering.
 `timescale 1ns/1ps
@@ -23,8 +24,8 @@ module tb;
     reg rounds12 = 1'b0;
     reg [15:0] out_len = 16'd0;
     reg s_valid = 1'b0, s_last = 1'b0, m_ready = 1'b0;
-    reg [63:0] s_data = 64'd0;
-    reg [3:0] s_bytes = 4'd0;
+    reg [127:0] s_data = 128'd0;
+    reg [4:0] s_bytes = 5'd0;
     reg [255:0] key = 256'd0;
     reg [5:0] key_len = 6'd0;
     reg [1255:0] custom = 1256'd0;
@@ -33,8 +34,8 @@ module tb;
     reg [239:0] keyak_pack = 240'd0;
     reg [3:0] kop = 4'd0;
     wire s_ready, m_valid, m_last, busy;
-    wire [63:0] m_data;
-    wire [3:0] m_bytes;
+    wire [127:0] m_data;
+    wire [4:0] m_bytes;
 
 `ifdef KEY_STATE
     keccak_core #(.KEY_STATE(`KEY_STATE))
@@ -57,9 +58,9 @@ module tb;
     reg [1599:0] a_state;
     reg [239:0] a_pack;
     reg [8*8-1:0] tag;
-    reg [63:0] value;
-    reg [63:0] words [0:8191];
-    reg [3:0]  wbytes [0:8191];
+    reg [127:0] value;
+    reg [127:0] words [0:8191];
+    reg [4:0]  wbytes [0:8191];
     reg        wlast [0:8191];
 
     always @(posedge clk) begin
@@ -69,7 +70,7 @@ module tb;
             accepted = accepted + 1;
         end
         if (!rst && m_valid && m_ready) begin
-            $fdisplay(fout, "O %016h %0d %0d", m_data, m_bytes, m_last);
+            $fdisplay(fout, "O %032h %0d %0d", m_data, m_bytes, m_last);
             if (nout == 0) t_out0 = cycle;
             t_out1 = cycle;
             nout = nout + 1;
@@ -114,7 +115,7 @@ module tb;
         fin = $fopen(fname, "r");
         if (!$value$plusargs("out=%s", fname)) begin $display("tb: +out=FILE missing"); $finish; end
         fout = $fopen(fname, "w");
-        $fdisplay(fout, "keccak-results 1");
+        $fdisplay(fout, "keccak-results 2");
         code = $fscanf(fin, "%s %d\n", tag, i);
         repeat (3) @(posedge clk);
         #1 rst = 1'b0;
