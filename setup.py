@@ -101,6 +101,7 @@ setup(
             "aes128_pipe = dcsflow.designs.aes128.design:AES128_PIPE",
             "ppe = dcsflow.designs.ppe.design:PPE",
             "keccak = dcsflow.designs.keccak.design:KECCAK",
+            "aes_modes = dcsflow.designs.aes_modes.design:AES_MODES",
         ],
     },
 )

@@ -85,3 +85,40 @@ def icarus(sources: Sequence[Path | str], workdir: Path, *, top: str = "tb",
     if r.returncode != 0:
         raise error("vvp failed: " + _tail(r.stderr or r.stdout))
     return subprocess.CompletedProcess(cmd, r.returncode, r.stdout, r.stderr)
+
+
+def run_test_bench(sources: Sequence[Path | str], stimulus: str, workdir: Path | str | None = None, *,
+                   prefix: str = "dcsflow-sim-", defines: Mapping[str, object] | None = None,
+                   plusargs: Sequence[str] = (), error: type[Exception] = SimulatorError,
+                   missing: type[Exception] | None = None) -> str:
+    """One run of a file-driven test bench (the designs' ``tb_*.v``): write ``stimulus`` to
+    ``stim.txt`` in ``workdir``, compile and run ``sources`` (the test bench last, top ``tb``) with
+    ``+in=stim.txt +out=res.txt`` and the ``plusargs``, return the text of ``res.txt``.
+
+    Args:
+        workdir: folder for the files (created); None: a private temporary folder (prefix
+            ``prefix``), removed afterwards. defines: macros, as :func:`icarus`.
+        error, missing: the exception classes, as :func:`icarus`.
+    Raises:
+        ``error``: the compile or run failed, or the run wrote no result file (message: the
+        simulator's last output line). ``missing`` / ToolMissing: Icarus not installed.
+    """
+    import tempfile
+
+    tmp = None
+    if workdir is None:
+        tmp = tempfile.TemporaryDirectory(prefix=prefix)
+        workdir = tmp.name
+    try:
+        wd = Path(workdir)
+        wd.mkdir(parents=True, exist_ok=True)
+        stim, res = wd / "stim.txt", wd / "res.txt"
+        stim.write_text(stimulus)
+        r = icarus(sources, wd, defines=defines, plusargs=[f"+in={stim}", f"+out={res}", *plusargs],
+                   error=error, missing=missing)
+        if not res.exists():
+            raise error("vvp wrote no result file" + last_output(r))
+        return res.read_text()
+    finally:
+        if tmp is not None:
+            tmp.cleanup()

@@ -297,7 +297,12 @@ def parse_gcm(text: str, name: str = "<text>", decrypt: bool = False) -> VectorS
     return out
 
 
-def _read(path: str | Path) -> str:
+def read_text(path: str | Path) -> str:
+    """The text of one vector file (ASCII, at most TEXT_LIMIT bytes), for the parsers.
+
+    Raises:
+        VectorFileError: unreadable, not a regular file, too large, not ASCII (one line naming the file).
+    """
     p = Path(path)
     try:
         return read_input_text(p, TEXT_LIMIT, "vector file", encoding="ascii")
@@ -315,7 +320,7 @@ def read_cmac(path: str | Path) -> VectorSet:
     Raises:
         VectorFileError: unreadable, not ASCII, too large, or malformed (one line).
     """
-    return parse_cmac(_read(path), Path(path).name)
+    return parse_cmac(read_text(path), Path(path).name)
 
 
 def read_gcm(path: str | Path, decrypt: bool) -> VectorSet:
@@ -324,7 +329,7 @@ def read_gcm(path: str | Path, decrypt: bool) -> VectorSet:
     Raises:
         VectorFileError: unreadable, not ASCII, too large, or malformed (one line).
     """
-    return parse_gcm(_read(path), Path(path).name, decrypt)
+    return parse_gcm(read_text(path), Path(path).name, decrypt)
 
 
 def load_cmac() -> VectorSet:
