@@ -204,3 +204,26 @@ def check_build(build_dir: str | Path, options: CheckOptions = CheckOptions(), p
     result.seconds = time.perf_counter() - t0
     return result
 
+
+
+def conventional_verilog(build_dir: str | Path) -> tuple[str, str]:
+    """Structural Verilog of the chosen conventional candidate of a finished build
+    (``report.json`` ``conventional.baseline`` and ``top``, ``baselines/<name>/netlist.json``),
+    written by :func:`dcsflow.flow.netlist.write_verilog`: one net per bit, which Icarus simulates
+    at the speed of the specialized netlists (Yosys's ``write_verilog`` keeps wide vectors whose
+    every bit change re-evaluates the whole vector). The parameter inputs are ordinary ports of it.
+    Returns (top module name, Verilog text).
+
+    Raises:
+        CheckError: no report, no chosen candidate, or its netlist is missing or unreadable.
+    """
+    from dcsflow.fileio import InputError as FileInputError, NETLIST_LIMIT, load_json_file
+
+    b = Path(build_dir)
+    try:
+        rep = load_json_file(b / "report.json")
+        name, top = rep["conventional"]["baseline"], rep["top"]
+        mod = load_json_file(b / "baselines" / str(name) / "netlist.json", NETLIST_LIMIT)["modules"][top]
+    except (OSError, KeyError, TypeError, ValueError, FileInputError) as e:
+        raise CheckError(f"{b}: no conventional netlist in this build folder ({type(e).__name__})") from None
+    return top, nl.write_verilog(mod, top)

@@ -49,9 +49,15 @@ def _value(v, what: str) -> int:
     return v
 
 
-def _run(stim_text: str, n_results: int, workdir) -> list[int]:
+#: the two forms of the multiplier in ``rtl/gf128_mul.v``: generic (schoolbook) and X -> X·H rows
+MULTIPLIERS = ("gf128_mul", "gf128_mulh")
+
+
+def _run(stim_text: str, n_results: int, workdir, module: str = "gf128_mul") -> list[int]:
+    if module not in MULTIPLIERS:
+        raise InputError(f"unknown multiplier {module!r}; multipliers: {', '.join(MULTIPLIERS)}")
     lines = run_test_bench([RTL_DIR / "gf128_mul.v", TB_MUL], stim_text, workdir, prefix="gf128-sim-",
-                           error=SimulationError, missing=SimulatorMissing).splitlines()
+                           defines={"MUL": module}, error=SimulationError, missing=SimulatorMissing).splitlines()
     if not lines or lines[0].split() != ["gf128-mul-results", "1"] or lines[-1:] != ["END"]:
         raise SimulationError("unreadable or incomplete gf128_mul result (no 'gf128-mul-results 1' ... 'END')")
     out = []
@@ -68,23 +74,26 @@ def _run(stim_text: str, n_results: int, workdir) -> list[int]:
     return out
 
 
-def run_mul(pairs: list[tuple[int | bytes, int | bytes]], workdir: str | Path | None = None) -> list[int]:
+def run_mul(pairs: list[tuple[int | bytes, int | bytes]], workdir: str | Path | None = None,
+            module: str = "gf128_mul") -> list[int]:
     """The products x·y (SP 800-38D §6.3) of ``pairs`` = [(x, y)] computed by ``gf128_mul`` in one
     Icarus run; values are 128-bit integers or 16-byte blocks, results integers.
 
     Args:
         workdir: folder for the files (default: a private temporary folder, removed afterwards).
+        module: which form of the multiplier (:data:`MULTIPLIERS`).
     Raises:
-        InputError: a value out of range. SimulationError: Icarus failing, unreadable output
+        InputError: a value out of range, an unknown module. SimulationError: Icarus failing, unreadable output
             (SimulatorMissing: Icarus not installed).
     """
     lines = ["gf128-mul 1"]
     for x, y in pairs:
         lines.append(f"M {_value(x, 'x'):032x} {_value(y, 'y'):032x}")
-    return _run("\n".join(lines) + "\n", len(pairs), workdir)
+    return _run("\n".join(lines) + "\n", len(pairs), workdir, module)
 
 
-def run_ghash(jobs: list[tuple[bytes, bytes]], workdir: str | Path | None = None) -> list[bytes]:
+def run_ghash(jobs: list[tuple[bytes, bytes]], workdir: str | Path | None = None,
+              module: str = "gf128_mul") -> list[bytes]:
     """GHASH_H(X) (SP 800-38D §6.4) of ``jobs`` = [(H, X)] with every product computed by
     ``gf128_mul`` (the test bench chains Y_i = (Y_{i-1} ^ X_i)·H), in one Icarus run; H is 16 bytes,
     X a multiple of 16 bytes (empty: Y_0 = 0). Returns the 16-byte results.
@@ -99,7 +108,7 @@ def run_ghash(jobs: list[tuple[bytes, bytes]], workdir: str | Path | None = None
             raise InputError("GHASH input must be bytes, a multiple of 16 bytes long")
         lines.append(f"G {hv:032x} {len(x) // 16:x}")
         lines += [f"B {x[i:i + 16].hex()} 0" for i in range(0, len(x), 16)]
-    return [v.to_bytes(16, "big") for v in _run("\n".join(lines) + "\n", len(jobs), workdir)]
+    return [v.to_bytes(16, "big") for v in _run("\n".join(lines) + "\n", len(jobs), workdir, module)]
 
 
 # ------------------------------------------------------------------------------- the core

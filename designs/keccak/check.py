@@ -184,24 +184,17 @@ def kmac_cycles(requests: list, results: list) -> list[tuple[int, int]]:
 
 def conventional_verilog(build_dir: str | Path) -> str:
     """Structural Verilog (module ``keccak_core``) of the chosen conventional candidate of a
-    finished build (``report.json`` ``conventional.baseline``, ``baselines/<name>/netlist.json``),
-    written by :func:`dcsflow.flow.netlist.write_verilog`: one net per bit, which Icarus simulates
-    at the speed of the specialized netlists (Yosys's ``write_verilog`` keeps wide vectors whose
-    every bit change re-evaluates the whole vector: far slower on this core).
+    finished build (:func:`dcsflow.flow.check.conventional_verilog`).
 
     Raises:
-        CheckError: no report, no chosen candidate, or its netlist is missing.
+        CheckError: no report, no chosen candidate, its netlist missing, or not a keccak build.
     """
-    from dcsflow.fileio import InputError as FileInputError, NETLIST_LIMIT, load_json_file
-    from dcsflow.flow import netlist as nl
+    from dcsflow.flow.check import conventional_verilog as conv
 
-    b = Path(build_dir)
-    try:
-        name = load_json_file(b / "report.json")["conventional"]["baseline"]
-        mod = load_json_file(b / "baselines" / str(name) / "netlist.json", NETLIST_LIMIT)["modules"]["keccak_core"]
-    except (OSError, KeyError, TypeError, ValueError, FileInputError) as e:
-        raise CheckError(f"{b}: no conventional netlist of a keccak build ({type(e).__name__})") from None
-    return nl.write_verilog(mod, "keccak_core")
+    top, text = conv(build_dir)
+    if top != "keccak_core":
+        raise CheckError(f"{build_dir}: not a keccak build (top {top})")
+    return text
 
 
 def user_params(key: bytes, custom: bytes) -> dict[str, int]:

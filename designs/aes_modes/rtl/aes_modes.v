@@ -12,7 +12,7 @@
 //     TLUT mapper takes each row as parameterized XORs.
 //   0 (conventional build): after reset (or a key_load pulse while idle) the core encrypts 0^128
 //     with the key at the port (11 cycles) and keeps H in a register; K1 and K2 are formed from
-//     it; GHASH has the generic multiplier gf128_mul(z, H); the round keys are stepped on the fly;
+//     it; GHASH has the generic multiplier gf128_mul(z, H) (schoolbook); the round keys are stepped on the fly;
 //     `hkey` is not read.
 //
 // Blocks: a 128-bit word is the big-endian integer of its 16 bytes (byte 0 in bits [127:120]).
@@ -109,7 +109,13 @@ module aes_modes #(parameter KEY_TABLE = 1) (
     // Y_n ^ E_K(J0), the same step with d = E_K(J0).
     reg  [127:0] z;
     wire [127:0] zh;
-    gf128_mul mul(.x(z), .y(h), .z(zh));
+    generate
+        if (KEY_TABLE) begin : mh
+            gf128_mulh mul(.x(z), .y(h), .z(zh));      // rows of the matrix of X -> X·H: TLUTs
+        end else begin : mg
+            gf128_mul mul(.x(z), .y(h), .z(zh));       // the generic multiplier
+        end
+    endgenerate
 
 
     wire out_free = !m_valid || m_ready;

@@ -1,7 +1,8 @@
 // Test bench of gf128_mul: single products and GHASH chains (SP 800-38D §6.4: Y_i = (Y_{i-1} ^ X_i)·H)
 // through the one combinational multiplier.
 //
-// Plusargs: +in=STIM +out=RESULT.
+// Plusargs: +in=STIM +out=RESULT. Macro MUL: the module under test (gf128_mul, the default, or
+// gf128_mulh; both have ports x, y, z).
 // Stimulus: first line "gf128-mul 1", then lines of three fields "<tag> <hex> <hex>" (hex values as
 // big-endian integers of the 16-byte blocks, see rtl/gf128_mul.v):
 //   "M <x> <y>"  one product; result line "R <x·y>"
@@ -12,7 +13,10 @@ module tb;
     reg  [127:0] a, b;
     wire [127:0] p;
 
-    gf128_mul dut(.x(a), .y(b), .z(p));
+`ifndef MUL
+`define MUL gf128_mul
+`endif
+    `MUL dut(.x(a), .y(b), .z(p));
 
     integer fin, fout, code, k, n;
     reg [8*16-1:0] tag;
