@@ -127,12 +127,8 @@ def conventional_check(build: Path, tmp: Path) -> tuple[int, int]:
     top, text = conventional_verilog(build)
     net = tmp / "conventional.v"
     net.write_text(text)
-    vs = all_records()
-    grouped = sim.group_vectors(vs)
-    res = sim.simulate([(k, [sim.request_of(v) for v in g]) for k, g in grouped], [net, cells_sim()], top,
-                       key_table=None, workdir=tmp / "conv_sim")
-    passed = sum(sim.judge(v, r)[0] for (_, g), rs in zip(grouped, res) for v, r in zip(g, rs))
-    return passed, len(vs)
+    rep = sim.check_rtl(all_records(), key_table=None, workdir=tmp / "conv_sim", sources=[net, cells_sim()], top=top)
+    return rep.passed, rep.total
 
 
 def main() -> None:

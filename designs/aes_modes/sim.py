@@ -19,6 +19,7 @@ from pathlib import Path
 from dcsflow.flow.simulate import run_test_bench
 
 from .errors import InputError, SimulationError, SimulatorMissing
+from ..aes128.sim import group_vectors       # known answers by key, as for the AES-128 cores
 from .model import gcm_hash_key
 from .vectors import CmacVector, GcmVector
 
@@ -328,14 +329,6 @@ def tampered(v: GcmVector) -> GcmVector:
     return GcmVector(v.source + " tampered tag", v.key, v.iv, None, v.aad, v.ct, tag, decrypt=True, fail=True)
 
 
-def group_vectors(vectors) -> list[tuple[bytes, list]]:
-    """Known answers grouped by key, in first-appearance order: [(key, [vector, ...])]."""
-    groups: dict[bytes, list] = {}
-    for v in vectors:
-        groups.setdefault(v.key, []).append(v)
-    return list(groups.items())
-
-
 @dataclass
 class SimReport:
     """Outcome of :func:`check_rtl`: vectors passed/total, failures [(source, reason)], and per
@@ -348,16 +341,18 @@ class SimReport:
     latencies: list = field(default_factory=list)
 
 
-def check_rtl(vectors, key_table: int = 1, stall_seed: int | None = None,
-              workdir: str | Path | None = None) -> SimReport:
-    """Simulate the RTL (``KEY_TABLE`` = ``key_table``) on known answers (one key group per
-    distinct key, all in one Icarus run) and judge every response (:func:`judge`).
+def check_rtl(vectors, key_table: int | None = 1, stall_seed: int | None = None,
+              workdir: str | Path | None = None, sources: list[Path] | None = None,
+              top: str = "aes_modes") -> SimReport:
+    """Simulate the RTL (``KEY_TABLE`` = ``key_table``), or a netlist (``sources``, ``top``,
+    ``key_table`` None, the key port driven), on known answers (one key group per distinct key,
+    all in one Icarus run) and judge every response (:func:`judge`).
 
     Raises:
         InputError: a malformed record. SimulationError: Icarus missing or failing, a timeout.
     """
     grouped = group_vectors(vectors)
-    res = simulate([(k, [request_of(v) for v in vs]) for k, vs in grouped], key_table=key_table,
+    res = simulate([(k, [request_of(v) for v in vs]) for k, vs in grouped], sources, top, key_table=key_table,
                    stall_seed=stall_seed, workdir=workdir)
     rep = SimReport(total=len(vectors))
     for (_, vs), rs in zip(grouped, res):
