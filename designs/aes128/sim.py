@@ -15,12 +15,11 @@ fly).
 from __future__ import annotations
 
 import random
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 
-from dcsflow.flow.simulate import icarus, last_output
+from dcsflow.flow.simulate import run_test_bench
 
 from .errors import InputError, SimulationError, SimulatorMissing
 from .model import encrypt
@@ -119,26 +118,12 @@ def simulate_groups(groups: list[tuple[bytes, list[bytes]]], sources: list[Path]
     Raises:
         InputError: malformed groups. SimulationError: Icarus missing or failing, timeout.
     """
-    stim_text = stimulus_text(groups)
-    tmp = None
-    if workdir is None:
-        tmp = tempfile.TemporaryDirectory(prefix="aes128-sim-")
-        workdir = tmp.name
-    try:
-        wd = Path(workdir)
-        wd.mkdir(parents=True, exist_ok=True)
-        stim, res = wd / "stim.txt", wd / "res.txt"
-        stim.write_text(stim_text)
-        defines = {"TOP": top, **({"KEY_TABLE": int(key_table)} if key_table is not None else {})}
-        r = icarus([*sources, TB_FILE], wd, defines=defines,
-               plusargs=[f"+in={stim}", f"+out={res}"] + ([f"+stall={int(stall_seed)}"] if stall_seed is not None else []),
-               error=SimulationError, missing=SimulatorMissing)
-        if not res.exists():
-            raise SimulationError("vvp wrote no result file" + last_output(r))
-        return parse_results(res.read_text(), groups)
-    finally:
-        if tmp is not None:
-            tmp.cleanup()
+    defines = {"TOP": top, **({"KEY_TABLE": int(key_table)} if key_table is not None else {})}
+    text = run_test_bench([*sources, TB_FILE], stimulus_text(groups), workdir, prefix="aes128-sim-",
+                          defines=defines,
+                          plusargs=[f"+stall={int(stall_seed)}"] if stall_seed is not None else [],
+                          error=SimulationError, missing=SimulatorMissing)
+    return parse_results(text, groups)
 
 
 def group_vectors(vectors) -> list[tuple[bytes, list]]:

@@ -17,11 +17,10 @@ block's final word carries its last 8 bytes and the next word starts the next bl
 
 from __future__ import annotations
 
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from dcsflow.flow.simulate import icarus, last_output
+from dcsflow.flow.simulate import run_test_bench
 
 from .errors import InputError, SimulationError, SimulatorMissing
 
@@ -262,24 +261,9 @@ def parse_results(text: str, n_messages: int) -> list[HashResult]:
 
 
 def _run(tb: Path, stim_text: str, prefix: str, workdir, plusargs=(), sources=None, defines=None) -> str:
-    tmp = None
-    if workdir is None:
-        tmp = tempfile.TemporaryDirectory(prefix=prefix)
-        workdir = tmp.name
-    try:
-        wd = Path(workdir)
-        wd.mkdir(parents=True, exist_ok=True)
-        stim, res = wd / "stim.txt", wd / "res.txt"
-        stim.write_text(stim_text)
-        srcs = list(sources) if sources is not None else rtl_files()
-        r = icarus([*srcs, tb], wd, plusargs=[f"+in={stim}", f"+out={res}", *plusargs], defines=defines,
-                   error=SimulationError, missing=SimulatorMissing)
-        if not res.exists():
-            raise SimulationError("vvp wrote no result file" + last_output(r))
-        return res.read_text()
-    finally:
-        if tmp is not None:
-            tmp.cleanup()
+    srcs = list(sources) if sources is not None else rtl_files()
+    return run_test_bench([*srcs, tb], stim_text, workdir, prefix=prefix, defines=defines, plusargs=plusargs,
+                          error=SimulationError, missing=SimulatorMissing)
 
 
 def run_hash(requests: list[HashRequest], stall_seed: int | None = None,
