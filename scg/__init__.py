@@ -21,6 +21,7 @@ command line is ``python -m dcsflow.scg`` (:mod:`dcsflow.scg.cli`: ``rekey``, ``
 - :mod:`dcsflow.scg.lut` — LUT truth tables as physical INITs; template INIT of exported TLUTs.
 - :mod:`dcsflow.scg.vivado_import` — a routed Vivado bitstream becomes the template configuration.
 - :mod:`dcsflow.scg.affine` — affine TLUTs patched from their frontier.
+- :mod:`dcsflow.scg.cfglut` — CFGLUT5 TLUTs: chain words for the fabric loader, words file.
 - :mod:`dcsflow.scg.codegen` — C99 for the firmware: bit-sliced PPC evaluation and frame patch, blob.
 - :mod:`dcsflow.scg.commands` — the commands' arguments (one parser) and what each does, for both
   command lines (this one and ``dcsflow``).

@@ -56,3 +56,10 @@ class RekeyError(ScgError):
         super().__init__(message)
         self.code = code
         self.rolled_back = rolled_back
+
+
+class CfglutError(ScgError, ValueError):
+    """Bad CFGLUT5 chain data (:mod:`dcsflow.scg.cfglut`): an INIT out of 32-bit range, a chain name
+    without INIT or in two chains, a words list of the wrong length, a chain layout the loader cannot
+    hold, or a words file with a wrong header, line, length or build id. A ``ValueError`` too, so
+    that callers treating bad values alike catch it."""
