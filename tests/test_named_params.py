@@ -54,6 +54,28 @@ def test_rekey_arguments_rewritten_for_the_builds_design(tmp_path, monkeypatch):
         [str(tmp_path / "missing"), "--param", "prog=x"]
 
 
+def test_rekey_applies_the_designs_parameter_transform(monkeypatch):
+    """``dcsflow rekey --param key=HEX`` on a build whose design derives a further circuit
+    parameter (as a GCM core's H from its key): the transform computes it; every circuit parameter
+    given is the runtime's form and is kept; a value of the wrong width is the parser's error."""
+    from dcsflow.flow import registry
+    from dcsflow.flow.commands import rekey
+    from dcsflow.flow.design import ParamTransform
+    from dcsflow.scg.params import ParamValueError
+
+    d = Design(name="stub", top="t", sources=(),
+               transform=ParamTransform({"key": 8}, lambda u: {"key": u["key"], "h": u["key"] ^ 0xFF}))
+    monkeypatch.setattr(registry, "design_of", lambda m, p="": d)
+    manifest = {"params": {"key": 8, "h": 8}, "user_params": {"key": 8}}
+    got = rekey._transformed(["key=3c"], manifest, "b")
+    assert sorted(got) == [("h", 0xC3), ("key", 0x3C)]
+    assert parse_param_args(got, manifest["params"]) == {"key": 0x3C, "h": 0xC3}
+    assert rekey._transformed(["key=3c", "h=01"], manifest, "b") == ["key=3c", "h=01"]
+    assert rekey._transformed(["key=3c"], {"params": {"key": 8, "h": 8}, "user_params": None}, "b") == ["key=3c"]
+    with pytest.raises(ParamValueError, match="expected 8 bits"):
+        rekey._transformed(["key=3"], manifest, "b")
+
+
 def test_dcsflow_rekey_bad_program_is_one_line(dcsflow, tmp_path):
     """Through the CLI, on a folder whose build.json names the installed ``ppe`` design: the value is
     converted before the runtime opens the build, so a bad program is the error reported."""

@@ -1,10 +1,13 @@
 """``dcsflow rekey``: host SCG — the runtime's ``rekey`` (:func:`dcsflow.scg.commands.run_rekey`: the
 same options, steps and output as ``python -m dcsflow.scg rekey``), run in this process.
 
-The one step the flow adds (:func:`open_build`): a ``--param NAME=TEXT`` whose NAME is a named
-parameter value of the build's design (:class:`dcsflow.flow.design.NamedParam`, e.g.
-``program=pi32`` for a processor whose program is a parameter input) is converted to the values of
-the ports it sets (the runtime knows no designs). The build folder is read and checked once.
+The steps the flow adds (:func:`open_build`; the runtime knows no designs): a ``--param NAME=TEXT``
+whose NAME is a named parameter value of the build's design (:class:`dcsflow.flow.design.NamedParam`,
+e.g. ``program=pi32`` for a processor whose program is a parameter input) is converted to the values
+of the ports it sets; and when the design derives its circuit parameters from the user's
+(:class:`dcsflow.flow.design.ParamTransform`, e.g. a GCM core's hash key H = E_K(0) from its key) and
+the items give exactly the user parameters, the transform computes the circuit parameters, as
+``dcsflow specialize`` and ``check`` do. The build folder is read and checked once.
 """
 
 from __future__ import annotations
@@ -31,6 +34,35 @@ def _named_values(items: list[str], manifest, path: str, widths: dict[str, int] 
             or not isinstance(manifest.get("design_source") or {}, dict):
         return list(items)
     return convert_named_params(design_of(manifest, path), items, ports, widths)
+
+
+def _transformed(items: list, manifest, path: str) -> list:
+    """``items`` as ``(PORT, value)`` pairs of the build's circuit parameters when its design has a
+    parameter transform (``build.json`` ``user_params``) and the items name exactly the user
+    parameters without naming every circuit parameter; else unchanged (the runtime's form: every
+    circuit parameter given).
+
+    Raises:
+        ParamValueError: a user value that does not parse at its declared width.
+        DesignError: the build's design is not installed (it holds the transform).
+        TransformError: the transform refused the values.
+    """
+    from dcsflow.scg.params import parse_param_args
+
+    from ..registry import design_of
+
+    user = manifest.get("user_params") if isinstance(manifest, dict) else None
+    ports = manifest.get("params") if isinstance(manifest, dict) else None
+    if not isinstance(user, dict) or not isinstance(ports, dict) or not user:
+        return items
+    names = {it[0] if isinstance(it, tuple) else str(it).partition("=")[0].strip() for it in items}
+    if names != set(user) or names >= set(ports):
+        return items
+    design = design_of(manifest, path)
+    if design is None or design.transform is None:
+        return items
+    values = design.transform.apply(parse_param_args(items, {str(k): int(v) for k, v in user.items()}))
+    return [(p, v) for p, v in values.items() if p in ports]
 
 
 def open_build(path: str, items: list[str]):
@@ -63,6 +95,7 @@ def open_build(path: str, items: list[str]):
     items = _named_values(items, manifest, path, widths)
     if refused is not None:
         raise refused
+    items = _transformed(items, manifest, path)
     return build, ppc_values(parse_param_args(items, build.param_widths), widths)
 
 
