@@ -76,6 +76,26 @@ def test_rekey_applies_the_designs_parameter_transform(monkeypatch):
         rekey._transformed(["key=3"], manifest, "b")
 
 
+def test_rekey_arguments_for_the_board_get_the_transformed_parameters(tmp_path, monkeypatch):
+    """The command line for the runtime on a board (which knows no designs): the user's key is
+    replaced by every circuit parameter the transform computes, in the place of the first
+    ``--param``; other words stay; a build given every circuit parameter is left as written."""
+    from dcsflow.flow import registry
+    from dcsflow.flow.commands import rekey
+    from dcsflow.flow.design import ParamTransform
+
+    d = Design(name="stub", top="t", sources=(),
+               transform=ParamTransform({"key": 8}, lambda u: {"key": u["key"], "h": u["key"] ^ 0xFF}))
+    (tmp_path / "build.json").write_text(json.dumps({"params": {"key": 8, "h": 12}, "user_params": {"key": 8}}))
+    monkeypatch.setattr(registry, "design_of", lambda m, p="": d)
+    got = rekey.expand_args(["--to", "emulator", str(tmp_path), "--param", "key=3c", "--json"])
+    assert got == ["--to", "emulator", str(tmp_path), "--param", "key=3c", "--param", "h=0c3", "--json"]
+    assert rekey.expand_args([str(tmp_path), "--param=key=01"]) == [str(tmp_path), "--param", "key=01",
+                                                                      "--param", "h=0fe"]
+    full = [str(tmp_path), "--param", "key=01", "--param", "h=000"]
+    assert rekey.expand_args(full) == full
+
+
 def test_dcsflow_rekey_bad_program_is_one_line(dcsflow, tmp_path):
     """Through the CLI, on a folder whose build.json names the installed ``ppe`` design: the value is
     converted before the runtime opens the build, so a bad program is the error reported."""

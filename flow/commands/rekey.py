@@ -125,15 +125,17 @@ def _build_arg(args: list[str]) -> str | None:
 
 def expand_args(args: list[str]) -> list[str]:
     """A ``rekey`` argument list with the named parameter values of the build's design written as
-    ``PORT=HEX`` items (:func:`dcsflow.flow.design.expand_named_params`), every other word kept as
-    written: a command line for a runtime without the flow (``python -m dcsflow.scg rekey``, e.g. on
-    the board), which knows no designs. ``dcsflow rekey`` itself converts the values once, as ints
-    (:func:`open_build`). Unchanged when there is no readable ``BUILD/build.json`` or the design has
-    no named values; the hex digits are those of the port's declared width (``build.json``
-    ``params``), the form every command reads.
+    ``PORT=HEX`` items (:func:`dcsflow.flow.design.expand_named_params`), and the user's parameters
+    of a design with a parameter transform replaced by the circuit parameters it computes (as
+    :func:`open_build` does), every other word kept as written: a command line for a runtime without
+    the flow (``python -m dcsflow.scg rekey``, e.g. on the board), which knows no designs. ``dcsflow
+    rekey`` itself converts the values once, as ints (:func:`open_build`). Unchanged when there is no
+    readable ``BUILD/build.json`` or the design has neither named values nor a transform; the hex
+    digits are those of the port's declared width (``build.json`` ``params``), the form every
+    command reads.
 
     Raises:
-        NamedParamError, DesignError: one-line user errors.
+        NamedParamError, DesignError, ParamValueError, TransformError: one-line user errors.
     """
     from dcsflow.scg import buildfolder
     from dcsflow.scg.errors import ScgError
@@ -150,20 +152,39 @@ def expand_args(args: list[str]) -> list[str]:
     except (ScgError, TypeError, ValueError, AttributeError):
         return list(args)
     design = design_of(manifest, build)
-    if design is None or not design.named_params:
+    if design is None or not (design.named_params or design.transform):
         return list(args)
     out: list[str] = []
+    items: list[str] = []                    # every --param value, in order
+    slots: set[int] = set()                  # positions in out of the --param words and values
     i = 0
     while i < len(args):
         a = args[i]
         if a == "--param" and i + 1 < len(args):
             for item in expand_named_params(design, [args[i + 1]], ports):
+                slots.update((len(out), len(out) + 1))
                 out += ["--param", item]
+                items.append(item)
             i += 2
             continue
         if a.startswith("--param="):
-            out += [f"--param={x}" for x in expand_named_params(design, [a[len("--param="):]], ports)]
+            for x in expand_named_params(design, [a[len("--param="):]], ports):
+                slots.add(len(out))
+                out.append(f"--param={x}")
+                items.append(x)
         else:
             out.append(a)
         i += 1
-    return out
+    circuit = _transformed(items, manifest, build)
+    if circuit == items:
+        return out
+    # the user's parameters became the circuit's: those take the place of the first --param
+    texts = [w for port, v in circuit for w in ("--param", f"{port}={v:0{(ports[port] + 3) // 4}x}")]
+    res: list[str] = []
+    for k, w in enumerate(out):
+        if k in slots:
+            res += texts
+            texts = []
+        else:
+            res.append(w)
+    return res
