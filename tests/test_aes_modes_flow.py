@@ -16,17 +16,14 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from _cli import one_line_error
-from dcsflow.flow.paths import REPO_ROOT
+from _firmware_check import firmware_rekeys_match_plan
 
 GIVEN = os.environ.get("DCSFLOW_AES_MODES_BUILD")
-FW = REPO_ROOT / "firmware"
 
 
 def _gcm_lines(path: Path, first: int, n: int) -> str:
@@ -49,7 +46,7 @@ def test_aes_modes_whole_flow(tmp_path, dcsflow):
     from dcsflow.flow.build import BuildOptions, build
     from dcsflow.flow.check import check_build, conventional_verilog
     from dcsflow.flow.yosys import cells_sim
-    from dcsflow.scg import buildfolder as bf, plan as pl, rekey as rk
+    from dcsflow.scg import buildfolder as bf, rekey as rk
 
     if GIVEN is None:
         out = tmp_path / "b"
@@ -104,29 +101,6 @@ def test_aes_modes_whole_flow(tmp_path, dcsflow):
     one_line_error(dcsflow("rekey", out, "--param", "key=0x" + "00" * 17, "--to", "emulator"), "key")
 
     # codegen, firmware natively and in QEMU: frame hash of every rekey equals the Python SCG's plan
-    gen, fw = tmp_path / "gen", tmp_path / "fw"
-    r = dcsflow("codegen", out, "--out", gen)
-    assert r.returncode == 0, r.stderr
-    targets = ["host"] + (["qemu"] if shutil.which("qemu-system-arm") and shutil.which("arm-none-eabi-gcc") else [])
-    subprocess.run(["make", "-s", "-C", str(FW), f"GEN={gen}", f"BUILD={fw}", "OPT=-O0", *targets], check=True,
-                   capture_output=True)
-    layout = pl.param_layout(b.ppc)
     keys = [bytes(16), key, bytes(range(100, 116))]
     assigns = [{p: hash_key_transform({"key": int.from_bytes(k, "big")})[p] for p in b.ports} for k in keys]
-    digits = -(-sum(w for _p, _off, w in layout) // 4)          # the firmware takes every hex digit
-    hexes = [format(sum(a[p] << off for p, off, _w in layout), f"0{digits}x") for a in assigns]
-    cmds = ["verify on"] + [f"rekey {h}" for h in hexes]
-    texts = [subprocess.run([str(fw / "host" / "scg_host"), *cmds], capture_output=True, text=True,
-                            timeout=600).stdout]
-    if "qemu" in targets:
-        q = subprocess.run(["qemu-system-arm", "-M", "xilinx-zynq-a9", "-m", "256M", "-nographic", "-monitor", "none",
-                            "-serial", "null", "-semihosting-config",
-                            f"enable=on,target=native,arg=scg,arg={';'.join(cmds)}",
-                            "-kernel", str(fw / "qemu" / "scg_qemu.elf")], capture_output=True, text=True, timeout=600)
-        texts.append(q.stdout + q.stderr)
-    for text in texts:
-        lines = [dict(kv.split("=") for kv in ln.split()[1:]) for ln in text.splitlines() if ln.startswith("rekey ")]
-        assert len(lines) == len(keys), text[-500:]
-        for a, got in zip(assigns, lines):
-            assert got["rc"] == "0"
-            assert got["hash"] == pl.frames_hash(pl.plan(b, a).frames, b.device)
+    firmware_rekeys_match_plan(dcsflow, out, b, assigns, tmp_path)
