@@ -1183,8 +1183,8 @@ def reimport(pre: dict, module: dict, ext: Extraction, netlist: dict, tlut_mode:
     Raises:
         FrontendError: the netlist does not match the extraction (unknown input/output names).
     """
-    if netlist.get("format") != "dcsflow-tlut-netlist" or netlist.get("version") not in (1, 2):
-        raise FrontendError("mapper result is not a dcsflow-tlut-netlist version 1 or 2")
+    if netlist.get("format") != "dcsflow-tlut-netlist" or netlist.get("version") not in (1, 2, 3):
+        raise FrontendError("mapper result is not a dcsflow-tlut-netlist version 1 to 3")
     module = json.loads(json.dumps(module))
     cells = module["cells"]
     for n in [n for n, c in cells.items() if c["type"] in GATE_TYPES]:

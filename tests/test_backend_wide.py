@@ -55,7 +55,7 @@ def sb(tmp_path_factory):
 def test_tluts_sit_under_their_muxes(sb):
     out, rep = sb
     tm = json.loads((out / "tmap" / "netlist.json").read_text())
-    assert tm["version"] == 2
+    assert tm["version"] == 3
     assert [m["type"] for m in tm["muxes"]].count("MUXF7") == 16 and [m["type"] for m in tm["muxes"]].count("MUXF8") == 8
     # 4 cofactor TLUTs per bit on d[0..5]; the selects are d[6], d[7] themselves (kb[6], kb[7] only
     # choose which quarter of the S-box each TLUT holds)

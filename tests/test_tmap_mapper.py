@@ -237,7 +237,7 @@ def test_write_outputs_and_yosys_reads_blif(tmp_path):
     paths = res.write(tmp_path / "out")
     assert [p.name for p in paths] == ["netlist.json", "netlist.blif", "ppc.aig", "ppc.json"]
     doc = json.loads(paths[0].read_text())
-    assert doc["format"] == "dcsflow-tlut-netlist" and doc["version"] == 2 and doc["K"] == 4
+    assert doc["format"] == "dcsflow-tlut-netlist" and doc["version"] == 3 and doc["tlut_k"] == 4 and doc["K"] == 4
     assert TlutNetlist.from_json_obj(doc).to_json_obj() == doc
     man = json.loads(paths[3].read_text())
     assert man["params"] == res.netlist.params and man["source_hash"] == g.canonical_hash()

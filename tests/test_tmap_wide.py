@@ -169,7 +169,7 @@ def test_netlist_v2_round_trip_blif_and_v1():
     g, params = table_aig(8, 1, False)
     res = map_tluts(g, params, MapOptions(**SLOW_PROOF))
     d = json.loads(json.dumps(res.netlist.to_json_obj()))
-    assert d["version"] == 2 and [m["type"] for m in d["muxes"]] == ["MUXF7", "MUXF7", "MUXF8"]
+    assert d["version"] == 3 and [m["type"] for m in d["muxes"]] == ["MUXF7", "MUXF7", "MUXF8"]
     back = TlutNetlist.from_json_obj(d)
     assert back.muxes == res.netlist.muxes and back.depth() == 1
     blif = res.netlist.to_blif()
@@ -177,8 +177,11 @@ def test_netlist_v2_round_trip_blif_and_v1():
     v1 = dict(d, version=1)
     del v1["muxes"]
     assert TlutNetlist.from_json_obj(v1).muxes == []
+    v2 = dict(d, version=2)
+    del v2["tlut_k"]
+    assert TlutNetlist.from_json_obj(v2).tlut_size == d["K"]
     with pytest.raises(TmapError):
-        TlutNetlist.from_json_obj(dict(d, version=3))
+        TlutNetlist.from_json_obj(dict(d, version=4))
     with pytest.raises(TmapError, match="MUXF9"):
         TlutNetlist.from_json_obj(dict(d, muxes=[dict(d["muxes"][0], type="MUXF9")]))
 

@@ -3,7 +3,10 @@
  * (Mishchenko et al., "Combinational and sequential mapping with priority cuts", ICCAD 2007;
  * reduced cuts: Bruneel et al., TODAES 16(4), 2011). Built by setup.py as tmap._cutsc (optional).
  * Wide cuts: K is the maximum number of leaves; a cut of n > lut_k leaves costs 2^(n - lut_k) LUTs
- * (lut_k = 6, K = 8: 2 or 4 LUT6 plus MUXF7/MUXF8, UG474), at the depth of one LUT. */
+ * (lut_k = 6, K = 8: 2 or 4 LUT6 plus MUXF7/MUXF8, UG474), at the depth of one LUT.
+ * TLUT size: a cut whose cone reads a parameter (flag tl, OR of the fanins' flags; a parameter-only
+ * fanin sets it) is a TLUT; with tlut_k < lut_k it costs 2^(n - tlut_k) above tlut_k leaves (CFGLUT5
+ * cofactors plus MUXF7/MUXF8) and has at most tlut_k + 2 leaves. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
@@ -17,6 +20,7 @@ typedef struct {
     int leaves[MAXK];
     uint64_t sig;
     int n;       /* number of leaves */
+    int tl;      /* the cone reads a parameter (a TLUT) */
     int delay;
     double af;   /* area flow */
     double key0; /* sort keys (mode dependent): (key0, key1, key2, order) */
@@ -26,7 +30,7 @@ typedef struct {
 } Cut;
 
 typedef struct {
-    int nvars, first_and, K, C, lut_k;
+    int nvars, first_and, K, C, lut_k, tlut_k;
     const int *f0, *f1;
     const unsigned char *param;
     unsigned char *is_and;
@@ -41,8 +45,12 @@ typedef struct {
 
 static inline uint64_t leaf_sig(int v) { return (uint64_t)1 << (v & 63); }
 
-/* LUTs of a cut of n leaves: 1 up to lut_k leaves, else 2^(n - lut_k) (wide cut) */
-static inline int cut_cost(const Mgr *m, int n) { return n <= m->lut_k ? 1 : 1 << (n - m->lut_k); }
+/* LUTs of a cut of n leaves: 1 up to lut_k leaves, else 2^(n - lut_k) (wide cut); a TLUT cut with
+ * tl counts tlut_k instead of lut_k */
+static inline int cut_cost(const Mgr *m, const Cut *c) {
+    int k = c->tl ? m->tlut_k : m->lut_k;
+    return c->n <= k ? 1 : 1 << (c->n - k);
+}
 
 static int merge(const Cut *a, const Cut *b, Cut *r, int K) {
     int i = 0, j = 0, k = 0;
@@ -56,6 +64,7 @@ static int merge(const Cut *a, const Cut *b, Cut *r, int K) {
     }
     r->n = k;
     r->sig = a->sig | b->sig;
+    r->tl = a->tl | b->tl;
     return 1;
 }
 
@@ -100,7 +109,7 @@ static int ensure_stack(Mgr *m, int need) {
 
 /* reference (dir=+1) or dereference (dir=-1) a cut recursively; returns the area (LUT count) */
 static int ref_cut(Mgr *m, const Cut *c, int dir) {
-    int area = cut_cost(m, c->n), sp = 0;
+    int area = cut_cost(m, c), sp = 0;
     for (int i = 0; i < c->n; i++) {
         int l = c->leaves[i];
         if (!m->is_and[l]) continue;
@@ -114,7 +123,7 @@ static int ref_cut(Mgr *m, const Cut *c, int dir) {
     while (sp) {
         int v = m->stack[--sp];
         const Cut *b = &m->best[v];
-        area += cut_cost(m, b->n);
+        area += cut_cost(m, b);
         for (int i = 0; i < b->n; i++) {
             int l = b->leaves[i];
             if (!m->is_and[l]) continue;
@@ -138,14 +147,14 @@ static int do_pass(Mgr *m, int mode, Cut *cand, int cand_cap) {
     for (int v = 0; v < n; v++) m->af[v] = 0.0;
     for (int v = 0; v < m->first_and; v++) {
         Cut *c = &m->cuts[(size_t)v * S];
-        if (m->param[v] || v == 0) { c->n = 0; c->sig = 0; }
-        else { c->n = 1; c->leaves[0] = v; c->sig = leaf_sig(v); }
+        if (m->param[v] || v == 0) { c->n = 0; c->sig = 0; c->tl = v != 0; }
+        else { c->n = 1; c->leaves[0] = v; c->sig = leaf_sig(v); c->tl = 0; }
         m->ncuts[v] = 1;
     }
     for (int v = m->first_and; v < n; v++) {
         if (m->param[v]) {
             Cut *c = &m->cuts[(size_t)v * S];
-            c->n = 0; c->sig = 0;
+            c->n = 0; c->sig = 0; c->tl = 1;
             m->ncuts[v] = 1;
             continue;
         }
@@ -157,6 +166,7 @@ static int do_pass(Mgr *m, int mode, Cut *cand, int cand_cap) {
                 if (__builtin_popcountll(s) > K) continue;
                 Cut *r = &cand[nc];
                 if (!merge(&ca[i], &cb[j], r, K)) continue;
+                if (r->tl && r->n > m->tlut_k + 2) continue;
                 int dup = 0;
                 for (int t = 0; t < nc; t++)
                     if (same_cut(&cand[t], r)) { dup = 1; break; }
@@ -188,7 +198,7 @@ static int do_pass(Mgr *m, int mode, Cut *cand, int cand_cap) {
             int is_prev = m->has_best[v] && same_cut(c, &m->best[v]);
             if (d > rv && !is_prev) continue;
             c->delay = d;
-            c->af = ((double)cut_cost(m, c->n) + s) / m->est[v];
+            c->af = ((double)cut_cost(m, c) + s) / m->est[v];
             c->order = t;
             if (mode == DELAY) { c->key0 = d; c->key1 = c->n; c->key2 = c->af; }
             else if (mode == DELAY2) { c->key0 = d; c->key1 = 0; c->key2 = c->af; }
@@ -227,7 +237,7 @@ static int do_pass(Mgr *m, int mode, Cut *cand, int cand_cap) {
         m->arr[v] = store[0].delay;
         m->af[v] = store[0].af;
         Cut *triv = &store[nk];
-        triv->n = 1; triv->leaves[0] = v; triv->sig = leaf_sig(v);
+        triv->n = 1; triv->leaves[0] = v; triv->sig = leaf_sig(v); triv->tl = 0;
         m->ncuts[v] = nk + 1;
     }
     return 0;
@@ -242,12 +252,13 @@ static void cover_refs(Mgr *m, const int *outs, Py_ssize_t nouts) {
 }
 
 static PyObject *py_select_cover(PyObject *self, PyObject *args) {
-    int first_and, K, C, area_mode, flow_passes, exact_passes, lut_k = 0, depth_bound = 0;
+    int first_and, K, C, area_mode, flow_passes, exact_passes, lut_k = 0, depth_bound = 0, tlut_k = 0;
     Py_buffer b0, b1, bp, bo;
-    if (!PyArg_ParseTuple(args, "iy*y*y*y*iiiii|ii", &first_and, &b0, &b1, &bp, &bo, &K, &C, &area_mode,
-                          &flow_passes, &exact_passes, &lut_k, &depth_bound))
+    if (!PyArg_ParseTuple(args, "iy*y*y*y*iiiii|iii", &first_and, &b0, &b1, &bp, &bo, &K, &C, &area_mode,
+                          &flow_passes, &exact_passes, &lut_k, &depth_bound, &tlut_k))
         return NULL;
     if (lut_k <= 0 || lut_k > K) lut_k = K;
+    if (tlut_k <= 0 || tlut_k > lut_k) tlut_k = lut_k;
     PyObject *result = NULL;
     Mgr m;
     memset(&m, 0, sizeof m);
@@ -257,7 +268,7 @@ static PyObject *py_select_cover(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "select_cover: bad arguments");
         goto done;
     }
-    m.nvars = n; m.first_and = first_and; m.K = K; m.C = C; m.lut_k = lut_k;
+    m.nvars = n; m.first_and = first_and; m.K = K; m.C = C; m.lut_k = lut_k; m.tlut_k = tlut_k;
     m.f0 = b0.buf; m.f1 = b1.buf; m.param = bp.buf;
     const int *outs = bo.buf;
     Py_ssize_t nouts = bo.len / (Py_ssize_t)sizeof(int);
@@ -330,7 +341,12 @@ static PyObject *py_select_cover(PyObject *self, PyObject *args) {
     if (depth < 0) { PyErr_NoMemory(); goto done; }
     {
         PyObject *best = PyList_New(n), *arr = PyList_New(n), *refs = PyList_New(n);
-        if (!best || !arr || !refs) { Py_XDECREF(best); Py_XDECREF(arr); Py_XDECREF(refs); goto done; }
+        PyObject *tl = PyBytes_FromStringAndSize(NULL, n);
+        if (!best || !arr || !refs || !tl) {
+            Py_XDECREF(best); Py_XDECREF(arr); Py_XDECREF(refs); Py_XDECREF(tl);
+            goto done;
+        }
+        char *tlb = PyBytes_AS_STRING(tl);
         for (int v = 0; v < n; v++) {
             PyObject *t;
             if (m.is_and[v] && m.has_best[v]) {
@@ -343,8 +359,9 @@ static PyObject *py_select_cover(PyObject *self, PyObject *args) {
             PyList_SET_ITEM(best, v, t);
             PyList_SET_ITEM(arr, v, PyLong_FromLong(m.arr[v]));
             PyList_SET_ITEM(refs, v, PyLong_FromLong(m.refs[v]));
+            tlb[v] = (char)(m.is_and[v] && m.has_best[v] && m.best[v].tl);
         }
-        result = Py_BuildValue("(NNNi)", best, arr, refs, depth);
+        result = Py_BuildValue("(NNNiN)", best, arr, refs, depth, tl);
     }
 done:
     free(m.is_and); free(m.cuts); free(m.ncuts); free(m.best); free(m.has_best); free(m.arr); free(m.req);
@@ -356,9 +373,10 @@ done:
 static PyMethodDef methods[] = {
     {"select_cover", py_select_cover, METH_VARARGS,
      "select_cover(first_and, fanin0: int32 buffer, fanin1, param: bytes, out_vars: int32 buffer, K, C, "
-     "area_mode, flow_passes, exact_passes[, lut_k, depth_bound]) -> (best, arrival, refs, depth); K: maximum "
-     "leaves, lut_k: leaves of one LUT (wider cuts cost 2^(n - lut_k)), depth_bound: required time of the "
-     "outputs when above the depth found (0: none)"},
+     "area_mode, flow_passes, exact_passes[, lut_k, depth_bound, tlut_k]) -> (best, arrival, refs, depth, tl); K: "
+     "maximum leaves, lut_k: leaves of one LUT (wider cuts cost 2^(n - lut_k)), depth_bound: required time of "
+     "the outputs when above the depth found (0: none), tlut_k: leaves of one TLUT (0: lut_k; wider TLUT cuts "
+     "cost 2^(n - tlut_k), at most tlut_k + 2 leaves), tl: per variable 1 when its chosen cut reads a parameter"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moddef = {PyModuleDef_HEAD_INIT, "tmap._cutsc",

@@ -7,7 +7,8 @@ of the regular leaves inside the PPC AIG (structural hashing folds constants and
 entries). TLUTs whose entries are affine in the parameter-only nodes the cone reads get an affine
 record (:mod:`dcsflow.tmap.affine`), which the SCG patches instead of evaluating the PPC.
 :func:`build` also decides whether the wide functions of a cover pay off once the LUTs they need
-are counted.
+are counted. With a TLUT size below six (CFGLUT5), a TLUT cut with more leaves becomes TLUT
+cofactors of that size under MUXF7/MUXF8 (:meth:`_LutBuilder._add_split`).
 """
 
 from __future__ import annotations
@@ -157,8 +158,9 @@ class _LutBuilder:
     ``claims``: LUT name -> literal of the mapped AIG it computes; ``affine``: TLUT name ->
     AffineTlut."""
 
-    def __init__(self, comb: Aig, param: bytearray, ppc: PpcBuilder):
+    def __init__(self, comb: Aig, param: bytearray, ppc: PpcBuilder, tlut_k: int = LUT6):
         self.comb = comb
+        self.tlut_k = tlut_k
         self.param = param
         self.ppc = ppc
         # LUT names differ from input and output names
@@ -193,6 +195,9 @@ class _LutBuilder:
         k = len(leaves)
         mask = (1 << (1 << k)) - 1
         cone, frontier = _cone(v, leaves, comb.ands, comb.first_and, param)
+        if frontier and k > self.tlut_k and self.tlut_k < LUT6:
+            self._add_split(v, list(leaves), cone, frontier, polarities)
+            return
         if k > LUT6:
             self._add_wide(v, list(leaves), cone, frontier, polarities)
             return
@@ -356,6 +361,26 @@ class _LutBuilder:
             (self.neg_name if c else self.lut_name)[v] = top
             self.claims[top] = 2 * v + c
 
+    def _add_split(self, v: int, leaves: list, cone: list, frontier: list, polarities: list[int]) -> None:
+        """A TLUT cut of node ``v`` with more leaves than the TLUT size (``tlut_k`` + 1 or + 2; the
+        cut selection allows no more, :mod:`dcsflow.tmap.cuts`): per polarity, TLUTs
+        ``<name>_q<q>`` on the first ``tlut_k`` leaves holding the cofactors at the last one or two
+        leaves, under MUXF7 (and MUXF8), as :meth:`_wide_cells` (UG474; a CFGLUT5's O6 feeds
+        its slice's F7 multiplexer like a LUT6's). No affine records: the TLUT size is below six only
+        for CFGLUT5, whose SCG evaluates the PPC for every TLUT."""
+        comb = self.comb
+        if len(frontier) <= MAX_FRONTIER and not any(self.param[l] for l in leaves):
+            fr, tabs = self._tables(v, cone, leaves, frontier)
+            f = self._entries_from_tables(fr, tabs, len(leaves))
+        else:
+            f = _cone_function(v, cone, leaves, comb.ands, comb.first_and, self.param, self.ppc)
+        ins = [_leaf_name(l, self.lut_name, comb.input_names) for l in leaves]
+        for c in polarities:
+            top = self.namer(f"n{v}" if c == 0 else f"n{v}_inv")
+            self._wide_cells(top, ins, f, c, None, self.tlut_k)
+            (self.neg_name if c else self.lut_name)[v] = top
+            self.claims[top] = 2 * v + c
+
     def _wide_records(self, v: int, leaves: list, cone: list, frontier: list, polarities: list[int]):
         """Affine records of the cofactor TLUTs of a wide cut whose cone reads parameters (see
         :meth:`_add_wide`): (leaves, cone, frontier, per polarity the records of its cofactor LUTs or
@@ -394,27 +419,29 @@ class _LutBuilder:
                 self.select_luts += len(self.luts) - n0
         return leaves2, cone2, frontier2, aff2
 
-    def _wide_cells(self, top: str, ins: list, f, c: int, records: list | None) -> None:
+    def _wide_cells(self, top: str, ins: list, f, c: int, records: list | None, lut_k: int = LUT6) -> None:
         """The cells of one polarity ``c`` of a wide function ``f`` (truth table or PPC literals over
-        ``ins``, 7 or 8 inputs) named ``top``: its cofactor LUT6 ``<top>_q<j>`` (with ``records[j]``
-        when a TLUT) and the MUXF7 (and MUXF8) over them, the last one named ``top``."""
-        m64 = (1 << 64) - 1
-        nsel = len(ins) - LUT6
+        ``ins``, ``lut_k`` + 1 or + 2 inputs) named ``top``: its cofactor LUTs ``<top>_q<j>`` on the
+        first ``lut_k`` inputs (with ``records[j]`` when a TLUT) and the MUXF7 (and MUXF8) over them,
+        the last one named ``top``."""
+        size = 1 << lut_k
+        mq = (1 << size) - 1
+        nsel = len(ins) - lut_k
         q = []
         for j in range(1 << nsel):
-            fq = (f >> (64 * j)) & m64 if isinstance(f, int) else f[64 * j:64 * (j + 1)]
+            fq = (f >> (size * j)) & mq if isinstance(f, int) else f[size * j:size * (j + 1)]
             nm = self.namer(f"{top}_q{j}")
-            lut = self._lut(nm, ins[:LUT6], fq, c, m64)
+            lut = self._lut(nm, ins[:lut_k], fq, c, mq)
             self.luts.append(lut)
             if lut.is_tlut and records is not None:
                 self.affine[nm] = records[j]
             q.append(nm)
         if nsel == 1:
-            self.muxes.append(Mux(top, "MUXF7", q[0], q[1], ins[6]))
+            self.muxes.append(Mux(top, "MUXF7", q[0], q[1], ins[lut_k]))
         else:
             a, b = self.namer(f"{top}_f7a"), self.namer(f"{top}_f7b")
-            self.muxes += [Mux(a, "MUXF7", q[0], q[1], ins[6]), Mux(b, "MUXF7", q[2], q[3], ins[6]),
-                           Mux(top, "MUXF8", a, b, ins[7])]
+            self.muxes += [Mux(a, "MUXF7", q[0], q[1], ins[lut_k]), Mux(b, "MUXF7", q[2], q[3], ins[lut_k]),
+                           Mux(top, "MUXF8", a, b, ins[lut_k + 1])]
 
     def _shared_lut(self, key, nm_base: str, ins: list, o: int, **function) -> str:
         """Name of the LUT for ``key`` (a tunable constant or an inverter an output needs), made on
@@ -462,16 +489,18 @@ class Built(NamedTuple):
     select_luts: int
 
 
-def build_luts(comb: Aig, params: list, param: bytearray, cover, K: int) -> Built:
+def build_luts(comb: Aig, params: list, param: bytearray, cover, K: int, tlut_k: int = 0) -> Built:
     """Turn the chosen cuts of ``cover`` (a :class:`dcsflow.tmap.cuts.Cover` of ``comb``; ``param``:
     its parameter-only flags, ``params``: the parameter names in PPC input order) into LUTs/TLUTs and
     the PPC AIG (before ABC). A mapped node gets its LUT in the polarities its readers need; outputs
-    that read inputs, constants or parameter-only nodes get inverters or tunable constants."""
+    that read inputs, constants or parameter-only nodes get inverters or tunable constants. ``tlut_k``:
+    most regular inputs of one TLUT (0: ``K``; larger TLUT cuts are split, :meth:`_LutBuilder._add_split`)."""
+    tlut_k = tlut_k or K
     ppc = PpcBuilder(comb, params)
     mapped = _mapped_nodes(comb, param, cover)
     used_as_leaf = _leaf_vars(mapped, cover.best, comb.max_var + 1)
     pos_out, neg_out = _output_polarities(comb, param)
-    lb = _LutBuilder(comb, param, ppc)
+    lb = _LutBuilder(comb, param, ppc, tlut_k)
     lb.best = cover.best
     for v in mapped:
         want_pos = pos_out[v] or used_as_leaf[v] or not neg_out[v]
@@ -482,16 +511,16 @@ def build_luts(comb: Aig, params: list, param: bytearray, cover, K: int) -> Buil
         lb.select_luts -= _sweep(lb, outputs)
     regular_inputs = [nm for j, nm in enumerate(comb.input_names) if not param[1 + j]]
     netlist = TlutNetlist(K=K, inputs=regular_inputs, params=list(params), luts=lb.luts, outputs=outputs,
-                          muxes=lb.muxes)
+                          muxes=lb.muxes, tlut_k=tlut_k)
     return Built(netlist, ppc.aig, lb.claims, lb.affine, lb.select_luts)
 
 
-def build(comb: Aig, params: list, param: bytearray, cover, nowide, K: int, notes: list) -> Built:
+def build(comb: Aig, params: list, param: bytearray, cover, nowide, K: int, notes: list, tlut_k: int = 0) -> Built:
     """LUTs and PPC of ``cover`` (:func:`build_luts`); ``nowide``: the same choice without wide cuts
     (None: the cover has none to weigh). When the cover's LUTs plus the select LUTs its wide functions
     need (:meth:`_LutBuilder._add_wide`) outnumber those of ``nowide``, ``nowide`` is built instead.
     Either way a note appended to ``notes`` says what the wide functions gave."""
-    built = build_luts(comb, params, param, cover, K)
+    built = build_luts(comb, params, param, cover, K, tlut_k)
     if nowide is None:
         return built
     n_sel = built.select_luts
@@ -500,7 +529,7 @@ def build(comb: Aig, params: list, param: bytearray, cover, nowide, K: int, note
         # the select XOR LUTs that keep cofactor TLUTs affine cost more than the wide cuts saved
         notes.append(f"wide functions not used: {before} LUTs without, {after} with their {n_sel} "
                      "select LUTs")
-        return build_luts(comb, params, param, nowide, K)
+        return build_luts(comb, params, param, nowide, K, tlut_k)
     n_wide = sum(1 for v in range(comb.first_and, len(cover.best))
                  if cover.refs[v] and cover.best[v] is not None and len(cover.best[v]) > LUT6)
     sel = f" + {n_sel} select LUTs" if n_sel else ""

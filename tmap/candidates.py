@@ -82,7 +82,8 @@ def cover_of(comb: Aig, pvars: set, opt: MapOptions, wide: bool = False, depth_b
     out_vars = [o >> 1 for o in comb.outputs]
     cover = select_cover(base, fanin0, fanin1, param, [v for v in out_vars if v >= base and not param[v]],
                          K=opt.K, C=opt.cuts_per_node, area_mode=opt.area, flow_passes=opt.flow_passes,
-                         exact_passes=opt.exact_passes, wide=wide, depth_bound=depth_bound, single=single)
+                         exact_passes=opt.exact_passes, wide=wide, depth_bound=depth_bound, single=single,
+                         tlut_k=opt.tlut_k or 0)
     return cover, param
 
 

@@ -54,7 +54,7 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
     Returns:
         :class:`dcsflow.tmap.result.MapResult`.
     Raises:
-        ParamError: unknown parameter name. TmapError: K outside 2..6.
+        ParamError: unknown parameter name. TmapError: K outside 2..6, tlut_k outside 2..K.
         VerificationError: the ABC proof failed (``options.verify``). ToolError: ABC failed.
         ToolMissing (:mod:`dcsflow.tools`): ABC missing.
     """
@@ -70,7 +70,7 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
     with steps.step("LUTs and PPC"):
         say("building LUTs and PPC")
         netlist, ppc, claims, affine, _ = build(choice.aig, params, choice.param, choice.cover, choice.nowide,
-                                                opt.K, notes)
+                                                opt.K, notes, opt.tlut_k or opt.K)
     netlist.source_hash = aig.canonical_hash()
     ppc_seconds = 0.0
     if opt.optimize_ppc:
@@ -89,10 +89,13 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
 
 def _resolved_options(options: MapOptions | None, aig: Aig) -> MapOptions:
     """``options`` (default: :class:`MapOptions`) with the default mode filled in for ``aig``
-    (:meth:`MapOptions.resolved`). Raises TmapError: K outside 2..6, or fewer than one cut per node."""
+    (:meth:`MapOptions.resolved`). Raises TmapError: K outside 2..6, tlut_k outside 2..K, or fewer
+    than one cut per node."""
     opt = (options or MapOptions()).resolved(aig.num_ands)
     if not 2 <= opt.K <= 6:
         raise TmapError(f"K must be between 2 and 6, got {opt.K}")
+    if opt.tlut_k is not None and not 2 <= opt.tlut_k <= opt.K:
+        raise TmapError(f"TLUT inputs must be between 2 and K = {opt.K}, got {opt.tlut_k}")
     if opt.cuts_per_node < 1:
         raise TmapError(f"cuts per node must be at least 1, got {opt.cuts_per_node}")
     return opt

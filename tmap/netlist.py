@@ -2,7 +2,7 @@
 :func:`compose`, which turns a netlist and its PPC into one AIG.
 
 The JSON document is format ``dcsflow-tlut-netlist`` (docs/formats.md): version 2 added the
-wide-function multiplexers; version 1 is still read. A TLUT's truth table is a list of PPC output
+wide-function multiplexers, version 3 the TLUT size ``tlut_k``; versions 1 and 2 are still read. A TLUT's truth table is a list of PPC output
 indices (one per entry); the PPC itself is an AIG over the parameters (:mod:`dcsflow.tmap.ppc`).
 Standard library only.
 """
@@ -18,8 +18,9 @@ from .errors import TmapError
 __all__ = ["NETLIST_FORMAT", "NETLIST_VERSION", "LUT6", "Lut", "Mux", "TlutNetlist", "compose"]
 
 NETLIST_FORMAT = "dcsflow-tlut-netlist"
-#: Version of the TLUT netlist format: 2 added the wide-function multiplexers (``muxes``).
-NETLIST_VERSION = 2
+#: Version of the TLUT netlist format: 2 added the wide-function multiplexers (``muxes``), 3 the TLUT
+#: size (``tlut_k``).
+NETLIST_VERSION = 3
 #: Inputs of one LUT site; cuts with more regular leaves are wide (LUT6 cofactors + MUXF7/MUXF8).
 LUT6 = 6
 
@@ -66,7 +67,7 @@ class Mux:
 
 @dataclass
 class TlutNetlist:
-    """LUT netlist with TLUTs (format ``dcsflow-tlut-netlist`` version 2, see docs/formats.md).
+    """LUT netlist with TLUTs (format ``dcsflow-tlut-netlist`` version 3, see docs/formats.md).
 
     Attributes:
         K: LUT size used for mapping.
@@ -77,6 +78,7 @@ class TlutNetlist:
             "0" or "1".
         source_hash: SHA-256 of the canonical source AIG.
         muxes: :class:`Mux` cells of the wide functions (a MUXF8 after the MUXF7s it reads).
+        tlut_k: most regular inputs of one TLUT (0: ``K``); 5 when the TLUTs are CFGLUT5 (UG953).
     """
 
     K: int
@@ -86,6 +88,12 @@ class TlutNetlist:
     outputs: list
     source_hash: str = ""
     muxes: list = field(default_factory=list)
+    tlut_k: int = 0
+
+    @property
+    def tlut_size(self) -> int:
+        """Most regular inputs of one TLUT (``tlut_k``, else ``K``)."""
+        return self.tlut_k or self.K
 
     def cells(self) -> list:
         """LUTs and muxes in one topological order: each mux right after the last cell it reads."""
@@ -117,14 +125,15 @@ class TlutNetlist:
         return {"format": NETLIST_FORMAT, "version": NETLIST_VERSION, "K": self.K, "inputs": list(self.inputs),
                 "params": list(self.params), "luts": luts,
                 "muxes": [{"name": m.name, "type": m.kind, "I0": m.i0, "I1": m.i1, "S": m.s} for m in self.muxes],
-                "outputs": [{"name": n, "driver": d} for n, d in self.outputs], "source_hash": self.source_hash}
+                "outputs": [{"name": n, "driver": d} for n, d in self.outputs], "source_hash": self.source_hash,
+                "tlut_k": self.tlut_size}
 
     @classmethod
     def from_json_obj(cls, d: dict) -> "TlutNetlist":
-        """Inverse of :meth:`to_json_obj` (version 1, without muxes, is read too); raises TmapError on
-        another format or version, or a mux of unknown type."""
-        if d.get("format") != NETLIST_FORMAT or d.get("version") not in (1, NETLIST_VERSION):
-            raise TmapError(f"not a {NETLIST_FORMAT} version 1 or {NETLIST_VERSION} document")
+        """Inverse of :meth:`to_json_obj` (version 1, without muxes, and 2, without ``tlut_k``, are
+        read too); raises TmapError on another format or version, or a mux of unknown type."""
+        if d.get("format") != NETLIST_FORMAT or d.get("version") not in (1, 2, NETLIST_VERSION):
+            raise TmapError(f"not a {NETLIST_FORMAT} version 1 to {NETLIST_VERSION} document")
         luts = [Lut(x["name"], list(x["inputs"]), int(x["init"], 16) if "init" in x else None,
                     list(x["ppc"]) if "ppc" in x else None) for x in d["luts"]]
         muxes = [Mux(x["name"], x["type"], x["I0"], x["I1"], x["S"]) for x in d.get("muxes", [])]
@@ -132,7 +141,8 @@ class TlutNetlist:
             if m.kind not in ("MUXF7", "MUXF8"):
                 raise TmapError(f"mux {m.name}: unknown type {m.kind!r} (MUXF7 or MUXF8)")
         return cls(d["K"], list(d["inputs"]), list(d["params"]), luts,
-                   [(o["name"], o["driver"]) for o in d["outputs"]], d.get("source_hash", ""), muxes)
+                   [(o["name"], o["driver"]) for o in d["outputs"]], d.get("source_hash", ""), muxes,
+                   int(d.get("tlut_k", 0)))
 
     def to_blif(self, model: str = "tmap") -> str:
         """BLIF text readable by Yosys ``read_blif``: static LUTs as ``.names``; TLUTs as

@@ -35,6 +35,10 @@ class MapOptions:
 
     Attributes:
         K: LUT size, maximum number of regular inputs per LUT (2..6).
+        tlut_k: regular inputs of one TLUT when fewer than ``K`` (None: ``K``); 5 maps TLUTs onto
+            CFGLUT5 (UG953, a 5-input LUT whose truth table shifts in from the fabric): the cut
+            selection weighs a TLUT cut of ``tlut_k + 1`` or ``tlut_k + 2`` leaves as 2 or 4 TLUTs
+            under MUXF7/MUXF8 (:mod:`dcsflow.tmap.cuts`), and the netlist builds it so.
         cuts_per_node: priority cuts C kept per node (None: default mode).
         area: trade depth for area (no depth constraint during area recovery).
         verify: prove netlist ∘ PPC ≡ AIG with ABC ``cec`` (failure raises VerificationError).
@@ -78,6 +82,7 @@ class MapOptions:
     """
 
     K: int = 6
+    tlut_k: int | None = None
     cuts_per_node: int | None = None
     area: bool = False
     verify: bool = True
