@@ -42,7 +42,7 @@ from dcsflow.scg.folderlock import LOCK_FILE, is_lock_file, locked_folder
 from dcsflow.scg.device import DEFAULT_PART
 
 from .baselines import CANDIDATES, check_names
-from .design import LUT_SIZES, Design, design_time_limit
+from .design import LUT_SIZES, TLUT_KINDS, Design, design_time_limit
 from .frontcheck import submit_for_build
 from .frontend import check_param_names
 from .jobs import Jobs, check_jobs
@@ -56,7 +56,8 @@ FINISHED_FILES = ("build.json", "report.json", "report.html")
 
 #: what a build writes at the top of its folder (besides FINISHED_FILES): with ``force`` into a
 #: folder that is not a build folder, none of these may exist already
-BUILD_ENTRIES = ("stages", "frontend", "tmap", "tlut", "baselines", "conventional", "conv", "backend", "vivado", "template.json",
+BUILD_ENTRIES = ("stages", "frontend", "tmap", "tlut", "baselines", "conventional", "conv", "backend", "vivado",
+                 "cfglut", "cfglut.json", "template.json",
                  "template.v", "conventional.v", "ppc.aig", "ppc.json", "frontcheck", "report",
                  LOCK_FILE)
 
@@ -69,6 +70,12 @@ class BuildOptions:
     target device; start/stop: first and last stage (names in :data:`STAGES`); progress: rich
     progress on stderr; area: TMAP area recovery without the depth bound; seed: placer seed;
     tlut_pairs: the back end may put two small TLUTs into one LUT6_2 site (LUT size 6 only);
+    tlut: the TLUT realization, one of :data:`~dcsflow.flow.design.TLUT_KINDS` (None: the design's
+    :attr:`~dcsflow.flow.design.Design.tlut`, else ``frames``); ``cfglut5``: TMAP keeps every TLUT to
+    at most 5 regular inputs and the outputs stage writes the CFGLUT5 chains and their loader
+    (:mod:`dcsflow.flow.cfglut`); chain_luts: CFGLUT5s per chain of a ``cfglut5`` build (None:
+    :data:`~dcsflow.flow.cfglut.DEFAULT_CHAIN_LUTS`, the longest chain whose shift meets the
+    rekey-time target);
     mul_chunk: front end, regular-operand bits per chunk product of a multiplier with a parameter
     operand (:mod:`dcsflow.flow.param_arith`; 0 = leave it to synth_xilinx; None = the LUT size);
     lut_size: the LUT size K, one of :data:`~dcsflow.flow.design.LUT_SIZES` (None: the design's
@@ -122,6 +129,8 @@ class BuildOptions:
     jobs: int | None = None
     lut_size: int | None = None
     timeout: float | None = None
+    tlut: str | None = None
+    chain_luts: int | None = None
 
 
 @dataclass
@@ -136,10 +145,12 @@ class BuildResult:
 
 
 def design_hash(design: Design, top: str | None, params: list[str] | tuple[str, ...],
-                ghdl_options: list[str] | tuple[str, ...] = (), lut_size: int = 6, adders: str = "auto") -> str:
+                ghdl_options: list[str] | tuple[str, ...] = (), lut_size: int = 6, adders: str = "auto",
+                tlut: tuple = ("frames",)) -> str:
     """SHA-256 (hex) identifying what is built: every source (name and contents), the top, the
     Verilog parameters, the parameter port list, the conventional build's own parameters, the
-    user's GHDL options, a LUT size other than 6 and an ``--adders`` mode other than ``auto`` (so a
+    user's GHDL options, a LUT size other than 6, an ``--adders`` mode other than ``auto`` and a TLUT
+    realization other than ``frames`` with its chain length (``tlut``: (kind, chain_luts)) (so a
     default build's hash is the one it had before these could be chosen). Every artifact carries it, so that a PPC can never be applied to
     another build's template, and a stage record of another LUT size is stale."""
     h = hashlib.sha256()
@@ -154,6 +165,8 @@ def design_hash(design: Design, top: str | None, params: list[str] | tuple[str, 
         h.update(json.dumps(["lut_size", lut_size]).encode())
     if adders != "auto":
         h.update(json.dumps(["adders", adders]).encode())
+    if tuple(tlut)[0] != "frames":
+        h.update(json.dumps(["tlut", *tlut]).encode())
     return h.hexdigest()
 
 
@@ -239,18 +252,25 @@ def _context(opts: BuildOptions, design: Design, step, jobs=None) -> Context:
             top, params = vhdl.top, list(vhdl.params)
     out = Path(opts.out)
     return Context(opts, design, top, tuple(params), vhdl,
-                   design_hash(design, top, params, tuple(opts.ghdl_options), opts.lut_size, opts.adders), out, step, jobs,
+                   design_hash(design, top, params, tuple(opts.ghdl_options), opts.lut_size, opts.adders,
+                               (opts.tlut, opts.chain_luts)), out, step, jobs,
                    Recorder())
 
 
 def _lut_options(opts: BuildOptions, design: Design) -> BuildOptions:
-    """``opts`` with ``lut_size`` (the option, else the design's, else 6) and ``mul_chunk`` (None:
-    the LUT size) filled in.
+    """``opts`` with ``lut_size`` (the option, else the design's, else 6), ``mul_chunk`` (None:
+    the LUT size), ``tlut`` (the option, else the design's, else ``frames``) and ``chain_luts`` (a
+    ``cfglut5`` build's: the option, else :data:`~dcsflow.flow.cfglut.DEFAULT_CHAIN_LUTS`) filled in.
 
     Raises:
         BuildError: a LUT size not in :data:`~dcsflow.flow.design.LUT_SIZES`; ``tlut_pairs`` below
-            LUT size 6 (one LUT per LUT site there).
+            LUT size 6 (one LUT per LUT site there) or with ``cfglut5``; an unknown TLUT realization;
+            ``chain_luts`` without ``cfglut5`` or outside 1..:data:`~dcsflow.scg.cfglut.MAX_CHAIN_LUTS`.
     """
+    from dcsflow.scg.cfglut import MAX_CHAIN_LUTS
+
+    from .cfglut import DEFAULT_CHAIN_LUTS
+
     k = opts.lut_size if opts.lut_size is not None else (design.lut_size or 6)
     where = "--lut-size" if opts.lut_size is not None else f"design {design.name}: lut_size"
     if isinstance(k, bool) or k not in LUT_SIZES:
@@ -258,7 +278,21 @@ def _lut_options(opts: BuildOptions, design: Design) -> BuildOptions:
     if opts.tlut_pairs and k != 6:
         raise BuildError(f"--tlut-pairs needs LUT size 6 (this build's is {k}): below 6 every LUT takes a "
                          "LUT site of its own")
-    return replace(opts, lut_size=k, mul_chunk=k if opts.mul_chunk is None else opts.mul_chunk)
+    tl = opts.tlut if opts.tlut is not None else (design.tlut or "frames")
+    if tl not in TLUT_KINDS:
+        where = "--tlut" if opts.tlut is not None else f"design {design.name}: tlut"
+        raise BuildError(f"{where} {tl!r}: the TLUT realization must be one of {', '.join(TLUT_KINDS)}")
+    if opts.tlut_pairs and tl == "cfglut5":
+        raise BuildError("--tlut-pairs needs --tlut frames: a CFGLUT5 takes a whole LUT site")
+    chain = None
+    if tl == "cfglut5":
+        chain = DEFAULT_CHAIN_LUTS if opts.chain_luts is None else opts.chain_luts
+        if isinstance(chain, bool) or not isinstance(chain, int) or not 1 <= chain <= MAX_CHAIN_LUTS:
+            raise BuildError(f"--chain-luts {chain!r}: CFGLUT5s per chain must be 1..{MAX_CHAIN_LUTS}")
+    elif opts.chain_luts is not None:
+        raise BuildError("--chain-luts needs --tlut cfglut5")
+    return replace(opts, lut_size=k, mul_chunk=k if opts.mul_chunk is None else opts.mul_chunk, tlut=tl,
+                   chain_luts=chain)
 
 
 def _check_out(out: Path, force: bool) -> None:

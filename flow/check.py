@@ -91,15 +91,17 @@ def prepare_check(build_dir: str | Path, options: CheckOptions = CheckOptions())
 
 
 def simulate_vectors(setup: CheckSetup, netlist_for: Callable[[int], str], label: str, progress: bool = True,
-                     jobs: int | None = None) -> CheckResult:
+                     jobs: int | None = None, units: list[list[int]] | None = None) -> CheckResult:
     """Simulate one specialized netlist per group of cases and compare with the expected outputs.
 
     Args:
         setup: from :func:`prepare_check`.
-        netlist_for: ``netlist_for(g) -> str``, the Verilog text of the netlist specialized for
-            group ``g`` (handed to the design's runner in a private temporary folder, deleted
-            afterwards).
+        netlist_for: ``netlist_for(u) -> str``, the Verilog text of the netlist of simulation unit
+            ``u`` (by default unit g is group g: the netlist specialized for it), handed to the
+            design's runner in a private temporary folder, deleted afterwards.
         label: progress-bar label. jobs: parallel simulations (default min(4, CPUs)).
+        units: groups simulated together, in order, by one run of the design's runner on their cases
+            (e.g. a netlist that loads one key after the other); default one unit per group.
     Every simulation has the time limit of its tool (:mod:`dcsflow.limits`; the design's
     :attr:`~dcsflow.flow.design.Design.timeout` when no ``--timeout`` is set); the first failure or
     time-out ends the check (groups not started yet are not started).
@@ -109,31 +111,32 @@ def simulate_vectors(setup: CheckSetup, netlist_for: Callable[[int], str], label
         ToolTimeout (:mod:`dcsflow.tools`): a simulation ran past its time limit.
     """
     b, dc = setup.build, setup.check
+    units = units if units is not None else [[g] for g in range(len(dc.groups))]
     result = CheckResult(0, len(dc.vectors), each_line=dc.each_line)
     remove_stale_work_folders()
     with tempfile.TemporaryDirectory(prefix=f"{WORK_PREFIX}{os.getpid()}-") as tmp:
         work = Path(tmp)
         os.chmod(work, 0o700)
 
-        def one(g):
-            d = work / f"g{g}"
+        def one(u):
+            d = work / f"g{u}"
             d.mkdir(mode=0o700)
             try:
-                return dc.run_group(d, netlist_for(g), b.top, [dc.vectors[i] for i in dc.groups[g][1]])
+                return dc.run_group(d, netlist_for(u), b.top, [dc.vectors[i] for g in units[u] for i in dc.groups[g][1]])
             finally:
                 shutil.rmtree(d, ignore_errors=True)
 
         n_jobs = jobs or max(1, min(4, os.cpu_count() or 1))
         with design_time_limit(setup.design), ThreadPoolExecutor(n_jobs) as ex:
-            futs = [ex.submit(one, g) for g in range(len(dc.groups))]
+            futs = [ex.submit(one, u) for u in range(len(units))]
             try:
                 if progress:
                     _progress(futs, label, len(dc.vectors))
                 outcomes: dict[int, tuple[bool, str]] = {}
-                for g, f in enumerate(futs):
+                for u, f in enumerate(futs):
                     oks, cycles = f.result()
                     result.cycles += cycles
-                    for i, (ok, why) in zip(dc.groups[g][1], oks):
+                    for i, (ok, why) in zip([i for g in units[u] for i in dc.groups[g][1]], oks):
                         outcomes[i] = (ok, why)
             except BaseException:
                 for f in futs:              # a failed or timed-out group ends the check: start no other
@@ -198,12 +201,49 @@ def check_build(build_dir: str | Path, options: CheckOptions = CheckOptions(), p
     t0 = time.perf_counter()
     setup = prepare_check(build_dir, options)
     b = setup.build
+    if b.tlut_kind == "cfglut5":
+        result = check_cfglut(setup, progress, jobs)
+        result.seconds = time.perf_counter() - t0
+        return result
     inits = tlut_values(b, setup.circuit_values())
     result = simulate_vectors(setup, lambda i: nl.write_verilog(b.module, b.top, inits[i]),
                               f"check {b.manifest.get('design')}", progress, jobs)
     result.seconds = time.perf_counter() - t0
     return result
 
+
+
+def check_cfglut(setup: CheckSetup, progress: bool = True, jobs: int | None = None) -> CheckResult:
+    """The check of a ``cfglut5`` build (:mod:`dcsflow.flow.cfglut`): the groups are simulated two
+    at a time on one netlist whose CFGLUT5s start all-zero: the chain words of the first group's
+    key (:meth:`dcsflow.scg.cfglut.Layout.words_for`, from the PPC as ``dcsflow rekey`` computes them)
+    go through the loader before any data item, those of the second once the first group's items
+    have started (the loader holds the design's input handshake until the shift is over); a last odd
+    group runs alone. Every case against the design's expected outputs.
+
+    Raises:
+        CheckError: the design describes no input handshake (:attr:`dcsflow.flow.design.Design.handshake`).
+    """
+    from . import cfglut
+
+    b, d, dc = setup.build, setup.design, setup.check
+    if d.handshake is None:
+        raise CheckError(f"design {d.name} describes no input handshake (Design.handshake): the check of a "
+                         "cfglut5 build cannot load a key between two data items")
+    layout = b.cfglut_layout
+    entries = {c: len(e) for c, e in b.tlut_entries.items()}
+    inits = tlut_values(b, setup.circuit_values())
+    words = [layout.words_for(i, entries) for i in inits]
+    units = [list(range(g, min(g + 2, len(dc.groups)))) for g in range(0, len(dc.groups), 2)]
+    sources = cfglut.harness_sources(b.module, b.top, layout)
+
+    def netlist_for(u: int) -> str:
+        first = len(dc.groups[units[u][0]][1])
+        return sources + cfglut.check_harness(b.module, b.top, layout, d.handshake, [words[g] for g in units[u]],
+                                              first)
+
+    return simulate_vectors(setup, netlist_for, f"check {b.manifest.get('design')} (CFGLUT5 loader)", progress,
+                            jobs, units)
 
 
 def conventional_verilog(build_dir: str | Path) -> tuple[str, str]:

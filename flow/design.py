@@ -35,6 +35,32 @@ VHDL_SUFFIXES = (".vhd", ".vhdl")
 VERILOG_SUFFIXES = (".v", ".sv")
 #: every HDL file name suffix the flow reads
 HDL_SUFFIXES = VERILOG_SUFFIXES + VHDL_SUFFIXES
+#: the TLUT realizations (``dcsflow build --tlut``, docs/architecture.md "Two TLUT realizations"):
+#: ``frames`` rewrites configuration frames through the ICAP; ``cfglut5`` makes every TLUT a CFGLUT5
+#: (UG953) whose truth table the fabric shifts in (:mod:`dcsflow.flow.cfglut`)
+TLUT_KINDS = ("frames", "cfglut5")
+
+
+@dataclass(frozen=True)
+class Handshake:
+    """The input handshake of a design's top, by port name, for the CFGLUT5 loader's hold
+    (:mod:`dcsflow.flow.cfglut`): a data item enters through ``valid``/``ready`` beats (AXI4-Stream
+    style, a beat when both are high), its last beat marked by ``last`` (None: every beat is a whole
+    item); it has left the design at a one-cycle pulse of ``done``, or (``done`` None) at an output
+    beat ``out_valid``/``out_ready``. One item's beats are never split by a hold. ``clock``: the
+    clock of all of them (the loader and the CFGLUT5s shift on it); ``reset``: the design's
+    synchronous active-high reset (None: none)."""
+
+    valid: str
+    ready: str
+    last: str | None = None
+    done: str | None = None
+    out_valid: str | None = None
+    out_ready: str | None = None
+    clock: str = "clk"
+    reset: str | None = "rst"
+
+
 #: the LUT sizes a build can map to (``dcsflow build --lut-size``, :attr:`Design.lut_size`); 6 = the
 #: 7-series LUT6, the default
 LUT_SIZES = (4, 5, 6)
@@ -262,6 +288,11 @@ class Design:
         project: the ``dcsflow.toml`` of a project design, else None.
         lut_size: the LUT size K its builds map to when ``dcsflow build --lut-size`` is not given
             (:data:`LUT_SIZES`; None: 6; a project's ``[build] lut_size``).
+        tlut: the TLUT realization its builds use when ``dcsflow build --tlut`` is not given
+            (:data:`TLUT_KINDS`; None: ``frames``; a project's ``[build] tlut``).
+        handshake: the top's input handshake (:class:`Handshake`), which a ``cfglut5`` build's
+            loader holds while it shifts; None: the loader's ``hold`` is left to the user and
+            ``dcsflow check`` cannot load a second key between two data items.
         timeout: seconds every external tool run of its builds and checks may take when neither
             ``--timeout`` nor the caller sets a limit (None: each tool's default,
             :mod:`dcsflow.limits`; a project's ``[build] timeout``; :func:`design_time_limit`).
@@ -284,6 +315,8 @@ class Design:
     origin: str = "files"
     project: Path | None = None
     lut_size: int | None = None
+    tlut: str | None = None
+    handshake: "Handshake | None" = None
     timeout: float | None = None
 
     @property

@@ -42,13 +42,13 @@ class MapOutcome:
 
 
 def tmap_mapper(aig_path: Path, params: list[str], out_dir: Path, K: int = 6, area: bool = False,
-                status=None) -> MapOutcome:
+                status=None, tlut_k: int | None = None) -> MapOutcome:
     """Map with TMAP in its default mode, as ``dcsflow map`` does: reduced cuts, depth-oriented then
     area recovery (``area``: without the depth bound), 16 priority cuts per node, the front end's AIG
     and its ABC-optimized variants (``tmap.options.ABC_AIG_SCRIPTS``) plus 8 cuts on the front end's AIG
     (the best cover is kept), or 8
-    cuts on the AIG alone above ``tmap.options.FULL_MODE_ANDS`` AND nodes; writes
-    out_dir/{netlist.json,ppc.aig,ppc.json}."""
+    cuts on the AIG alone above ``tmap.options.FULL_MODE_ANDS`` AND nodes, TLUTs of at most ``tlut_k``
+    regular inputs (None: ``K``); writes out_dir/{netlist.json,ppc.aig,ppc.json}."""
     try:
         from dcsflow.aig import read_aiger
         from dcsflow.tmap.mapper import map_tluts
@@ -59,7 +59,7 @@ def tmap_mapper(aig_path: Path, params: list[str], out_dir: Path, K: int = 6, ar
     aig = read_aiger(str(aig_path))
     # the default mode (ABC-optimized AIG variants, 16 priority cuts per node) cuts the picipher
     # designs' LUTs by ~15% (and their depth); the proof stays against the front end's AIG
-    res = map_tluts(aig, params, MapOptions(K=K, area=area, verify=True), progress=status)
+    res = map_tluts(aig, params, MapOptions(K=K, area=area, verify=True, tlut_k=tlut_k), progress=status)
     out_dir.mkdir(parents=True, exist_ok=True)
     res.write(str(out_dir))
     st = res.stats
@@ -118,19 +118,21 @@ def _selected():
 
 
 def map_logic(aig_path: Path, params: list[str], out_dir: Path, area: bool = False, status=None,
-              K: int = 6) -> MapOutcome:
+              K: int = 6, tlut_k: int | None = None) -> MapOutcome:
     """Map the AIGER ``aig_path`` (parameter inputs named in ``params``) into ``out_dir`` with
-    ``K``-input LUTs (the build's LUT size).
+    ``K``-input LUTs (the build's LUT size) and TLUTs of at most ``tlut_k`` regular inputs (None:
+    ``K``; 5 for CFGLUT5).
 
     ``status`` (optional callable(str)) is told the mapper's current step (progress display).
 
     Raises:
-        MapperError: a ``DCSFLOW_MAPPER`` function that takes no ``K`` at a LUT size other than 6,
-            or a mapping with a LUT of more than ``K`` regular inputs.
+        MapperError: a ``DCSFLOW_MAPPER`` function that takes no ``K`` at a LUT size other than 6
+            (no ``tlut_k`` when one is asked for), or a mapping with a LUT of more than ``K``
+            regular inputs or a TLUT of more than ``tlut_k``.
     """
     fn = _selected()
     if fn is tmap_mapper:
-        return fn(aig_path, params, out_dir, area=area, status=status, K=K)
+        return fn(aig_path, params, out_dir, area=area, status=status, K=K, tlut_k=tlut_k)
     kw = {"area": area} if area else {}
     if K != 6:
         import inspect
@@ -140,7 +142,20 @@ def map_logic(aig_path: Path, params: list[str], out_dir: Path, area: bool = Fal
             raise MapperError(f"DCSFLOW_MAPPER={os.environ.get('DCSFLOW_MAPPER')}: takes no K argument, "
                               f"so it cannot map to the LUT size {K}")
         kw["K"] = K
+    if tlut_k is not None:
+        import inspect
+
+        sig = inspect.signature(fn)
+        if "tlut_k" not in sig.parameters and not any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values()):
+            raise MapperError(f"DCSFLOW_MAPPER={os.environ.get('DCSFLOW_MAPPER')}: takes no tlut_k argument, "
+                              f"so it cannot keep TLUTs to {tlut_k} inputs")
+        kw["tlut_k"] = tlut_k
     mo = fn(aig_path, params, out_dir, **kw)
+    if tlut_k is not None:
+        for lut in mo.netlist.get("luts", []):
+            if "ppc" in lut and len(lut.get("inputs", ())) > tlut_k:
+                raise MapperError(f"DCSFLOW_MAPPER={os.environ.get('DCSFLOW_MAPPER')}: TLUT {lut.get('name')} "
+                                  f"has more than {tlut_k} inputs")
     if K != 6:
         for lut in mo.netlist.get("luts", []):
             if len(lut.get("inputs", ())) > K:

@@ -250,15 +250,57 @@ def _param_value(v) -> str:
     return '"' + s.rstrip(" ").replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def write_verilog(module: dict, name: str, init_override: dict[str, int] | None = None) -> str:
+def parameter_lines(module: dict) -> list[str]:
+    """``parameter`` declarations of the RTL's parameters (``parameter_default_values``), kept unused in a
+    written netlist so that a test bench instantiating the RTL with parameters fits it."""
+    return [f"  parameter {_id(pn)} = {_param_value(v) if not (isinstance(v, str) and set(v) <= set('01')) else int(v, 2)};"
+            for pn, v in module.get("parameter_default_values", {}).items()]
+
+
+def port_lines(module: dict) -> list[str]:
+    """Verilog-2001 port declarations (``input [w-1:0] name;``) of a module dict's ports, in order."""
+    out = []
+    for pn, p in module["ports"].items():
+        w = len(p["bits"])
+        rng = f"[{w - 1}:0] " if w > 1 else ""
+        out.append(f"  {p['direction']} {rng}{_id(pn)};")
+    return out
+
+
+def verilog_id(name: str) -> str:
+    """``name`` as a Verilog identifier (escaped when it is not a simple one or is a keyword)."""
+    return _id(name)
+
+
+#: extra ports of a netlist written with CFGLUT5 chains (:func:`write_verilog` ``cfglut_chains``)
+CFG_CLK, CFG_CE, CFG_CDI = "dcs_cfg_clk", "dcs_cfg_ce", "dcs_cfg_cdi"
+
+
+def write_verilog(module: dict, name: str, init_override: dict[str, int] | None = None,
+                  cfglut_chains: list[list[str]] | None = None) -> str:
     """Structural Verilog of a flat module of primitives (simulates with Yosys's cells_sim.v).
 
     Args:
         module: Yosys JSON module dict.
         name: Verilog module name.
         init_override: cell name -> INIT value (int) replacing the cell's INIT (specialized TLUTs).
+        cfglut_chains: write these TLUT cells (LUT1..LUT5, chains of cell names as in
+            :mod:`dcsflow.scg.cfglut`) as CFGLUT5 (UG953) with INIT 0, their unused inputs tied
+            to 0, O6 the LUT's output; the module gets the ports :data:`CFG_CLK`, :data:`CFG_CE`
+            and :data:`CFG_CDI` ``[chains-1:0]``: ``CFG_CDI[c]`` feeds chain c's first CDI, each
+            CDO the next CDI. A register whose INIT is undefined (``x``) then starts at 0, as it
+            does in the device (UG470: the start-up's global set/reset loads every register's INIT,
+            0 unless given): Yosys's CFGLUT5 model reads its truth table by index, so an unknown
+            input makes its output unknown where a LUTk model gives the value both entries agree on,
+            and registers that only start unknown in simulation would spread it.
+    Raises:
+        ValueError: a chained cell that is not a LUT of at most 5 inputs.
     """
     init_override = init_override or {}
+    chained = {}
+    for c, chain in enumerate(cfglut_chains or ()):
+        for j, cn in enumerate(chain):
+            chained[cn] = (c, j)
 
     def net(b) -> str:
         if isinstance(b, int):
@@ -276,15 +318,13 @@ def write_verilog(module: dict, name: str, init_override: dict[str, int] | None 
     ports = module["ports"]
     for p in ports.values():
         used.update(b for b in p["bits"] if isinstance(b, int))
+    extra = [CFG_CLK, CFG_CE, CFG_CDI] if cfglut_chains is not None else []
     out = ["// dcsflow netlist of Xilinx 7-series primitives (simulate with Yosys xilinx/cells_sim.v)",
-           f"module {_id(name)} ({', '.join(_id(p) for p in ports)});"]
-    for pn, v in module.get("parameter_default_values", {}).items():
-        # the RTL's parameters, kept (unused) so that a test bench instantiating the RTL fits
-        out.append(f"  parameter {_id(pn)} = {_param_value(v) if not (isinstance(v, str) and set(v) <= set('01')) else int(v, 2)};")
-    for pn, p in ports.items():
-        w = len(p["bits"])
-        rng = f"[{w - 1}:0] " if w > 1 else ""
-        out.append(f"  {p['direction']} {rng}{_id(pn)};")
+           f"module {_id(name)} ({', '.join([*(_id(p) for p in ports), *extra])});"]
+    out += parameter_lines(module) + port_lines(module)
+    if extra:
+        nch = len(cfglut_chains)
+        out.append(f"  input {CFG_CLK};\n  input {CFG_CE};\n  input {f'[{nch - 1}:0] ' if nch > 1 else ''}{CFG_CDI};")
     for b in sorted(used):
         out.append(f"  wire n{b};")
     for pn, p in ports.items():
@@ -297,7 +337,12 @@ def write_verilog(module: dict, name: str, init_override: dict[str, int] | None 
             else:
                 out.append(f"  assign {ref} = {net(b)};")
     for cn, c in module["cells"].items():
+        if cn in chained:
+            out.append(_cfglut5(cn, c, chained[cn], cfglut_chains, vec))
+            continue
         params = dict(c.get("parameters", {}))
+        if chained and c["type"] in FF_TYPES and params.get("INIT") == "x":
+            params["INIT"] = "0"
         if cn in init_override:
             k = len(params.get("INIT", "0")) if isinstance(params.get("INIT"), str) else 64
             params["INIT"] = format(init_override[cn], f"0{k}b")
@@ -308,3 +353,20 @@ def write_verilog(module: dict, name: str, init_override: dict[str, int] | None 
         out.append(f"  {c['type']}{ptxt} {_id(cn)} ({conns});")
     out.append("endmodule")
     return "\n".join(out) + "\n"
+
+
+def _cfglut5(cn: str, c: dict, pos: tuple[int, int], chains: list[list[str]], vec) -> str:
+    """The CFGLUT5 instance replacing TLUT cell ``cn`` (:func:`write_verilog`), at position ``pos``
+    = (chain, index) of ``chains``; its CDO drives wire ``dcs_cdo_<chain>_<index>``."""
+    t = c["type"]
+    k = int(t[3:]) if t.startswith("LUT") and t[3:].isdigit() else 0
+    if not 1 <= k <= 5:
+        raise ValueError(f"TLUT {cn}: a {t} cannot be a CFGLUT5 (at most 5 inputs)")
+    ch, j = pos
+    cdi = (f"{CFG_CDI}[{ch}]" if len(chains) > 1 else CFG_CDI) if j == 0 else f"dcs_cdo_{ch}_{j - 1}"
+    cdo = f"dcs_cdo_{ch}_{j}"
+    conns = c["connections"]
+    zero = "1'b0"
+    pins = ", ".join(f".I{i}({vec(conns[f'I{i}']) if i < k else zero})" for i in range(5))
+    return (f"  wire {cdo};\n  CFGLUT5 #(.INIT(32'h00000000)) {_id(cn)} (.CDI({cdi}), .CDO({cdo}), .CE({CFG_CE}), "
+            f".CLK({CFG_CLK}), {pins}, .O6({vec(conns['O'])}), .O5());")

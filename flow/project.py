@@ -16,6 +16,7 @@ Format (version 1, docs/formats.md "dcsflow.toml")::
     keys = 3                           # default number of random parameter values, 1..10000 (optional)
     [build]
     lut_size = 4                       # LUT size K: 4, 5 or 6 (optional; --lut-size overrides it)
+    tlut = "cfglut5"                   # TLUT realization: frames or cfglut5 (optional; --tlut overrides it)
     timeout = 7200                     # seconds per external tool run, builds and checks (optional;
                                        # default: each tool's own, dcsflow.limits; --timeout overrides it)
 
@@ -31,7 +32,7 @@ from pathlib import Path
 from dcsflow.fileio import TEXT_LIMIT, read_input_text
 from dcsflow.limits import TimeLimitError, check_time_limit
 
-from .design import LUT_SIZES, CheckError, Design, DesignError, check_keys
+from .design import LUT_SIZES, TLUT_KINDS, CheckError, Design, DesignError, check_keys
 
 try:
     import tomllib
@@ -44,7 +45,7 @@ PROJECT_VERSION = 1
 _DESIGN_KEYS = {"name": str, "top": str, "sources": list, "params": list, "chparams": dict,
                 "conventional_chparams": dict, "description": str}
 _CHECK_KEYS = {"cocotb": str, "keys": int}
-_BUILD_KEYS = {"lut_size": int, "timeout": (int, float)}
+_BUILD_KEYS = {"lut_size": int, "timeout": (int, float), "tlut": str}
 _SECTIONS = {"version": int, "design": dict, "check": dict, "build": dict}
 
 
@@ -113,6 +114,9 @@ def load_project(path: str | Path) -> Design:
     lut_size = build.get("lut_size")
     if lut_size is not None and lut_size not in LUT_SIZES:
         raise ProjectError(f"{path}: build.lut_size must be one of {', '.join(map(str, LUT_SIZES))}, got {lut_size}")
+    tlut = build.get("tlut")
+    if tlut is not None and tlut not in TLUT_KINDS:
+        raise ProjectError(f"{path}: build.tlut must be one of {', '.join(TLUT_KINDS)}, got {tlut!r}")
     timeout = build.get("timeout")
     if timeout is not None:
         try:
@@ -151,4 +155,4 @@ def load_project(path: str | Path) -> Design:
                   conventional_chparams=dict(design.get("conventional_chparams", {})),
                   check=chk, description=design.get("description", ""),
                   origin=f"project {path.resolve()}", project=path.resolve(), lut_size=lut_size,
-                  timeout=timeout)
+                  timeout=timeout, tlut=tlut)

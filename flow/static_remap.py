@@ -139,7 +139,7 @@ def remap(net: TlutNetlist, kept: set[str], script: str = SCRIPT, timeout: float
             stack.extend((y, False) for y in _ins(allc[x]) if y in allc and y not in seen)
     out = TlutNetlist(net.K, list(net.inputs), list(net.params), [c for c in order if isinstance(c, Lut)],
                       [(o, r(d)) for o, d in net.outputs], net.source_hash,
-                      [c for c in order if isinstance(c, Mux)])
+                      [c for c in order if isinstance(c, Mux)], net.tlut_k)
     res = (out, sum(1 for c in moved if isinstance(c, Lut)), len(new_luts))
     return res if prove else (*res, (aig, got, script, timeout))
 

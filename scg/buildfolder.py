@@ -347,6 +347,37 @@ class BuildFolder:
         """
         return read_json(self._listed(name, unlisted or what), what)
 
+    @property
+    def tlut_kind(self) -> str:
+        """The TLUT realization (``build.json`` ``tlut``): ``frames`` (also when absent) or ``cfglut5``."""
+        return str(self.manifest.get("tlut") or "frames")
+
+    @cached_property
+    def cfglut_layout(self):
+        """The CFGLUT5 chains of a ``cfglut5`` build (``cfglut.json``, listed in ``files``), a
+        :class:`dcsflow.scg.cfglut.Layout`.
+
+        Raises:
+            BuildFolderError: not a ``cfglut5`` build, the file not listed or malformed, another
+                design hash than ``build.json``'s, a chained cell that is not a TLUT of ``ppc.json``.
+        """
+        from .cfglut import layout_from_json
+        from .errors import CfglutError
+
+        if self.tlut_kind != "cfglut5":
+            raise BuildFolderError(f"{self.path}: a {self.tlut_kind} build has no CFGLUT5 chains; build with "
+                                   "dcsflow build --tlut cfglut5")
+        try:
+            lay = layout_from_json(self.read_json("cfglut.json", "CFGLUT5 layout"), f"{self.path}/cfglut.json")
+        except CfglutError as e:
+            raise BuildFolderError(str(e)) from None
+        if lay.design_hash != self.design_hash:
+            raise BuildFolderError(f"{self.path}/cfglut.json: made for another build (design hash)")
+        missing = [n for c in lay.chains for n in c if n not in self.tlut_entries]
+        if missing:
+            raise BuildFolderError(f"{self.path}/cfglut.json: {missing[0]} is no TLUT of ppc.json")
+        return lay
+
     # ------------------------------------------------------------------ PPC
     @cached_property
     def ppc(self):
@@ -583,6 +614,11 @@ def _check_manifest(root: Path, bj: Path, manifest: dict, digests: dict[str, str
     kind = src.get("kind") if isinstance(src, dict) else None
     if kind not in need or (need[kind] and not isinstance(src.get(need[kind]), str)):
         raise bad("design_source is not {kind: installed|project|files, name|path}")
+    tlut = manifest.get("tlut", "frames")
+    if tlut not in ("frames", "cfglut5"):
+        raise bad("tlut is neither frames nor cfglut5")
+    if tlut == "cfglut5" and "cfglut.json" not in digests:
+        raise bad("a cfglut5 build that lists no cfglut.json")
     if not replacing_import:
         _check_import(root, bj, manifest, digests)
     if "report.json" in digests:
@@ -591,6 +627,9 @@ def _check_manifest(root: Path, bj: Path, manifest: dict, digests: dict[str, str
             if rep.get(k) != manifest[k]:
                 raise BuildFolderError(f"{root}: build.json and report.json name another {k} "
                                        f"({manifest[k]!r}, {rep.get(k)!r}): changed since the build; rebuild")
+        if ("cfglut" in rep) != (tlut == "cfglut5"):
+            raise BuildFolderError(f"{root}: build.json and report.json disagree on the TLUT realization: "
+                                   "changed since the build; rebuild")
 
 
 def _check_import(root: Path, bj: Path, manifest: dict, digests: dict[str, str]) -> None:

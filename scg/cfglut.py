@@ -231,6 +231,114 @@ def _check_words(words: Sequence[int], n_chains: int, n_chain_luts: int, what: s
             raise CfglutError(f"{what}: word {i} ({w!r}) is not a 32-bit value")
 
 
+# ---- a build's layout --------------------------------------------------------------------------------
+#: ``cfglut.json`` of a ``cfglut5`` build: format name and version
+LAYOUT_FORMAT = "dcsflow-cfglut-layout"
+LAYOUT_VERSION = 1
+
+
+def build_id_of(design_hash: str) -> int:
+    """The 32-bit build id of a build (the loader's ``BUILD_ID``, a words file's ``build=``): the first
+    8 hex digits of its design hash. Raises CfglutError: not a hex design hash."""
+    if not isinstance(design_hash, str) or not re.fullmatch(r"[0-9a-f]{8,64}", design_hash):
+        raise CfglutError(f"design hash {design_hash!r}: lower-case hex expected")
+    return int(design_hash[:8], 16)
+
+
+def cfglut_init(init: int, entries: int) -> int:
+    """The 32-bit CFGLUT5 INIT of a TLUT of ``entries`` = 2**k truth-table bits (k <= 5 inputs on
+    I0..I(k-1), the other inputs tied to 0): ``init`` repeated, so every address reads the entry of
+    its low k bits. Raises CfglutError: ``entries`` not 1, 2, 4, 8, 16 or 32, or ``init`` wider."""
+    if entries not in (1, 2, 4, 8, 16, 32):
+        raise CfglutError(f"a TLUT of {entries} entries cannot be a CFGLUT5 (at most 32, a power of two)")
+    if isinstance(init, bool) or not isinstance(init, int) or not 0 <= init < 1 << entries:
+        raise CfglutError(f"INIT {init!r} is not a {entries}-bit value")
+    v = init
+    while entries < INIT_BITS:
+        v |= v << entries
+        entries *= 2
+    return v
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The CFGLUT5 chains of a ``cfglut5`` build (``cfglut.json``, format ``dcsflow-cfglut-layout 1``,
+    docs/formats.md).
+
+    Attributes:
+        chains: per chain the template TLUT cell names, ``lut_0`` (fed by the loader's ``cdi[c]``) first.
+        chain_luts: CHAIN_LUTS, the longest chain. build_id: the loader's ``BUILD_ID``.
+        design_hash: the build's design hash.
+    """
+
+    chains: tuple
+    chain_luts: int
+    build_id: int
+    design_hash: str
+
+    @property
+    def n_chains(self) -> int:
+        """C, the number of chains (the loader's ``CHAINS``)."""
+        return len(self.chains)
+
+    @property
+    def words(self) -> int:
+        """G * S, the chain words of one load."""
+        return word_count(len(self.chains), self.chain_luts)
+
+    @property
+    def shift_cycles(self) -> int:
+        """S = 32 * CHAIN_LUTS."""
+        return shift_cycles(self.chain_luts)
+
+    def to_json_obj(self) -> dict:
+        """The ``cfglut.json`` document."""
+        return {"format": LAYOUT_FORMAT, "version": LAYOUT_VERSION, "design_hash": self.design_hash,
+                "build_id": self.build_id, "chain_luts": self.chain_luts, "chains": [list(c) for c in self.chains]}
+
+    def words_for(self, inits: Mapping[str, int], entries: Mapping[str, int]) -> list[int]:
+        """The chain words (:func:`chain_words`) loading the TLUT INITs ``inits`` (cell -> INIT of
+        ``entries[cell]`` bits, as :func:`dcsflow.scg.ppc.tlut_inits` gives them).
+
+        Raises:
+            CfglutError: a chained cell without INIT or entry count, an INIT too wide.
+        """
+        full = {}
+        for chain in self.chains:
+            for name in chain:
+                if name not in inits or name not in entries:
+                    raise CfglutError(f"CFGLUT5 {name!r} is in a chain but the build has no TLUT of that name")
+                full[name] = cfglut_init(inits[name], entries[name])
+        return chain_words(self.chains, full)
+
+
+def make_layout(chains: Sequence[Sequence[str]], design_hash: str) -> Layout:
+    """A :class:`Layout` of ``chains`` for the build of ``design_hash``.
+
+    Raises:
+        CfglutError: a bad chain list (:func:`chain_luts`) or design hash.
+    """
+    return Layout(tuple(tuple(c) for c in chains), chain_luts(chains), build_id_of(design_hash), design_hash)
+
+
+def layout_from_json(doc, where: str = "cfglut.json") -> Layout:
+    """The :class:`Layout` of a ``cfglut.json`` document (dict).
+
+    Raises:
+        CfglutError: another format or version, a bad chain list, a chain_luts or build_id that does
+            not match the chains and the design hash.
+    """
+    if not isinstance(doc, dict) or doc.get("format") != LAYOUT_FORMAT or doc.get("version") != LAYOUT_VERSION:
+        raise CfglutError(f"{where}: not a {LAYOUT_FORMAT} version {LAYOUT_VERSION} document")
+    try:
+        lay = make_layout(doc.get("chains"), doc.get("design_hash"))
+    except CfglutError as e:
+        raise CfglutError(f"{where}: {e}") from None
+    if doc.get("chain_luts") != lay.chain_luts or doc.get("build_id") != lay.build_id:
+        raise CfglutError(f"{where}: chain_luts or build_id does not match its chains and design hash")
+    return lay
+
+
 # ---- words file ------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class WordsFile:

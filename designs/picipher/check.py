@@ -37,10 +37,25 @@ def simulate_netlist(work: Path, verilog: str, key_bits: int, cis: bool, msg: by
     Raises:
         SimulatorError: Icarus missing or failing.
     """
+    return simulate_messages(work, verilog, key_bits, cis, [msg], word_bits)[0]
+
+
+def simulate_messages(work: Path, verilog: str, key_bits: int, cis: bool, msgs: list[bytes],
+                      word_bits: int = 16) -> list[tuple[bytes, bytes, int]]:
+    """Encrypt the messages ``msgs`` one after the other in one simulation of a netlist (Verilog
+    text, written with mode 0600 into the private folder ``work``), each message entering once the
+    one before has ended (its done pulse). Returns per message (output bytes, tag, cycles) as
+    :func:`simulate_netlist`; a message the simulation did not reach gets cycles -1.
+
+    Raises:
+        SimulatorError: Icarus missing or failing.
+    """
     net = work / "netlist.v"
     write_text_atomic(net, verilog, private=True)
-    words, last = message_words(msg, word_bits)          # a block is word_bits bytes (8 words)
-    stim = ["picipher-stim 1 1", f"0 {len(words)} {last} 0 0"] + [f"{w:04x}" for w in words]
+    stim = [f"picipher-stim 1 {len(msgs)}"]
+    for msg in msgs:
+        words, last = message_words(msg, word_bits)      # a block is word_bits bytes (8 words)
+        stim += [f"0 {len(words)} {last} 0 0"] + [f"{w:04x}" for w in words]
     (work / "stim.txt").write_text("\n".join(stim) + "\n")
     res = work / "res.txt"
     params = {"KEY_BITS": key_bits, "BUFFER_KEY": 0}
@@ -50,24 +65,29 @@ def simulate_netlist(work: Path, verilog: str, key_bits: int, cis: bool, msg: by
            defines={"CIS": None} if cis else None, plusargs=[f"+in={work / 'stim.txt'}", f"+out={res}"])
     if not res.exists():
         raise CheckError("vvp wrote no result file" + last_output(r))
-    out = bytearray()
-    tag, cycles = b"", -1
+    results = []
+    out, xz = bytearray(), False
     for line in res.read_text().splitlines():
         f = line.split()
-        if not f:
+        if not f or len(results) >= len(msgs):
             continue
+        if f[0] == "TIMEOUT":
+            break
         try:
             if f[0] == "W":
                 w = int(f[1], 16)
                 out += bytes((w & 0xFF, w >> 8))
             elif f[0] == "D":
-                cycles = int(f[1])
                 tag = int(f[2], 16).to_bytes(word_bits, "big")      # 8 words of ω bits = ω bytes
-            elif f[0] == "TIMEOUT":
-                return b"", b"", -1
-        except ValueError:              # x/z bits in the output
-            return b"", b"x", 0
-    return bytes(out[:len(msg)]), tag, cycles
+                results.append((b"", b"x", 0) if xz else (bytes(out[:len(msgs[len(results)])]), tag, int(f[1])))
+                out, xz = bytearray(), False
+        except ValueError:              # x/z bits in the output: a wrong netlist, not a tool failure
+            if f[0] == "D":
+                results.append((b"", b"x", 0))
+                out, xz = bytearray(), False
+            else:
+                xz = True
+    return results + [(b"", b"", -1)] * (len(msgs) - len(results))
 
 
 def pi16_check(build, options: CheckOptions, *, key_bits: int, cis: bool, word_bits: int = 16) -> DesignCheck:
@@ -99,10 +119,13 @@ def pi16_check(build, options: CheckOptions, *, key_bits: int, cis: bool, word_b
         raise CheckError(f"no π{word_bits}-Cipher vectors without AD and SMN with a {key_bits}-bit key")
 
     def run_group(work: Path, verilog: str, top: str, group: list):
-        v = group[0]
-        out, tag, cycles = simulate_netlist(work, verilog, key_bits, cis, v.msg, word_bits)
-        ok = out + tag == v.cipher
-        return [(ok, "" if ok else "timeout" if cycles < 0 else "output differs")], [(len(v.msg), cycles)]
+        oks, cycles = [], []
+        for v, (out, tag, cyc) in zip(group, simulate_messages(work, verilog, key_bits, cis, [v.msg for v in group],
+                                                                word_bits)):
+            ok = out + tag == v.cipher
+            oks.append((ok, "" if ok else "timeout" if cyc < 0 else "output differs"))
+            cycles.append((len(v.msg), cyc))
+        return oks, cycles
 
     groups = [({"key_mn": int.from_bytes(v.key + v.pmn, "big")}, [i]) for i, v in enumerate(vecs)]
     return DesignCheck(vecs, groups, lambda v: f"#{v.number}", run_group)

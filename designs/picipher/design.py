@@ -19,13 +19,17 @@ from __future__ import annotations
 
 from functools import partial
 
-from dcsflow.flow.design import Demo, Design, ParamTransform
+from dcsflow.flow.design import Demo, Design, Handshake, ParamTransform
 
 from .board import BOARD_PORTS
 from .check import pi16_check
 from .commands import golden_model, rtl_sim, sim_command
 from .model import cipher, cis_parameters
 from .sim import rtl_files
+
+#: the message processor's input handshake (a message: s_valid/s_ready beats up to s_last; it has
+#: left at the done pulse), which a cfglut5 build's loader holds while it shifts a new key in
+HANDSHAKE = Handshake("s_valid", "s_ready", last="s_last", done="done")
 
 
 def cis_transform(user: dict[str, int]) -> dict[str, int]:
@@ -54,14 +58,14 @@ def _wide(word_bits: int) -> tuple[Design, Design]:
         chparams={"W": word_bits, "KEY_BITS": 128, "BUFFER_KEY": 1},
         check=partial(pi16_check, key_bits=128, cis=False, word_bits=word_bits),
         sims={n: sim_command(n, 128, False, word_bits), f"{n}_256": sim_command(f"{n}_256", 256, False, word_bits)},
-        board_ports=BOARD_PORTS,
+        board_ports=BOARD_PORTS, handshake=HANDSHAKE,
         description=f"π{word_bits}-Cipher message processor, 128-bit key; key_mn")
     cis = Design(
         name=f"{n}_cis", top="picipher_cis_mp", sources=tuple(rtl_files(cis=True)),
         chparams={"W": word_bits},
         transform=ParamTransform({"key_mn": 256}, partial(wide_cis_transform, word_bits=word_bits)),
         check=partial(pi16_check, key_bits=128, cis=True, word_bits=word_bits),
-        board_ports=BOARD_PORTS,
+        board_ports=BOARD_PORTS, handshake=HANDSHAKE,
         sims={f"{n}_cis": sim_command(f"{n}_cis", 128, True, word_bits),
               f"{n}_256_cis": sim_command(f"{n}_256_cis", 256, True, word_bits)},
         description=f"π{word_bits}-Cipher, no init path; cis_param from key_mn")
@@ -73,7 +77,7 @@ PICIPHER = Design(
     chparams={"KEY_BITS": 96, "BUFFER_KEY": 1},
     check=partial(pi16_check, key_bits=96, cis=False),
     demo=Demo(order=10, cycles=16, cycles_label="16 B", rtl_sim=rtl_sim, note="checked on the 25 official no-AD/no-SMN vectors"),
-    board_ports=BOARD_PORTS, commands=(golden_model,),
+    board_ports=BOARD_PORTS, handshake=HANDSHAKE, commands=(golden_model,),
     sims={"picipher": sim_command("picipher", 96, False)},
     description="π16-Cipher message processor, 96-bit key; key_mn")
 
@@ -81,7 +85,7 @@ PICIPHER128 = Design(
     name="picipher128", top="picipher_mp", sources=tuple(rtl_files()),
     chparams={"KEY_BITS": 128, "BUFFER_KEY": 1},
     check=partial(pi16_check, key_bits=128, cis=False),
-    board_ports=BOARD_PORTS,
+    board_ports=BOARD_PORTS, handshake=HANDSHAKE,
     sims={"picipher128": sim_command("picipher128", 128, False)},
     description="π16-Cipher message processor, 128-bit key; key_mn")
 
@@ -90,7 +94,7 @@ PICIPHER_CIS = Design(
     transform=ParamTransform({"key_mn": 128}, cis_transform),
     check=partial(pi16_check, key_bits=96, cis=True),
     demo=Demo(order=20, cycles=16, cycles_label="16 B", note="checked on the 25 official no-AD/no-SMN vectors"),
-    board_ports=BOARD_PORTS,
+    board_ports=BOARD_PORTS, handshake=HANDSHAKE,
     sims={"picipher_cis": sim_command("picipher_cis", 96, True),
           "picipher128_cis": sim_command("picipher128_cis", 128, True)},
     description="π16-Cipher, no init path; cis_param from key_mn")

@@ -40,6 +40,12 @@ from ._limits import timeout_option
 @click.option("--tlut-pairs", is_flag=True,
               help="Back end: let two TLUTs of <= 5 inputs share one LUT6_2 site (default: one TLUT per LUT6 site; "
                    "LUT size 6 only).")
+@click.option("--tlut", type=click.Choice(["frames", "cfglut5"]), default=None,
+              help="TLUT realization [the project's [build] tlut, else frames]: frames = LUTs rewritten through "
+                   "the configuration port (HWICAP); cfglut5 = CFGLUT5s (SLICEM only, at most 5 regular inputs) "
+                   "shifted from the fabric by a generated loader, a rekey in microseconds.")
+@click.option("--chain-luts", type=click.IntRange(1, 0xFFFF), default=None, metavar="N",
+              help="--tlut cfglut5: CFGLUT5s per shift chain; the shift takes 32*N cycles [4: 1.28 us at 100 MHz].")
 @click.option("--mul-chunk", type=click.IntRange(min=0), default=None,
               help="Front end: split a multiplier with a parameter operand into chunk products of this many "
                    "regular-operand bits (one TLUT per product bit); 0: leave it to synth_xilinx (DSP48E1) "
@@ -80,7 +86,8 @@ from ._limits import timeout_option
                    "machine's cores]; -j 1 runs them in turn. The results are the same.")
 @click.option("--quiet", is_flag=True, help="No progress display.")
 @timeout_option
-def COMMAND(design, project, top, params, device, out, start, stop, area, seed, lut_size, tlut_pairs, mul_chunk,
+def COMMAND(design, project, top, params, device, out, start, stop, area, seed, lut_size, tlut_pairs, tlut, chain_luts,
+            mul_chunk,
             adders, backend, board, force, allow_no_params, ghdl_opts, no_frontend_check, frontend_cycles, baselines,
             no_static_remap, jobs, quiet):
     """Build DESIGN with TLUTs (TMAP, parameters in the PPC) and conventionally (the best of several
@@ -122,7 +129,7 @@ def COMMAND(design, project, top, params, device, out, start, stop, area, seed, 
                              ghdl_options=tuple(ghdl_opts), frontend_check=not no_frontend_check,
                              frontend_cycles=frontend_cycles, static_remap=not no_static_remap,
                              baselines=tuple(b.strip() for b in baselines.split(",") if b.strip()),
-                             jobs=check_jobs(jobs), lut_size=lut_size))
+                             jobs=check_jobs(jobs), lut_size=lut_size, tlut=tlut, chain_luts=chain_luts))
     if res.report:
         print_table(res.report)
         click.echo(summary_line(res.report))

@@ -27,6 +27,7 @@ from dcsflow.fileio import NETLIST_LIMIT, load_json_file, read_input_text, write
 from .. import frontend as fe
 from ..baselines import REFERENCE, candidate_runs, check_lut_width, check_names, submit_candidates
 from ..jobs import Jobs
+from ..cfglut import CFGLUT5_INPUTS
 from ..mapping import map_logic, reference_figures, uses_tmap
 from . import BuildError, Context, FrontendResult, MapResult
 
@@ -40,13 +41,14 @@ def _read(path: Path, stage: str) -> str:
     return read_input_text(path, NETLIST_LIMIT)
 
 
-def map_tluts_job(out: Path, params: list[str], area: bool, K: int = 6) -> dict:
-    """Job: TMAP on ``frontend/logic.aag`` into ``tmap/`` with ``K``-input LUTs. Returns the
-    outcome's stats, seconds and PPC path (the netlist is in ``tmap/netlist.json``)."""
+def map_tluts_job(out: Path, params: list[str], area: bool, K: int = 6, tlut_k: int | None = None) -> dict:
+    """Job: TMAP on ``frontend/logic.aag`` into ``tmap/`` with ``K``-input LUTs (TLUTs of at most
+    ``tlut_k`` inputs when given). Returns the outcome's stats, seconds and PPC path (the netlist is
+    in ``tmap/netlist.json``)."""
     tdir = Path(out) / "tmap"
     if tdir.exists():
         shutil.rmtree(tdir)
-    mo = map_logic(Path(out) / "frontend" / "logic.aag", params, tdir, area=area, K=K)
+    mo = map_logic(Path(out) / "frontend" / "logic.aag", params, tdir, area=area, K=K, tlut_k=tlut_k)
     return {"stats": mo.stats, "seconds": mo.seconds, "ppc": str(mo.ppc_path.relative_to(out))}
 
 
@@ -185,7 +187,8 @@ def run(ctx: Context, front: FrontendResult) -> MapResult:
     # last TMAP's reference figures (nothing waits for them)
     K = ctx.options.lut_size
     conv = submit_candidates(jobs, out, top, names, defaults, K)
-    f_map = jobs.submit("tmap", map_tluts_job, out, params, ctx.options.area, K, priority=1)
+    tlut_k = min(K, CFGLUT5_INPUTS) if ctx.options.tlut == "cfglut5" else None
+    f_map = jobs.submit("tmap", map_tluts_job, out, params, ctx.options.area, K, tlut_k, priority=1)
     f_ref = (jobs.submit("tmap reference", reference_figures, out / "frontend" / "logic.aag", params, K,
                          area=ctx.options.area, priority=6) if params and uses_tmap() else None)
     f_fin = jobs.submit("tlut finish", finish_tmap_job, out, top, defaults, K, after=(f_map,), priority=1)

@@ -5,8 +5,9 @@ PPC), ``template.v``, ``conventional.v`` (the conventional candidate the back en
 affine records), ``report.json``, ``build.json`` (format ``dcsflow-build``: design, its
 source (to find the design description again), device, design hash, parameters and the SHA-256 of
 every file the runtime trusts) and last the build's page ``report.html`` with ``report/*.png``
-(:mod:`dcsflow.flow.reportpage`; not in build.json: ``dcsflow report`` draws it again). Formats:
-docs/formats.md.
+(:mod:`dcsflow.flow.reportpage`; not in build.json: ``dcsflow report`` draws it again). A
+``cfglut5`` build also writes its CFGLUT5 chains, netlist and loader (:func:`dcsflow.flow.cfglut.write_outputs`),
+listed in build.json, which records ``"tlut": "cfglut5"``. Formats: docs/formats.md.
 """
 
 from __future__ import annotations
@@ -107,10 +108,19 @@ def run(ctx: Context, front: FrontendResult, mapped: MapResult, verified: Verify
     write_text_atomic(out / "ppc.json", json.dumps(manifest, indent=1) + "\n")
     write_text_atomic(out / "template.v", nl.write_verilog(module, top))
     write_text_atomic(out / "conventional.v", nl.write_verilog(conv["modules"][top], top))
-    report = build_report(ctx, front, mapped, verified, backend, nl.stats(module), nl.stats(conv["modules"][top]),
+    tstats = nl.stats(module)
+    report = build_report(ctx, front, mapped, verified, backend, tstats, nl.stats(conv["modules"][top]),
                           ppc, {n: nl.stats(m) for n, m in cand.items()})
+    cfglut_files: tuple = ()
+    if ctx.options.tlut == "cfglut5":
+        from .. import cfglut
+
+        layout = cfglut.write_outputs(out, module, top, ctx.design_hash, ctx.options.chain_luts,
+                                      ctx.design.handshake)
+        report["cfglut"] = cfglut.summary(layout, tstats.luts)
+        cfglut_files = cfglut.OUTPUT_FILES
     write_text_atomic(out / "report.json", json.dumps(report, indent=1) + "\n")
-    files = {n: sha256_file(out / n) for n in OUTPUT_FILES}
+    files = {n: sha256_file(out / n) for n in (*OUTPUT_FILES, *cfglut_files)}
     if backend.summary.get("rekey"):
         # the runtime trusts the TLUT build's files and the chosen conventional one (conv/), not the
         # other candidates' figures (baselines/, read by the report only)
@@ -119,6 +129,8 @@ def run(ctx: Context, front: FrontendResult, mapped: MapResult, verified: Verify
     bj = {"format": BUILD_FORMAT, "version": BUILD_VERSION, "design": d.name, "design_source": identity(d),
           "top": top, "device": ctx.options.device, "design_hash": ctx.design_hash, "params": front.params,
           "user_params": dict(d.transform.user_params) if d.transform else None, "files": files}
+    if ctx.options.tlut == "cfglut5":
+        bj["tlut"] = "cfglut5"
     _drop_import(out)
     write_text_atomic(out / "build.json", json.dumps(bj, indent=1) + "\n")
     write_build_page(out)              # report.html + report/*.png, drawn from the files above

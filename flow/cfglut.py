@@ -1,0 +1,285 @@
+"""The CFGLUT5 realization of TLUTs (``dcsflow build --tlut cfglut5``): chains, netlists and loader.
+
+Every TLUT of a ``cfglut5`` build is a CFGLUT5 (UG953: a 5-input LUT of a SLICEM whose 32 INIT bits
+shift in from the fabric through CDI, 32 clock cycles per LUT, O6 the LUT output). TMAP keeps every
+TLUT to at most :data:`CFGLUT5_INPUTS` regular inputs (a wider parameter-dependent function becomes
+CFGLUT5s under MUXF7/MUXF8, :mod:`dcsflow.tmap.cuts`). The outputs stage (:func:`write_outputs`)
+then writes, beside the template netlist:
+
+- ``cfglut.json``: the chains (format ``dcsflow-cfglut-layout 1``, :class:`dcsflow.scg.cfglut.Layout`):
+  the TLUT cells in template order, cut into chains of ``chain_luts`` CFGLUT5s;
+- ``cfglut/core.v``: the netlist with every TLUT a CFGLUT5 (INIT 0) in its chain, module
+  ``<top>_dcs_core`` with the design's ports and :data:`dcsflow.flow.netlist.CFG_CLK`, ``CFG_CE``,
+  ``CFG_CDI``;
+- ``cfglut/dcs_cfglut_loader.v`` and ``cfglut/dcs_cfglut_gate.v``: the loader (AXI4-Lite registers and
+  word window, AXI4-Stream input) and the input-handshake gate, copied from the package;
+- ``cfglut/top.v``: module ``<top>_cfglut``: the core, the loader and, when the design describes its
+  input handshake (:class:`dcsflow.flow.design.Handshake`), the gate that holds it while the chains
+  shift; the design's ports plus the loader's ``s_axi_*``/``s_axis_*`` ports and ``cfg_irq``.
+
+:func:`check_harness` writes the netlist ``dcsflow check`` simulates: a module with the design's top
+name and ports around the same core, loader and gate, whose sequencer streams the chain words of one
+key and, after a given number of data items has started, those of a second key (the gate holds the
+next item until the shift is over). Figures at the shift clock: :data:`SHIFT_MHZ`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dcsflow.fileio import write_text_atomic
+from dcsflow.scg.cfglut import Layout, make_layout, min_addr_width
+
+from . import netlist as nl
+from .design import Handshake
+from .errors import FlowError
+
+#: regular inputs of a CFGLUT5 (UG953)
+CFGLUT5_INPUTS = 5
+#: CFGLUT5s per chain by default: the longest chain whose shift (32 cycles per CFGLUT5, plus the
+#: loader's 2) stays within 1.3 us at :data:`SHIFT_MHZ`: 4 x 32 + 2 = 130 cycles
+DEFAULT_CHAIN_LUTS = 4
+#: clock of the shift in the figures (MHz)
+SHIFT_MHZ = 100.0
+#: files :func:`write_outputs` writes (relative to the build folder)
+OUTPUT_FILES = ("cfglut.json", "cfglut/core.v", "cfglut/dcs_cfglut_loader.v", "cfglut/dcs_cfglut_gate.v",
+                "cfglut/top.v")
+_TEMPLATES = Path(__file__).resolve().parent / "templates" / "cfglut"
+
+
+class CfglutBuildError(FlowError):
+    """A ``cfglut5`` build's netlist cannot be realized with CFGLUT5 chains."""
+
+
+def tlut_cells(module: dict) -> list[str]:
+    """The TLUT cells of a template module (Yosys JSON dict), in the module's order.
+
+    Raises:
+        CfglutBuildError: a TLUT with more than :data:`CFGLUT5_INPUTS` inputs (one line naming it).
+    """
+    out = []
+    for cn, c in module["cells"].items():
+        if not nl.is_tlut(c):
+            continue
+        t = c["type"]
+        k = int(t[3:]) if t.startswith("LUT") and t[3:].isdigit() else None
+        if k is None or not 1 <= k <= CFGLUT5_INPUTS:
+            raise CfglutBuildError(f"TLUT {cn} is a {t}: a CFGLUT5 has at most {CFGLUT5_INPUTS} inputs "
+                                   "(TMAP of a cfglut5 build keeps TLUTs to 5; was the netlist changed?)")
+        out.append(cn)
+    return out
+
+
+def plan_chains(cells: list[str], chain_luts: int) -> list[list[str]]:
+    """``cells`` cut into chains of ``chain_luts`` (the last one may be shorter), in order.
+
+    Raises:
+        CfglutBuildError: no TLUT at all, or ``chain_luts`` below 1.
+    """
+    if chain_luts < 1:
+        raise CfglutBuildError(f"chain length {chain_luts}: at least one CFGLUT5 per chain")
+    if not cells:
+        raise CfglutBuildError("the build has no TLUT: nothing to realize as CFGLUT5 chains")
+    return [cells[i:i + chain_luts] for i in range(0, len(cells), chain_luts)]
+
+
+def _template(name: str) -> str:
+    return (_TEMPLATES / name).read_text()
+
+
+def _gate_params(hs: Handshake) -> str:
+    return f"#(.HAS_LAST({1 if hs.last else 0}), .HAS_DONE({1 if hs.done else 0}))"
+
+
+def _ref(name: str | None) -> str:
+    return nl.verilog_id(name) if name else "1'b0"
+
+
+def _check_handshake(module: dict, hs: Handshake) -> None:
+    ports = module["ports"]
+    want = {"valid": ("input", hs.valid), "ready": ("output", hs.ready), "last": ("input", hs.last),
+            "done": ("output", hs.done), "out_valid": ("output", hs.out_valid), "out_ready": ("input", hs.out_ready),
+            "clock": ("input", hs.clock), "reset": ("input", hs.reset)}
+    for role, (direction, name) in want.items():
+        if name is None:
+            continue
+        p = ports.get(name)
+        if p is None or p.get("direction") != direction or len(p.get("bits", ())) != 1:
+            raise CfglutBuildError(f"handshake {role} {name!r}: the top has no one-bit {direction} of that name")
+    if hs.done is None and (hs.out_valid is None or hs.out_ready is None):
+        raise CfglutBuildError("handshake: give done, or out_valid and out_ready")
+
+
+def _body(module: dict, top: str, layout: Layout, hs: Handshake | None, hold: str) -> list[str]:
+    """Verilog lines instantiating the core, the loader (``ld``) and the gate (``gate``, when ``hs``)
+    inside a module with the design's ports; the loader's ports are wires ``ld_*`` except those
+    the caller connects (AXI), ``hold`` the expression the gate holds on."""
+    ports = module["ports"]
+    clk = nl.verilog_id(hs.clock) if hs else "ld_clk"
+    lines = ["  wire ld_hold, ld_busy, ld_done, ld_irq, ld_ce, ld_idle;",
+             f"  wire [{layout.n_chains - 1}:0] ld_cdi;"]
+    conns = []
+    for pn in ports:
+        v = nl.verilog_id(pn)
+        if hs and pn == hs.valid:
+            conns.append(f".{v}(core_s_valid)")
+        elif hs and pn == hs.ready:
+            conns.append(f".{v}(core_s_ready)")
+        else:
+            conns.append(f".{v}({v})")
+    conns += [f".{nl.CFG_CLK}({clk})", f".{nl.CFG_CE}(ld_ce)", f".{nl.CFG_CDI}(ld_cdi)"]
+    if hs:
+        lines += ["  wire core_s_valid, core_s_ready, gate_start;",
+                  f"  dcs_cfglut_gate {_gate_params(hs)} gate (.clk({clk}), .rst({_ref(hs.reset)}), .hold({hold}), "
+                  f".s_valid({_ref(hs.valid)}), .s_ready({_ref(hs.ready)}), .s_valid_core(core_s_valid), "
+                  f".s_ready_core(core_s_ready), .s_last({_ref(hs.last)}), .done({_ref(hs.done)}), "
+                  f".m_valid({_ref(hs.out_valid)}), .m_ready({_ref(hs.out_ready)}), .idle(ld_idle), .start(gate_start));"]
+    else:
+        lines.append("  assign ld_idle = 1'b1;")
+    lines.append(f"  {nl.verilog_id(top + '_dcs_core')} core ({', '.join(conns)});")
+    return lines
+
+
+def addr_width(layout: Layout) -> int:
+    """The loader's ``ADDR_WIDTH`` for ``layout``: its smallest, at least 16 (the default)."""
+    return max(min_addr_width(layout.n_chains, layout.chain_luts), 16)
+
+
+def _loader(layout: Layout, clk: str, axi: dict) -> str:
+    aw = addr_width(layout)
+    conns = {"clk": clk, "rstn": "1'b1", **axi, "cdi": "ld_cdi", "ce": "ld_ce", "hold": "ld_hold",
+             "idle": "ld_idle", "busy": "ld_busy", "done": "ld_done", "irq": "ld_irq"}
+    return (f"  dcs_cfglut_loader #(.CHAINS({layout.n_chains}), .CHAIN_LUTS({layout.chain_luts}), "
+            f".BUILD_ID(32'h{layout.build_id:08x}), .ADDR_WIDTH({aw})) ld ("
+            + ", ".join(f".{k}({v})" for k, v in conns.items()) + ");")
+
+
+_AXI_PORTS = (("s_axi_awaddr", "input", "AW"), ("s_axi_awvalid", "input", 1), ("s_axi_awready", "output", 1),
+              ("s_axi_wdata", "input", 32), ("s_axi_wstrb", "input", 4), ("s_axi_wvalid", "input", 1),
+              ("s_axi_wready", "output", 1), ("s_axi_bresp", "output", 2), ("s_axi_bvalid", "output", 1),
+              ("s_axi_bready", "input", 1), ("s_axi_araddr", "input", "AW"), ("s_axi_arvalid", "input", 1),
+              ("s_axi_arready", "output", 1), ("s_axi_rdata", "output", 32), ("s_axi_rresp", "output", 2),
+              ("s_axi_rvalid", "output", 1), ("s_axi_rready", "input", 1), ("s_axis_tdata", "input", 32),
+              ("s_axis_tvalid", "input", 1), ("s_axis_tready", "output", 1), ("s_axis_tlast", "input", 1))
+
+
+def top_verilog(module: dict, top: str, layout: Layout, hs: Handshake | None) -> str:
+    """Module ``<top>_cfglut`` (``cfglut/top.v``): the design's ports, the loader's AXI4-Lite slave
+    ``s_axi_*`` and AXI4-Stream input ``s_axis_*`` (docs/formats.md), ``cfg_irq`` and, without a
+    handshake description, ``cfg_hold`` (gate the design's input with it) and ``cfg_idle`` (tie high
+    when no item is in flight). One clock: the handshake's clock port, else ``cfg_clk``."""
+    aw = addr_width(layout)
+    extra = [(n, d, aw if w == "AW" else w) for n, d, w in _AXI_PORTS] + [("cfg_irq", "output", 1)]
+    if hs is None:
+        extra += [("cfg_clk", "input", 1), ("cfg_hold", "output", 1), ("cfg_idle", "input", 1)]
+    names = [nl.verilog_id(p) for p in module["ports"]] + [n for n, _, _ in extra]
+    out = [f"// dcsflow: {top} with CFGLUT5 TLUTs and their loader (docs/formats.md, \"CFGLUT5 chain words and "
+           "loader, version 1\"). Files: core.v, dcs_cfglut_loader.v, dcs_cfglut_gate.v.",
+           f"module {nl.verilog_id(top + '_cfglut')} ({', '.join(names)});"]
+    out += nl.port_lines(module)
+    out += [f"  {d} {f'[{w - 1}:0] ' if w > 1 else ''}{n};" for n, d, w in extra]
+    body = _body(module, top, layout, hs, "ld_hold")
+    if hs is None:
+        body = [ln for ln in body if ln != "  assign ld_idle = 1'b1;"]
+        body += ["  wire ld_clk = cfg_clk;", "  assign cfg_hold = ld_hold;", "  assign ld_idle = cfg_idle;"]
+    out += body
+    clk = nl.verilog_id(hs.clock) if hs else "ld_clk"
+    out.append(_loader(layout, clk, {n: n for n, _, _ in _AXI_PORTS}))
+    out += ["  assign cfg_irq = ld_irq;", "endmodule"]
+    return "\n".join(out) + "\n"
+
+
+def write_outputs(out: Path, module: dict, top: str, design_hash: str, chain_luts: int,
+                  hs: Handshake | None) -> Layout:
+    """Write the ``cfglut5`` build's files (module docstring, :data:`OUTPUT_FILES`) into ``out``.
+
+    Raises:
+        CfglutBuildError: a TLUT wider than a CFGLUT5, no TLUT, a handshake the top does not have.
+    """
+    if hs is not None:
+        _check_handshake(module, hs)
+    layout = make_layout(plan_chains(tlut_cells(module), chain_luts), design_hash)
+    import json
+
+    (out / "cfglut").mkdir(exist_ok=True)
+    write_text_atomic(out / "cfglut.json", json.dumps(layout.to_json_obj(), indent=1) + "\n")
+    write_text_atomic(out / "cfglut" / "core.v",
+                      nl.write_verilog(module, top + "_dcs_core", cfglut_chains=[list(c) for c in layout.chains]))
+    for name in ("dcs_cfglut_loader.v", "dcs_cfglut_gate.v"):
+        write_text_atomic(out / "cfglut" / name, _template(name))
+    write_text_atomic(out / "cfglut" / "top.v", top_verilog(module, top, layout, hs))
+    return layout
+
+
+def summary(layout: Layout, n_luts: int) -> dict:
+    """The report's ``cfglut`` entry: CFGLUT5s, chains, chain length, chain words, shift cycles and
+    microseconds at :data:`SHIFT_MHZ` (the loader's START to DONE: S + 2 cycles), and ``luts`` the
+    build's LUTs."""
+    n = sum(len(c) for c in layout.chains)
+    cycles = layout.shift_cycles + 2
+    return {"cfglut5": n, "chains": layout.n_chains, "chain_luts": layout.chain_luts, "words": layout.words,
+            "shift_cycles": cycles, "shift_us": round(cycles / SHIFT_MHZ, 3), "shift_mhz": SHIFT_MHZ,
+            "build_id": f"{layout.build_id:08x}", "luts": n_luts}
+
+
+def check_harness(module: dict, top: str, layout: Layout, hs: Handshake, words: list[list[int]],
+                  switch_after: int) -> str:
+    """Verilog for ``dcsflow check`` of a ``cfglut5`` build (simulation only): module ``top`` with the
+    design's parameters and ports around the core (every CFGLUT5 starts at INIT 0), the loader and
+    the gate, and a sequencer that streams ``words[0]`` (the chain words of the first key, one
+    AXI4-Stream packet) before any data item may enter, and ``words[1]`` (when given) once
+    ``switch_after`` data items have started: the gate holds the next item until that shift is done.
+    Prepend ``core.v``, the loader and the gate (:func:`harness_sources`)."""
+    nw = layout.words
+    for w in words:
+        if len(w) != nw:
+            raise CfglutBuildError(f"{len(w)} chain words for a layout of {nw}")
+    names = [nl.verilog_id(p) for p in module["ports"]]
+    out = ["// dcsflow check harness of a cfglut5 build: loads key words through the CFGLUT5 loader",
+           f"module {nl.verilog_id(top)} ({', '.join(names)});"]
+    out += nl.parameter_lines(module) + nl.port_lines(module)
+    clk = nl.verilog_id(hs.clock)
+    out += [f"  localparam NW = {nw};", f"  localparam NKEYS = {len(words)};",
+            f"  localparam SWITCH = {switch_after};",
+            "  reg [31:0] words [0:NKEYS*NW-1];",
+            "  reg loading = 1'b1, switched = 1'b0;",
+            "  reg [31:0] starts = 32'd0;",
+            "  wire seq_hold = loading | (NKEYS > 1 && starts >= SWITCH && !switched);",
+            "  reg [31:0] tdata = 32'd0;", "  reg tvalid = 1'b0, tlast = 1'b0;", "  wire tready;",
+            "  integer si, sk;"]
+    out += _body(module, top, layout, hs, "ld_hold | seq_hold")
+    out.append(f"  always @(posedge {clk}) if (gate_start) starts <= starts + 32'd1;")
+    aw = addr_width(layout)
+    zero_axi = {"s_axi_awaddr": f"{aw}'d0", "s_axi_awvalid": "1'b0", "s_axi_awready": "", "s_axi_wdata": "32'd0",
+                "s_axi_wstrb": "4'd0", "s_axi_wvalid": "1'b0", "s_axi_wready": "", "s_axi_bresp": "",
+                "s_axi_bvalid": "", "s_axi_bready": "1'b1", "s_axi_araddr": f"{aw}'d0", "s_axi_arvalid": "1'b0",
+                "s_axi_arready": "", "s_axi_rdata": "", "s_axi_rresp": "", "s_axi_rvalid": "", "s_axi_rready": "1'b1",
+                "s_axis_tdata": "tdata", "s_axis_tvalid": "tvalid", "s_axis_tready": "tready", "s_axis_tlast": "tlast"}
+    out.append(_loader(layout, clk, zero_axi))
+    init = ["  initial begin"]
+    for k, ws in enumerate(words):
+        init += [f"    words[{k * nw + i}] = 32'h{w:08x};" for i, w in enumerate(ws)]
+    init.append("  end")
+    out += init
+    out += ["  initial begin",
+            "    for (sk = 0; sk < NKEYS; sk = sk + 1) begin",
+            "      if (sk > 0) wait (starts >= SWITCH);",
+            f"      @(posedge {clk});",
+            "      for (si = 0; si < NW; si = si + 1) begin",
+            "        tvalid <= 1'b1; tdata <= words[sk*NW+si]; tlast <= (si == NW-1);",
+            f"        @(posedge {clk}); while (!tready) @(posedge {clk});",
+            "      end",
+            "      tvalid <= 1'b0; tlast <= 1'b0;",
+            f"      @(posedge {clk}); while (!ld_done) @(posedge {clk});",
+            "      if (sk == 0) loading <= 1'b0; else switched <= 1'b1;",
+            "    end",
+            "  end",
+            "endmodule"]
+    return "\n".join(out) + "\n"
+
+
+def harness_sources(module: dict, top: str, layout: Layout) -> str:
+    """The core (module ``<top>_dcs_core``), the loader and the gate as one Verilog text, for
+    :func:`check_harness`."""
+    return (nl.write_verilog(module, top + "_dcs_core", cfglut_chains=[list(c) for c in layout.chains])
+            + _template("dcs_cfglut_loader.v") + _template("dcs_cfglut_gate.v"))

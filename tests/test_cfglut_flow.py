@@ -1,0 +1,129 @@
+"""The CFGLUT5 realization through the flow (``dcsflow build --tlut cfglut5``, :mod:`dcsflow.flow.cfglut`):
+a small keyed design is built, its CFGLUT5s loaded through the generated loader by the words the
+runtime computes from the PPC, and simulated in Icarus with Yosys's CFGLUT5 model against a Python
+model of the design (two keys per simulation, the second loaded between two data items)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from dcsflow.flow.build import BuildError, BuildOptions, build, design_hash
+from dcsflow.flow.check import CheckSetup, check_cfglut
+from dcsflow.flow.design import DesignCheck, Handshake
+from dcsflow.flow.registry import resolve
+from dcsflow.flow.simulate import icarus
+from dcsflow.flow.yosys import cells_sim
+from dcsflow.scg.buildfolder import load_build
+from dcsflow.scg.cfglut import inits_from_words
+
+DATA = Path(__file__).parent / "data" / "cfglut"
+HANDSHAKE = Handshake("s_valid", "s_ready", out_valid="m_valid", out_ready="m_ready")
+
+
+def sbox(x: int, key: int) -> int:
+    """The design's function (keysbox.v), written independently of it: S(x ^ key)."""
+    x ^= key
+    return ((x * x) & 0xFF) ^ (((x << 3) | (x >> 5)) & 0xFF)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("cfg") / "b"
+    build(BuildOptions(design=str(DATA / "keysbox.v"), out=out, progress=False, tlut="cfglut5", chain_luts=3,
+                       baselines=("yosys-abc",), frontend_check=False))
+    return out
+
+
+def run_items(work: Path, verilog: str, top: str, cases: list) -> tuple[list, list]:
+    """run_group of the test's DesignCheck: every case (key, byte, expected) an item of one run."""
+    (work / "net.v").write_text(verilog)
+    (work / "in.txt").write_text(f"{len(cases)}\n" + "".join(f"{b:02x}\n" for _, b, _ in cases))
+    icarus([work / "net.v", DATA / "tb_keysbox.v", cells_sim()], work,
+           plusargs=[f"+in={work / 'in.txt'}", f"+out={work / 'out.txt'}"])
+    got = (work / "out.txt").read_text().split()
+    oks = []
+    for i, (_, _, want) in enumerate(cases):
+        ok = i < len(got) and got[i] == f"{want:02x}"
+        oks.append((ok, "" if ok else f"got {got[i] if i < len(got) else 'nothing'}"))
+    return oks, []
+
+
+def setup_for(out: Path, keys: list[int], claimed: list[int] | None = None) -> CheckSetup:
+    """A check of the built design: per key 6 bytes; the group's parameter value is ``claimed``
+    (default: the key the expected outputs use)."""
+    b = load_build(out)
+    design = replace(resolve(str(DATA / "keysbox.v"), None, [], None), handshake=HANDSHAKE)
+    cases, groups = [], []
+    for g, k in enumerate(keys):
+        idx = []
+        for j in range(6):
+            x = (37 * g + 91 * j + 5) & 0xFF
+            idx.append(len(cases))
+            cases.append((k, x, sbox(x, k)))
+        groups.append(({"key": (claimed or keys)[g]}, idx))
+    return CheckSetup(b, design, DesignCheck(cases, groups, lambda c: f"{c[1]:02x}", run_items))
+
+
+def test_build_writes_chains_loader_and_report(built):
+    rep = json.loads((built / "report.json").read_text())
+    bj = json.loads((built / "build.json").read_text())
+    lay = json.loads((built / "cfglut.json").read_text())
+    assert bj["tlut"] == "cfglut5" and "cfglut.json" in bj["files"] and "cfglut/top.v" in bj["files"]
+    cells = [c for ch in lay["chains"] for c in ch]
+    assert rep["cfglut"]["cfglut5"] == len(cells) == rep["tlut"]["tluts"] > 0
+    assert lay["chain_luts"] == 3 and all(len(ch) <= 3 for ch in lay["chains"])
+    assert rep["cfglut"]["shift_cycles"] == 32 * 3 + 2
+    core = (built / "cfglut" / "core.v").read_text()
+    assert core.count("CFGLUT5 #(") == len(cells)
+    tmap = json.loads((built / "tmap" / "netlist.json").read_text())
+    assert tmap["tlut_k"] == 5 and all(len(t["inputs"]) <= 5 for t in tmap["luts"] if "ppc" in t)
+
+
+def test_check_loads_two_keys_per_run(built):
+    """Keys in pairs: the first through the loader before any item, the second after the first key's
+    six items have started; every output byte as the Python model says."""
+    res = check_cfglut(setup_for(built, [0x3C, 0xA5, 0x00]), progress=False, jobs=2)
+    assert (res.passed, res.total) == (18, 18), res.failures
+
+
+def test_check_fails_with_the_wrong_key(built):
+    """The second key of a pair claimed to be another one: its items fail, the first key's pass."""
+    setup = setup_for(built, [0x3C, 0xA5], claimed=[0x3C, 0xA4])
+    differ = [sbox(x, 0xA4) != want for _, x, want in setup.vectors[6:]]
+    assert any(differ)
+    res = check_cfglut(setup, progress=False, jobs=1)
+    assert [c[1] for c in res.cases] == [True] * 6 + [not d for d in differ]
+
+
+def test_runtime_words_load_the_ppc_inits(built):
+    """The words computed for a key put into every CFGLUT5 the TLUT's truth table the PPC gives
+    (entries repeated over the unused inputs)."""
+    from dcsflow.flow.specialize import tlut_values
+
+    b = load_build(built)
+    lay = b.cfglut_layout
+    entries = {c: len(e) for c, e in b.tlut_entries.items()}
+    inits = tlut_values(b, [{"key": 0x5A}])[0]
+    back = inits_from_words(lay.chains, lay.words_for(inits, entries))
+    for cell, v in back.items():
+        n = entries[cell]
+        assert all(((v >> a) & 1) == ((inits[cell] >> (a % n)) & 1) for a in range(32)), cell
+
+
+def test_design_hash_and_option_refusals(tmp_path):
+    d = resolve(str(DATA / "keysbox.v"), None, [], None)
+    frames = design_hash(d, "keysbox", ["key"])
+    assert frames == design_hash(d, "keysbox", ["key"], tlut=("frames", None))
+    assert design_hash(d, "keysbox", ["key"], tlut=("cfglut5", 4)) not in (frames, design_hash(d, "keysbox", ["key"], tlut=("cfglut5", 3)))
+    with pytest.raises(BuildError, match="--chain-luts needs --tlut cfglut5"):
+        build(BuildOptions(design=str(DATA / "keysbox.v"), out=tmp_path / "x", progress=False, chain_luts=3))
+    with pytest.raises(BuildError, match="--tlut-pairs needs --tlut frames"):
+        build(BuildOptions(design=str(DATA / "keysbox.v"), out=tmp_path / "y", progress=False, tlut="cfglut5",
+                           tlut_pairs=True))
+    with pytest.raises(BuildError, match="TLUT realization must be one of"):
+        build(BuildOptions(design=str(DATA / "keysbox.v"), out=tmp_path / "z", progress=False, tlut="luts"))
+    assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()
