@@ -75,7 +75,9 @@ class BuildOptions:
     at most 5 regular inputs and the outputs stage writes the CFGLUT5 chains and their loader
     (:mod:`dcsflow.flow.cfglut`); chain_luts: CFGLUT5s per chain of a ``cfglut5`` build (None:
     :data:`~dcsflow.flow.cfglut.DEFAULT_CHAIN_LUTS`, the longest chain whose shift meets the
-    rekey-time target);
+    rekey-time target); param_in_loader: a ``cfglut5`` build also generates the logic that computes
+    the chain words from the raw parameter words (its PPC must have no AND nodes) and reports its
+    LUT cost (:func:`dcsflow.flow.cfglut.param_generator_verilog`);
     mul_chunk: front end, regular-operand bits per chunk product of a multiplier with a parameter
     operand (:mod:`dcsflow.flow.param_arith`; 0 = leave it to synth_xilinx; None = the LUT size);
     lut_size: the LUT size K, one of :data:`~dcsflow.flow.design.LUT_SIZES` (None: the design's
@@ -131,6 +133,7 @@ class BuildOptions:
     timeout: float | None = None
     tlut: str | None = None
     chain_luts: int | None = None
+    param_in_loader: bool = False
 
 
 @dataclass
@@ -253,7 +256,8 @@ def _context(opts: BuildOptions, design: Design, step, jobs=None) -> Context:
     out = Path(opts.out)
     return Context(opts, design, top, tuple(params), vhdl,
                    design_hash(design, top, params, tuple(opts.ghdl_options), opts.lut_size, opts.adders,
-                               (opts.tlut, opts.chain_luts)), out, step, jobs,
+                               (opts.tlut, opts.chain_luts, *(("param",) if opts.param_in_loader else ()))),
+                   out, step, jobs,
                    Recorder())
 
 
@@ -291,6 +295,8 @@ def _lut_options(opts: BuildOptions, design: Design) -> BuildOptions:
             raise BuildError(f"--chain-luts {chain!r}: CFGLUT5s per chain must be 1..{MAX_CHAIN_LUTS}")
     elif opts.chain_luts is not None:
         raise BuildError("--chain-luts needs --tlut cfglut5")
+    if opts.param_in_loader and tl != "cfglut5":
+        raise BuildError("--param-in-loader needs --tlut cfglut5")
     return replace(opts, lut_size=k, mul_chunk=k if opts.mul_chunk is None else opts.mul_chunk, tlut=tl,
                    chain_luts=chain)
 

@@ -45,6 +45,8 @@ SHIFT_MHZ = 100.0
 OUTPUT_FILES = ("cfglut.json", "cfglut/core.v", "cfglut/dcs_cfglut_loader.v", "cfglut/dcs_cfglut_gate.v",
                 "cfglut/top.v")
 _TEMPLATES = Path(__file__).resolve().parent / "templates" / "cfglut"
+#: the parameter generator of a build made with ``--param-in-loader``
+PARAM_FILE = "cfglut/dcs_cfglut_param.v"
 
 
 class CfglutBuildError(FlowError):
@@ -163,13 +165,20 @@ _AXI_PORTS = (("s_axi_awaddr", "input", "AW"), ("s_axi_awvalid", "input", 1), ("
               ("s_axis_tvalid", "input", 1), ("s_axis_tready", "output", 1), ("s_axis_tlast", "input", 1))
 
 
-def top_verilog(module: dict, top: str, layout: Layout, hs: Handshake | None) -> str:
+def top_verilog(module: dict, top: str, layout: Layout, hs: Handshake | None, param: bool = False) -> str:
     """Module ``<top>_cfglut`` (``cfglut/top.v``): the design's ports, the loader's AXI4-Lite slave
     ``s_axi_*`` and AXI4-Stream input ``s_axis_*`` (docs/formats.md), ``cfg_irq`` and, without a
     handshake description, ``cfg_hold`` (gate the design's input with it) and ``cfg_idle`` (tie high
-    when no item is in flight). One clock: the handshake's clock port, else ``cfg_clk``."""
+    when no item is in flight). One clock: the handshake's clock port, else ``cfg_clk``. With
+    ``param``, the parameter generator ``dcs_cfglut_param`` (:func:`param_generator_verilog`) drives
+    the loader's stream input and its AXI4-Lite slave is ``s_axi_param_*`` (8 address bits)
+    instead of ``s_axis_*``."""
     aw = addr_width(layout)
-    extra = [(n, d, aw if w == "AW" else w) for n, d, w in _AXI_PORTS] + [("cfg_irq", "output", 1)]
+    axi = [(n, d, w) for n, d, w in _AXI_PORTS if not (param and n.startswith("s_axis_"))]
+    if param:
+        axi += [(n.replace("s_axi_", "s_axi_param_"), d, 8 if w == "AW" else w) for n, d, w in _AXI_PORTS
+                if n.startswith("s_axi_")]
+    extra = [(n, d, aw if w == "AW" else w) for n, d, w in axi] + [("cfg_irq", "output", 1)]
     if hs is None:
         extra += [("cfg_clk", "input", 1), ("cfg_hold", "output", 1), ("cfg_idle", "input", 1)]
     names = [nl.verilog_id(p) for p in module["ports"]] + [n for n, _, _ in extra]
@@ -184,17 +193,29 @@ def top_verilog(module: dict, top: str, layout: Layout, hs: Handshake | None) ->
         body += ["  wire ld_clk = cfg_clk;", "  assign cfg_hold = ld_hold;", "  assign ld_idle = cfg_idle;"]
     out += body
     clk = nl.verilog_id(hs.clock) if hs else "ld_clk"
-    out.append(_loader(layout, clk, {n: n for n, _, _ in _AXI_PORTS}))
+    lconns = {n: n for n, _, _ in _AXI_PORTS}
+    if param:
+        lconns.update({"s_axis_tdata": "g_tdata", "s_axis_tvalid": "g_tvalid", "s_axis_tready": "g_tready",
+                       "s_axis_tlast": "g_tlast"})
+        gconns = {n: n.replace("s_axi_", "s_axi_param_") for n, _, _ in _AXI_PORTS if n.startswith("s_axi_")}
+        gconns.update({"clk": clk, "rstn": "1'b1", "m_axis_tdata": "g_tdata", "m_axis_tvalid": "g_tvalid",
+                       "m_axis_tready": "g_tready", "m_axis_tlast": "g_tlast"})
+        out += ["  wire [31:0] g_tdata;", "  wire g_tvalid, g_tready, g_tlast;",
+                "  dcs_cfglut_param gen (" + ", ".join(f".{k}({v})" for k, v in gconns.items()) + ");"]
+    out.append(_loader(layout, clk, lconns))
     out += ["  assign cfg_irq = ld_irq;", "endmodule"]
     return "\n".join(out) + "\n"
 
 
 def write_outputs(out: Path, module: dict, top: str, design_hash: str, chain_luts: int,
-                  hs: Handshake | None) -> Layout:
-    """Write the ``cfglut5`` build's files (module docstring, :data:`OUTPUT_FILES`) into ``out``.
+                  hs: Handshake | None, param: tuple | None = None) -> Layout:
+    """Write the ``cfglut5`` build's files (module docstring, :data:`OUTPUT_FILES`) into ``out``;
+    with ``param`` = (PPC AIG, TLUT entries, parameter widths) also ``cfglut/dcs_cfglut_param.v``
+    (:func:`param_generator_verilog`), wired into ``cfglut/top.v``.
 
     Raises:
-        CfglutBuildError: a TLUT wider than a CFGLUT5, no TLUT, a handshake the top does not have.
+        CfglutBuildError: a TLUT wider than a CFGLUT5, no TLUT, a handshake the top does not have;
+            ParamInLoaderError: ``param`` with a PPC that has AND nodes.
     """
     if hs is not None:
         _check_handshake(module, hs)
@@ -207,8 +228,29 @@ def write_outputs(out: Path, module: dict, top: str, design_hash: str, chain_lut
                       nl.write_verilog(module, top + "_dcs_core", cfglut_chains=[list(c) for c in layout.chains]))
     for name in ("dcs_cfglut_loader.v", "dcs_cfglut_gate.v"):
         write_text_atomic(out / "cfglut" / name, _template(name))
-    write_text_atomic(out / "cfglut" / "top.v", top_verilog(module, top, layout, hs))
+    if param is not None:
+        write_text_atomic(out / PARAM_FILE, param_generator_verilog(layout, *param))
+    write_text_atomic(out / "cfglut" / "top.v", top_verilog(module, top, layout, hs, param is not None))
     return layout
+
+
+def generator_cost(path: Path, workdir: Path) -> dict:
+    """Resources of the parameter generator ``path`` (:func:`param_generator_verilog`) as Yosys's
+    ``synth_xilinx -flatten`` maps it alone: LUTs, FFs, MUXF7, MUXF8, CARRY4 (``workdir`` receives
+    the script and its log). Raises YosysError."""
+    from .yosys import run_script, script_path
+
+    stat = workdir / "param_stat.json"
+    run_script(f"read_verilog {script_path(path, workdir)}\nsynth_xilinx -top dcs_cfglut_param -flatten\n"
+               f"tee -q -o {script_path(stat, workdir)} stat -json\n", workdir, "param_cost",
+               what="parameter generator: LUT cost (synth_xilinx)")
+    import json
+
+    doc = json.loads(stat.read_text())
+    cells = (doc.get("design") or {}).get("num_cells_by_type") or {}
+    return {"luts": sum(v for t, v in cells.items() if t in nl.LUT_TYPES),
+            "ffs": sum(v for t, v in cells.items() if t in nl.FF_TYPES),
+            "muxf7": cells.get("MUXF7", 0), "muxf8": cells.get("MUXF8", 0), "carry4": cells.get("CARRY4", 0)}
 
 
 def summary(layout: Layout, n_luts: int) -> dict:
@@ -223,54 +265,79 @@ def summary(layout: Layout, n_luts: int) -> dict:
 
 
 def check_harness(module: dict, top: str, layout: Layout, hs: Handshake, words: list[list[int]],
-                  switch_after: int) -> str:
+                  switch_after: int, param_words: bool = False) -> str:
     """Verilog for ``dcsflow check`` of a ``cfglut5`` build (simulation only): module ``top`` with the
     design's parameters and ports around the core (every CFGLUT5 starts at INIT 0), the loader and
-    the gate, and a sequencer that streams ``words[0]`` (the chain words of the first key, one
-    AXI4-Stream packet) before any data item may enter, and ``words[1]`` (when given) once
-    ``switch_after`` data items have started: the gate holds the next item until that shift is done.
+    the gate, and a sequencer that loads the first key before any data item may enter and the second
+    (when given) once ``switch_after`` data items have started: the gate holds the next item until
+    that shift is done. ``words[k]``: the chain words of key k, streamed into the loader as one
+    AXI4-Stream packet; with ``param_words``, the key's raw parameter words instead, written over
+    AXI4-Lite into the parameter generator (:func:`param_generator_verilog`, module
+    ``dcs_cfglut_param`` to be compiled with it), which streams the chain words into the loader.
     Prepend ``core.v``, the loader and the gate (:func:`harness_sources`)."""
     nw = layout.words
+    n = len(words[0])
     for w in words:
-        if len(w) != nw:
+        if len(w) != (n if param_words else nw):
             raise CfglutBuildError(f"{len(w)} chain words for a layout of {nw}")
     names = [nl.verilog_id(p) for p in module["ports"]]
-    out = ["// dcsflow check harness of a cfglut5 build: loads key words through the CFGLUT5 loader",
+    out = ["// dcsflow check harness of a cfglut5 build: loads keys through the CFGLUT5 loader",
            f"module {nl.verilog_id(top)} ({', '.join(names)});"]
     out += nl.parameter_lines(module) + nl.port_lines(module)
     clk = nl.verilog_id(hs.clock)
-    out += [f"  localparam NW = {nw};", f"  localparam NKEYS = {len(words)};",
+    aw = addr_width(layout)
+    out += [f"  localparam NW = {n};", f"  localparam NKEYS = {len(words)};",
             f"  localparam SWITCH = {switch_after};",
             "  reg [31:0] words [0:NKEYS*NW-1];",
             "  reg loading = 1'b1, switched = 1'b0;",
             "  reg [31:0] starts = 32'd0;",
             "  wire seq_hold = loading | (NKEYS > 1 && starts >= SWITCH && !switched);",
             "  reg [31:0] tdata = 32'd0;", "  reg tvalid = 1'b0, tlast = 1'b0;", "  wire tready;",
+            "  reg [7:0] pa = 8'd0;", "  reg [31:0] pd = 32'd0;", "  reg pv = 1'b0;", "  wire pready;",
+            "  wire [31:0] g_tdata;", "  wire g_tvalid, g_tlast;",
             "  integer si, sk;"]
     out += _body(module, top, layout, hs, "ld_hold | seq_hold")
     out.append(f"  always @(posedge {clk}) if (gate_start) starts <= starts + 32'd1;")
-    aw = addr_width(layout)
+    stream = ({"s_axis_tdata": "g_tdata", "s_axis_tvalid": "g_tvalid", "s_axis_tready": "tready",
+               "s_axis_tlast": "g_tlast"} if param_words else
+              {"s_axis_tdata": "tdata", "s_axis_tvalid": "tvalid", "s_axis_tready": "tready", "s_axis_tlast": "tlast"})
     zero_axi = {"s_axi_awaddr": f"{aw}'d0", "s_axi_awvalid": "1'b0", "s_axi_awready": "", "s_axi_wdata": "32'd0",
                 "s_axi_wstrb": "4'd0", "s_axi_wvalid": "1'b0", "s_axi_wready": "", "s_axi_bresp": "",
                 "s_axi_bvalid": "", "s_axi_bready": "1'b1", "s_axi_araddr": f"{aw}'d0", "s_axi_arvalid": "1'b0",
                 "s_axi_arready": "", "s_axi_rdata": "", "s_axi_rresp": "", "s_axi_rvalid": "", "s_axi_rready": "1'b1",
-                "s_axis_tdata": "tdata", "s_axis_tvalid": "tvalid", "s_axis_tready": "tready", "s_axis_tlast": "tlast"}
+                **stream}
     out.append(_loader(layout, clk, zero_axi))
+    if param_words:
+        out.append(f"  dcs_cfglut_param gen (.clk({clk}), .rstn(1'b1), .s_axi_awaddr(pa), .s_axi_awvalid(pv), "
+                   ".s_axi_awready(pready), .s_axi_wdata(pd), .s_axi_wstrb(4'hf), .s_axi_wvalid(pv), .s_axi_wready(), "
+                   ".s_axi_bresp(), .s_axi_bvalid(), .s_axi_bready(1'b1), .s_axi_araddr(8'd0), .s_axi_arvalid(1'b0), "
+                   ".s_axi_arready(), .s_axi_rdata(), .s_axi_rresp(), .s_axi_rvalid(), .s_axi_rready(1'b1), "
+                   ".m_axis_tdata(g_tdata), .m_axis_tvalid(g_tvalid), .m_axis_tready(tready), .m_axis_tlast(g_tlast));")
     init = ["  initial begin"]
     for k, ws in enumerate(words):
-        init += [f"    words[{k * nw + i}] = 32'h{w:08x};" for i, w in enumerate(ws)]
+        init += [f"    words[{k * n + i}] = 32'h{w:08x};" for i, w in enumerate(ws)]
     init.append("  end")
     out += init
+    if param_words:       # one AXI4-Lite write per parameter word (the last one starts the stream)
+        send = ["      for (si = 0; si < NW; si = si + 1) begin",
+                "        pa <= 4 * si; pd <= words[sk*NW+si]; pv <= 1'b1;",
+                f"        @(posedge {clk}); while (!pready) @(posedge {clk});",
+                "        pv <= 1'b0;",
+                f"        @(posedge {clk});",
+                "      end"]
+    else:
+        send = ["      for (si = 0; si < NW; si = si + 1) begin",
+                "        tvalid <= 1'b1; tdata <= words[sk*NW+si]; tlast <= (si == NW-1);",
+                f"        @(posedge {clk}); while (!tready) @(posedge {clk});",
+                "      end",
+                "      tvalid <= 1'b0; tlast <= 1'b0;"]
     out += ["  initial begin",
             "    for (sk = 0; sk < NKEYS; sk = sk + 1) begin",
             "      if (sk > 0) wait (starts >= SWITCH);",
             f"      @(posedge {clk});",
-            "      for (si = 0; si < NW; si = si + 1) begin",
-            "        tvalid <= 1'b1; tdata <= words[sk*NW+si]; tlast <= (si == NW-1);",
-            f"        @(posedge {clk}); while (!tready) @(posedge {clk});",
-            "      end",
-            "      tvalid <= 1'b0; tlast <= 1'b0;",
-            f"      @(posedge {clk}); while (!ld_done) @(posedge {clk});",
+            *send,
+            f"      while (!ld_busy) @(posedge {clk});",
+            f"      while (ld_busy) @(posedge {clk});",
             "      if (sk == 0) loading <= 1'b0; else switched <= 1'b1;",
             "    end",
             "  end",
@@ -283,3 +350,173 @@ def harness_sources(module: dict, top: str, layout: Layout) -> str:
     :func:`check_harness`."""
     return (nl.write_verilog(module, top + "_dcs_core", cfglut_chains=[list(c) for c in layout.chains])
             + _template("dcs_cfglut_loader.v") + _template("dcs_cfglut_gate.v"))
+
+
+# ---- the parameter evaluated in the loader's logic -------------------------------------------------------
+#: register of the parameter generator (:func:`param_generator_verilog`): STATUS, after the parameter words
+PARAM_STATUS = 0x80
+
+
+class ParamInLoaderError(CfglutBuildError):
+    """The PPC cannot be evaluated in the loader's logic (it has AND nodes)."""
+
+
+def chain_literals(layout: Layout, ppc_aig, entries: dict[str, list[int]], param_widths: dict[str, int]) -> list[list[int]]:
+    """Per chain word (word order, :func:`dcsflow.scg.cfglut.chain_words`) the 32 bit sources, each a
+    literal over the packed parameter word: ``-1`` constant 0, ``-2`` constant 1, ``2*i`` parameter
+    bit i, ``2*i + 1`` its complement. Parameter bit i: the ports of ``param_widths`` in order, each
+    from bit 0, packed into 32-bit words (port ``key`` of 128 bits: words 0..3 = key[31:0] ..
+    key[127:96]).
+
+    Raises:
+        ParamInLoaderError: the PPC has AND nodes (its outputs are no literals of the parameters).
+    """
+    if ppc_aig.num_ands:
+        raise ParamInLoaderError(f"the PPC has {ppc_aig.num_ands} AND nodes: only a PPC of parameter literals "
+                                 "(0 AND nodes) can be evaluated in the loader; load the chain words instead")
+    offset, pos = {}, 0
+    for port, w in param_widths.items():
+        offset[port] = pos
+        pos += w
+    src = {}
+    for j, name in enumerate(ppc_aig.input_names):
+        port, _, rest = name.partition("[")
+        src[j + 1] = offset[port] + (int(rest.rstrip("]")) if rest else 0)
+
+    def lit_of(out_index: int) -> int:
+        lit = ppc_aig.outputs[out_index]
+        v, neg = lit >> 1, lit & 1
+        if v == 0:
+            return -2 if neg else -1
+        return 2 * src[v] + neg
+
+    s = layout.shift_cycles
+    words = [[-1] * 32 for _ in range(layout.words)]
+    for c, chain in enumerate(layout.chains):
+        base, k = (c // 32) * s, c % 32
+        for t in range(s):
+            p = s - 1 - t
+            j, b = divmod(p, 32)
+            if j < len(chain):
+                ent = entries[chain[j]]
+                words[base + t][k] = lit_of(ent[b % len(ent)])
+    return words
+
+
+def param_words(values: dict[str, int], param_widths: dict[str, int]) -> list[int]:
+    """The raw parameter words the generator (:func:`param_generator_verilog`) takes for the circuit
+    parameter values ``values``: the ports of ``param_widths`` in order, each from bit 0, packed into
+    32-bit words (at least one)."""
+    v, pos = 0, 0
+    for port, w in param_widths.items():
+        v |= (values[port] & ((1 << w) - 1)) << pos
+        pos += w
+    return [(v >> (32 * i)) & 0xFFFFFFFF for i in range(max(1, (pos + 31) // 32))]
+
+
+def param_generator_verilog(layout: Layout, ppc_aig, entries: dict[str, list[int]],
+                            param_widths: dict[str, int]) -> str:
+    """Module ``dcs_cfglut_param`` (Verilog-2005): the chain words computed in logic from the raw
+    parameter, for a PPC without AND nodes (:func:`chain_literals`). An AXI4-Lite slave takes the
+    parameter words at byte offsets ``4*i`` (i < PW = ceil(parameter bits / 32)); the write of the
+    last one starts an AXI4-Stream packet ``m_axis_*`` of every chain word (one per cycle while
+    ``m_axis_tready``), which the loader's stream input takes and which starts its shift. Register
+    :data:`PARAM_STATUS` reads [0] BUSY (streaming); a parameter write while busy is refused
+    (SLVERR). One clock, ``rstn`` synchronous active low.
+
+    Raises:
+        ParamInLoaderError: the PPC has AND nodes.
+    """
+    lits = chain_literals(layout, ppc_aig, entries, param_widths)
+    nbits = sum(param_widths.values())
+    pw = max(1, (nbits + 31) // 32)
+    nw = layout.words
+    iw = max(1, (nw - 1).bit_length())
+
+    def term(x: int) -> str:
+        if x < 0:
+            return "1'b1" if x == -2 else "1'b0"
+        return f"{'~' if x & 1 else ''}p[{x >> 1}]"
+
+    cases = "\n".join(f"      {iw}'d{i}: w = {{{', '.join(term(x) for x in reversed(ws))}}};"
+                      for i, ws in enumerate(lits))
+    return f"""// dcsflow: CFGLUT5 chain words from the raw parameter (PPC of parameter literals evaluated in logic),
+// version 1 (docs/formats.md, "CFGLUT5 chain words and loader, version 1"). Generated for one build:
+// {layout.n_chains} chains of up to {layout.chain_luts} CFGLUT5s, {nw} chain words, {nbits} parameter bits in {pw} words.
+module dcs_cfglut_param #(
+  parameter ADDR_WIDTH = 8
+) (
+  input  wire                  clk,
+  input  wire                  rstn,
+  input  wire [ADDR_WIDTH-1:0] s_axi_awaddr,
+  input  wire                  s_axi_awvalid,
+  output reg                   s_axi_awready = 1'b0,
+  input  wire [31:0]           s_axi_wdata,
+  input  wire [3:0]            s_axi_wstrb,
+  input  wire                  s_axi_wvalid,
+  output reg                   s_axi_wready = 1'b0,
+  output reg  [1:0]            s_axi_bresp = 2'b00,
+  output reg                   s_axi_bvalid = 1'b0,
+  input  wire                  s_axi_bready,
+  input  wire [ADDR_WIDTH-1:0] s_axi_araddr,
+  input  wire                  s_axi_arvalid,
+  output reg                   s_axi_arready = 1'b0,
+  output reg  [31:0]           s_axi_rdata = 32'd0,
+  output wire [1:0]            s_axi_rresp,
+  output reg                   s_axi_rvalid = 1'b0,
+  input  wire                  s_axi_rready,
+  output wire [31:0]           m_axis_tdata,
+  output reg                   m_axis_tvalid = 1'b0,
+  input  wire                  m_axis_tready,
+  output wire                  m_axis_tlast
+);
+  localparam PW = {pw};
+  localparam [{iw - 1}:0] LAST = {iw}'d{nw - 1};
+  reg [PW*32-1:0] p = {{(PW*32){{1'b0}}}};
+  reg [{iw - 1}:0] idx = {iw}'d0;
+  reg [31:0] w;
+  assign s_axi_rresp = 2'b00;
+  always @* begin
+    case (idx)
+{cases}
+      default: w = 32'd0;
+    endcase
+  end
+  wire aw_fire = s_axi_awvalid && s_axi_wvalid && !s_axi_awready && !s_axi_bvalid;
+  wire [ADDR_WIDTH-3:0] aw_i = s_axi_awaddr[ADDR_WIDTH-1:2];
+  wire aw_param = aw_i < PW;
+  wire go = aw_fire && aw_param && !m_axis_tvalid && aw_i == PW - 1;
+  integer k;
+  always @(posedge clk) begin
+    if (!rstn) begin
+      s_axi_awready <= 1'b0; s_axi_wready <= 1'b0; s_axi_bvalid <= 1'b0; s_axi_arready <= 1'b0;
+      s_axi_rvalid <= 1'b0; m_axis_tvalid <= 1'b0; idx <= {iw}'d0;
+    end else begin
+      s_axi_awready <= 1'b0; s_axi_wready <= 1'b0;
+      if (s_axi_bvalid && s_axi_bready) s_axi_bvalid <= 1'b0;
+      if (aw_fire) begin
+        s_axi_awready <= 1'b1; s_axi_wready <= 1'b1; s_axi_bvalid <= 1'b1;
+        s_axi_bresp <= (aw_param && m_axis_tvalid) ? 2'b10 : 2'b00;
+        if (aw_param && !m_axis_tvalid)
+          for (k = 0; k < PW; k = k + 1)
+            if (aw_i == k) p[32*k +: 32] <= s_axi_wdata;
+      end
+      // stream: word idx on the bus from the cycle after go; one word per accepted beat
+      if (go) begin
+        m_axis_tvalid <= 1'b1; idx <= {iw}'d0;
+      end else if (m_axis_tvalid && m_axis_tready) begin
+        if (m_axis_tlast) m_axis_tvalid <= 1'b0;
+        idx <= idx + 1'b1;
+      end
+      s_axi_arready <= 1'b0;
+      if (s_axi_rvalid && s_axi_rready) s_axi_rvalid <= 1'b0;
+      if (s_axi_arvalid && !s_axi_arready && !s_axi_rvalid) begin
+        s_axi_arready <= 1'b1; s_axi_rvalid <= 1'b1;
+        s_axi_rdata <= (s_axi_araddr == {PARAM_STATUS}) ? {{31'd0, m_axis_tvalid}} : 32'd0;
+      end
+    end
+  end
+  assign m_axis_tdata = w;
+  assign m_axis_tlast = m_axis_tvalid && idx == LAST;
+endmodule
+"""

@@ -191,18 +191,21 @@ def _progress(futs: list, label: str, n_cases: int) -> None:
 
 
 def check_build(build_dir: str | Path, options: CheckOptions = CheckOptions(), progress: bool = True,
-                jobs: int | None = None) -> CheckResult:
+                jobs: int | None = None, param_in_loader: bool = False) -> CheckResult:
     """Check a build against its design's check (module docstring).
 
     Raises:
         BuildFolderError: the build folder is refused. CheckError: no check for the design, no usable
-        cases, simulator failure. ToolMissing: the simulator is not installed.
+        cases, simulator failure, ``param_in_loader`` for a build that is not ``cfglut5``.
+        ToolMissing: the simulator is not installed.
     """
     t0 = time.perf_counter()
     setup = prepare_check(build_dir, options)
     b = setup.build
+    if param_in_loader and b.tlut_kind != "cfglut5":
+        raise CheckError(f"{b.path}: --param-in-loader needs a cfglut5 build (dcsflow build --tlut cfglut5)")
     if b.tlut_kind == "cfglut5":
-        result = check_cfglut(setup, progress, jobs)
+        result = check_cfglut(setup, progress, jobs, param_in_loader)
         result.seconds = time.perf_counter() - t0
         return result
     inits = tlut_values(b, setup.circuit_values())
@@ -213,16 +216,20 @@ def check_build(build_dir: str | Path, options: CheckOptions = CheckOptions(), p
 
 
 
-def check_cfglut(setup: CheckSetup, progress: bool = True, jobs: int | None = None) -> CheckResult:
+def check_cfglut(setup: CheckSetup, progress: bool = True, jobs: int | None = None,
+                 param_in_loader: bool = False) -> CheckResult:
     """The check of a ``cfglut5`` build (:mod:`dcsflow.flow.cfglut`): the groups are simulated two
     at a time on one netlist whose CFGLUT5s start all-zero: the chain words of the first group's
     key (:meth:`dcsflow.scg.cfglut.Layout.words_for`, from the PPC as ``dcsflow rekey`` computes them)
     go through the loader before any data item, those of the second once the first group's items
     have started (the loader holds the design's input handshake until the shift is over); a last odd
-    group runs alone. Every case against the design's expected outputs.
+    group runs alone. Every case against the design's expected outputs. ``param_in_loader``: the keys'
+    raw parameter words go over AXI4-Lite into the generated parameter generator
+    (:func:`dcsflow.flow.cfglut.param_generator_verilog`), which computes the chain words in logic.
 
     Raises:
-        CheckError: the design describes no input handshake (:attr:`dcsflow.flow.design.Design.handshake`).
+        CheckError: the design describes no input handshake (:attr:`dcsflow.flow.design.Design.handshake`),
+            or ``param_in_loader`` with a PPC that has AND nodes.
     """
     from . import cfglut
 
@@ -233,14 +240,22 @@ def check_cfglut(setup: CheckSetup, progress: bool = True, jobs: int | None = No
     layout = b.cfglut_layout
     entries = {c: len(e) for c, e in b.tlut_entries.items()}
     inits = tlut_values(b, setup.circuit_values())
-    words = [layout.words_for(i, entries) for i in inits]
+    if param_in_loader:
+        try:
+            gen = cfglut.param_generator_verilog(layout, b.ppc.aig, b.tlut_entries, b.param_widths)
+        except cfglut.ParamInLoaderError as e:
+            raise CheckError(f"{b.path}: {e}") from None
+        words = [cfglut.param_words(v, b.param_widths) for v in setup.circuit_values()]
+    else:
+        gen = ""
+        words = [layout.words_for(i, entries) for i in inits]
     units = [list(range(g, min(g + 2, len(dc.groups)))) for g in range(0, len(dc.groups), 2)]
-    sources = cfglut.harness_sources(b.module, b.top, layout)
+    sources = cfglut.harness_sources(b.module, b.top, layout) + gen
 
     def netlist_for(u: int) -> str:
         first = len(dc.groups[units[u][0]][1])
         return sources + cfglut.check_harness(b.module, b.top, layout, d.handshake, [words[g] for g in units[u]],
-                                              first)
+                                              first, param_in_loader)
 
     return simulate_vectors(setup, netlist_for, f"check {b.manifest.get('design')} (CFGLUT5 loader)", progress,
                             jobs, units)

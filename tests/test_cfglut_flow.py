@@ -25,9 +25,15 @@ HANDSHAKE = Handshake("s_valid", "s_ready", out_valid="m_valid", out_ready="m_re
 
 
 def sbox(x: int, key: int) -> int:
-    """The design's function (keysbox.v), written independently of it: S(x ^ key)."""
+    """keysbox.v's function, written independently of it: S(x ^ key)."""
     x ^= key
     return ((x * x) & 0xFF) ^ (((x << 3) | (x >> 5)) & 0xFF)
+
+
+def rotxor(x: int, key: int) -> int:
+    """keyxor.v's function: (x ^ key) rotated left by 3."""
+    x ^= key
+    return ((x << 3) | (x >> 5)) & 0xFF
 
 
 @pytest.fixture(scope="module")
@@ -38,11 +44,19 @@ def built(tmp_path_factory):
     return out
 
 
+@pytest.fixture(scope="module")
+def built_xor(tmp_path_factory):
+    out = tmp_path_factory.mktemp("cfgx") / "b"
+    build(BuildOptions(design=str(DATA / "keyxor.v"), out=out, progress=False, tlut="cfglut5", chain_luts=2,
+                       param_in_loader=True, baselines=("yosys-abc",), frontend_check=False))
+    return out
+
+
 def run_items(work: Path, verilog: str, top: str, cases: list) -> tuple[list, list]:
     """run_group of the test's DesignCheck: every case (key, byte, expected) an item of one run."""
     (work / "net.v").write_text(verilog)
     (work / "in.txt").write_text(f"{len(cases)}\n" + "".join(f"{b:02x}\n" for _, b, _ in cases))
-    icarus([work / "net.v", DATA / "tb_keysbox.v", cells_sim()], work,
+    icarus([work / "net.v", DATA / "tb_keysbox.v", cells_sim()], work, defines={"TOP": top},
            plusargs=[f"+in={work / 'in.txt'}", f"+out={work / 'out.txt'}"])
     got = (work / "out.txt").read_text().split()
     oks = []
@@ -52,18 +66,19 @@ def run_items(work: Path, verilog: str, top: str, cases: list) -> tuple[list, li
     return oks, []
 
 
-def setup_for(out: Path, keys: list[int], claimed: list[int] | None = None) -> CheckSetup:
-    """A check of the built design: per key 6 bytes; the group's parameter value is ``claimed``
-    (default: the key the expected outputs use)."""
+def setup_for(out: Path, keys: list[int], claimed: list[int] | None = None, name: str = "keysbox",
+              model=sbox) -> CheckSetup:
+    """A check of the built design ``name``: per key 6 bytes; the group's parameter value is
+    ``claimed`` (default: the key the expected outputs use)."""
     b = load_build(out)
-    design = replace(resolve(str(DATA / "keysbox.v"), None, [], None), handshake=HANDSHAKE)
+    design = replace(resolve(str(DATA / f"{name}.v"), None, [], None), handshake=HANDSHAKE)
     cases, groups = [], []
     for g, k in enumerate(keys):
         idx = []
         for j in range(6):
             x = (37 * g + 91 * j + 5) & 0xFF
             idx.append(len(cases))
-            cases.append((k, x, sbox(x, k)))
+            cases.append((k, x, model(x, k)))
         groups.append(({"key": (claimed or keys)[g]}, idx))
     return CheckSetup(b, design, DesignCheck(cases, groups, lambda c: f"{c[1]:02x}", run_items))
 
@@ -127,3 +142,44 @@ def test_design_hash_and_option_refusals(tmp_path):
     with pytest.raises(BuildError, match="TLUT realization must be one of"):
         build(BuildOptions(design=str(DATA / "keysbox.v"), out=tmp_path / "z", progress=False, tlut="luts"))
     assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()
+
+
+def test_param_in_loader_computes_the_words_in_logic(built_xor):
+    """keyxor's PPC has no AND node: the keys' raw parameter words go over AXI4-Lite into the
+    generated parameter generator, which streams the chain words into the loader; the generator's
+    LUT cost is in the report; a wrongly claimed second key fails its items."""
+    rep = json.loads((built_xor / "report.json").read_text())
+    pil = rep["cfglut"]["param_in_loader"]
+    assert pil["param_words"] == 1 and pil["luts"] > 0
+    assert "cfglut/dcs_cfglut_param.v" in json.loads((built_xor / "build.json").read_text())["files"]
+    res = check_cfglut(setup_for(built_xor, [0x3C, 0xA5, 0x5A], name="keyxor", model=rotxor), progress=False,
+                       jobs=2, param_in_loader=True)
+    assert (res.passed, res.total) == (18, 18), res.failures
+    bad = check_cfglut(setup_for(built_xor, [0x3C, 0xA5], claimed=[0x3C, 0xA4], name="keyxor", model=rotxor),
+                       progress=False, jobs=1, param_in_loader=True)
+    assert [c[1] for c in bad.cases] == [True] * 6 + [False] * 6
+
+
+def test_param_in_loader_refused_with_and_nodes(built):
+    from dcsflow.flow.design import CheckError
+
+    with pytest.raises(CheckError, match="AND nodes"):
+        check_cfglut(setup_for(built, [1]), progress=False, param_in_loader=True)
+
+
+@pytest.mark.parametrize("which", ["built", "built_xor"])
+def test_generated_top_elaborates(which, request, tmp_path):
+    """Yosys reads cfglut/top.v with the build's other cfglut/*.v files and finds every module
+    (CFGLUT5 from its Xilinx library), the loader's parameters those of cfglut.json."""
+    import subprocess
+
+    from dcsflow.flow.yosys import datdir, yosys_binary
+
+    out = request.getfixturevalue(which)
+    top = json.loads((out / "report.json").read_text())["top"] + "_cfglut"
+    files = " ".join(str(p) for p in sorted((out / "cfglut").glob("*.v")))
+    r = subprocess.run([yosys_binary(), "-p", f"read_verilog -lib {datdir()}/xilinx/cells_sim.v; read_verilog {files}; "
+                        f"hierarchy -check -top {top}"], capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode == 0, r.stdout[-2000:]
+    lay = json.loads((out / "cfglut.json").read_text())
+    assert f"Parameter \\CHAINS = {len(lay['chains'])}" in r.stdout

@@ -46,6 +46,10 @@ from ._limits import timeout_option
                    "shifted from the fabric by a generated loader, a rekey in microseconds.")
 @click.option("--chain-luts", type=click.IntRange(1, 0xFFFF), default=None, metavar="N",
               help="--tlut cfglut5: CFGLUT5s per shift chain; the shift takes 32*N cycles [4: 1.28 us at 100 MHz].")
+@click.option("--param-in-loader", is_flag=True,
+              help="--tlut cfglut5: generate logic that computes the chain words from the raw parameter words "
+                   "(a few AXI4-Lite writes per rekey instead of one per chain word; the PPC must have no AND "
+                   "nodes) and report its LUT cost.")
 @click.option("--mul-chunk", type=click.IntRange(min=0), default=None,
               help="Front end: split a multiplier with a parameter operand into chunk products of this many "
                    "regular-operand bits (one TLUT per product bit); 0: leave it to synth_xilinx (DSP48E1) "
@@ -87,7 +91,7 @@ from ._limits import timeout_option
 @click.option("--quiet", is_flag=True, help="No progress display.")
 @timeout_option
 def COMMAND(design, project, top, params, device, out, start, stop, area, seed, lut_size, tlut_pairs, tlut, chain_luts,
-            mul_chunk,
+            param_in_loader, mul_chunk,
             adders, backend, board, force, allow_no_params, ghdl_opts, no_frontend_check, frontend_cycles, baselines,
             no_static_remap, jobs, quiet):
     """Build DESIGN with TLUTs (TMAP, parameters in the PPC) and conventionally (the best of several
@@ -129,7 +133,8 @@ def COMMAND(design, project, top, params, device, out, start, stop, area, seed, 
                              ghdl_options=tuple(ghdl_opts), frontend_check=not no_frontend_check,
                              frontend_cycles=frontend_cycles, static_remap=not no_static_remap,
                              baselines=tuple(b.strip() for b in baselines.split(",") if b.strip()),
-                             jobs=check_jobs(jobs), lut_size=lut_size, tlut=tlut, chain_luts=chain_luts))
+                             jobs=check_jobs(jobs), lut_size=lut_size, tlut=tlut, chain_luts=chain_luts,
+                             param_in_loader=param_in_loader))
     if res.report:
         print_table(res.report)
         click.echo(summary_line(res.report))

@@ -23,20 +23,25 @@ from ._limits import timeout_option
 @click.option("--frames", is_flag=True,
               help="Configuration-level check: specialize the template FRAMES (SCG patches), decode every "
                    "LUT INIT back from them and simulate the netlist rebuilt from INITs + placement.")
+@click.option("--param-in-loader", is_flag=True,
+              help="cfglut5 build: write each key's raw parameter words into the generated parameter generator "
+                   "(which computes the chain words in logic) instead of streaming the chain words.")
 @click.option("--quiet", is_flag=True, help="No progress display.")
 @timeout_option
-def COMMAND(build, vectors, keys, seed, frames, quiet):
+def COMMAND(build, vectors, keys, seed, frames, param_in_loader, quiet):
     """Specialize BUILD for the parameter values of its design's check (e.g. the key of every
     vector, or random values for a cocotb test), simulate each specialized netlist, compare with
     the expected outputs and print 'passed N/M'. Exit status 0 only when all pass and at least one
-    case ran (a cocotb test that is skipped fails its parameter value)."""
+    case ran (a cocotb test that is skipped fails its parameter value). A cfglut5 build (dcsflow build
+    --tlut cfglut5) is simulated with its CFGLUT5 loader: two keys per simulation, the second loaded
+    between two data items."""
     opts = CheckOptions(vectors=vectors, keys=keys, seed=seed)
     if frames:
         from ..backend.verify import check_frames
 
         res = check_frames(build, opts, progress=not quiet)
     else:
-        res = check_build(build, opts, progress=not quiet)
+        res = check_build(build, opts, progress=not quiet, param_in_loader=param_in_loader)
     if res.total == 0:
         click.echo(f"error: {build}: the check ran no case (no parameter value was tested)", err=True)
         raise SystemExit(1)

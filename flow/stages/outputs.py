@@ -115,10 +115,21 @@ def run(ctx: Context, front: FrontendResult, mapped: MapResult, verified: Verify
     if ctx.options.tlut == "cfglut5":
         from .. import cfglut
 
-        layout = cfglut.write_outputs(out, module, top, ctx.design_hash, ctx.options.chain_luts,
-                                      ctx.design.handshake)
+        pil = ctx.options.param_in_loader
+        try:
+            layout = cfglut.write_outputs(out, module, top, ctx.design_hash, ctx.options.chain_luts,
+                                          ctx.design.handshake,
+                                          (ppc, entries, dict(front.params)) if pil else None)
+        except cfglut.CfglutBuildError as e:
+            raise BuildError(str(e)) from None
         report["cfglut"] = cfglut.summary(layout, tstats.luts)
         cfglut_files = cfglut.OUTPUT_FILES
+        if pil:
+            ctx.step("CFGLUT5: parameter generator's LUT cost (synth_xilinx)")
+            report["cfglut"]["param_in_loader"] = {
+                "param_words": len(cfglut.param_words({p: 0 for p in front.params}, dict(front.params))),
+                **cfglut.generator_cost(out / cfglut.PARAM_FILE, out / "cfglut" / "work")}
+            cfglut_files = (*cfglut_files, cfglut.PARAM_FILE)
     write_text_atomic(out / "report.json", json.dumps(report, indent=1) + "\n")
     files = {n: sha256_file(out / n) for n in (*OUTPUT_FILES, *cfglut_files)}
     if backend.summary.get("rekey"):

@@ -63,7 +63,9 @@ module tb;
             received = 0;
             accepted = 0;
             timeout = 0;
-            while ((received < nq) && (timeout < 200 + 40 * nq)) begin
+            // 40 cycles per block, plus room for a CFGLUT5 build's loader to shift a key in
+            // before the first block and between two groups (a few thousand cycles)
+            while ((received < nq) && (timeout < 20000 + 40 * nq)) begin
                 @(negedge clk);
                 if (accepted < nq && (!stall || ($random(seed) & 1))) begin
                     s_valid = 1'b1;

@@ -1,4 +1,4 @@
-// Test bench of keysbox: sends the bytes of +in= (one hex byte per line, first line the count) as
+// Test bench of keysbox (or the module `TOP with its ports): sends the bytes of +in= (one hex byte per line, first line the count) as
 // items and writes every output byte to +out= (one hex byte per line); m_ready stalls at random.
 module tb;
     reg clk = 1'b0;
@@ -7,7 +7,10 @@ module tb;
     reg [7:0] s_data = 8'd0;
     wire s_ready, m_valid;
     wire [7:0] m_data;
-    keysbox dut (.clk(clk), .rst(rst), .key(8'd0), .s_valid(s_valid), .s_ready(s_ready), .s_data(s_data),
+`ifndef TOP
+`define TOP keysbox
+`endif
+    `TOP dut (.clk(clk), .rst(rst), .key(8'd0), .s_valid(s_valid), .s_ready(s_ready), .s_data(s_data),
                  .m_valid(m_valid), .m_ready(m_ready), .m_data(m_data));
     reg [8*256-1:0] fin, fout;
     integer fd, fo, rc, n, i, got, seed, cyc;
