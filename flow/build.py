@@ -74,7 +74,7 @@ class BuildOptions:
     :attr:`~dcsflow.flow.design.Design.tlut`, else ``frames``); ``cfglut5``: TMAP keeps every TLUT to
     at most 5 regular inputs and the outputs stage writes the CFGLUT5 chains and their loader
     (:mod:`dcsflow.flow.cfglut`); chain_luts: CFGLUT5s per chain of a ``cfglut5`` build (None:
-    :data:`~dcsflow.flow.cfglut.DEFAULT_CHAIN_LUTS`, the longest chain whose shift meets the
+    :func:`~dcsflow.flow.cfglut.choose_chain_luts`, the fewest chain words with chains whose shift meets the
     rekey-time target); param_in_loader: a ``cfglut5`` build also generates the logic that computes
     the chain words from the raw parameter words (its PPC must have no AND nodes) and reports its
     LUT cost (:func:`dcsflow.flow.cfglut.param_generator_verilog`);
@@ -263,8 +263,8 @@ def _context(opts: BuildOptions, design: Design, step, jobs=None) -> Context:
 
 def _lut_options(opts: BuildOptions, design: Design) -> BuildOptions:
     """``opts`` with ``lut_size`` (the option, else the design's, else 6), ``mul_chunk`` (None:
-    the LUT size), ``tlut`` (the option, else the design's, else ``frames``) and ``chain_luts`` (a
-    ``cfglut5`` build's: the option, else :data:`~dcsflow.flow.cfglut.DEFAULT_CHAIN_LUTS`) filled in.
+    the LUT size) and ``tlut`` (the option, else the design's, else ``frames``) filled in; ``chain_luts``
+    checked (None: chosen by the outputs stage, :func:`~dcsflow.flow.cfglut.choose_chain_luts`).
 
     Raises:
         BuildError: a LUT size not in :data:`~dcsflow.flow.design.LUT_SIZES`; ``tlut_pairs`` below
@@ -273,7 +273,6 @@ def _lut_options(opts: BuildOptions, design: Design) -> BuildOptions:
     """
     from dcsflow.scg.cfglut import MAX_CHAIN_LUTS
 
-    from .cfglut import DEFAULT_CHAIN_LUTS
 
     k = opts.lut_size if opts.lut_size is not None else (design.lut_size or 6)
     where = "--lut-size" if opts.lut_size is not None else f"design {design.name}: lut_size"
@@ -290,8 +289,9 @@ def _lut_options(opts: BuildOptions, design: Design) -> BuildOptions:
         raise BuildError("--tlut-pairs needs --tlut frames: a CFGLUT5 takes a whole LUT site")
     chain = None
     if tl == "cfglut5":
-        chain = DEFAULT_CHAIN_LUTS if opts.chain_luts is None else opts.chain_luts
-        if isinstance(chain, bool) or not isinstance(chain, int) or not 1 <= chain <= MAX_CHAIN_LUTS:
+        chain = opts.chain_luts
+        if chain is not None and (isinstance(chain, bool) or not isinstance(chain, int)
+                                  or not 1 <= chain <= MAX_CHAIN_LUTS):
             raise BuildError(f"--chain-luts {chain!r}: CFGLUT5s per chain must be 1..{MAX_CHAIN_LUTS}")
     elif opts.chain_luts is not None:
         raise BuildError("--chain-luts needs --tlut cfglut5")

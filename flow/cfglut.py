@@ -36,9 +36,9 @@ from .errors import FlowError
 
 #: regular inputs of a CFGLUT5 (UG953)
 CFGLUT5_INPUTS = 5
-#: CFGLUT5s per chain by default: the longest chain whose shift (32 cycles per CFGLUT5, plus the
-#: loader's 2) stays within 1.3 us at :data:`SHIFT_MHZ`: 4 x 32 + 2 = 130 cycles
-DEFAULT_CHAIN_LUTS = 4
+#: the longest chain by default: its shift (32 cycles per CFGLUT5, plus the loader's 2) stays within
+#: 1.3 us at :data:`SHIFT_MHZ`: 4 x 32 + 2 = 130 cycles (:func:`choose_chain_luts`)
+MAX_DEFAULT_CHAIN_LUTS = 4
 #: clock of the shift in the figures (MHz)
 SHIFT_MHZ = 100.0
 #: files :func:`write_outputs` writes (relative to the build folder)
@@ -70,6 +70,17 @@ def tlut_cells(module: dict) -> list[str]:
                                    "(TMAP of a cfglut5 build keeps TLUTs to 5; was the netlist changed?)")
         out.append(cn)
     return out
+
+
+def choose_chain_luts(n_tluts: int, longest: int = MAX_DEFAULT_CHAIN_LUTS) -> int:
+    """The default chain length for ``n_tluts`` CFGLUT5s: of the lengths 1..``longest`` (the shift-time
+    bound), the one that needs the fewest chain words (one AXI4-Lite write each; words = groups of 32
+    chains x 32 x length, :func:`dcsflow.scg.cfglut.word_count`), the longest of those (fewest chains
+    and loader memories). E.g. 174 CFGLUT5s: 3 (58 chains, 192 words) rather than 4 (256 words)."""
+    from dcsflow.scg.cfglut import word_count
+
+    n = max(1, n_tluts)
+    return min(range(1, longest + 1), key=lambda L: (word_count(-(-n // L), L), -L))
 
 
 def plan_chains(cells: list[str], chain_luts: int) -> list[list[str]]:
@@ -207,10 +218,11 @@ def top_verilog(module: dict, top: str, layout: Layout, hs: Handshake | None, pa
     return "\n".join(out) + "\n"
 
 
-def write_outputs(out: Path, module: dict, top: str, design_hash: str, chain_luts: int,
+def write_outputs(out: Path, module: dict, top: str, design_hash: str, chain_luts: int | None,
                   hs: Handshake | None, param: tuple | None = None) -> Layout:
     """Write the ``cfglut5`` build's files (module docstring, :data:`OUTPUT_FILES`) into ``out``;
-    with ``param`` = (PPC AIG, TLUT entries, parameter widths) also ``cfglut/dcs_cfglut_param.v``
+    ``chain_luts`` None: :func:`choose_chain_luts`; with ``param`` = (PPC AIG, TLUT entries, parameter
+    widths) also ``cfglut/dcs_cfglut_param.v``
     (:func:`param_generator_verilog`), wired into ``cfglut/top.v``.
 
     Raises:
@@ -219,7 +231,8 @@ def write_outputs(out: Path, module: dict, top: str, design_hash: str, chain_lut
     """
     if hs is not None:
         _check_handshake(module, hs)
-    layout = make_layout(plan_chains(tlut_cells(module), chain_luts), design_hash)
+    cells = tlut_cells(module)
+    layout = make_layout(plan_chains(cells, chain_luts or choose_chain_luts(len(cells))), design_hash)
     import json
 
     (out / "cfglut").mkdir(exist_ok=True)

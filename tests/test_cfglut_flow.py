@@ -183,3 +183,18 @@ def test_generated_top_elaborates(which, request, tmp_path):
     assert r.returncode == 0, r.stdout[-2000:]
     lay = json.loads((out / "cfglut.json").read_text())
     assert f"Parameter \\CHAINS = {len(lay['chains'])}" in r.stdout
+
+
+def test_default_chain_length_needs_the_fewest_words():
+    """The default chain length: no length of at most 4 CFGLUT5s (a shift within 1.3 us at 100 MHz)
+    needs fewer chain words (32 chains per word, 32 words per CFGLUT5 of the longest chain)."""
+    from dcsflow.flow.cfglut import choose_chain_luts
+
+    def words(n, length):
+        chains = -(-n // length)
+        return -(-chains // 32) * 32 * length
+
+    for n in range(1, 400):
+        got = choose_chain_luts(n)
+        assert 1 <= got <= 4 and words(n, got) == min(words(n, x) for x in range(1, 5)), n
+    assert (choose_chain_luts(174), words(174, 3)) == (3, 192)

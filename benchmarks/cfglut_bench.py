@@ -1,0 +1,206 @@
+"""CFGLUT5 benchmark: the two TLUT realizations of the same designs side by side, with the rekey time.
+
+Usage: python benchmarks/cfglut_bench.py [--designs picipher,aes128_iter,ppe] [--build NAME:KIND=DIR ...]
+                                         [--keys 20] [-j 2] [--docs]
+
+For every design three builds are compared (``--build NAME:frames=DIR`` / ``NAME:cfglut5=DIR`` reuse
+finished ones; the others are built into a temporary folder): the ``frames`` build (the default TLUT
+realization; its conventional baseline is the strongest candidate its back end chose, the same in both
+builds) and the ``cfglut5`` build (``dcsflow build --tlut cfglut5``). Figures: LUTs, TLUTs, slices
+(SLICEMs), LUT depth of each and of the conventional baseline; the cfglut5 build's CFGLUT5s, chains,
+chain words and shift cycles; and the rekey time, modelled from measured counts:
+
+- **HWICAP** (frames build): ``benchmarks/rekey_bench.py``'s own measurement and model (ICAP words
+  of the SCG on the emulator, 0.2 µs per AXI HWICAP word, Cortex-A9 instructions at 667 MHz).
+- **AXI4-Lite** (cfglut5 build): SCG (the chain words computed on the Cortex-A9: instructions of the
+  firmware measured in QEMU when the firmware supports cfglut5 builds, else not counted and said so)
+  + one AXI4-Lite write per chain word, 0.2 µs each (the same per-write cost as the HWICAP model;
+  UG585 Table 22-8 puts CPU programmed I/O over the GP port below 25 MB/s, i.e. at least 0.16 µs per
+  32-bit write) + the shift, S + 2 cycles at 100 MHz (the loader's START to DONE).
+- **DMA** (cfglut5 build): the same with the words moved by the PS DMA controller at 600 MB/s
+  (UG585 Table 22-8), setup not counted.
+- **parameter in the loader** (cfglut5 build whose PPC has no AND node): one AXI4-Lite write per
+  32-bit parameter word (0.2 µs each), the generated logic streaming the chain words into the loader
+  at one per cycle (100 MHz), the shift; its LUT cost from Yosys ``synth_xilinx``.
+
+The last line is one JSON object with, per design, ``luts_frames``, ``luts_cfglut5``, ``slices_frames``,
+``slices_cfglut5``, ``shift_us``, ``rekey_us_axilite``, ``rekey_us_param_in_loader`` (None where the PPC
+has AND nodes) and ``rekey_us_hwicap``. ``--docs`` writes docs/results/cfglut.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import _results  # noqa: E402
+import rekey_bench  # noqa: E402
+
+from dcsflow.scg import buildfolder as bf  # noqa: E402
+
+#: per AXI4-Lite write (µs): the HWICAP model's per-word cost (rekey_bench.AXI_US_PER_WORD)
+AXI_US_PER_WRITE = rekey_bench.AXI_US_PER_WORD
+#: PS DMA controller throughput (bytes/s), UG585 Table 22-8
+DMA_BYTES_PER_S = 600e6
+#: clock of the loader, the parameter generator and the shift (Hz)
+FABRIC_HZ = 100e6
+CPU_HZ = rekey_bench.CPU_HZ
+
+
+def ensure(name: str, kind: str, given: dict, tmp: Path, jobs: int) -> tuple[Path, float | None]:
+    """The ``kind`` build of ``name``: given, else built into ``tmp``; (folder, seconds or None)."""
+    key = f"{name}:{kind}"
+    out = Path(given[key]) if key in given else tmp / f"{name}_{kind}"
+    if (out / "report.json").exists():
+        return out, None
+    print(f"[{name}] dcsflow build {name} --tlut {kind} ...", file=sys.stderr, flush=True)
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "dcsflow.flow", "build", name, "--tlut", kind, "--out", str(out),
+                    "--quiet", "-j", str(jobs)], check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
+    return out, time.perf_counter() - t0
+
+
+def figures(rep: dict, side: str) -> dict:
+    """LUTs, TLUTs, FFs, depth (netlist) and slices, SLICEMs (back end) of ``side`` (``tlut`` or
+    ``conventional``) of a report.json."""
+    net = rep["tlut"] if side == "tlut" else rep["conventional"]
+    be = (rep.get("backend") or {}).get(side) or {}
+    return {"luts": net["luts"], "tluts": net.get("tluts", 0), "ffs": net["ffs"], "depth": net["depth"],
+            "muxf7": net.get("muxf7", 0), "slices": be.get("slices"), "slicems": be.get("slicem")}
+
+
+def cfglut_scg(build: Path, keys: int, tmp: Path) -> dict | None:
+    """Cortex-A9 instructions of the chain-word computation, measured in QEMU, when the firmware
+    supports cfglut5 builds (``dcsflow.scg.codegen.cfglut_instructions``); else None."""
+    try:
+        from dcsflow.scg.codegen import cfglut_instructions
+    except ImportError:
+        return None
+    return cfglut_instructions(build, tmp / f"{build.name}_fw", keys)
+
+
+def param_cost(build: Path, tmp: Path) -> dict | None:
+    """The parameter generator's figures for a cfglut5 build whose PPC has no AND node: parameter
+    words and its Yosys LUT cost; None otherwise."""
+    from dcsflow.flow import cfglut
+
+    b = bf.load_build(build)
+    if b.ppc.aig.num_ands:
+        return None
+    work = tmp / f"{build.name}_param"
+    work.mkdir(parents=True, exist_ok=True)
+    src = work / "dcs_cfglut_param.v"
+    src.write_text(cfglut.param_generator_verilog(b.cfglut_layout, b.ppc.aig, b.tlut_entries, b.param_widths))
+    cost = cfglut.generator_cost(src, work)
+    return {"param_words": len(cfglut.param_words({p: 0 for p in b.param_widths}, b.param_widths)), **cost}
+
+
+def bench(name: str, given: dict, keys: int, jobs: int, tmp: Path) -> dict:
+    frames_dir, t_frames = ensure(name, "frames", given, tmp, jobs)
+    cfg_dir, t_cfg = ensure(name, "cfglut5", given, tmp, jobs)
+    rf = json.loads((frames_dir / "report.json").read_text())
+    rc = json.loads((cfg_dir / "report.json").read_text())
+    fr, cf, conv = figures(rf, "tlut"), figures(rc, "tlut"), figures(rf, "conventional")
+    c = rc["cfglut"]
+    hw = rekey_bench.bench(name, frames_dir, keys, tmp)
+    scg = cfglut_scg(cfg_dir, keys, tmp)
+    scg_us = (scg["instructions"] / CPU_HZ * 1e6) if scg else 0.0
+    shift_us = c["shift_cycles"] / FABRIC_HZ * 1e6
+    axi_us = c["words"] * AXI_US_PER_WRITE
+    dma_us = c["words"] * 4 / DMA_BYTES_PER_S * 1e6
+    pil = param_cost(cfg_dir, tmp)
+    pil_us = (pil["param_words"] * AXI_US_PER_WRITE + c["words"] / FABRIC_HZ * 1e6 + shift_us) if pil else None
+    return {
+        "design": name, "conventional": {**conv, "baseline": rf["conventional"].get("baseline")},
+        "frames": fr, "cfglut5": cf,
+        "luts_frames": fr["luts"], "luts_cfglut5": cf["luts"], "luts_ratio": round(cf["luts"] / fr["luts"], 3),
+        "slices_frames": fr["slices"], "slices_cfglut5": cf["slices"], "slicems_cfglut5": cf["slicems"],
+        "cfglut5s": c["cfglut5"], "chains": c["chains"], "chain_luts": c["chain_luts"], "words": c["words"],
+        "shift_cycles": c["shift_cycles"], "shift_us": round(shift_us, 2),
+        "scg_instructions_cfglut": scg["instructions"] if scg else None,
+        "scg_spread_cfglut": scg["spread"] if scg else None,
+        "transfer_us_axilite": round(axi_us, 2), "transfer_us_dma": round(dma_us, 2),
+        "rekey_us_axilite": round(scg_us + axi_us + shift_us, 2),
+        "rekey_us_dma": round(scg_us + dma_us + shift_us, 2),
+        "rekey_us_param_in_loader": round(pil_us, 2) if pil_us is not None else None,
+        "param_in_loader": pil, "ppc_ands": hw["ppc_ands"],
+        "rekey_us_hwicap": hw["modelled_rekey_us_axi"], "icap_words": hw["icap_words"], "frames_touched": hw["frames"],
+        "scg_instructions_frames": hw["scg_instructions"],
+        "build_seconds": {"frames": round(t_frames, 1) if t_frames else None,
+                          "cfglut5": round(t_cfg, 1) if t_cfg else None},
+    }
+
+
+def line(r: dict) -> str:
+    pil = r["param_in_loader"]
+    return (f"{r['design']}: LUTs {r['luts_frames']} frames / {r['luts_cfglut5']} cfglut5 ({r['luts_ratio']}x), "
+            f"slices {r['slices_frames']} / {r['slices_cfglut5']} (SLICEMs {r['slicems_cfglut5']}); "
+            f"conventional {r['conventional']['luts']} LUTs, {r['conventional']['slices']} slices "
+            f"({r['conventional']['baseline']}); {r['cfglut5s']} CFGLUT5 in {r['chains']} chains of "
+            f"{r['chain_luts']}, {r['words']} words, shift {r['shift_us']} us; rekey: HWICAP {r['rekey_us_hwicap']} us, "
+            f"AXI4-Lite {r['rekey_us_axilite']} us"
+            + ("" if r["scg_instructions_cfglut"] is not None else " (SCG not counted)")
+            + f", DMA {r['rekey_us_dma']} us"
+            + (f", parameter in the loader {r['rekey_us_param_in_loader']} us (+{pil['luts']} LUTs)" if pil else
+               f", parameter in the loader not offered (PPC {r['ppc_ands']} AND nodes)"))
+
+
+def docs_page(results: dict) -> None:
+    """docs/results/cfglut.md from this run."""
+    rows = []
+    for n, r in results.items():
+        cv, fr, cf, pil = r["conventional"], r["frames"], r["cfglut5"], r["param_in_loader"]
+        rows.append([f"`{n}`", f"{cv['luts']} / {cv['slices']} / {cv['depth']} ({cv['baseline']})",
+                     f"{fr['luts']} ({fr['tluts']} TLUTs) / {fr['slices']} / {fr['depth']}",
+                     f"{cf['luts']} ({cf['tluts']} CFGLUT5) / {cf['slices']} ({cf['slicems']} SLICEM) / {cf['depth']}",
+                     f"{r['chains']} x {r['chain_luts']}, {r['words']} words", r["shift_us"],
+                     r["rekey_us_hwicap"],
+                     f"{r['rekey_us_axilite']}" + ("" if r["scg_instructions_cfglut"] is not None else " (no SCG)"),
+                     r["rekey_us_dma"],
+                     f"{r['rekey_us_param_in_loader']} (+{pil['luts']} LUTs)" if pil else
+                     f"— (PPC {r['ppc_ands']} ANDs)"])
+    body = _results.table(
+        ["design", "conventional LUTs / slices / depth", "frames LUTs / slices / depth",
+         "cfglut5 LUTs / slices / depth", "chains", "shift µs", "rekey µs HWICAP", "rekey µs AXI4-Lite",
+         "rekey µs DMA", "rekey µs parameter in loader"], rows)
+    _results.write_page("cfglut", "CFGLUT5 against frames", body,
+                        "The same designs with TLUTs rewritten through the HWICAP (`frames`) and as CFGLUT5 shift "
+                        "chains (`--tlut cfglut5`), beside the conventional baseline the back end chose. Rekey "
+                        "times are modelled from measured counts (benchmarks/cfglut_bench.py docstring): 0.2 µs "
+                        "per AXI4-Lite write, PS DMA at 600 MB/s, Cortex-A9 at 667 MHz, loader and shift at "
+                        "100 MHz.")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--designs", default="picipher,aes128_iter,ppe")
+    ap.add_argument("--build", action="append", default=[], metavar="NAME:KIND=DIR")
+    ap.add_argument("--keys", type=int, default=20)
+    ap.add_argument("-j", "--jobs", type=int, default=2)
+    _results.add_docs_option(ap)
+    a = ap.parse_args()
+    given = dict(x.split("=", 1) for x in a.build)
+    results = {}
+    with tempfile.TemporaryDirectory() as td:
+        for name in a.designs.split(","):
+            results[name] = bench(name, given, a.keys, a.jobs, Path(td))
+            print(line(results[name]), flush=True)
+    if a.docs:
+        docs_page(results)
+    print(json.dumps({n: {k: r[k] for k in ("luts_frames", "luts_cfglut5", "slices_frames", "slices_cfglut5",
+                                            "shift_us", "rekey_us_axilite", "rekey_us_param_in_loader",
+                                            "rekey_us_hwicap", "rekey_us_dma", "scg_instructions_cfglut",
+                                            "scg_spread_cfglut")} for n, r in results.items()}))
+
+
+if __name__ == "__main__":
+    main()
