@@ -28,7 +28,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from dcsflow.fileio import write_text_atomic
-from dcsflow.scg.cfglut import Layout, make_layout, min_addr_width
+from dcsflow.scg.cfglut import Layout, make_layout
 
 from . import netlist as nl
 from .design import Handshake
@@ -154,8 +154,9 @@ def _body(module: dict, top: str, layout: Layout, hs: Handshake | None, hold: st
 
 
 def addr_width(layout: Layout) -> int:
-    """The loader's ``ADDR_WIDTH`` for ``layout``: its smallest, at least 16 (the default)."""
-    return max(min_addr_width(layout.n_chains, layout.chain_luts), 16)
+    """The loader's ``ADDR_WIDTH`` for ``layout``: its smallest, at least 16 (the default); the
+    runtime's rule (:func:`dcsflow.scg.cfglut.addr_width`), so its driver maps what the build made."""
+    return layout.addr_width
 
 
 def _loader(layout: Layout, clk: str, axi: dict) -> str:

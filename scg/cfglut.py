@@ -132,6 +132,13 @@ def min_addr_width(n_chains: int, n_chain_luts: int) -> int:
     return max(6, 3 + (used - 1).bit_length())
 
 
+def addr_width(n_chains: int, n_chain_luts: int) -> int:
+    """The ``ADDR_WIDTH`` a build gives its loader: :func:`min_addr_width`, at least
+    :data:`DEFAULT_ADDR_WIDTH` (16). The loader's register space is ``2**ADDR_WIDTH`` bytes (what a
+    driver maps)."""
+    return max(min_addr_width(n_chains, n_chain_luts), DEFAULT_ADDR_WIDTH)
+
+
 def word_address(g: int, t: int, stride_log2: int, addr_width: int = DEFAULT_ADDR_WIDTH) -> int:
     """AXI4-Lite byte address of chain word (g, t) in the loader's word window:
     ``2**(addr_width-1) + 4*(g * 2**stride_log2 + t)``.
@@ -290,6 +297,16 @@ class Layout:
     def shift_cycles(self) -> int:
         """S = 32 * CHAIN_LUTS."""
         return shift_cycles(self.chain_luts)
+
+    @property
+    def stride_log2(self) -> int:
+        """The loader's STRIDE_LOG2 (register 0x14)."""
+        return stride_log2(self.chain_luts)
+
+    @property
+    def addr_width(self) -> int:
+        """The loader's ``ADDR_WIDTH`` in a build of this layout (:func:`addr_width`)."""
+        return addr_width(len(self.chains), self.chain_luts)
 
     def to_json_obj(self) -> dict:
         """The ``cfglut.json`` document."""

@@ -27,7 +27,11 @@ _REKEY_HELP = """Evaluate the PPC of BUILD for new parameter values and write ea
 
 Refuses when the build folder fails its integrity check (build.json hashes, PPC hash) or when the
 design hash or the device IDCODE differs from the template's; on a write or read-back failure the
-previous frames are written back (exit 1)."""
+previous frames are written back (exit 1).
+
+A --tlut cfglut5 build is rekeyed through its CFGLUT5 loader instead: --to cfglut-words:PATH writes
+the chain words (mode 0600), --to cfglut:devmem:BASE[@/dev/uioN] writes them into the loader's word
+window, STARTs the shift and waits for DONE (refused when the loader is of another build or busy)."""
 
 _IMPORT_HELP = """Check that every TLUT of BUILD sits in the routed bitstream at its planned site and BEL with
 its planned pin order and template INIT; then make that bitstream the template configuration
@@ -60,8 +64,18 @@ def rekey_report(res, *, as_json: bool = False, frames_hash: bool = False, verif
     (``as_json``; :meth:`~dcsflow.scg.rekey.RekeyResult.as_dict`, with the key-dependent
     ``frames_hash`` only when asked) or one line of counts (``verify``: the read-back was asked for)."""
     d = res.as_dict(frames_hash=frames_hash)
+    if "chain_words" in d:       # a cfglut5 build: the hash is of the chain words
+        if "frames_hash" in d:
+            d["words_hash"] = d.pop("frames_hash")
+        for k in ("frames", "runs", "icap_words", "readback_words"):
+            d.pop(k)
     if as_json:
         return json.dumps(d)
+    if "chain_words" in d:
+        where = f"written to {d['file']}" if "file" in d else f"loaded ({d['polls']} STATUS polls)"
+        return (f"rekey via {d['target']}: {d['chain_words']} chain words for {d['chains']} chains of up to "
+                f"{d['chain_luts']} CFGLUT5s {where}, {d['register_accesses']} register accesses, "
+                f"{d['seconds'] * 1e3:.1f} ms")
     return (f"rekey via {d['target']}: {d['frames']} frames in {d['runs']} runs, {d['icap_words']} ICAP words, "
             f"{d['register_accesses']} register accesses, {d['seconds'] * 1e3:.1f} ms"
             + (", read-back verified" if verify else ""))
@@ -275,7 +289,8 @@ def _add_rekey(sub) -> None:
     r.add_argument("--verify", action="store_true", help="Read the frames back and compare (rollback on mismatch).")
     r.add_argument("--json", dest="as_json", action="store_true", help="Print one JSON object.")
     r.add_argument("--frames-hash", dest="frames_hash", action="store_true",
-                   help="Add frames_hash (FNV-1a 64 of the new frames, as the firmware prints it) to --json. "
+                   help="Add frames_hash (FNV-1a 64 of the new frames, as the firmware prints it; of a cfglut5 "
+                        "build words_hash, of the chain words) to --json. "
                         "It depends on the key: for a short key it identifies the key (off by default).")
     r.set_defaults(func=run_rekey, parser=r)
 

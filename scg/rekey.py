@@ -33,8 +33,8 @@ from .errors import RekeyError
 from .plan import frames_hash, plan
 from .transports import DEVCFG_BASE, DevMemBus, FpgaManager, make_emulator, specialized_stream, words_to_le_bytes
 
-__all__ = ["DEFAULT_TARGET", "ERROR_CODES", "RekeyError", "RekeyResult", "TARGETS", "Target", "apply_hwicap",
-           "parse_target", "rekey", "target_help"]
+__all__ = ["CFGLUT_KINDS", "DEFAULT_TARGET", "ERROR_CODES", "RekeyError", "RekeyResult", "TARGETS", "Target",
+           "apply_hwicap", "parse_target", "rekey", "rekey_cfglut", "target_help"]
 
 #: Error codes shared with the firmware (firmware/scg_runtime.h, firmware/hwicap.h).
 ERROR_CODES = {
@@ -51,7 +51,11 @@ TARGETS = (
     ("partial", "partial:PATH", "partial:PATH(.bit/.bin)"),
     ("devmem", "devmem:BASE", "devmem:BASE[@/dev/uioN]"),
     ("fpgamgr", "fpgamgr[:NAME]", "fpgamgr[:NAME.bin] (Linux FPGA manager, PCAP)"),
+    ("cfglut-words", "cfglut-words:PATH", "cfglut-words:PATH (a --tlut cfglut5 build: its chain words file, mode 0600)"),
+    ("cfglut", "cfglut:devmem:BASE", "cfglut:devmem:BASE[@/dev/uioN] (a --tlut cfglut5 build: its CFGLUT5 loader)"),
 )
+#: the target kinds of a ``cfglut5`` build (every other kind is for a ``frames`` build)
+CFGLUT_KINDS = ("cfglut-words", "cfglut")
 DEFAULT_TARGET = "emulator"
 #: files a file target may write (the suffix selects the format: ``.bit`` with header, ``.bin`` raw)
 FILE_SUFFIXES = (".bit", ".bin")
@@ -69,7 +73,8 @@ class Target:
     Attributes:
         text: the target as given (reported as ``target`` in :class:`RekeyResult`);
         kind: a kind of :data:`TARGETS`; path: the file of ``bitfile``/``partial`` (else None);
-        base: the AXI HWICAP base address of ``devmem`` (bytes; else None); device: the memory
+        base: the AXI HWICAP base address of ``devmem`` (the CFGLUT5 loader's of ``cfglut``; bytes;
+        else None); device: the memory
         device given after ``@`` (e.g. ``/dev/uio0``); ``""``: ``/dev/mem``, and devcfg PCAP_PR is
         cleared first (a UIO device maps the HWICAP only);
         name: the firmware file name of ``fpgamgr`` (``""``: a name made from the design hash).
@@ -86,7 +91,8 @@ class Target:
 def parse_target(text: str) -> Target:
     """Parse a rekey target (:data:`TARGETS`): ``emulator``, ``bitfile:PATH``, ``partial:PATH``
     (``PATH`` ending in ``.bit`` or ``.bin``), ``devmem:BASE`` or ``devmem:BASE@/dev/uioN`` (``BASE``
-    in C notation, e.g. ``0x40000000``), ``fpgamgr`` or ``fpgamgr:NAME``.
+    in C notation, e.g. ``0x40000000``), ``fpgamgr`` or ``fpgamgr:NAME``; for a ``cfglut5`` build
+    ``cfglut-words:PATH`` and ``cfglut:devmem:BASE[@/dev/uioN]``.
 
     Raises:
         RekeyError: code ``arg``: unknown target, a file name without ``.bit``/``.bin``, a bad base
@@ -102,13 +108,18 @@ def parse_target(text: str) -> Target:
         return Target(text, "fpgamgr", name=rest)
     if text == "emulator":
         return Target(text, "emulator")
-    if text.startswith("devmem:"):
-        base_s, _, dev_path = rest.partition("@")
+    if text.startswith("cfglut-words:"):
+        if not rest:
+            raise RekeyError("cfglut-words target: name the words file (cfglut-words:PATH)", "arg")
+        return Target(text, kind, path=Path(rest))
+    if text.startswith(("devmem:", "cfglut:devmem:")):
+        kind = "cfglut" if text.startswith("cfglut:") else "devmem"
+        base_s, _, dev_path = text.split("devmem:", 1)[1].partition("@")
         try:
             base = int(base_s, 0)
         except ValueError:
-            raise RekeyError(f"devmem target: bad base address {base_s!r}", "arg") from None
-        return Target(text, "devmem", base=base, device=dev_path)
+            raise RekeyError(f"{kind} target: bad base address {base_s!r}", "arg") from None
+        return Target(text, kind, base=base, device=dev_path)
     raise RekeyError(f"unknown target {text!r} ({', '.join(row[1] for row in TARGETS)})", "arg")
 
 
@@ -191,20 +202,26 @@ def rekey(build, assignment: dict, target: str = DEFAULT_TARGET, *, verify: bool
             (partial bitstream of the touched frames), ``devmem:BASE`` (AXI HWICAP through
             ``/dev/mem``, devcfg PCAP_PR cleared first) or ``devmem:BASE@/dev/uioN``,
             ``fpgamgr[:NAME.bin]`` (PCAP through the Linux FPGA manager, :class:`FpgaManager`;
-            ``fpga_manager`` overrides its folders).
+            ``fpga_manager`` overrides its folders). A ``cfglut5`` build (``dcsflow build --tlut
+            cfglut5``) takes only ``cfglut-words:PATH`` (its chain words file, mode 0600) and
+            ``cfglut:devmem:BASE[@/dev/uioN]`` (its CFGLUT5 loader, :func:`rekey_cfglut`).
         verify: read the frames back and compare. previous: the frames now in the device (FAR ->
             words; default: the template's) used for rollback. timeout: maximum polls of the HWICAP
             per wait (:class:`dcsflow.scg.driver.HwicapSession`).
     Returns:
         :class:`RekeyResult`.
     Raises:
-        RekeyError: bad target (code ``arg``; before any work), IDCODE mismatch (``idcode``),
+        RekeyError: bad target, or a target of the other TLUT realization (code ``arg``; before any
+            work), IDCODE mismatch (``idcode``),
             write/verify failure (rolled back), a file target that cannot be written or is a file
             of the build folder (``write``, checked before the PPC is evaluated; nothing is written).
         BuildFolderError: the frame map or template is refused (read on first use).
     """
     t0 = time.perf_counter()
     t = parse_target(target)
+    _check_kind(build, t)
+    if t.kind in CFGLUT_KINDS:
+        return _rekey_cfglut(build, assignment, t, t0, verify)
     if t.path is not None:      # the output is checked before any work
         _check_file_target(build, t)
     p = plan(build, assignment)
@@ -230,7 +247,75 @@ def rekey(build, assignment: dict, target: str = DEFAULT_TARGET, *, verify: bool
                        s.icap_words_out, time.perf_counter() - t0, h, verify)
 
 
-def _check_file_target(build, t: Target) -> None:
+def _check_kind(build, t: Target) -> None:
+    """A ``cfglut5`` build takes the targets of :data:`CFGLUT_KINDS` only, a ``frames`` build every
+    other. Raises RekeyError (code ``arg``, one line)."""
+    kind = build.tlut_kind
+    if kind == "cfglut5" and t.kind not in CFGLUT_KINDS:
+        raise RekeyError(f"{t.text}: {build.path} is a --tlut cfglut5 build (its TLUTs load through the CFGLUT5 "
+                         "loader, not configuration frames): use --to cfglut-words:PATH or cfglut:devmem:BASE", "arg")
+    if kind != "cfglut5" and t.kind in CFGLUT_KINDS:
+        raise RekeyError(f"{t.text}: {build.path} is a --tlut {kind} build (no CFGLUT5 chains): use a frames "
+                         "target (emulator, partial:PATH, devmem:BASE, ...)", "arg")
+
+
+def rekey_cfglut(build, words, target: str, *, polls: int = 0, bus=None) -> dict:
+    """Hand the chain words of a ``cfglut5`` build to ``target`` (``cfglut-words:PATH`` or
+    ``cfglut:devmem:BASE[@/dev/uioN]``).
+
+    Args:
+        words: G*S chain words (:func:`dcsflow.scg.cfglut_loader.words_for_values`).
+        polls: STATUS polls before a timeout (0: the driver's default). bus: replaces the mapped
+            device of ``cfglut:devmem`` (a :class:`dcsflow.scg.cfglut_loader.LoaderModel` in tests).
+    Returns:
+        the counts of the report: ``chain_words``, ``chains``, ``chain_luts``, ``build_id``,
+        ``register_accesses`` and ``polls`` (loader) or ``file`` (words file).
+    Raises:
+        RekeyError: code ``arg`` (not a cfglut target), ``write`` (the file cannot be written, or is
+            in a build folder; nothing written), the codes of
+            :class:`dcsflow.scg.cfglut_loader.LoaderSession` (loader).
+    """
+    from .cfglut import write_words_file
+    from .cfglut_loader import DEFAULT_POLLS, LoaderSession
+
+    t = parse_target(target)
+    lay = build.cfglut_layout
+    out = {"chain_words": len(words), "chains": lay.n_chains, "chain_luts": lay.chain_luts,
+           "build_id": f"{lay.build_id:08x}"}
+    if t.kind == "cfglut-words":
+        _check_file_target(build, t, "a chain words file")
+        try:
+            write_words_file(t.path, words, lay.n_chains, lay.chain_luts, lay.build_id)
+        except OSError as e:
+            raise RekeyError(f"{t.kind} target {t.path}: cannot write ({e.strerror or e})", "write") from None
+        return {**out, "file": str(t.path), "register_accesses": 0}
+    if t.kind != "cfglut":
+        raise RekeyError(f"{t.text}: not a CFGLUT5 target (cfglut-words:PATH, cfglut:devmem:BASE)", "arg")
+    if bus is None:
+        bus = DevMemBus(t.base, t.device or "/dev/mem", size=1 << lay.addr_width)
+    s = LoaderSession(bus, lay, polls or DEFAULT_POLLS)
+    s.check()
+    n = s.load(words)
+    return {**out, "register_accesses": s.reg_accesses, "polls": n}
+
+
+def _rekey_cfglut(build, assignment: dict, t: Target, t0: float, verify: bool) -> RekeyResult:
+    """:func:`rekey` of a ``cfglut5`` build: evaluate the PPC, order the chain words, hand them to
+    :func:`rekey_cfglut`. The output file is checked before the PPC is evaluated."""
+    from .cfglut_loader import words_for_values, words_hash
+
+    if verify:
+        raise RekeyError("--verify: the CFGLUT5 loader cannot read its CFGLUT5s back (its word window reads 0)", "arg")
+    if t.path is not None:
+        _check_file_target(build, t, "a chain words file")
+    lay = build.cfglut_layout
+    words = words_for_values(build, assignment)
+    extra = rekey_cfglut(build, words, t.text)
+    return RekeyResult(t.text, 0, 0, 0, extra.pop("register_accesses"), 0, time.perf_counter() - t0,
+                       words_hash(words), False, {**extra, "shift_cycles": lay.shift_cycles + 2})
+
+
+def _check_file_target(build, t: Target, holds: str = "a specialized bitstream") -> None:
     """The file of a ``bitfile``/``partial`` target can be written, its folder exists (it is not
     created), and it is neither a file of the build folder nor inside any build folder (a specialized
     bitstream holds key material). Raises RekeyError."""
@@ -243,7 +328,7 @@ def _check_file_target(build, t: Target) -> None:
                          "exist; create it first)", "write")
     inside = build_folder_of(t.path)
     if inside is not None:
-        raise RekeyError(f"{t.kind} target {t.path}: inside the build folder {inside}; a specialized bitstream "
+        raise RekeyError(f"{t.kind} target {t.path}: inside the build folder {inside}; {holds} "
                          "holds key material: write it elsewhere", "arg")
 
 

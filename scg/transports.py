@@ -1,7 +1,9 @@
 """Transports of the host SCG: where the specialized frames go.
 
 - :class:`DevMemBus`: the AXI HWICAP registers through ``/dev/mem`` or a UIO device (mmap), for the
-  register-level driver :class:`dcsflow.scg.driver.HwicapSession` (target ``devmem:BASE[@/dev/uioN]``);
+  register-level driver :class:`dcsflow.scg.driver.HwicapSession` (target ``devmem:BASE[@/dev/uioN]``),
+  and the CFGLUT5 loader's for :class:`dcsflow.scg.cfglut_loader.LoaderSession` (target
+  ``cfglut:devmem:BASE[@/dev/uioN]``);
 - :func:`make_emulator`: the AXI HWICAP model over the configuration-memory emulator holding the
   template (target ``emulator``);
 - :func:`specialized_stream`: the configuration words of a partial or full specialized bitstream
@@ -34,19 +36,21 @@ class DevMemBus:
     Args:
         base: physical base address of the AXI HWICAP (e.g. 0x40020000 on PYNQ overlays);
         path: ``/dev/mem`` or ``/dev/uioN`` (then ``base`` is the map offset, normally 0).
+        size: bytes mapped (default :attr:`SIZE`, the AXI HWICAP's; the CFGLUT5 loader's is
+            ``2**ADDR_WIDTH``).
     Raises:
         RekeyError: the device cannot be opened or mapped.
     """
 
     SIZE = 0x1000
 
-    def __init__(self, base: int, path: str = "/dev/mem"):
+    def __init__(self, base: int, path: str = "/dev/mem", size: int | None = None):
         try:
             fd = os.open(path, os.O_RDWR | os.O_SYNC)
         except OSError as e:
             raise RekeyError(f"cannot open {path}: {e.strerror}", "arg") from None
         try:
-            self._mm = mmap.mmap(fd, self.SIZE, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE,
+            self._mm = mmap.mmap(fd, size or self.SIZE, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE,
                                  offset=base)
         except (OSError, ValueError) as e:
             raise RekeyError(f"cannot map {path} at 0x{base:X}: {e}", "arg") from None

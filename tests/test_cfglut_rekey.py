@@ -1,0 +1,223 @@
+"""Rekey of a ``--tlut cfglut5`` build (:mod:`dcsflow.scg.cfglut_loader`, ``dcsflow rekey --to
+cfglut-words:PATH | cfglut:devmem:BASE[@DEV]``): the words file, the loader driver against a Python
+model of the loader's registers and against a regular file standing in for /dev/mem, the refusals.
+Expected words come from :meth:`Layout.words_for` (tested against Yosys's CFGLUT5 model in
+tests/test_cfglut_loader.py) of the flow's own PPC evaluation (:func:`dcsflow.flow.specialize.tlut_values`)."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from dcsflow.flow.build import BuildOptions, build
+from dcsflow.flow.specialize import tlut_values
+from dcsflow.scg import cfglut as cf
+from dcsflow.scg import rekey as rk
+from dcsflow.scg.buildfolder import load_build
+from dcsflow.scg.cfglut_loader import (BUILD_ID, BUSY, DONE, ERROR, INFO, STATUS, STRIDE_LOG2, WORDS, LoaderModel,
+                                       LoaderSession, words_for_values)
+from dcsflow.scg.errors import RekeyError
+
+DATA = Path(__file__).parent / "data" / "cfglut"
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("cfgrk") / "b"
+    build(BuildOptions(design=str(DATA / "keysbox.v"), out=out, progress=False, tlut="cfglut5", chain_luts=3,
+                       baselines=("yosys-abc",), frontend_check=False))
+    return out
+
+
+def expected_words(b, key: int) -> list[int]:
+    """The words of ``key`` from the flow's PPC evaluation and the layout's word order."""
+    inits = tlut_values(b, [{"key": key}])[0]
+    return b.cfglut_layout.words_for(inits, {c: len(e) for c, e in b.tlut_entries.items()})
+
+
+def test_words_file_holds_the_words_of_the_key(built, tmp_path, dcsflow):
+    b = load_build(built)
+    lay = b.cfglut_layout
+    seen = set()
+    for key in (0x00, 0x5A, 0xC3):
+        out = tmp_path / f"w{key:02x}.txt"
+        r = dcsflow("rekey", built, "--param", f"key={key:02x}", "--to", f"cfglut-words:{out}")
+        assert r.returncode == 0, r.stderr
+        assert f"{lay.words} chain words" in r.stdout
+        assert stat.S_IMODE(out.stat().st_mode) == 0o600
+        wf = cf.read_words_file(out, build_id=lay.build_id, n_chains=lay.n_chains, n_chain_luts=lay.chain_luts)
+        assert wf.words == expected_words(b, key)
+        seen.add(tuple(wf.words))
+        # every CFGLUT5 gets the PPC's truth table of its TLUT (repeated over unused inputs)
+        inits = tlut_values(b, [{"key": key}])[0]
+        back = cf.inits_from_words(lay.chains, wf.words)
+        for cell, v in back.items():
+            n = len(b.tlut_entries[cell])
+            assert all((v >> a) & 1 == (inits[cell] >> (a % n)) & 1 for a in range(32)), cell
+    assert len(seen) == 3        # the words depend on the key
+
+
+def test_words_file_refusals_write_nothing(built, tmp_path, dcsflow):
+    inside = built / "w.txt"
+    r = dcsflow("rekey", built, "--param", "key=01", "--to", f"cfglut-words:{inside}")
+    assert r.returncode == 1 and len(r.stderr.strip().splitlines()) == 1 and "inside the build folder" in r.stderr
+    assert not inside.exists()
+    r = dcsflow("rekey", built, "--param", "key=01", "--to", f"cfglut-words:{tmp_path / 'no' / 'w.txt'}")
+    assert r.returncode == 1 and "does not exist" in r.stderr and "Traceback" not in r.stderr
+    r = dcsflow("rekey", built, "--param", "key=01", "--to", f"cfglut-words:{tmp_path / 'v.txt'}", "--verify")
+    assert r.returncode == 1 and "--verify" in r.stderr and not (tmp_path / "v.txt").exists()
+
+
+@pytest.mark.parametrize("target", ["emulator", "partial:{tmp}/p.bit", "devmem:0x40000000"])
+def test_frames_target_on_a_cfglut5_build_is_refused(built, tmp_path, dcsflow, target):
+    r = dcsflow("rekey", built, "--param", "key=01", "--to", target.format(tmp=tmp_path))
+    assert r.returncode == 1
+    assert r.stderr.strip().splitlines() == [r.stderr.strip()] and "cfglut5 build" in r.stderr
+    assert "cfglut-words:PATH" in r.stderr and not (tmp_path / "p.bit").exists()
+
+
+@pytest.mark.parametrize("target", ["cfglut-words:{tmp}/w.txt", "cfglut:devmem:0x43C00000"])
+def test_cfglut_target_on_a_frames_build_is_refused(tmp_path, dcsflow, target):
+    from dcsflow.scg._synthetic import make_build
+
+    root = make_build(tmp_path / "b")
+    r = dcsflow("rekey", root, "--param", "key=0001", "--to", target.format(tmp=tmp_path))
+    assert r.returncode == 1 and r.stderr.strip().splitlines() == [r.stderr.strip()]
+    assert "--tlut frames build" in r.stderr and not (tmp_path / "w.txt").exists()
+
+
+def test_parse_targets():
+    t = rk.parse_target("cfglut:devmem:0x43C00000@/dev/uio1")
+    assert (t.kind, t.base, t.device) == ("cfglut", 0x43C00000, "/dev/uio1")
+    t = rk.parse_target("cfglut:devmem:0x43C00000")
+    assert (t.kind, t.base, t.device) == ("cfglut", 0x43C00000, "")
+    assert rk.parse_target("cfglut-words:a/b.txt").path == Path("a/b.txt")
+    for bad in ("cfglut:devmem:zz", "cfglut-words:", "cfglut:0x1"):
+        with pytest.raises(RekeyError):
+            rk.parse_target(bad)
+    assert "cfglut:devmem:BASE" in rk.target_help() and "cfglut-words:PATH" in rk.target_help()
+
+
+# ---------------------------------------------------------------- the driver against the loader model
+def test_driver_loads_the_words_into_the_model(built):
+    b = load_build(built)
+    lay = b.cfglut_layout
+    for key in (0x3C, 0xA5):
+        model = LoaderModel.of(lay, shift_polls=5)
+        words = words_for_values(b, {"key": key})
+        assert words == expected_words(b, key)
+        res = rk.rekey_cfglut(b, words, "cfglut:devmem:0", bus=model)
+        assert model.loads == [words] and model.done and not model.error
+        assert res["polls"] == 5 and res["register_accesses"] > lay.words
+    # a second load after the first: DONE and ERROR cleared, the new words shifted
+    w2 = words_for_values(b, {"key": 0x11})
+    rk.rekey_cfglut(b, w2, "cfglut:devmem:0", bus=model)
+    assert model.loads[-1] == w2 != words
+
+
+@pytest.mark.parametrize("what, field", [("build_id", "BUILD_ID"), ("n_chains", "INFO"), ("chain_luts", "INFO")])
+def test_driver_refuses_a_loader_of_another_build(built, what, field):
+    lay = load_build(built).cfglut_layout
+    kw = {"n_chains": lay.n_chains, "chain_luts": lay.chain_luts, "build_id": lay.build_id,
+          "addr_width": lay.addr_width}
+    kw[what] = kw[what] ^ 1 if what == "build_id" else kw[what] + 1
+    model = LoaderModel(**kw)
+    with pytest.raises(RekeyError) as ei:
+        rk.rekey_cfglut(load_build(built), [0] * lay.words, "cfglut:devmem:0", bus=model)
+    assert ei.value.code == "design" and field in str(ei.value) and "\n" not in str(ei.value)
+    assert model.memory == {} and model.loads == []
+
+
+def test_driver_refuses_busy_and_reports_error_and_timeout(built):
+    b = load_build(built)
+    lay = b.cfglut_layout
+    words = words_for_values(b, {"key": 7})
+    model = LoaderModel.of(lay)
+    model.busy = model.stuck = True          # a load is running (of another program)
+    with pytest.raises(RekeyError, match="busy") as ei:
+        LoaderSession(model, lay).load(words)
+    assert ei.value.code == "write" and model.memory == {}
+    model = LoaderModel.of(lay)
+    model.fault_error = True                 # START answered with ERROR
+    with pytest.raises(RekeyError, match="ERROR") as ei:
+        LoaderSession(model, lay).load(words)
+    assert ei.value.code == "config" and model.loads == []
+    model = LoaderModel.of(lay)
+    model.stuck = True                       # never DONE
+    with pytest.raises(RekeyError, match="no DONE after 50") as ei:
+        LoaderSession(model, lay, polls=50).load(words)
+    assert ei.value.code == "timeout"
+    # a loader of another ADDR_WIDTH: the words land outside its used window -> ERROR, not started
+    model = LoaderModel(lay.n_chains, lay.chain_luts, lay.build_id, lay.addr_width - 1)
+    with pytest.raises(RekeyError, match="while the words were written"):
+        LoaderSession(model, lay).load(words)
+    assert model.loads == [] and not model.busy
+
+
+def test_model_follows_the_loader_rules():
+    """The model itself: window errors, CLEAR, registers (so the driver tests above can fail)."""
+    m = LoaderModel(37, 3, 0xC0DE, cf.addr_width(37, 3), shift_polls=1)
+    assert m.read(INFO) == 3 << 16 | 37 and m.read(BUILD_ID) == 0xC0DE
+    assert m.read(WORDS) == cf.word_count(37, 3) and m.read(STRIDE_LOG2) == cf.stride_log2(3)
+    m.write(cf.word_address(2, 0, cf.stride_log2(3), m.addr_width), 1)      # g = 2 >= G = 2
+    assert m.read(STATUS) & ERROR and m.memory == {}
+    m.write(0, 4)
+    assert m.read(STATUS) == 0
+    m.write(0, 1)
+    assert m.read(STATUS) == DONE and len(m.loads) == 1
+    m.busy = True
+    m.write(0, 1)
+    assert m.read(STATUS) & ERROR
+
+
+# ---------------------------------------------------------------- /dev/mem stand-in (a regular file)
+def _regfile(path: Path, lay, status: int = DONE, build_id: int | None = None) -> Path:
+    data = bytearray(1 << lay.addr_width)
+    for off, v in ((STATUS, status), (INFO, lay.chain_luts << 16 | lay.n_chains),
+                   (BUILD_ID, lay.build_id if build_id is None else build_id), (WORDS, lay.words),
+                   (STRIDE_LOG2, lay.stride_log2)):
+        data[off:off + 4] = v.to_bytes(4, "little")
+    path.write_bytes(bytes(data))
+    return path
+
+
+def _window(path: Path, lay) -> list[int]:
+    data = path.read_bytes()
+    out = []
+    for i in range(lay.words):
+        a = cf.word_address(i // lay.shift_cycles, i % lay.shift_cycles, lay.stride_log2, lay.addr_width)
+        out.append(int.from_bytes(data[a:a + 4], "little"))
+    return out
+
+
+def test_devmem_file_gets_the_words_in_the_window(built, tmp_path, dcsflow):
+    b = load_build(built)
+    lay = b.cfglut_layout
+    assert lay.addr_width == 16
+    regs = _regfile(tmp_path / "regs", lay)
+    r = dcsflow("rekey", built, "--param", "key=c3", "--to", f"cfglut:devmem:0@{regs}", "--json")
+    assert r.returncode == 0, r.stderr
+    assert _window(regs, lay) == expected_words(b, 0xC3)
+    assert int.from_bytes(regs.read_bytes()[0:4], "little") & 1       # CONTROL = START was written
+
+
+@pytest.mark.parametrize("case", ["build_id", "busy", "error", "no_done", "small"])
+def test_devmem_file_refusals(built, tmp_path, dcsflow, case):
+    lay = load_build(built).cfglut_layout
+    regs = _regfile(tmp_path / "regs", lay, status={"busy": BUSY, "error": ERROR, "no_done": 0}.get(case, DONE),
+                    build_id=lay.build_id ^ 0x100 if case == "build_id" else None)
+    if case == "small":
+        regs.write_bytes(regs.read_bytes()[:4096])          # the HWICAP's size, not the loader's
+    before = regs.read_bytes()
+    r = dcsflow("rekey", built, "--param", "key=c3", "--to", f"cfglut:devmem:0@{regs}")
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert r.stderr.strip().splitlines() == [r.stderr.strip()]
+    want = {"build_id": "BUILD_ID reads", "busy": "busy", "error": "ERROR", "no_done": "no DONE",
+            "small": "cannot map"}[case]
+    assert want in r.stderr
+    if case in ("build_id", "busy", "small"):
+        assert regs.read_bytes() == before                 # nothing written
+    os.remove(regs)
