@@ -114,14 +114,16 @@ def rmw_words_per_tlut(b: bf.BuildFolder) -> int:
     return s.icap_words_in + s.icap_words_out
 
 
-def qemu_counts(gen: Path, out: Path, n: int) -> dict:
+def qemu_counts(gen: Path, out: Path, n: int, root: str = "scg_evaluate") -> dict:
     """Instructions per SCG evaluation in QEMU for ``n`` pseudo-random keys: the executed translation
-    blocks of scg_evaluate / scg_ppc_eval / scg_gen_patch (exact, per call, PPC share separately).
-    (QEMU's Cortex-A9 has no PMU cycle counter, so there is no cheaper exact count.)"""
+    blocks of ``root`` and the functions it calls: scg_evaluate / scg_ppc_eval / scg_gen_patch (exact,
+    per call, PPC share separately); for a cfglut5 build ``root="scg_cfglut_evaluate"`` (PPC and
+    chain words, ``scg_gen_words``). (QEMU's Cortex-A9 has no PMU cycle counter, so there is no cheaper
+    exact count.)"""
     subprocess.run(["make", "-s", "-C", str(ROOT / "firmware"), f"GEN={gen}", f"BUILD={out}", "qemu", "zynq"],
                    check=True, capture_output=True)
     elf = out / "qemu" / "scg_qemu.elf"
-    syms = _called_functions(elf, "scg_evaluate")
+    syms = _called_functions(elf, root)
     filt = ",".join(f"0x{a:x}+0x{s:x}" for a, s in syms.values())
     # the log streams through a FIFO and is counted as it is written: no disk, any number of keys
     log = out / "qemu.log"
@@ -148,7 +150,7 @@ def qemu_counts(gen: Path, out: Path, n: int) -> dict:
     threading.Thread(target=_unblock, daemon=True).start()
     tb_size: dict[int, int] = {}
     calls: list[list[int]] = []
-    ev0 = syms["scg_evaluate"][0]
+    ev0 = syms[root][0]
     ppc_ranges = _ppc_ranges(elf, syms)
     in_ppc: dict[int, bool] = {}
     cur_tb = None

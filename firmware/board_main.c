@@ -5,8 +5,15 @@
  * ICAP words and cycles (app.c). */
 #include <stdint.h>
 #include "app.h"
-#include "hwicap.h"
 #include "scg_gen.h"
+#ifdef SCG_GEN_CFGLUT
+/* a cfglut5 build: the CFGLUT5 loader's AXI4-Lite base (-DCFGLUT_BASE=...; default the first PL GP0 slot) */
+#ifndef CFGLUT_BASE
+#define CFGLUT_BASE 0x43C00000u
+#endif
+#else
+#include "hwicap.h"
+#endif
 
 #if !defined(HWICAP_BASE) && defined(SCG_GEN_HWICAP_BASE)
 #define HWICAP_BASE SCG_GEN_HWICAP_BASE
@@ -47,10 +54,17 @@ static int key_follows(const char *line, uint32_t n) {
 int main(void) {
     /* room for "rekey", a blank, "0x" and every hex digit of the parameter vector, with margin */
     static char line[(SCG_GEN_PARAM_BITS + 3u) / 4u + 64u];
+#ifdef SCG_GEN_CFGLUT
+    hal_bus bus = hal_mmio_bus(CFGLUT_BASE);
+    hal_cycles_init();
+    con_puts("dcsflow SCG firmware (CFGLUT5 loader)\n");
+    app_init(bus, 0);
+#else
     hal_bus bus = hal_mmio_bus(HWICAP_BASE), devcfg = hal_mmio_bus(ZYNQ_DEVCFG_BASE);
     hal_cycles_init();
     con_puts("dcsflow SCG firmware\n");
     app_init(bus, &devcfg);
+#endif
     for (;;) {
         uint32_t n = 0, lost = 0;
         char c;

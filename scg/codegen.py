@@ -32,6 +32,19 @@ Blob layout (format version 1, all 32-bit words)::
     entry position = frame_index << 12 | word << 5 | bit (frame_index into FARs);
     input bit i = position of PPC input i in the parameter vector (scg.plan.param_layout);
     CRC = CRC-32 (IEEE 802.3, zlib.crc32) over the little-endian bytes of all previous words.
+
+CFGLUT5 builds (``dcsflow build --tlut cfglut5``): ``scg_gen.h`` defines ``SCG_GEN_CFGLUT`` and the
+loader's figures (``SCG_GEN_CFG_CHAINS``, ``_CHAIN_LUTS``, ``_WORDS``, ``_SHIFT``, ``_STRIDE_LOG2``,
+``_ADDR_WIDTH``, ``_BUILD_ID``); ``scg_gen.c`` holds the same PPC evaluation and, instead of the frame
+patch, ``scg_gen_words(y, w)``: the loader's chain words in word order (:func:`cfglut_words_source`,
+every word an OR of ``y[j] & mask``: no branch, no key-dependent address), and a blob (version 1)::
+
+    0 magic 0x43474353 ("SCGC")  1 version 1  2 BUILD_ID  3..10 design hash  11 inputs I
+    12 parameter bits P  13 chains  14 chain_luts  15 words  16 STRIDE_LOG2  17 ADDR_WIDTH
+    18.. input bits[I] | CRC
+
+``scg_devtab.c`` is an empty table (no configuration frames). The firmware (``make -C firmware``)
+then builds ``app_cfglut.c`` and the loader driver ``cfglut.c`` in place of the HWICAP path.
 """
 
 from __future__ import annotations
@@ -60,7 +73,8 @@ class CodegenResult:
     """What :func:`codegen` wrote: ``files`` (paths) and the blob size in words, AND nodes, frames,
     frame-map entries, the code style ("straight" or "table"), the number of affine TLUTs (patched
     from their frontier, :mod:`dcsflow.scg.affine`), the AND nodes the generated evaluation computes
-    and the firmware sources copied with them (``firmware``: paths; empty unless asked)."""
+    and the firmware sources copied with them (``firmware``: paths; empty unless asked); for a
+    ``cfglut5`` build ``chain_words`` (the loader's words; ``frames`` 0, ``entries`` the word terms)."""
 
     files: list
     blob_words: int
@@ -71,6 +85,7 @@ class CodegenResult:
     affine: int = 0
     live_ands: int = 0
     firmware: list = field(default_factory=list)
+    chain_words: int = 0
 
 
 def input_bits(build: BuildFolder) -> list[int]:
@@ -663,6 +678,9 @@ def codegen(build_dir, out_dir, style: str = "auto", firmware=None) -> CodegenRe
     PPCs), or "auto" (table above :data:`TABLE_STYLE_ABOVE` AND nodes or entries). Both styles are
     constant time and give the same frames.
 
+    A ``cfglut5`` build (``dcsflow build --tlut cfglut5``) gets the chain-word SCG instead
+    (:func:`cfglut_words_source`; module docstring "CFGLUT5 builds").
+
     Raises:
         BuildFolderError: the build folder is refused (:func:`dcsflow.scg.buildfolder.load_build`), or
             its affine records disagree with its PPC.
@@ -674,6 +692,8 @@ def codegen(build_dir, out_dir, style: str = "auto", firmware=None) -> CodegenRe
     out = check_output_dir(out_dir)
     fw = firmware_files(firmware) if firmware is not None else {}
     build = load_build(build_dir)
+    if build.tlut_kind == "cfglut5":
+        return _codegen_cfglut(build, out, style, fw)
     rows = affine_rows(build)
     need = needed_outputs(build, rows)
     slot = slots(need)
@@ -718,6 +738,135 @@ void scg_gen_patch(const uint32_t *restrict y, uint32_t *restrict f);
     files = write_files_atomic({**gen, **fw}, inputs=build.input_files())
     return CodegenResult(files[:len(gen)], len(blob), ppc.aig.num_ands, len(build.fars), len(build.entries), style,
                          len(rows[0]), size[0], files[len(gen):])
+
+
+CFG_BLOB_MAGIC = 0x43474353
+CFG_HEADER_WORDS = 18
+
+
+def cfglut_bit_sources(build: BuildFolder) -> list:
+    """Where every chain-word bit of a ``cfglut5`` build comes from: per word (word order), the
+    sorted list ``(j, mask)``: OR of PPC output ``j``'s value (0 or all ones) & ``mask``. Word
+    (g, t) bit k is INIT bit b of ``lut_i`` of chain 32g+k with ``32*i + b = S-1-t``, and CFGLUT5
+    INIT bit b of a TLUT of n entries is entry ``b mod n`` (:func:`dcsflow.scg.cfglut.cfglut_init`).
+
+    Raises:
+        BuildFolderError: a refused ``cfglut.json``.
+    """
+    lay = build.cfglut_layout
+    s = lay.shift_cycles
+    terms: list = [dict() for _ in range(lay.words)]
+    for c, chain in enumerate(lay.chains):
+        base, k = (c // 32) * s, c % 32
+        for i, name in enumerate(chain):
+            ent = build.tlut_entries[name]
+            for b in range(32):
+                w = terms[base + s - 1 - (32 * i + b)]
+                j = ent[b % len(ent)]
+                w[j] = w.get(j, 0) | 1 << k
+    return [sorted(w.items()) for w in terms]
+
+
+def cfglut_words_model(sources: list, ybits: list) -> list:
+    """Python mirror of the generated ``scg_gen_words``: the words of :func:`cfglut_bit_sources`
+    for PPC output bits ``ybits`` (0/1). For tests: it must equal :meth:`Layout.words_for`."""
+    return [sum(m for j, m in terms if ybits[j]) for terms in sources]
+
+
+def cfglut_words_source(sources: list, slot: dict, style: str, name: str = "scg_gen_words") -> str:
+    """C99 ``void name(const uint32_t *y, uint32_t *w)``: the chain words of ``sources``
+    (:func:`cfglut_bit_sources`) from the PPC outputs ``y`` (each 0 or 0xFFFFFFFF; ``slot``: PPC
+    output -> index into ``y``). ``style`` "straight": one statement per word; "table": one loop
+    over constant tables (term counts, ``y`` indexes, masks). Both constant time: no branch and no
+    address depends on a parameter value."""
+    if style == "table":
+        counts = [len(t) for t in sources]
+        tj = [slot[j] for t in sources for j, _ in t] or [0]
+        tm = [m for t in sources for _, m in t] or [0]
+        return (_array("scg_cw_n", counts, static=True) + _array("scg_cw_j", tj, static=True)
+                + _array("scg_cw_m", tm, static=True) + f"""
+void {name}(const uint32_t *restrict y, uint32_t *restrict w)
+{{
+    uint32_t i, t = 0, n, v;
+    for (i = 0; i < {len(sources)}u; i++) {{
+        v = 0u;
+        for (n = t + scg_cw_n[i]; t < n; t++) v |= y[scg_cw_j[t]] & scg_cw_m[t];
+        w[i] = v;
+    }}
+    v = 0u;
+    (void)v;
+}}
+""")
+    lines = [f"void {name}(const uint32_t *restrict y, uint32_t *restrict w)", "{"]
+    for i, terms in enumerate(sources):
+        rhs = " | ".join(f"(y[{slot[j]}] & 0x{m:08X}u)" for j, m in terms) or "0u"
+        lines.append(f"    w[{i}] = {rhs};")
+    lines += ["    (void)y;", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def make_cfglut_blob(build: BuildFolder) -> list[int]:
+    """The data blob of a ``cfglut5`` build (list of 32-bit words, CRC last; layout in the module
+    docstring)."""
+    lay = build.cfglut_layout
+    hw = [int(build.design_hash[8 * k:8 * k + 8] or "0", 16) for k in range(8)] if len(build.design_hash) >= 64 \
+        else [0] * 8
+    pbits = sum(w for _, _, w in param_layout(build.ppc))
+    words = [CFG_BLOB_MAGIC, BLOB_VERSION, lay.build_id, *hw, len(build.ppc.inputs), pbits, lay.n_chains,
+             lay.chain_luts, lay.words, lay.stride_log2, lay.addr_width]
+    words += input_bits(build)
+    words.append(blob_crc(words))
+    return words
+
+
+def _codegen_cfglut(build: BuildFolder, out: Path, style: str, fw: dict) -> CodegenResult:
+    """:func:`codegen` of a ``cfglut5`` build: PPC evaluation, chain words, blob."""
+    lay = build.cfglut_layout
+    sources = cfglut_bit_sources(build)
+    need = {j for t in sources for j, _ in t}
+    slot = slots(need)
+    aig = _only(build.ppc.aig, need)
+    live = _live(aig)
+    ands = sum(1 for k in range(len(aig.ands)) if aig.num_inputs + 1 + k in live)
+    terms = sum(len(t) for t in sources)
+    style = code_style(build, style, size=(ands, terms))
+    blob = make_cfglut_blob(build)
+    ppc = build.ppc
+    hdr = f"""/* scg_gen.h - generated by dcsflow codegen from {build.path.name} (a --tlut cfglut5 build); do not edit.
+ * design hash {build.design_hash}
+ */
+#ifndef SCG_GEN_H
+#define SCG_GEN_H
+#include <stdint.h>
+#define SCG_GEN_CFGLUT 1
+#define SCG_GEN_INPUTS {len(ppc.inputs)}u
+#define SCG_GEN_OUTPUTS {ppc.num_outputs}u
+#define SCG_GEN_YWORDS {max(1, len(need))}u
+#define SCG_GEN_PARAM_BITS {blob[12]}u
+#define SCG_GEN_ANDS {ppc.aig.num_ands}u
+#define SCG_GEN_CFG_CHAINS {lay.n_chains}u
+#define SCG_GEN_CFG_CHAIN_LUTS {lay.chain_luts}u
+#define SCG_GEN_CFG_WORDS {lay.words}u
+#define SCG_GEN_CFG_SHIFT {lay.shift_cycles}u
+#define SCG_GEN_CFG_STRIDE_LOG2 {lay.stride_log2}u
+#define SCG_GEN_CFG_ADDR_WIDTH {lay.addr_width}u
+#define SCG_GEN_CFG_BUILD_ID 0x{lay.build_id:08X}u
+#define SCG_GEN_BLOB_WORDS {len(blob)}u
+#define SCG_GEN_STYLE "{style}"
+extern const uint32_t scg_blob[SCG_GEN_BLOB_WORDS];
+void scg_ppc_eval(const uint32_t *restrict x, uint32_t *restrict y);
+void scg_gen_words(const uint32_t *restrict y, uint32_t *restrict w);
+#endif
+"""
+    ev = eval_table_source(ppc.aig, needed=need) if style == "table" else eval_source(ppc.aig, needed=need)
+    src = ("/* scg_gen.c - generated by dcsflow codegen; do not edit. */\n#include \"scg_gen.h\"\n\n" + ev + "\n"
+           + cfglut_words_source(sources, slot, style) + "\n" + _array("scg_blob", blob))
+    dt = ("/* scg_devtab.c - generated by dcsflow codegen: a cfglut5 build has no configuration frames. */\n"
+          "#include <stdint.h>\n\nconst uint32_t scg_devtab[1] = {0u};\n")
+    gen = {out / "scg_gen.h": hdr, out / "scg_gen.c": src, out / "scg_devtab.c": dt}
+    files = write_files_atomic({**gen, **fw}, inputs=build.input_files())
+    return CodegenResult(files[:len(gen)], len(blob), ppc.aig.num_ands, 0, terms, style, 0, ands, files[len(gen):],
+                         lay.words)
 
 
 #: files of the C firmware (``firmware/`` in the repository, ``scg/firmware/`` in a wheel install)

@@ -38,7 +38,8 @@ its planned pin order and template INIT; then make that bitstream the template c
 (tlut/imported/). Any difference is an error naming the cell; the build folder is then unchanged."""
 
 _CODEGEN_HELP = """Generate the bit-sliced, constant-time PPC evaluation, the frame patch and the CRC-protected
-data blob of BUILD (scg_gen.h, scg_gen.c, scg_devtab.c). With --synthetic, of the synthetic build
+data blob of BUILD (scg_gen.h, scg_gen.c, scg_devtab.c); for a --tlut cfglut5 build the chain words
+of its CFGLUT5 loader in place of the frame patch (make -C firmware then builds the loader driver). With --synthetic, of the synthetic build
 the firmware's own tests use (make -C firmware host-test without GEN=)."""
 
 _UNCHECKED_HELP = ("Read the bitstream even if it is not a complete, checked stream (no CRC check over its frame "
@@ -264,9 +265,14 @@ def _cmd_codegen(a) -> int:
             r = codegen(d, a.out, style=a.style, firmware=a.fw_dir or None)
     else:
         r = codegen(a.build, a.out, style=a.style, firmware=a.fw_dir or None)
-    print(f"wrote {len(r.files)} files to {a.out} ({r.style} code): {r.live_ands} of {r.ands} AND nodes "
-          f"evaluated, {r.frames} frames, {r.entries} frame-map entries ({r.affine} affine TLUTs patched "
-          f"from their frontier), blob {r.blob_words * 4} bytes")
+    if r.chain_words:
+        print(f"wrote {len(r.files)} files to {a.out} ({r.style} code): {r.live_ands} of {r.ands} AND nodes "
+              f"evaluated, {r.chain_words} chain words of {r.entries} terms for the CFGLUT5 loader, "
+              f"blob {r.blob_words * 4} bytes")
+    else:
+        print(f"wrote {len(r.files)} files to {a.out} ({r.style} code): {r.live_ands} of {r.ands} AND nodes "
+              f"evaluated, {r.frames} frames, {r.entries} frame-map entries ({r.affine} affine TLUTs patched "
+              f"from their frontier), blob {r.blob_words * 4} bytes")
     if a.fw_dir:
         print(f"copied {len(r.firmware)} firmware files to {a.fw_dir}")
     return 0

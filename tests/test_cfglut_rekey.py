@@ -7,7 +7,10 @@ tests/test_cfglut_loader.py) of the flow's own PPC evaluation (:func:`dcsflow.fl
 from __future__ import annotations
 
 import os
+import shutil
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,10 +18,11 @@ import pytest
 from dcsflow.flow.build import BuildOptions, build
 from dcsflow.flow.specialize import tlut_values
 from dcsflow.scg import cfglut as cf
+from dcsflow.scg import codegen as cg
 from dcsflow.scg import rekey as rk
 from dcsflow.scg.buildfolder import load_build
 from dcsflow.scg.cfglut_loader import (BUILD_ID, BUSY, DONE, ERROR, INFO, STATUS, STRIDE_LOG2, WORDS, LoaderModel,
-                                       LoaderSession, words_for_values)
+                                       LoaderSession, words_for_values, words_hash)
 from dcsflow.scg.errors import RekeyError
 
 DATA = Path(__file__).parent / "data" / "cfglut"
@@ -221,3 +225,100 @@ def test_devmem_file_refusals(built, tmp_path, dcsflow, case):
     if case in ("build_id", "busy", "small"):
         assert regs.read_bytes() == before                 # nothing written
     os.remove(regs)
+
+
+# ---------------------------------------------------------------- firmware (C, host and Cortex-A9 in QEMU)
+FW = Path(__file__).resolve().parents[1] / "firmware"
+KEYS = (0x00, 0x5A, 0xC3, 0xFF)
+HAS_ARM = bool(shutil.which("qemu-system-arm") and shutil.which("arm-none-eabi-gcc"))
+
+
+def test_codegen_word_sources_match_the_layout(built):
+    """The generated word computation as data (codegen.cfglut_bit_sources, mirrored in Python) gives
+    Layout.words_for's words for every key."""
+    b = load_build(built)
+    sources = cg.cfglut_bit_sources(b)
+    for key in KEYS:
+        ybits = b.ppc.evaluate_many([{"key": key}])[0]
+        assert cg.cfglut_words_model(sources, ybits) == expected_words(b, key)
+
+
+@pytest.fixture(scope="module", params=["straight", "table"])
+def fw(built, tmp_path_factory, request):
+    """codegen of the cfglut5 build and the firmware built for the host (and QEMU)."""
+    root = tmp_path_factory.mktemp(f"fw{request.param}")
+    gen, out = root / "gen", root / "out"
+    r = subprocess.run([sys.executable, "-m", "dcsflow.flow", "codegen", str(built), "--out", str(gen),
+                        "--style", request.param], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert f"({request.param} code)" in r.stdout and "chain words" in r.stdout
+    h = (gen / "scg_gen.h").read_text()
+    assert "#define SCG_GEN_CFGLUT 1" in h and f'SCG_GEN_STYLE "{request.param}"' in h
+    subprocess.run(["make", "-s", "-C", str(FW), f"GEN={gen}", f"BUILD={out}", "host",
+                    *(["qemu"] if HAS_ARM else [])], check=True, capture_output=True)
+    return {"gen": gen, "out": out, "style": request.param}
+
+
+def _fw_results(text: str) -> list[tuple[dict, list[int]]]:
+    """(rekey line's fields, the dumped words) of every "rekey" + "dump" pair in the firmware's output."""
+    out, cur = [], None
+    for ln in text.splitlines():
+        if ln.startswith("rekey "):
+            cur = (dict(kv.split("=", 1) for kv in ln.split()[1:]), [])
+            out.append(cur)
+        elif ln.startswith("word ") and cur is not None:
+            cur[1].append(int(ln.split()[1], 16))
+    return out
+
+
+def _qemu(elf: Path, cmds: list[str]) -> str:
+    r = subprocess.run(["qemu-system-arm", "-M", "xilinx-zynq-a9", "-m", "256M", "-nographic", "-monitor", "none",
+                        "-serial", "null", "-semihosting-config", f"enable=on,target=native,arg=scg,arg={';'.join(cmds)}",
+                        "-kernel", str(elf)], capture_output=True, text=True, timeout=120)
+    return r.stdout + r.stderr
+
+
+@pytest.mark.parametrize("where", ["host", pytest.param("qemu", marks=pytest.mark.skipif(
+    not HAS_ARM, reason="needs qemu-system-arm and gcc-arm-none-eabi (scripts/setup.sh installs them)"))])
+def test_firmware_words_equal_the_host_scg(built, fw, where):
+    """The firmware computes the words on the board's CPU and writes them through the HAL into the
+    loader model (word window, START, DONE polled): the words the model shifted == Layout.words_for."""
+    b = load_build(built)
+    cmds = [c for k in KEYS for c in (f"rekey {k:02x}", "dump")]
+    text = (subprocess.run([str(fw["out"] / "host" / "scg_host"), *cmds], capture_output=True, text=True,
+                           timeout=60).stdout if where == "host" else _qemu(fw["out"] / "qemu" / "scg_qemu.elf", cmds))
+    res = _fw_results(text)
+    assert len(res) == len(KEYS), text[-800:]
+    for key, (fields, words) in zip(KEYS, res):
+        want = expected_words(b, key)
+        assert fields["rc"] == "0" and int(fields["words"]) == len(want)
+        assert words == want, key
+        assert fields["hash"] == words_hash(want)
+
+
+@pytest.mark.parametrize("fault, code", [("id", -11), ("busy", -14), ("error", -3), ("stall", -1), ("blob", -10)])
+def test_firmware_refuses_and_reports(fw, fault, code):
+    """A loader of another build, a busy loader, the ERROR bit, no DONE, a corrupted blob: the rc of
+    scg/rekey.py's ERROR_CODES, and no load reaches the chains."""
+    text = subprocess.run([str(fw["out"] / "host" / "scg_host"), f"fault {fault}", "rekey 5a", "dump"],
+                          capture_output=True, text=True, timeout=60).stdout
+    (fields, words), = _fw_results(text)
+    assert int(fields["rc"]) == code and rk.ERROR_CODES[{-11: "design", -14: "write", -3: "config", -1: "timeout",
+                                                          -10: "blob"}[code]] == code
+    assert "words 0" in text and set(words) == {0}
+
+
+@pytest.mark.skipif(not HAS_ARM, reason="needs qemu-system-arm and gcc-arm-none-eabi (scripts/setup.sh installs them)")
+def test_word_computation_is_key_independent_on_the_a9(fw, tmp_path):
+    """Cortex-A9 instructions of scg_cfglut_evaluate (PPC evaluation + chain words) in QEMU, counted
+    from the executed translation blocks (benchmarks/rekey_bench.py) for 3 pseudo-random keys: the
+    same count for every key."""
+    sys.path.insert(0, str(FW.parent / "benchmarks"))
+    try:
+        from rekey_bench import qemu_counts
+    finally:
+        sys.path.pop(0)
+    c = qemu_counts(fw["gen"], tmp_path / "bench", 3, root="scg_cfglut_evaluate")
+    print(f"\ncfglut5 word computation ({fw['style']}): A9 instructions per key {c['all']}, PPC part {c['ppc']}")
+    assert c["keys"] == 3 and c["all"][0] > c["ppc"][0] > 0
+    assert max(c["all"]) - min(c["all"]) == 0 and max(c["ppc"]) - min(c["ppc"]) == 0

@@ -1,0 +1,48 @@
+/* scg_util.c - hex parsing of parameter values and zeroization, shared by both SCG runtimes
+ * (scg_runtime.c for frames builds, app_cfglut.c for cfglut5 builds); declared in scg_runtime.h and
+ * scg_runtime_cfglut.h. */
+#include <stdint.h>
+
+#define SCG_HEX_NOT_HEX (-1)
+#define SCG_HEX_DIGITS (-2)
+#define SCG_HEX_TOO_LARGE (-3)
+
+void scg_zeroize(void *p, uint32_t n);
+int scg_parse_hex_at(const char *hex, uint8_t *out, uint32_t bits, uint32_t *pos);
+int scg_parse_hex(const char *hex, uint8_t *out, uint32_t bits);
+
+void scg_zeroize(void *p, uint32_t n) {
+    volatile uint8_t *q = (volatile uint8_t *)p;
+    while (n--) *q++ = 0;
+}
+
+static int hexval(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+int scg_parse_hex_at(const char *hex, uint8_t *out, uint32_t bits, uint32_t *pos) {
+    uint32_t n = 0, i, digits = (bits + 3u) / 4u, skip = 0;
+    *pos = 0;
+    if (hex[0] == '0' && (hex[1] == 'x' || hex[1] == 'X')) { hex += 2; skip = 2; }
+    for (n = 0; hex[n]; n++)                         /* the first character that is not a hex digit */
+        if (hexval(hex[n]) < 0) { *pos = skip + n + 1u; return SCG_HEX_NOT_HEX; }
+    if (n != digits) { *pos = n; return SCG_HEX_DIGITS; }
+    for (i = 0; i < (bits + 7u) / 8u; i++) out[i] = 0;
+    for (i = 0; i < n; i++) {
+        uint32_t v = (uint32_t)hexval(hex[n - 1 - i]);
+        if (4u * i + 4u > bits && (v >> (bits - 4u * i))) {
+            scg_zeroize(out, (bits + 7u) / 8u);      /* no part of a refused value stays behind */
+            return SCG_HEX_TOO_LARGE;
+        }
+        out[i / 2] |= (uint8_t)(v << (4u * (i & 1u)));
+    }
+    return 0;
+}
+
+int scg_parse_hex(const char *hex, uint8_t *out, uint32_t bits) {
+    uint32_t pos;
+    return scg_parse_hex_at(hex, out, bits, &pos) ? -1 : 0;
+}
