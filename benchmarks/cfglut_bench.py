@@ -13,7 +13,7 @@ chain words and shift cycles; and the rekey time, modelled from measured counts:
 - **HWICAP** (frames build): ``benchmarks/rekey_bench.py``'s own measurement and model (ICAP words
   of the SCG on the emulator, 0.2 µs per AXI HWICAP word, Cortex-A9 instructions at 667 MHz).
 - **AXI4-Lite** (cfglut5 build): SCG (the chain words computed on the Cortex-A9: instructions of the
-  firmware measured in QEMU when the firmware supports cfglut5 builds, else not counted and said so)
+  generated firmware, ``scg_cfglut_evaluate``, counted in QEMU as ``rekey_bench.py`` counts the frames SCG)
   + one AXI4-Lite write per chain word, 0.2 µs each (the same per-write cost as the HWICAP model;
   UG585 Table 22-8 puts CPU programmed I/O over the GP port below 25 MB/s, i.e. at least 0.16 µs per
   32-bit write) + the shift, S + 2 cycles at 100 MHz (the loader's START to DONE).
@@ -78,14 +78,18 @@ def figures(rep: dict, side: str) -> dict:
             "muxf7": net.get("muxf7", 0), "slices": be.get("slices"), "slicems": be.get("slicem")}
 
 
-def cfglut_scg(build: Path, keys: int, tmp: Path) -> dict | None:
-    """Cortex-A9 instructions of the chain-word computation, measured in QEMU, when the firmware
-    supports cfglut5 builds (``dcsflow.scg.codegen.cfglut_instructions``); else None."""
-    try:
-        from dcsflow.scg.codegen import cfglut_instructions
-    except ImportError:
-        return None
-    return cfglut_instructions(build, tmp / f"{build.name}_fw", keys)
+def cfglut_scg(build: Path, keys: int, tmp: Path) -> dict:
+    """Cortex-A9 instructions of the chain-word computation (``scg_cfglut_evaluate``: PPC and
+    ``scg_gen_words``) of the build's generated firmware (``dcsflow codegen``), counted in QEMU over
+    ``keys`` pseudo-random keys (:func:`rekey_bench.qemu_counts`): the largest count, its spread and
+    the PPC part, and the code style."""
+    from dcsflow.scg.codegen import codegen
+
+    gen = tmp / f"{build.name}_gen"
+    style = codegen(build, gen).style
+    q = rekey_bench.qemu_counts(gen, tmp / f"{build.name}_fw", keys, root="scg_cfglut_evaluate")
+    return {"instructions": max(q["all"]), "spread": max(q["all"]) - min(q["all"]), "ppc": max(q["ppc"]),
+            "keys": q["keys"], "style": style}
 
 
 def param_cost(build: Path, tmp: Path) -> dict | None:
@@ -113,7 +117,7 @@ def bench(name: str, given: dict, keys: int, jobs: int, tmp: Path) -> dict:
     c = rc["cfglut"]
     hw = rekey_bench.bench(name, frames_dir, keys, tmp)
     scg = cfglut_scg(cfg_dir, keys, tmp)
-    scg_us = (scg["instructions"] / CPU_HZ * 1e6) if scg else 0.0
+    scg_us = scg["instructions"] / CPU_HZ * 1e6
     shift_us = c["shift_cycles"] / FABRIC_HZ * 1e6
     axi_us = c["words"] * AXI_US_PER_WRITE
     dma_us = c["words"] * 4 / DMA_BYTES_PER_S * 1e6
@@ -126,8 +130,8 @@ def bench(name: str, given: dict, keys: int, jobs: int, tmp: Path) -> dict:
         "slices_frames": fr["slices"], "slices_cfglut5": cf["slices"], "slicems_cfglut5": cf["slicems"],
         "cfglut5s": c["cfglut5"], "chains": c["chains"], "chain_luts": c["chain_luts"], "words": c["words"],
         "shift_cycles": c["shift_cycles"], "shift_us": round(shift_us, 2),
-        "scg_instructions_cfglut": scg["instructions"] if scg else None,
-        "scg_spread_cfglut": scg["spread"] if scg else None,
+        "scg_instructions_cfglut": scg["instructions"], "scg_spread_cfglut": scg["spread"],
+        "scg_ppc_instructions_cfglut": scg["ppc"], "scg_code_style_cfglut": scg["style"],
         "transfer_us_axilite": round(axi_us, 2), "transfer_us_dma": round(dma_us, 2),
         "rekey_us_axilite": round(scg_us + axi_us + shift_us, 2),
         "rekey_us_dma": round(scg_us + dma_us + shift_us, 2),
@@ -147,8 +151,8 @@ def line(r: dict) -> str:
             f"conventional {r['conventional']['luts']} LUTs, {r['conventional']['slices']} slices "
             f"({r['conventional']['baseline']}); {r['cfglut5s']} CFGLUT5 in {r['chains']} chains of "
             f"{r['chain_luts']}, {r['words']} words, shift {r['shift_us']} us; rekey: HWICAP {r['rekey_us_hwicap']} us, "
-            f"AXI4-Lite {r['rekey_us_axilite']} us"
-            + ("" if r["scg_instructions_cfglut"] is not None else " (SCG not counted)")
+            f"AXI4-Lite {r['rekey_us_axilite']} us (SCG {r['scg_instructions_cfglut']} A9 instructions, spread "
+            f"{r['scg_spread_cfglut']})"
             + f", DMA {r['rekey_us_dma']} us"
             + (f", parameter in the loader {r['rekey_us_param_in_loader']} us (+{pil['luts']} LUTs)" if pil else
                f", parameter in the loader not offered (PPC {r['ppc_ands']} AND nodes)"))
@@ -164,7 +168,7 @@ def docs_page(results: dict) -> None:
                      f"{cf['luts']} ({cf['tluts']} CFGLUT5) / {cf['slices']} ({cf['slicems']} SLICEM) / {cf['depth']}",
                      f"{r['chains']} x {r['chain_luts']}, {r['words']} words", r["shift_us"],
                      r["rekey_us_hwicap"],
-                     f"{r['rekey_us_axilite']}" + ("" if r["scg_instructions_cfglut"] is not None else " (no SCG)"),
+                     f"{r['rekey_us_axilite']} (SCG {r['scg_instructions_cfglut']} instr., spread {r['scg_spread_cfglut']})",
                      r["rekey_us_dma"],
                      f"{r['rekey_us_param_in_loader']} (+{pil['luts']} LUTs)" if pil else
                      f"— (PPC {r['ppc_ands']} ANDs)"])

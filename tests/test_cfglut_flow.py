@@ -198,3 +198,15 @@ def test_default_chain_length_needs_the_fewest_words():
         got = choose_chain_luts(n)
         assert 1 <= got <= 4 and words(n, got) == min(words(n, x) for x in range(1, 5)), n
     assert (choose_chain_luts(174), words(174, 3)) == (3, 192)
+
+
+def test_a_tlut_wider_than_a_cfglut5_is_refused():
+    """A template whose TLUT has six inputs (a mapper that ignored the TLUT size) cannot be chained:
+    one line naming the cell."""
+    from dcsflow.flow.cfglut import CfglutBuildError, tlut_cells
+
+    cell = {"type": "LUT6", "attributes": {"dcs_tlut": "1", "dcs_ppc": "0"}, "connections": {}}
+    module = {"cells": {"ok": dict(cell, type="LUT5"), "wide": cell}}
+    with pytest.raises(CfglutBuildError, match=r"TLUT wide is a LUT6: a CFGLUT5 has at most 5 inputs"):
+        tlut_cells(module)
+    assert tlut_cells({"cells": {"ok": dict(cell, type="LUT5")}}) == ["ok"]
