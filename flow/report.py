@@ -276,14 +276,15 @@ def _slice_reasons(report: dict) -> list[str]:
         if dd > 0:
             ranked.append((dd / per, f"{dd} more {name} ({t.get(key) or 0} against {c.get(key) or 0})"))
     empty = 4 * (bt.get("tlut_slices") or 0) - (bt.get("tlut_sites") or 0)
-    if empty > 0:
+    if empty > 0 and "cfglut_slices" not in bt:       # static LUTs share CFGLUT5 slices
         ranked.append((empty / 4, f"{_plural(empty, 'LUT site')} empty in the {_plural(bt['tlut_slices'], 'slice')} "
                                   "holding only TLUTs (no static logic shares them)"))
     ranked.sort(key=lambda r: -r[0])
     reasons = first + [txt for _, txt in ranked]
     if not reasons:
         reasons.append("no LUTs, LUT sites, FFs, CARRY4 or MUXF7/MUXF8 more than the conventional one, "
-                       f"packed into more slices ({bt.get('tlut_slices', 0)} of them hold only TLUTs)")
+                       f"packed into more slices ({bt.get('tlut_slices', 0)} of them "
+                       + ("are SLICEMs holding CFGLUT5s)" if "cfglut_slices" in bt else "hold only TLUTs)"))
     return reasons
 
 

@@ -31,7 +31,8 @@ class BackendRequest:
     ppc_zero: PPC output bits for the all-zero parameter (None for a design without TLUTs);
     net_name: net id -> printable name; effort: placer effort (1.0 default); tlut_pairs: let two
     small TLUTs share a LUT6_2 site (opt-in; default one TLUT per LUT6 site, whose 64 INIT bits it owns);
-    lut_size: the build's LUT size K (below 6 one LUT per LUT site, :func:`dcsflow.flow.backend.pack.pack`).
+    lut_size: the build's LUT size K (below 6 one LUT per LUT site, :func:`dcsflow.flow.backend.pack.pack`);
+    tlut: the TLUT realization (``frames``; ``cfglut5``: every TLUT a CFGLUT5, SLICEM only).
     """
 
     module: dict
@@ -42,6 +43,7 @@ class BackendRequest:
     effort: float = 1.0
     tlut_pairs: bool = False
     lut_size: int = 6
+    tlut: str = "frames"
 
 
 @dataclass
@@ -65,7 +67,9 @@ class ExportJob:
     configuration's TLUT list (name, site, bel, pins); device: :class:`dcsflow.scg.device.Device`;
     design_hash: the build's; board: the back end's board object (:meth:`Backend.load_board`) or
     None; params: parameter port names; board_ports: ports a board wrapper drives (from the design
-    description; empty: no board wrapper).
+    description; empty: no board wrapper); tlut: the TLUT realization (``frames`` or ``cfglut5``);
+    chain_luts: CFGLUT5s per chain and handshake: the design's input handshake
+    (:class:`dcsflow.flow.design.Handshake` or None) of a ``cfglut5`` build.
     """
 
     out: object
@@ -77,6 +81,9 @@ class ExportJob:
     board: object = None
     params: list = field(default_factory=list)
     board_ports: frozenset = frozenset()
+    tlut: str = "frames"
+    chain_luts: int | None = None
+    handshake: object = None
 
 
 class Backend(ABC):
@@ -87,6 +94,8 @@ class Backend(ABC):
     """
 
     name: str = "abstract"
+    #: the TLUT realizations (``dcsflow build --tlut``) the back end can place
+    tlut_kinds: tuple = ("frames",)
 
     def load_board(self, board: str | None):
         """The board object for ``--board`` (None: no board). A back end without board support
@@ -109,6 +118,7 @@ class BuiltinBackend(Backend):
     """Python packer + TLUT-aware annealing placer + LUT-content configuration (logic-only)."""
 
     name = "builtin"
+    tlut_kinds = ("frames", "cfglut5")
 
     def implement(self, request: BackendRequest, packing=None, placement=None, seconds: dict | None = None
                   ) -> Implementation:
@@ -137,7 +147,7 @@ class BuiltinBackend(Backend):
         ``utilization()`` gives the slice counts the conventional candidates are chosen by."""
         from .pack import pack
 
-        return pack(request.module, tlut_pairs=request.tlut_pairs, lut_size=request.lut_size)
+        return pack(request.module, tlut_pairs=request.tlut_pairs, lut_size=request.lut_size, tlut=request.tlut)
 
     def place(self, request: BackendRequest, packing):
         """The placement of ``packing`` (:func:`dcsflow.flow.backend.place.place`)."""

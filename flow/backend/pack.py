@@ -29,6 +29,13 @@ as the published TLUT flow does: each LUT takes a LUT6 site of its own (its 64-b
 K-input table, :mod:`.config`) and the rest of the site stays unused: no LUT6_2 pairs, static or
 TLUT; a LUT cell of more than K inputs is refused.
 
+A ``cfglut5`` build (``dcsflow build --tlut cfglut5``, ``tlut`` below) realizes every TLUT as a
+CFGLUT5 (UG953): SLICEM only, a whole LUT site, at most 5 inputs. Its TLUT slices, and the
+multiplexer slices holding TLUT cofactors, are SLICEM-only CFGLUT5 slices (``cfglut``): no TLUT
+pairs, not confined to TLUT frame sets (the placer), and static LUTs fill their free LUT sites. The
+CFGLUT5s of a slice share its clock (the loader's, :mod:`dcsflow.flow.cfglut`: the design's clock), so
+an FF enters such a slice only when the design has that one FF clock (:func:`cfglut_clock`).
+
 Split by primitive, like nextpnr's ``pack_carry.cc``/``pack_dsp_xc7.cc``. :mod:`.pack_types` holds the
 constants, :class:`PackError`, :class:`LutCell`, :class:`LutSite`, :class:`PackedSlice` and
 :class:`Packing` (all importable from here too); :mod:`.pack_netlist` reads LUTs, FF control sets and
@@ -57,7 +64,7 @@ from .pack_tlut import pack_tluts
 from .pack_types import (FF_CELLS, IO_CELLS, LETTERS, LUT_CELLS, RAM_CELLS, RT_INIT, SRL_CELLS, LutCell, LutSite, PackError,
                          PackedSlice, Packing)
 
-__all__ = ["pack", "parse_luts", "control_set", "PackError", "Packing", "PackedSlice", "LutSite", "LutCell",
+__all__ = ["pack", "cfglut_clock", "TLUT_KINDS", "parse_luts", "control_set", "PackError", "Packing", "PackedSlice", "LutSite", "LutCell",
            "LETTERS", "RT_INIT", "LUT_CELLS", "FF_CELLS", "SRL_CELLS", "IO_CELLS", "RAM_CELLS"]
 
 
@@ -82,7 +89,32 @@ def _check_lut_size(luts: dict, lut_size: int, tlut_pairs: bool) -> None:
             raise PackError(f"LUT {lc.name} has {lc.k} inputs, more than the LUT size {lut_size}")
 
 
-def pack(module: dict, tlut_pairs: bool = False, lut_size: int = 6) -> Packing:
+#: TLUT realizations the packer knows (``dcsflow build --tlut``)
+TLUT_KINDS = ("frames", "cfglut5")
+#: inputs of a CFGLUT5 (UG953)
+CFGLUT5_INPUTS = 5
+#: the clock of CFGLUT5 slices when the design's FFs have no single clock: no FF shares those slices
+NO_SHARED_CLOCK = "dcs_cfg_clk"
+
+
+def cfglut_clock(cells: dict):
+    """The clock net of the CFGLUT5 slices: the design's FF clock when all its FFs have one (the
+    loader shifts on the design's clock), else :data:`NO_SHARED_CLOCK` (FFs stay out of them)."""
+    clocks = {str(c["connections"]["C"][0]) for c in cells.values() if c.get("type") in FF_CELLS}
+    return clocks.pop() if len(clocks) == 1 else NO_SHARED_CLOCK
+
+
+def _check_cfglut(luts: dict, tlut_pairs: bool) -> None:
+    """Refuse ``tlut_pairs`` and TLUTs wider than a CFGLUT5 in a ``cfglut5`` packing. Raises
+    PackError (one line)."""
+    if tlut_pairs:
+        raise PackError("TLUT pairs need --tlut frames: a CFGLUT5 takes a whole LUT site")
+    for lc in luts.values():
+        if lc.tlut and lc.k > CFGLUT5_INPUTS:
+            raise PackError(f"TLUT {lc.name} has {lc.k} inputs: a CFGLUT5 has at most {CFGLUT5_INPUTS}")
+
+
+def pack(module: dict, tlut_pairs: bool = False, lut_size: int = 6, tlut: str = "frames") -> Packing:
     """Pack a flat netlist module into slices (rules in the module docstring).
 
     ``tlut_pairs`` (opt-in, off by default: the default rule is one TLUT per LUT6 site) lets two
@@ -92,21 +124,34 @@ def pack(module: dict, tlut_pairs: bool = False, lut_size: int = 6) -> Packing:
     Deterministic: cells are visited in the module's order and in a breadth-first order of the
     LUT connectivity graph. Raises PackError for cell types without a CLB model (RAMB*, DSP48*, LD*,
     distributed RAMs other than those of :data:`RAM_CELLS`), and below LUT size 6 for a LUT cell of
-    more than ``lut_size`` inputs or ``tlut_pairs``.
+    more than ``lut_size`` inputs or ``tlut_pairs``. ``tlut``: the TLUT realization
+    (:data:`TLUT_KINDS`); ``cfglut5``: TLUTs as CFGLUT5s in SLICEM-only slices (module docstring;
+    refuses ``tlut_pairs`` and a TLUT of more than 5 inputs).
     """
+    if tlut not in TLUT_KINDS:
+        raise PackError(f"unknown TLUT realization {tlut!r}; known: {', '.join(TLUT_KINDS)}")
     cells = {n: _carry_pins_filled(c) for n, c in module["cells"].items()}
     luts = {**parse_luts(module), **parse_rams(module)}
     if lut_size < 6:
         _check_lut_size(luts, lut_size, tlut_pairs)
+    cfglut = tlut == "cfglut5"
+    if cfglut:
+        _check_cfglut(luts, tlut_pairs)
     groups = group_cells(cells, luts)
     ctx = PackContext(cells, luts, *net_drivers_and_loads(cells))
     pack_rams(ctx, groups.rams)
     chains = pack_carry_chains(ctx, groups.carries)
     pack_wide_muxes(ctx, groups.muxf7, groups.muxf8)
+    wclk = cfglut_clock(cells) if cfglut else None
+    if cfglut:         # multiplexer slices holding TLUT cofactors hold CFGLUT5s: SLICEMs
+        for s in ctx.slices:
+            if s.tlut:
+                s.slicem = s.cfglut = True
+                s.wclk = wclk
     order = connectivity_order(ctx)
-    pack_tluts(ctx, order, tlut_pairs)
+    pack_tluts(ctx, order, tlut_pairs, cfglut, wclk)
     pack_srls(ctx, order)
     pack_static_luts(ctx, order, pairs=lut_size == 6)
     pack_ffs(ctx, groups.ffs)
     return Packing(ctx.slices, chains, luts, ctx.route_throughs, groups.io,
-                   {cn: cells[cn]["type"] for cn in groups.rams})
+                   {cn: cells[cn]["type"] for cn in groups.rams}, tlut)

@@ -244,8 +244,9 @@ def _static_units(ctx: PackContext, static: list[str], paired: dict) -> list[Lut
 
 def _fill_slices(ctx: PackContext, units: list[LutSite]) -> None:
     """Put ``units`` into the free LUT positions of the slices so far that are neither TLUT nor
-    SLICEM-only slices (unused tops of carry chains, multiplexer slices), then into new slices."""
-    holes = [(si, i) for si, s in enumerate(ctx.slices) if not s.tlut and not s.slicem
+    SLICEM-only slices (unused tops of carry chains, multiplexer slices) or are CFGLUT5 slices
+    (a CFGLUT5 takes only its own LUT site), then into new slices."""
+    holes = [(si, i) for si, s in enumerate(ctx.slices) if (not s.tlut and not s.slicem) or s.cfglut
              for i in s.free_lut_positions()]
     hi = 0
     cur = None

@@ -5,6 +5,10 @@ TLUT slices hold nothing but TLUTs: packed four per slice in connectivity order,
 LUT columns (and so configuration frames) as possible. With ``tlut_pairs`` (opt-in), two TLUTs of
 <= 5 inputs sharing <= 5 input nets may share one LUT6_2 site (kind ``tlutpair``, both INIT halves
 tunable), chosen by a maximum matching (networkx) on the graph of such pairs that share an input net.
+
+In a ``cfglut5`` build (``cfglut``) every TLUT is a CFGLUT5 (UG953), a SLICEM-only primitive that
+takes a whole LUT site: the TLUTs are packed four per slice as above, never paired, and the slices
+are SLICEM-only (``slicem``) CFGLUT5 slices (``cfglut``) whose free LUT sites static LUTs may fill.
 """
 
 from __future__ import annotations
@@ -57,13 +61,15 @@ def _paired_sites(ctx: PackContext, tl: list[str]) -> list[LutSite]:
     return sites
 
 
-def pack_tluts(ctx: PackContext, order: list[str], tlut_pairs: bool = False) -> None:
+def pack_tluts(ctx: PackContext, order: list[str], tlut_pairs: bool = False, cfglut: bool = False,
+               wclk=None) -> None:
     """Pack the TLUTs of ``order`` four sites per new TLUT slice (``tlut_pairs``: matched pairs of
-    small TLUTs share a LUT6_2 site); marks them used."""
+    small TLUTs share a LUT6_2 site; ``cfglut``: CFGLUT5 slices, SLICEM-only, clocked by ``wclk``);
+    marks them used."""
     tl = [n for n in order if ctx.luts[n].tlut]
-    sites = _paired_sites(ctx, tl) if tlut_pairs else [_single_site(ctx, n) for n in tl]
+    sites = _paired_sites(ctx, tl) if tlut_pairs and not cfglut else [_single_site(ctx, n) for n in tl]
     for j in range(0, len(sites), 4):
-        s = PackedSlice(tlut=True)
+        s = PackedSlice(tlut=True, slicem=cfglut, cfglut=cfglut, wclk=wclk if cfglut else None)
         for i, u in enumerate(sites[j:j + 4]):
             s.luts[i] = u
             ctx.used.update(x for x in (u.o6, u.o5) if x)

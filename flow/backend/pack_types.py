@@ -99,6 +99,8 @@ class PackedSlice:
     """One packed slice: ``luts`` A..D (LutSite or None), ``ffs`` [(cell, bel)], ``control_set``,
     ``carry`` (CARRY4 cell), ``muxf7`` [F7AMUX cell, F7BMUX cell], ``muxf8``, ``slicem`` (needs a
     SLICEM), ``chain`` (chain index, position from the bottom) or None, ``tlut`` (holds TLUTs),
+    ``cfglut`` (its TLUTs are CFGLUT5s of a ``cfglut5`` build: a SLICEM, not confined to TLUT frame
+    sets, whose free LUT sites take static LUTs; its FFs must use ``wclk``, the CFGLUT5s' clock),
     ``ram``: the distributed-RAM cell whose LUTs the slice holds (its write clock ``wclk`` is the
     slice's clock, so FFs in the slice must use it) or None, ``bypass``: nets on the AX..DX bypass pins (at most 4: MUXF7/F8 selects, CARRY4 DI/CYINIT, and
     the D inputs of FFs whose driver is outside the slice)."""
@@ -112,6 +114,7 @@ class PackedSlice:
     slicem: bool = False
     chain: tuple | None = None
     tlut: bool = False
+    cfglut: bool = False
     ram: str | None = None
     wclk: object = None
     bypass: set = field(default_factory=set)
@@ -134,7 +137,8 @@ class PackedSlice:
 class Packing:
     """Result of :func:`.pack.pack`: slices, carry chains (lists of slice indices, bottom first), the
     logical LUTs by name, route-through count, the cells left outside the CLBs (I/O, BUFG), and the
-    distributed-RAM cells' types (cell -> type)."""
+    distributed-RAM cells' types (cell -> type); ``tlut_kind``: the TLUT realization (``frames`` or
+    ``cfglut5``, :func:`.pack.pack`)."""
 
     slices: list
     chains: list
@@ -142,13 +146,16 @@ class Packing:
     route_throughs: int
     io_cells: list
     ram_types: dict = field(default_factory=dict)
+    tlut_kind: str = "frames"
 
     def utilization(self) -> dict:
         """Slices, SLICEMs, LUT sites (every occupied site, distributed RAM included), LUTs (logical,
         without RAM), TLUTs, FFs, CARRY4, MUXF7/F8, route-through LUTs, LUT6_2 pairs; distributed RAM:
         ``lutram_sites`` (LUT sites used as RAM), ``ram_slices`` (SLICEMs holding a RAM) and
-        ``rams`` (RAM cells by type)."""
+        ``rams`` (RAM cells by type); a ``cfglut5`` packing also ``cfglut_slices`` (the SLICEMs
+        holding CFGLUT5s)."""
         sl = self.slices
+        extra = {"cfglut_slices": sum(1 for s in sl if s.cfglut)} if self.tlut_kind == "cfglut5" else {}
         return {
             "slices": len(sl), "slicem": sum(1 for s in sl if s.slicem),
             "lut_sites": sum(1 for s in sl for x in s.luts if x is not None),
@@ -163,4 +170,5 @@ class Packing:
             "lutram_sites": sum(1 for s in sl for x in s.luts if x is not None and x.kind == "ram"),
             "ram_slices": sum(1 for s in sl if s.ram),
             "rams": dict(sorted(Counter(self.ram_types[s.ram] for s in sl if s.ram).items())),
+            **extra,
         }

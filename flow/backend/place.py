@@ -11,6 +11,11 @@ hold the INIT bits of all 200 LUTs A-D there (FACTS.md). TLUT slices (4 TLUTs ea
 are confined to the ⌈TLUT slices / 50⌉ frame sets nearest the design's anchor, so the frames touched
 per rekey are 4 × that number, the lower bound 4 × ⌈TLUTs / 200⌉ when the packer fills TLUT slices.
 
+A ``cfglut5`` build's TLUT slices are CFGLUT5 slices (``cfglut``): no frame is rewritten, so they
+are not confined to frame sets; they are SLICEM-only slices, placed and moved like the others but
+only onto SLICEM sites. A design whose SLICEM-only slices outnumber the device's SLICEM sites is
+refused before placement (:func:`check_slicems`).
+
 Objective: half-perimeter wirelength (HPWL) over the nets between slices (clock nets excluded), in
 slice coordinates. Algorithm: connectivity-ordered initial placement into the sites nearest the
 anchor (carry chains first), then simulated annealing with a fixed move budget (swaps and moves to
@@ -156,10 +161,32 @@ def _nearest_frame_sets(grid: _Grid, n_tlut_slices: int) -> list[tuple[int, int]
     return [(x, cr) for _, x, cr in cand[:need]]
 
 
+def device_slicems(device: Device) -> int:
+    """The SLICEM sites of ``device`` (its site list, ``clb_tile_types.json``)."""
+    return sum(1 for s in device.sites.values() if s.kind == "SLICEM")
+
+
+def check_slicems(packing: Packing, device: Device) -> None:
+    """Refuse a packing whose SLICEM-only slices (CFGLUT5 slices of a ``cfglut5`` build, SRLs,
+    distributed RAM) outnumber the SLICEM sites of ``device``. Raises PlaceError (one line)."""
+    need = sum(1 for s in packing.slices if s.slicem)
+    have = device_slicems(device)
+    if need <= have:
+        return
+    cfg = [s for s in packing.slices if s.cfglut]
+    if cfg:
+        tl = sum(1 for s in cfg for x in s.luts if x is not None and x.kind == "tlut")
+        more = need - len(cfg)
+        raise PlaceError(f"--tlut cfglut5: {tl} CFGLUT5s need {len(cfg)} SLICEMs"
+                         + (f" (and {more} more for SRLs/distributed RAM)" if more else "")
+                         + f"; {device.name} has {have} SLICEMs (use a larger device or --tlut frames)")
+    raise PlaceError(f"design needs {need} SLICEM-only slices (SRLs/distributed RAM); {device.name} has {have} SLICEMs")
+
+
 def _place_tlut_slices(slices: list, grid: _Grid, loc: list, occ: dict) -> list[tuple[int, int]]:
     """Put the TLUT slices into the sites nearest the anchor of the frame sets nearest it; returns
     the frame sets used (x, clock region)."""
-    tl = [i for i, s in enumerate(slices) if s.tlut]
+    tl = [i for i, s in enumerate(slices) if s.tlut and not s.cfglut]
     if not tl:
         return []
     fsets = _nearest_frame_sets(grid, len(tl))
@@ -231,6 +258,8 @@ def _placement_region(slices: list, rest: list, free: list, grid: _Grid) -> list
     down) so that connected slices stay close. Raises PlaceError when the device is too small."""
     n_m = sum(1 for i in rest if slices[i].slicem)
     region = free[:int(len(rest) * REGION_SLACK) + 8]
+    if any(slices[i].cfglut for i in rest):
+        region = _slicem_region(free, len(region), n_m, grid)
     if sum(1 for p in region if grid.is_slicem(p)) < n_m:
         region = free
         if sum(1 for p in free if grid.is_slicem(p)) < n_m:
@@ -239,6 +268,19 @@ def _placement_region(slices: list, rest: list, free: list, grid: _Grid) -> list
         raise PlaceError(f"design needs {len(slices)} slices; not enough free sites")
     region.sort(key=lambda p: (p[0], p[1] if p[0] % 2 == 0 else -p[1]))
     return region
+
+
+def _slicem_region(free: list, n: int, n_m: int, grid: _Grid) -> list:
+    """The first ``n`` sites of ``free`` (nearest the anchor first), extended by the next nearest
+    until it holds ``n_m`` SLICEM sites with 15 % + 2 slack (a ``cfglut5`` build's many SLICEM-only
+    slices stay near the anchor instead of spreading over the device)."""
+    want = min(int(n_m * REGION_SLACK) + 2, sum(1 for p in free if grid.is_slicem(p)))
+    have = 0
+    for j, p in enumerate(free):
+        have += grid.is_slicem(p)
+        if have >= want and j + 1 >= n:
+            return free[:j + 1]
+    return free
 
 
 def _place_in_order(slices: list, order: list, region: list, grid: _Grid, loc: list, occ: dict) -> None:
@@ -270,7 +312,8 @@ def _place_in_order(slices: list, order: list, region: list, grid: _Grid, loc: l
 class _Anneal:
     """State of the annealer: ``loc``/``occ`` (slice -> site, site -> slice), ``xs``/``ys`` (slice
     coordinates), ``bbs`` (bounding box per net), what may move where (``movable``, ``fixed``,
-    ``tl_region`` for TLUT slices, ``area_set`` for the others), ``cnts`` (per net, how many of its
+    ``tl_region`` for TLUT slices confined to frame sets (``framed``, per slice), ``area_set`` for
+    the others), ``cnts`` (per net, how many of its
     slices sit on each edge of its box: :func:`_box`), and the temperature ``temp`` and window
     ``win``."""
 
@@ -288,6 +331,7 @@ class _Anneal:
     tl_region: set
     area_set: set
     cnts: list = field(default_factory=list)
+    framed: list = field(default_factory=list)
     temp: float = 0.0
     win: float = 0.0
 
@@ -363,6 +407,7 @@ def _sweep(st: _Anneal, rng: random.Random, count: int, limit: int) -> tuple[int
     lengthens the wires) an acceptance number. Returns (moves made, moves accepted)."""
     slices, kinds, loc, occ, xs, ys = st.slices, st.grid.kinds, st.loc, st.occ, st.xs, st.ys
     movable, fixed, tl_region, area_set, bbs = st.movable, st.fixed, st.tl_region, st.area_set, st.bbs
+    framed = st.framed
     temp = st.temp
     w = max(1, int(st.win))
     moves = accepted = 0
@@ -370,13 +415,13 @@ def _sweep(st: _Anneal, rng: random.Random, count: int, limit: int) -> tuple[int
         moves += 1
         a = movable[rng.randrange(len(movable))]
         pa = loc[a]
-        pool = tl_region if slices[a].tlut else area_set
+        pool = tl_region if framed[a] else area_set
         pb = (pa[0] + rng.randint(-w, w), pa[1] + rng.randint(-w, w))
         if pb == pa or pb not in pool:
             continue
         b = occ.get(pb)
         if b is not None:
-            if b in fixed or slices[b].tlut != slices[a].tlut:
+            if b in fixed or framed[b] != framed[a]:
                 continue
             if slices[b].slicem and kinds[pa] != "SLICEM":
                 continue
@@ -454,6 +499,7 @@ def place(packing: Packing, module: dict, device: Device, seed: int = 1, effort:
     loc: list = [None] * n
     occ: dict = {}
 
+    check_slicems(packing, device)
     fsets = _place_tlut_slices(slices, grid, loc, occ)
     tl_region = set(_frame_set_sites(fsets))
     free_sorted = sorted((p for p in grid.names if p not in tl_region), key=lambda p: (grid.dist(p), p))
@@ -471,7 +517,8 @@ def place(packing: Packing, module: dict, device: Device, seed: int = 1, effort:
     movable = [i for i in range(n) if i not in fixed]
     area_sites = [p for p in region if p not in occ or occ[p] not in fixed]
     st = _Anneal(slices, grid, nets, slice_nets_idx, loc, occ, xs, ys, bbs, movable, fixed, tl_region,
-                 set(area_sites), [_box(pins, xs, ys)[1] for pins in nets])
+                 set(area_sites), [_box(pins, xs, ys)[1] for pins in nets],
+                 [s.tlut and not s.cfglut for s in slices])
     moves = accepted = 0
     if movable and nets:
         moves, accepted = _anneal(st, rng, effort, area_sites)

@@ -76,11 +76,15 @@ def rekey_model(n_tluts: int, tlut_fars: list, device: Device) -> dict:
 
 def table_rows(backend: dict) -> list[tuple[str, str, str]]:
     """(metric, conventional, TLUT) rows for the comparison table from ``report["backend"]`` (the
-    distributed-RAM row only when either implementation has one)."""
+    distributed-RAM row only when either implementation has one; a ``cfglut5`` build's SLICEMs used
+    against the device's)."""
     c, t, r = backend["conventional"], backend["tlut"], backend["rekey"]
     saved = backend["slices_saved"]
     ram = [("LUT sites as distributed RAM", str(c.get("lutram_sites", 0)), str(t.get("lutram_sites", 0)))] \
         if c.get("lutram_sites") or t.get("lutram_sites") else []
+    if t.get("device_slicem"):          # a cfglut5 build: the CFGLUT5s need SLICEMs
+        ram.append(("SLICEMs used / device (CFGLUT5 slices)", "-",
+                    f"{t['slicem']} / {t['device_slicem']} ({t.get('cfglut_slices', 0)})"))
     return [
         ("slices (SLICEM)", f"{c['slices']} ({c['slicem']})", f"{t['slices']} ({t['slicem']})"),
         ("slices saved", "-", f"{saved} ({backend['slices_saved_percent']:.1f}%)"),

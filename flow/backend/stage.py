@@ -85,7 +85,8 @@ def placement_doc(impl, module: dict, device, design_hash: str, namer) -> dict:
         slices.append({"site": site, "luts": luts, "ffs": [list(x) for x in s.ffs],
                        "control_set": list(s.control_set) if s.control_set else None,
                        "carry": s.carry, "muxf7": s.muxf7, "muxf8": s.muxf8, "tlut": s.tlut,
-                       "chain": list(s.chain) if s.chain else None, "ram": s.ram})
+                       "chain": list(s.chain) if s.chain else None, "ram": s.ram,
+                       **({"cfglut": True} if s.cfglut else {})})
     return {"format": PLACEMENT_FORMAT, "version": 1, "device": device.name, "idcode": f"0x{device.idcode:08X}",
             "design_hash": design_hash, "pin_order": "I<q> on A<q+1>; LUT6_2: union of inputs on A1..A5, A6 = 1",
             "seed": placement.seed, "hpwl": placement.hpwl, "slices": slices, "cells": cells,
@@ -101,14 +102,16 @@ class BackendOutcome:
     files: list = field(default_factory=list)
 
 
-def pack_job(out: Path, src: str, top: str, backend: str, tlut_pairs: bool, lut_size: int = 6) -> tuple:
+def pack_job(out: Path, src: str, top: str, backend: str, tlut_pairs: bool, lut_size: int = 6,
+             tlut: str = "frames") -> tuple:
     """Job: the packing of the netlist ``out/src`` (module ``top``) by back end ``backend`` for LUT
-    size ``lut_size``. Returns (packing, its utilization, seconds)."""
+    size ``lut_size`` and TLUT realization ``tlut``. Returns (packing, its utilization, seconds)."""
     import time
 
     t0 = time.perf_counter()
     module = _load_module(Path(out), src, top)
-    packing = get_backend(backend).pack(BackendRequest(module, None, tlut_pairs=tlut_pairs, lut_size=lut_size))
+    packing = get_backend(backend).pack(BackendRequest(module, None, tlut_pairs=tlut_pairs, lut_size=lut_size,
+                                                       tlut=tlut))
     return packing, packing.utilization(), time.perf_counter() - t0
 
 
@@ -134,7 +137,8 @@ def run_backend(out: Path, *, top: str, design_hash: str, ppc_path: Path, params
                 device_name: str, seed: int = 1, backend: str = "builtin", board: str | None = None,
                 tlut_pairs: bool = False, board_ports: frozenset[str] = frozenset(),
                 baselines: list | tuple = DEFAULT_BASELINES, jobs=None,
-                step: Callable[[str], None] = lambda s: None, lut_size: int = 6) -> BackendOutcome:
+                step: Callable[[str], None] = lambda s: None, lut_size: int = 6, tlut: str = "frames",
+                chain_luts: int | None = None, handshake=None) -> BackendOutcome:
     """Run the back end on the TLUT implementation and every conventional candidate of the build
     folder ``out`` (module docstring): every netlist is packed, the conventional implementation
     chosen by the packings' slice counts (:func:`dcsflow.flow.baselines.choose`), and the TLUT
@@ -151,10 +155,15 @@ def run_backend(out: Path, *, top: str, design_hash: str, ppc_path: Path, params
         (computed when missing or None), the reference
         (:data:`dcsflow.flow.baselines.REFERENCE`) among them; jobs: the build's job runner
         (:class:`dcsflow.flow.jobs.Jobs`; None: in turn); step: progress callback; lut_size: the
-        build's LUT size (below 6 one LUT per LUT site, :func:`dcsflow.flow.backend.pack.pack`).
+        build's LUT size (below 6 one LUT per LUT site, :func:`dcsflow.flow.backend.pack.pack`);
+        tlut: the TLUT realization (``cfglut5``: the TLUTs are CFGLUT5s in SLICEMs; the summary's
+        ``tlut`` gains ``cfglut_slices`` and ``device_slicem``); chain_luts / handshake: a
+        ``cfglut5`` build's chain length and the design's input handshake (for the export).
     Raises:
         BackendError: inputs of earlier stages missing, unknown back end or board, a board the back
-            end does not use, board of another device; PackError/PlaceError from the stages.
+            end does not use, board of another device, a TLUT realization the back end cannot
+            place; PackError/PlaceError from the stages (PlaceError: the CFGLUT5s of a
+            ``cfglut5`` build do not fit the device's SLICEMs).
     """
     from ..jobs import Jobs
 
@@ -163,21 +172,28 @@ def run_backend(out: Path, *, top: str, design_hash: str, ppc_path: Path, params
     dev = get_device(device_name)
     be = get_backend(backend)
     board_obj = be.load_board(board)
+    if tlut not in be.tlut_kinds:
+        raise BackendError(f"--tlut {tlut}: back end {be.name} cannot place it (it places {', '.join(be.tlut_kinds)})")
     if not ppc_path.exists():
         raise BackendError(f"{ppc_path} missing: run the 'tmap' stage first (--from tmap)")
     ppc = Ppc.load(ppc_path)
     ppc_zero = ppc.evaluate({p: 0 for p in ppc.ports}) if ppc.inputs else ppc.evaluate({})
     summary = {"backend": be.name, "device": dev.name, "idcode": f"0x{dev.idcode:08X}", "design_hash": design_hash,
                "seed": seed, "tlut_pairs": tlut_pairs}
-    ctx = _Run(out, top, design_hash, dev, be, seed, tlut_pairs, jobs, step, lut_size)
+    ctx = _Run(out, top, design_hash, dev, be, seed, tlut_pairs, jobs, step, lut_size, tlut)
     step(f"packing {len(baselines) + 1} netlists, placing ({dev.name})")
-    f_tpack = jobs.submit("pack tlut", pack_job, out, TLUT_NETLIST, top, be.name, tlut_pairs, lut_size, priority=1)
+    f_tpack = jobs.submit("pack tlut", pack_job, out, TLUT_NETLIST, top, be.name, tlut_pairs, lut_size, tlut,
+                          priority=1)
     f_tplace = jobs.submit("place tlut", _place_after, out, TLUT_NETLIST, top, be.name, dev.name, seed, f_tpack,
                            priority=1)
     chosen, cands, files = _choose_conventional(ctx, baselines)
     tl_module, tl_impl, tl_namer = _finish_tlut(ctx, f_tpack, f_tplace, ppc_zero)
     files += _write_implementation(out / "tlut", "tlut", tl_impl, tl_module, dev, design_hash, top, tl_namer, step)
     summary["tlut"] = _utilization(tl_impl)
+    if tlut == "cfglut5":
+        from .place import device_slicems
+
+        summary["tlut"]["device_slicem"] = device_slicems(dev)
     cutil, more = _finish_conventional(ctx, chosen, cands)
     files += more
     summary["conventional"] = {**cutil, "baseline": chosen}
@@ -187,7 +203,7 @@ def run_backend(out: Path, *, top: str, design_hash: str, ppc_path: Path, params
     files.append(_write_framemap(out, conf, dev, design_hash, ppc))
     step(f"{be.name}: export")
     files += be.export(ExportJob(out, tl_module, top, conf.tluts, dev, design_hash, board_obj, list(params),
-                                 frozenset(board_ports)))
+                                 frozenset(board_ports), tlut, chain_luts, handshake))
     if board_obj is not None:
         summary["board"] = board
     t, c = summary["tlut"], summary["conventional"]
@@ -216,6 +232,7 @@ class _Run:
     jobs: object
     step: Callable[[str], None]
     lut_size: int = 6
+    tlut: str = "frames"
 
 
 def _choose_conventional(r: _Run, baselines) -> tuple[str, dict, list[str]]:
@@ -256,7 +273,7 @@ def _finish_tlut(r: _Run, f_pack, f_place, ppc_zero) -> tuple[dict, object, Call
     with steps.step("configure tlut"):
         namer = net_namer(module)
         impl = r.be.implement(BackendRequest(module, r.dev, r.seed, ppc_zero, namer, tlut_pairs=r.tlut_pairs,
-                                             lut_size=r.lut_size),
+                                             lut_size=r.lut_size, tlut=r.tlut),
                               packing, placement, {"pack": tsecs, "place": psecs})
     return module, impl, namer
 
