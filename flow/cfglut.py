@@ -230,21 +230,14 @@ def write_outputs(out: Path, module: dict, top: str, design_hash: str, chain_lut
         CfglutBuildError: a TLUT wider than a CFGLUT5, no TLUT, a handshake the top does not have;
             ParamInLoaderError: ``param`` with a PPC that has AND nodes.
     """
-    if hs is not None:
-        _check_handshake(module, hs)
-    cells = tlut_cells(module)
-    layout = make_layout(plan_chains(cells, chain_luts or choose_chain_luts(len(cells))), design_hash)
+    layout = module_layout(module, design_hash, chain_luts)
+    srcs = sources(module, top, layout, hs, param)
     import json
 
     (out / "cfglut").mkdir(exist_ok=True)
     write_text_atomic(out / "cfglut.json", json.dumps(layout.to_json_obj(), indent=1) + "\n")
-    write_text_atomic(out / "cfglut" / "core.v",
-                      nl.write_verilog(module, top + "_dcs_core", cfglut_chains=[list(c) for c in layout.chains]))
-    for name in ("dcs_cfglut_loader.v", "dcs_cfglut_gate.v"):
-        write_text_atomic(out / "cfglut" / name, _template(name))
-    if param is not None:
-        write_text_atomic(out / PARAM_FILE, param_generator_verilog(layout, *param))
-    write_text_atomic(out / "cfglut" / "top.v", top_verilog(module, top, layout, hs, param is not None))
+    for name, text in srcs.items():
+        write_text_atomic(out / "cfglut" / name, text)
     return layout
 
 
@@ -265,6 +258,43 @@ def generator_cost(path: Path, workdir: Path) -> dict:
     return {"luts": sum(v for t, v in cells.items() if t in nl.LUT_TYPES),
             "ffs": sum(v for t, v in cells.items() if t in nl.FF_TYPES),
             "muxf7": cells.get("MUXF7", 0), "muxf8": cells.get("MUXF8", 0), "carry4": cells.get("CARRY4", 0)}
+
+
+def module_layout(module: dict, design_hash: str, chain_luts: int | None) -> Layout:
+    """The CFGLUT5 chains of the template ``module``: its TLUT cells in order, ``chain_luts`` per
+    chain (None: :func:`choose_chain_luts`), ``cfglut.json``'s layout.
+
+    Raises:
+        CfglutBuildError: a TLUT wider than a CFGLUT5, no TLUT, ``chain_luts`` below 1.
+    """
+    cells = tlut_cells(module)
+    return make_layout(plan_chains(cells, chain_luts or choose_chain_luts(len(cells))), design_hash)
+
+
+#: the Verilog files of a ``cfglut5`` build (:func:`sources`), in the order a tool reads them
+SOURCE_FILES = ("core.v", "dcs_cfglut_loader.v", "dcs_cfglut_gate.v", "top.v")
+
+
+def sources(module: dict, top: str, layout: Layout, hs: Handshake | None, param: tuple | None = None) -> dict[str, str]:
+    """The Verilog of a ``cfglut5`` build by file name (:data:`SOURCE_FILES`): ``core.v`` (the
+    netlist with every TLUT a CFGLUT5 in its chain of ``layout``), the loader, the gate and ``top.v``
+    (:func:`top_verilog`, module ``<top>_cfglut``), as ``cfglut/`` holds them; with ``param`` = (PPC
+    AIG, TLUT entries, parameter widths) also ``dcs_cfglut_param.v`` (:func:`param_generator_verilog`),
+    wired into ``top.v``.
+
+    Raises:
+        CfglutBuildError: a handshake the top does not have; ParamInLoaderError: ``param`` with a PPC
+            that has AND nodes.
+    """
+    if hs is not None:
+        _check_handshake(module, hs)
+    out = {"core.v": nl.write_verilog(module, top + "_dcs_core", cfglut_chains=[list(c) for c in layout.chains]),
+           "dcs_cfglut_loader.v": _template("dcs_cfglut_loader.v"),
+           "dcs_cfglut_gate.v": _template("dcs_cfglut_gate.v")}
+    if param is not None:
+        out[Path(PARAM_FILE).name] = param_generator_verilog(layout, *param)
+    out["top.v"] = top_verilog(module, top, layout, hs, param is not None)
+    return out
 
 
 def summary(layout: Layout, n_luts: int) -> dict:

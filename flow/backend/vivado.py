@@ -20,6 +20,13 @@ after Vivado has routed the design. ``dcsflow build --backend vivado [--board B]
 - with a board that has a block design and a top with the board's ports (``board_ports``):
   ``block_design.tcl`` and ``dcs_axil_wrapper.v``.
 
+A ``cfglut5`` build (:func:`export_vivado_cfglut`) has no frame map to keep: its TLUTs are CFGLUT5s,
+ordinary SLICEM logic to Vivado, loaded from the fabric. ``vivado/`` then holds ``netlist.v`` (the
+netlist with CFGLUT5 chains, the text of ``cfglut/core.v``), ``dcs_cfglut_loader.v``,
+``dcs_cfglut_gate.v``, ``top.v`` (module ``<top>_cfglut``, the top Vivado links), ``constraints.xdc``
+(the clock only, plus a board's pins), ``build.tcl`` and ``README.txt``: no TLUT placement, pin
+locks, ``dump_tluts.tcl`` or ``tluts.json``, and no block design.
+
 The XDC and Tcl files and the block-design files are Jinja2 templates rendered from data
 (:func:`template_context`): ``flow/templates/vivado/*.j2`` and the templates a board file names in
 ``flow/boards/``; a variable a template needs and the data lack is an error (:func:`render`).
@@ -58,13 +65,18 @@ class VivadoBackend(BuiltinBackend):
     the Vivado project files (:func:`export_vivado`). Vivado itself runs outside dcsflow."""
 
     name = "vivado"
+    tlut_kinds = ("frames", "cfglut5")
 
     def load_board(self, board: str | None):
         """The bundled board file ``board`` (:func:`load_board`), or None. Raises BackendError."""
         return None if board is None else load_board(board)
 
     def export(self, job) -> list[str]:
-        """``vivado/`` for the placed TLUT implementation (:func:`export_vivado`)."""
+        """``vivado/`` for the placed TLUT implementation (:func:`export_vivado`; a ``cfglut5`` build:
+        :func:`export_vivado_cfglut`)."""
+        if job.tlut == "cfglut5":
+            return export_vivado_cfglut(job.out, job.module, job.top, job.device, job.design_hash, job.board,
+                                        job.chain_luts, job.handshake)
         return export_vivado(job.out, job.module, job.top, job.tluts, job.device, job.design_hash, job.board,
                              list(job.params), board_ports=job.board_ports)
 
@@ -322,7 +334,8 @@ def template_context(top: str, module: dict, plan: list[dict], board: Board | No
     (:func:`clock_port`), ``reset_port`` (:func:`reset_port`), ``reset_port_active_low`` (the reset
     port's name ends in ``n``), ``cells`` (:func:`plan_cells`), ``dump_format`` (of
     ``tlut_cells.json``), ``param_port`` / ``param_width`` (the block design's parameter input, or None),
-    ``port_widths`` (bits of every port of ``module``, by name: e.g. the wrapper's tag width).
+    ``port_widths`` (bits of every port of ``module``, by name: e.g. the wrapper's tag width),
+    ``extra_clocks`` (further clock ports, none here) and ``cfglut`` (False: TLUT placement lines).
     """
     rst = reset_port(module)
     return {"version": __version__, "top": top, "part": part, "board": board,
@@ -331,7 +344,8 @@ def template_context(top: str, module: dict, plan: list[dict], board: Board | No
             "reset_port_active_low": rst.endswith("n") if rst else None,
             "cells": plan, "dump_format": DUMP_FORMAT, "param_port": param_port,
             "param_width": len(module["ports"][param_port]["bits"]) if param_port else None,
-            "port_widths": {n: len(p["bits"]) for n, p in module["ports"].items()}}
+            "port_widths": {n: len(p["bits"]) for n, p in module["ports"].items()},
+            "extra_clocks": [], "cfglut": False}
 
 
 def export_vivado(out: Path, module: dict, top: str, tluts: list, device, design_hash: str,
@@ -395,3 +409,54 @@ def export_vivado(out: Path, module: dict, top: str, tluts: list, device, design
         write_text_atomic(vdir / board.wrapper_name, texts[board.wrapper_name])
         files += ["vivado/block_design.tcl", f"vivado/{board.wrapper_name}"]
     return files
+
+
+#: the notes of a ``cfglut5`` export, also printed by ``dcsflow build --backend vivado``
+CFGLUT_NOTE = ("constraints.xdc holds the clock only (and a board's pins); no frame map, no TLUT placement "
+               "or pin locks: the CFGLUT5s are ordinary SLICEM logic to Vivado, loaded by the loader")
+
+
+def export_vivado_cfglut(out: Path, module: dict, top: str, device, design_hash: str, board: Board | None = None,
+                         chain_luts: int | None = None, handshake=None) -> list[str]:
+    """Write ``out/vivado/`` for a ``cfglut5`` build (module docstring): the CFGLUT5 netlist and the
+    loader, gate and top of :func:`dcsflow.flow.cfglut.sources` (the same chains as ``cfglut.json``),
+    ``constraints.xdc`` with the clock only, ``build.tcl`` (top ``<top>_cfglut``) and ``README.txt``.
+
+    Args:
+        module: the TLUT netlist module (Yosys JSON; TLUTs LUT1..LUT5 with ``dcs_tlut``); chain_luts:
+            CFGLUT5s per chain (None: :func:`dcsflow.flow.cfglut.choose_chain_luts`); handshake:
+            the design's input handshake (:class:`dcsflow.flow.design.Handshake`) or None.
+    Returns:
+        paths written, relative to ``out``.
+    Raises:
+        BackendError: board for another device, a template variable missing; CfglutBuildError: a
+            TLUT wider than a CFGLUT5, no TLUT, a handshake the top does not have.
+    """
+    from .. import cfglut
+
+    if board is not None and board.device != device.name:
+        raise BackendError(f"board {board.name} carries {board.device}, the build targets {device.name} "
+                           f"(use --device {board.device})")
+    part = board.part if board else device_facts(device.name).vivado_part
+    layout = cfglut.module_layout(module, design_hash, chain_luts)
+    srcs = cfglut.sources(module, top, layout, handshake)
+    names = {"core.v": "netlist.v"}
+    files = [names.get(n, n) for n in cfglut.SOURCE_FILES]
+    ctx = template_context(top, module, [], board, part)
+    ctx.update(cfglut=True, link_top=f"{top}_cfglut", sources=files,
+               clock_port=handshake.clock if handshake else ctx["clock_port"],
+               extra_clocks=[] if handshake else ["cfg_clk"])
+    texts = {"constraints.xdc": render("vivado/constraints.xdc.j2", ctx),
+             "build.tcl": render("vivado/cfglut_build.tcl.j2", ctx),
+             "README.txt": render("vivado/cfglut_README.txt.j2", ctx)}
+    vdir = Path(out) / "vivado"
+    vdir.mkdir(parents=True, exist_ok=True)
+    head = f"// dcsflow {__version__}: {top} with CFGLUT5 TLUTs for Vivado, design_hash={design_hash}\n"
+    for n in cfglut.SOURCE_FILES:
+        write_text_atomic(vdir / names.get(n, n), (head if n == "core.v" else "") + srcs[n])
+    for n, text in texts.items():
+        write_text_atomic(vdir / n, text)
+    # files of an earlier frames export of this folder would describe another netlist
+    for n in ("tlut_placement.xdc", "dump_tluts.tcl", "tluts.json", "block_design.tcl"):
+        (vdir / n).unlink(missing_ok=True)
+    return [f"vivado/{n}" for n in (*files, *texts)]

@@ -140,6 +140,10 @@ def COMMAND(design, project, top, params, device, out, start, stop, area, seed, 
         print_table(res.report)
         click.echo(summary_line(res.report))
         click.echo(f"report: {out / 'report.json'}")
+        if backend == "vivado" and res.report.get("cfglut"):
+            from ..backend.vivado import CFGLUT_NOTE
+
+            click.echo(f"vivado (cfglut5): {out / 'vivado'}: {CFGLUT_NOTE}")
         if (out / "report.html").exists():
             click.echo(f"page: {out / 'report.html'}")
     else:
