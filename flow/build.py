@@ -297,6 +297,9 @@ def _lut_options(opts: BuildOptions, design: Design) -> BuildOptions:
         raise BuildError("--chain-luts needs --tlut cfglut5")
     if opts.param_in_loader and tl != "cfglut5":
         raise BuildError("--param-in-loader needs --tlut cfglut5")
+    if opts.param_in_loader and opts.backend == "vivado":
+        raise BuildError("--param-in-loader: the Vivado export does not include the parameter generator; build "
+                         "with the built-in back end (cfglut/ holds the generator and its top.v) or without the option")
     return replace(opts, lut_size=k, mul_chunk=k if opts.mul_chunk is None else opts.mul_chunk, tlut=tl,
                    chain_luts=chain)
 
