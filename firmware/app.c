@@ -3,6 +3,7 @@
  * and, when the value is refused (rc=SCG_ERR_KEY), the reason and position, never the value (a key):
  *   ... key_error=not_hex at=<1-based character> | key_error=digits got=<n> expected=<n> | key_error=too_large bits=<n>
  */
+#include "scg_util.h"
 #include "app.h"
 #include "hwicap.h"
 #include "scg_runtime.h"
@@ -41,17 +42,6 @@ int app_init(hal_bus bus, const hal_bus *devcfg) {
     return init_rc;
 }
 
-static int streq(const char *a, const char *b) { while (*a && *a == *b) { a++; b++; } return *a == *b; }
-static char *word(char **p) {
-    char *s = *p, *w;
-    while (*s == ' ' || *s == '\t') s++;
-    w = s;
-    while (*s && *s != ' ' && *s != '\t' && *s != '\r' && *s != '\n') s++;
-    if (*s) *s++ = 0;
-    *p = s;
-    return w;
-}
-static uint32_t num(const char *s) { uint32_t v = 0; while (*s >= '0' && *s <= '9') v = v * 10u + (uint32_t)(*s++ - '0'); return v; }
 
 #ifdef SCG_MODEL
 static model_device mdev;
@@ -90,13 +80,13 @@ static uint64_t model_hash(void) {   /* hash of the touched frames as they are i
 static uint8_t param[(SCG_GEN_PARAM_BITS + 7u) / 8u + 1u];
 
 int app_command(char *line) {
-    char *p = line, *cmd = word(&p);
+    char *p = line, *cmd = scg_word(&p);
     if (!*cmd) return 0;
-    if (streq(cmd, "rekey")) {
+    if (scg_streq(cmd, "rekey")) {
         scg_stats st;
         int rc, why;
         uint32_t pos = 0;
-        char *hex = word(&p);
+        char *hex = scg_word(&p);
         why = scg_parse_hex_at(hex, param, SCG_GEN_PARAM_BITS, &pos);
         if (why) {
             rc = SCG_ERR_KEY;
@@ -129,14 +119,14 @@ int app_command(char *line) {
         con_putc('\n');
         return rc;
     }
-    if (streq(cmd, "verify")) {
-        char *a = word(&p);
-        flags = streq(a, "on") ? SCG_VERIFY : 0u;
+    if (scg_streq(cmd, "verify")) {
+        char *a = scg_word(&p);
+        flags = scg_streq(a, "on") ? SCG_VERIFY : 0u;
         con_puts("verify "); con_puts(flags ? "on\n" : "off\n");
         return 0;
     }
-    if (streq(cmd, "bench")) {   /* evaluation only, n pseudo-random parameter vectors */
-        uint32_t n = num(word(&p)), i, k, lo = 0xFFFFFFFFu, hi = 0, x = 0x12345678u;
+    if (scg_streq(cmd, "bench")) {   /* evaluation only, n pseudo-random parameter vectors */
+        uint32_t n = scg_num(scg_word(&p)), i, k, lo = 0xFFFFFFFFu, hi = 0, x = 0x12345678u;
         for (i = 0; i < n; i++) {
             uint32_t c0, c;
             for (k = 0; k < sizeof param; k++) { x ^= x << 13; x ^= x >> 17; x ^= x << 5; param[k] = (uint8_t)x; }
@@ -152,16 +142,16 @@ int app_command(char *line) {
         return 0;
     }
 #ifdef SCG_MODEL
-    if (streq(cmd, "fault")) {
-        char *k = word(&p);
-        if (streq(k, "stall")) hwm.fault_stall_words = hwm.st.icap_words_in + num(word(&p));
-        else if (streq(k, "abort")) hwm.fault_abort_words = hwm.st.icap_words_in + num(word(&p));
-        else if (streq(k, "idcode")) { mdev.idcode ^= 0x00010000u; app_init(mbus, &mdevcfg); }
-        else if (streq(k, "blob")) blob_ram[18 + SCG_GEN_FRAMES] ^= 0x00000100u;
+    if (scg_streq(cmd, "fault")) {
+        char *k = scg_word(&p);
+        if (scg_streq(k, "stall")) hwm.fault_stall_words = hwm.st.icap_words_in + scg_num(scg_word(&p));
+        else if (scg_streq(k, "abort")) hwm.fault_abort_words = hwm.st.icap_words_in + scg_num(scg_word(&p));
+        else if (scg_streq(k, "idcode")) { mdev.idcode ^= 0x00010000u; app_init(mbus, &mdevcfg); }
+        else if (scg_streq(k, "blob")) blob_ram[18 + SCG_GEN_FRAMES] ^= 0x00000100u;
         con_puts("fault "); con_puts(k); con_putc('\n');
         return 0;
     }
-    if (streq(cmd, "dump")) {
+    if (scg_streq(cmd, "dump")) {
         uint32_t f, k;
         for (f = 0; f < SCG_GEN_FRAMES; f++) {
             uint32_t far = scg_blob[18 + f], idx = (uint32_t)model_far_index(&mdev, far);
@@ -171,7 +161,7 @@ int app_command(char *line) {
         }
         return 0;
     }
-    if (streq(cmd, "pcap")) {
+    if (scg_streq(cmd, "pcap")) {
         con_puts("devcfg_ctrl="); con_hex(hwm.devcfg_ctrl, 8); con_putc('\n');
         return 0;
     }

@@ -7,6 +7,7 @@
  * `dcsflow rekey --json --frames-hash` prints words_hash. A refused value: key_error=... as app.c.
  * The word computation (scg_cfglut_evaluate) is straight-line or table code without a branch or an
  * address that depends on the parameter value; parameter, inputs, outputs and words are zeroized. */
+#include "scg_util.h"
 #include "app.h"
 #include "cfglut.h"
 #include "scg_gen.h"
@@ -92,17 +93,6 @@ int app_init(hal_bus bus, const hal_bus *devcfg) {
     return init_rc;
 }
 
-static int streq(const char *a, const char *b) { while (*a && *a == *b) { a++; b++; } return *a == *b; }
-static char *word(char **p) {
-    char *s = *p, *w;
-    while (*s == ' ' || *s == '\t') s++;
-    w = s;
-    while (*s && *s != ' ' && *s != '\t' && *s != '\r' && *s != '\n') s++;
-    if (*s) *s++ = 0;
-    *p = s;
-    return w;
-}
-static uint32_t num(const char *s) { uint32_t v = 0; while (*s >= '0' && *s <= '9') v = v * 10u + (uint32_t)(*s++ - '0'); return v; }
 
 #ifdef SCG_MODEL
 static cfglut_model model;
@@ -133,13 +123,13 @@ static int rekey(const uint8_t *prm, uint32_t *eval_cycles, uint64_t *hash) {
 }
 
 int app_command(char *line) {
-    char *p = line, *cmd = word(&p);
+    char *p = line, *cmd = scg_word(&p);
     if (!*cmd) return 0;
-    if (streq(cmd, "rekey")) {
+    if (scg_streq(cmd, "rekey")) {
         int rc, why;
         uint32_t pos = 0, c0 = hal_cycles(), ev = 0, a0 = ld.reg_accesses;
         uint64_t hash = 0;
-        char *hex = word(&p);
+        char *hex = scg_word(&p);
         ld.polls = 0;
         why = scg_parse_hex_at(hex, param, SCG_GEN_PARAM_BITS, &pos);
         if (why) rc = SCG_ERR_KEY;
@@ -165,8 +155,8 @@ int app_command(char *line) {
         con_putc('\n');
         return rc;
     }
-    if (streq(cmd, "bench")) {   /* word computation only, n pseudo-random parameter vectors */
-        uint32_t n = num(word(&p)), i, k, lo = 0xFFFFFFFFu, hi = 0, x = 0x12345678u;
+    if (scg_streq(cmd, "bench")) {   /* word computation only, n pseudo-random parameter vectors */
+        uint32_t n = scg_num(scg_word(&p)), i, k, lo = 0xFFFFFFFFu, hi = 0, x = 0x12345678u;
         for (i = 0; i < n; i++) {
             uint32_t c0, c;
             for (k = 0; k < sizeof param; k++) { x ^= x << 13; x ^= x >> 17; x ^= x << 5; param[k] = (uint8_t)x; }
@@ -183,20 +173,20 @@ int app_command(char *line) {
         return 0;
     }
 #ifdef SCG_MODEL
-    if (streq(cmd, "dump")) {    /* the words of the last load, as the model shifted them (model only) */
+    if (scg_streq(cmd, "dump")) {    /* the words of the last load, as the model shifted them (model only) */
         uint32_t i;
         con_puts("words "); con_dec(model.loads); con_putc('\n');
         for (i = 0; i < SCG_GEN_CFG_WORDS; i++) { con_puts("word "); con_hex(model.shifted[i], 8); con_putc('\n'); }
         return 0;
     }
-    if (streq(cmd, "fault")) {
-        char *k = word(&p);
-        if (streq(k, "id")) model.build_id ^= 0x100u;
-        else if (streq(k, "busy")) { model.busy = 1; model.stuck = 1; }
-        else if (streq(k, "error")) model.fault_error = 1;
-        else if (streq(k, "stall")) model.stuck = 1;
-        else if (streq(k, "blob")) blob_ram[HDR] ^= 1u;
-        else if (streq(k, "clear")) { model.stuck = model.fault_error = model.busy = 0; }
+    if (scg_streq(cmd, "fault")) {
+        char *k = scg_word(&p);
+        if (scg_streq(k, "id")) model.build_id ^= 0x100u;
+        else if (scg_streq(k, "busy")) { model.busy = 1; model.stuck = 1; }
+        else if (scg_streq(k, "error")) model.fault_error = 1;
+        else if (scg_streq(k, "stall")) model.stuck = 1;
+        else if (scg_streq(k, "blob")) blob_ram[HDR] ^= 1u;
+        else if (scg_streq(k, "clear")) { model.stuck = model.fault_error = model.busy = 0; }
         con_puts("fault "); con_puts(k); con_putc('\n');
         return 0;
     }

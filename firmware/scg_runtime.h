@@ -12,6 +12,7 @@
 #ifndef SCG_RUNTIME_H
 #define SCG_RUNTIME_H
 #include <stdint.h>
+#include "scg_util.h"   /* hex parsing of parameter values, zeroization */
 #include "hwicap.h"
 #include "scg_gen.h"
 
@@ -51,15 +52,5 @@ void scg_evaluate(scg *s, const uint8_t *param);
 uint64_t scg_frames_hash(const uint32_t *frames, uint32_t n_frames);
 /* Parse a hex string into a little-endian byte vector of `bits` bits; 0 ok, -1 bad. */
 int scg_parse_hex(const char *hex, uint8_t *out, uint32_t bits);
-/* The same with the reason: 0 ok; SCG_HEX_NOT_HEX (*pos = 1-based position of the first character
- * that is not a hex digit, counted in `hex` as given, "0x" included), SCG_HEX_DIGITS (*pos = number
- * of digits given; `bits` needs (bits+3)/4), SCG_HEX_TOO_LARGE (the leading digit exceeds `bits`).
- * A refused value leaves `out` zero or untouched. For messages that name the reason and the
- * position, never the value (it is a key). */
-#define SCG_HEX_NOT_HEX (-1)
-#define SCG_HEX_DIGITS (-2)
-#define SCG_HEX_TOO_LARGE (-3)
-int scg_parse_hex_at(const char *hex, uint8_t *out, uint32_t bits, uint32_t *pos);
-void scg_zeroize(void *p, uint32_t n);
 
 #endif

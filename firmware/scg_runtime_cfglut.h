@@ -4,6 +4,7 @@
 #ifndef SCG_RUNTIME_CFGLUT_H
 #define SCG_RUNTIME_CFGLUT_H
 #include <stdint.h>
+#include "scg_util.h"   /* hex parsing of parameter values, zeroization */
 #include "scg_gen.h"
 
 #define SCG_OK 0
@@ -18,10 +19,4 @@ int scg_cfglut_check_blob(const uint32_t *blob, uint32_t words);
 void scg_cfglut_evaluate(const uint32_t *blob, const uint8_t *param, uint32_t *w);
 /* FNV-1a 64 over the words (little-endian bytes), as scg.cfglut_loader.words_hash. */
 uint64_t scg_words_hash(const uint32_t *w, uint32_t n);
-/* From scg_runtime.c (shared): hex parsing and zeroization. */
-#define SCG_HEX_NOT_HEX (-1)
-#define SCG_HEX_DIGITS (-2)
-#define SCG_HEX_TOO_LARGE (-3)
-int scg_parse_hex_at(const char *hex, uint8_t *out, uint32_t bits, uint32_t *pos);
-void scg_zeroize(void *p, uint32_t n);
 #endif

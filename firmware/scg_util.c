@@ -1,14 +1,8 @@
 /* scg_util.c - hex parsing of parameter values and zeroization, shared by both SCG runtimes
- * (scg_runtime.c for frames builds, app_cfglut.c for cfglut5 builds); declared in scg_runtime.h and
- * scg_runtime_cfglut.h. */
-#include <stdint.h>
+ * (scg_runtime.c for frames builds, app_cfglut.c for cfglut5 builds) and the console's command-line words;
+ * declared in scg_util.h. */
+#include "scg_util.h"
 
-#define SCG_HEX_NOT_HEX (-1)
-#define SCG_HEX_DIGITS (-2)
-#define SCG_HEX_TOO_LARGE (-3)
-
-void scg_zeroize(void *p, uint32_t n);
-int scg_parse_hex_at(const char *hex, uint8_t *out, uint32_t bits, uint32_t *pos);
 int scg_parse_hex(const char *hex, uint8_t *out, uint32_t bits);
 
 void scg_zeroize(void *p, uint32_t n) {
@@ -45,4 +39,25 @@ int scg_parse_hex_at(const char *hex, uint8_t *out, uint32_t bits, uint32_t *pos
 int scg_parse_hex(const char *hex, uint8_t *out, uint32_t bits) {
     uint32_t pos;
     return scg_parse_hex_at(hex, out, bits, &pos) ? -1 : 0;
+}
+
+int scg_streq(const char *a, const char *b) {
+    while (*a && *a == *b) { a++; b++; }
+    return *a == *b;
+}
+
+char *scg_word(char **p) {
+    char *s = *p, *w;
+    while (*s == ' ' || *s == '\t') s++;
+    w = s;
+    while (*s && *s != ' ' && *s != '\t' && *s != '\r' && *s != '\n') s++;
+    if (*s) *s++ = 0;
+    *p = s;
+    return w;
+}
+
+uint32_t scg_num(const char *s) {
+    uint32_t v = 0;
+    while (*s >= '0' && *s <= '9') v = v * 10u + (uint32_t)(*s++ - '0');
+    return v;
 }
