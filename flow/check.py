@@ -238,8 +238,6 @@ def check_cfglut(setup: CheckSetup, progress: bool = True, jobs: int | None = No
         raise CheckError(f"design {d.name} describes no input handshake (Design.handshake): the check of a "
                          "cfglut5 build cannot load a key between two data items")
     layout = b.cfglut_layout
-    entries = {c: len(e) for c, e in b.tlut_entries.items()}
-    inits = tlut_values(b, setup.circuit_values())
     if param_in_loader:
         try:
             gen = cfglut.param_generator_verilog(layout, b.ppc.aig, b.tlut_entries, b.param_widths)
@@ -248,7 +246,8 @@ def check_cfglut(setup: CheckSetup, progress: bool = True, jobs: int | None = No
         words = [cfglut.param_words(v, b.param_widths) for v in setup.circuit_values()]
     else:
         gen = ""
-        words = [layout.words_for(i, entries) for i in inits]
+        entries = {c: len(e) for c, e in b.tlut_entries.items()}
+        words = [layout.words_for(i, entries) for i in tlut_values(b, setup.circuit_values())]
     units = [list(range(g, min(g + 2, len(dc.groups)))) for g in range(0, len(dc.groups), 2)]
     sources = cfglut.harness_sources(b.module, b.top, layout) + gen
 
