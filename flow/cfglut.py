@@ -235,6 +235,8 @@ def write_outputs(out: Path, module: dict, top: str, design_hash: str, chain_lut
     import json
 
     (out / "cfglut").mkdir(exist_ok=True)
+    if param is None:
+        (out / PARAM_FILE).unlink(missing_ok=True)      # an earlier run's generator: not this build's
     write_text_atomic(out / "cfglut.json", json.dumps(layout.to_json_obj(), indent=1) + "\n")
     for name, text in srcs.items():
         write_text_atomic(out / "cfglut" / name, text)
