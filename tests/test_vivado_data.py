@@ -40,9 +40,11 @@ def _plan() -> list[dict]:
 
 
 def _full_context() -> dict:
-    """Context that takes every branch of every template (board with a block design, clock, reset)."""
+    """Context that takes every branch of every template (board with a block design, clock, reset),
+    with the keys of a cfglut5 export (whose templates read them)."""
     board = load_board("pynq-z1")
-    return template_context("top_x", _module(), _plan(), board, board.part, "key")
+    ctx = template_context("top_x", _module(), _plan(), board, board.part, "key")
+    return {**vivado.cfglut_template_context(ctx, "top_x"), "cfglut": False}
 
 
 def _templates() -> list[str]:

@@ -416,6 +416,19 @@ CFGLUT_NOTE = ("constraints.xdc holds the clock only (and a board's pins); no fr
                "or pin locks: the CFGLUT5s are ordinary SLICEM logic to Vivado, loaded by the loader")
 
 
+def cfglut_template_context(ctx: dict, top: str, handshake=None) -> dict:
+    """``ctx`` (:func:`template_context`) with the keys of a ``cfglut5`` export: ``cfglut``,
+    ``link_top`` (``<top>_cfglut``), ``sources`` (``netlist.v`` for ``core.v``, then the loader, the
+    gate and ``top.v``), the handshake's clock port and, without a handshake, ``cfg_clk`` as a further
+    clock."""
+    from .. import cfglut
+
+    files = ["netlist.v" if n == "core.v" else n for n in cfglut.SOURCE_FILES]
+    return {**ctx, "cfglut": True, "link_top": f"{top}_cfglut", "sources": files,
+            "clock_port": handshake.clock if handshake else ctx["clock_port"],
+            "extra_clocks": [] if handshake else ["cfg_clk"]}
+
+
 def export_vivado_cfglut(out: Path, module: dict, top: str, device, design_hash: str, board: Board | None = None,
                          chain_luts: int | None = None, handshake=None) -> list[str]:
     """Write ``out/vivado/`` for a ``cfglut5`` build (module docstring): the CFGLUT5 netlist and the
@@ -441,11 +454,7 @@ def export_vivado_cfglut(out: Path, module: dict, top: str, device, design_hash:
     layout = cfglut.module_layout(module, design_hash, chain_luts)
     srcs = cfglut.sources(module, top, layout, handshake)
     names = {"core.v": "netlist.v"}
-    files = [names.get(n, n) for n in cfglut.SOURCE_FILES]
-    ctx = template_context(top, module, [], board, part)
-    ctx.update(cfglut=True, link_top=f"{top}_cfglut", sources=files,
-               clock_port=handshake.clock if handshake else ctx["clock_port"],
-               extra_clocks=[] if handshake else ["cfg_clk"])
+    ctx = cfglut_template_context(template_context(top, module, [], board, part), top, handshake)
     texts = {"constraints.xdc": render("vivado/constraints.xdc.j2", ctx),
              "build.tcl": render("vivado/cfglut_build.tcl.j2", ctx),
              "README.txt": render("vivado/cfglut_README.txt.j2", ctx)}
@@ -459,4 +468,4 @@ def export_vivado_cfglut(out: Path, module: dict, top: str, device, design_hash:
     # files of an earlier frames export of this folder would describe another netlist
     for n in ("tlut_placement.xdc", "dump_tluts.tcl", "tluts.json", "block_design.tcl"):
         (vdir / n).unlink(missing_ok=True)
-    return [f"vivado/{n}" for n in (*files, *texts)]
+    return [f"vivado/{n}" for n in (*ctx["sources"], *texts)]
