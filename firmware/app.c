@@ -18,17 +18,6 @@ static int init_rc;
 static unsigned flags;
 static uint32_t blob_ram[SCG_GEN_BLOB_WORDS];
 
-void con_puts(const char *s) { while (*s) con_putc(*s++); }
-void con_dec(uint32_t v) {
-    char b[11]; int i = 10; b[i] = 0;
-    do { b[--i] = (char)('0' + v % 10u); v /= 10u; } while (v);
-    con_puts(&b[i]);
-}
-void con_hex(uint32_t v, int digits) {
-    static const char h[] = "0123456789abcdef";
-    while (digits--) con_putc(h[(v >> (4 * digits)) & 15u]);
-}
-static void con_int(int v) { if (v < 0) { con_putc('-'); con_dec((uint32_t)(-v)); } else con_dec((uint32_t)v); }
 static void con_hex64(uint64_t v) { con_hex((uint32_t)(v >> 32), 8); con_hex((uint32_t)v, 8); }
 
 int app_init(hal_bus bus, const hal_bus *devcfg) {

@@ -8,6 +8,7 @@ void con_putc(char c);            /* provided by the platform (UART, semihosting
 void con_puts(const char *s);
 void con_dec(uint32_t v);
 void con_hex(uint32_t v, int digits);
+void con_int(int v);               /* signed decimal */
 
 /* Set up: HWICAP on `bus` (devcfg may be NULL), open the generated SCG. Prints "init rc=..". */
 int app_init(hal_bus bus, const hal_bus *devcfg);

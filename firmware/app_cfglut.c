@@ -27,31 +27,11 @@ static uint32_t y_out[SCG_GEN_YWORDS + 1u];
 static uint32_t words[SCG_GEN_CFG_WORDS];
 static uint8_t param[(SCG_GEN_PARAM_BITS + 7u) / 8u + 1u];
 
-void con_puts(const char *s) { while (*s) con_putc(*s++); }
-void con_dec(uint32_t v) {
-    char b[11]; int i = 10; b[i] = 0;
-    do { b[--i] = (char)('0' + v % 10u); v /= 10u; } while (v);
-    con_puts(&b[i]);
-}
-void con_hex(uint32_t v, int digits) {
-    static const char h[] = "0123456789abcdef";
-    while (digits--) con_putc(h[(v >> (4 * digits)) & 15u]);
-}
-static void con_int(int v) { if (v < 0) { con_putc('-'); con_dec((uint32_t)(-v)); } else con_dec((uint32_t)v); }
 
-static uint32_t crc32_words(const uint32_t *w, uint32_t n) {
-    uint32_t crc = 0xFFFFFFFFu, i, b, k;
-    for (i = 0; i < n; i++)
-        for (b = 0; b < 4; b++) {
-            crc ^= (w[i] >> (8 * b)) & 0xFFu;
-            for (k = 0; k < 8; k++) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
-        }
-    return ~crc;
-}
 
 int scg_cfglut_check_blob(const uint32_t *b, uint32_t n) {
     if (n < HDR + 1u || b[0] != CFG_MAGIC || b[1] != 1u || n != HDR + b[11] + 1u) return SCG_ERR_BLOB;
-    if (crc32_words(b, n - 1u) != b[n - 1u]) return SCG_ERR_BLOB;
+    if (scg_crc32_words(b, n - 1u) != b[n - 1u]) return SCG_ERR_BLOB;
     if (b[2] != SCG_GEN_CFG_BUILD_ID || b[11] != SCG_GEN_INPUTS || b[12] != SCG_GEN_PARAM_BITS ||
         b[13] != SCG_GEN_CFG_CHAINS || b[14] != SCG_GEN_CFG_CHAIN_LUTS || b[15] != SCG_GEN_CFG_WORDS ||
         b[16] != SCG_GEN_CFG_STRIDE_LOG2 || b[17] != SCG_GEN_CFG_ADDR_WIDTH)

@@ -3,16 +3,6 @@
 
 #define FW 101u
 
-static uint32_t crc32_words(const uint32_t *w, uint32_t n) {
-    uint32_t crc = 0xFFFFFFFFu, i, b, k;
-    for (i = 0; i < n; i++) {
-        for (b = 0; b < 4; b++) {
-            crc ^= (w[i] >> (8 * b)) & 0xFFu;
-            for (k = 0; k < 8; k++) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
-        }
-    }
-    return ~crc;
-}
 
 
 int scg_check_blob(const uint32_t *b, uint32_t words) {
@@ -20,7 +10,7 @@ int scg_check_blob(const uint32_t *b, uint32_t words) {
     if (words < 19 || b[0] != 0x42474353u || b[1] != 1u) return SCG_ERR_BLOB;
     need = 18u + b[13] + b[13] * FW + b[15] + 2u * b[14] + b[11] + 1u;
     if (need != words) return SCG_ERR_BLOB;
-    if (crc32_words(b, words - 1) != b[words - 1]) return SCG_ERR_BLOB;
+    if (scg_crc32_words(b, words - 1) != b[words - 1]) return SCG_ERR_BLOB;
     if (b[11] != SCG_GEN_INPUTS || b[12] != SCG_GEN_OUTPUTS || b[13] != SCG_GEN_FRAMES ||
         b[14] != SCG_GEN_ENTRIES || b[15] != SCG_GEN_RUNS || b[16] != SCG_GEN_PARAM_BITS)
         return SCG_ERR_DESIGN;

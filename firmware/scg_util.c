@@ -61,3 +61,13 @@ uint32_t scg_num(const char *s) {
     while (*s >= '0' && *s <= '9') v = v * 10u + (uint32_t)(*s++ - '0');
     return v;
 }
+
+uint32_t scg_crc32_words(const uint32_t *w, uint32_t n) {
+    uint32_t crc = 0xFFFFFFFFu, i, b, k;
+    for (i = 0; i < n; i++)
+        for (b = 0; b < 4; b++) {
+            crc ^= (w[i] >> (8 * b)) & 0xFFu;
+            for (k = 0; k < 8; k++) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+        }
+    return ~crc;
+}

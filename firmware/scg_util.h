@@ -22,4 +22,7 @@ void scg_zeroize(void *p, uint32_t n);
 int scg_streq(const char *a, const char *b);
 char *scg_word(char **p);
 uint32_t scg_num(const char *s);
+
+/* CRC-32 (zlib's, reflected 0xEDB88320) over the little-endian bytes of n words: the blobs' checksum. */
+uint32_t scg_crc32_words(const uint32_t *w, uint32_t n);
 #endif
