@@ -54,6 +54,8 @@ filling the room earlier ones left:
 
 from __future__ import annotations
 
+from ..cfglut import CFGLUT5_INPUTS
+from ..design import TLUT_KINDS
 from .pack_carry import pack_carry_chains
 from .pack_ff import pack_ffs
 from .pack_lut import connectivity_order, pack_srls, pack_static_luts
@@ -89,10 +91,6 @@ def _check_lut_size(luts: dict, lut_size: int, tlut_pairs: bool) -> None:
             raise PackError(f"LUT {lc.name} has {lc.k} inputs, more than the LUT size {lut_size}")
 
 
-#: TLUT realizations the packer knows (``dcsflow build --tlut``)
-TLUT_KINDS = ("frames", "cfglut5")
-#: inputs of a CFGLUT5 (UG953)
-CFGLUT5_INPUTS = 5
 #: the clock of CFGLUT5 slices when the design's FFs have no single clock: no FF shares those slices
 NO_SHARED_CLOCK = "dcs_cfg_clk"
 
