@@ -345,15 +345,11 @@ class _LutBuilder:
         is ``t``'s LUT instead (a 1-input affine TLUT, shared by every wide cut that selects on it; no
         extra LUT level: it reads ``s`` as the cofactor LUTs read their leaves), so the SCG's affine
         row patching keeps covering the cofactor TLUTs."""
-        comb, param = self.comb, self.param
+        comb = self.comb
         aff = None
         if frontier:                     # the cone reads parameters: cofactor TLUTs, affine ones wanted
             leaves, cone, frontier, aff = self._wide_records(v, leaves, cone, frontier, polarities)
-        if frontier and len(frontier) <= MAX_FRONTIER and not any(param[l] for l in leaves):
-            fr, tabs = self._tables(v, cone, leaves, frontier)
-            f = self._entries_from_tables(fr, tabs, len(leaves))
-        else:
-            f = _cone_function(v, cone, leaves, comb.ands, comb.first_and, param, self.ppc)
+        f = self._wide_function(v, leaves, cone, frontier)
         ins = [_leaf_name(l, self.lut_name, comb.input_names) for l in leaves]
         for pi, c in enumerate(polarities):
             top = self.namer(f"n{v}" if c == 0 else f"n{v}_inv")
@@ -369,17 +365,23 @@ class _LutBuilder:
         its slice's F7 multiplexer like a LUT6's). No affine records: the TLUT size is below six only
         for CFGLUT5, whose SCG evaluates the PPC for every TLUT."""
         comb = self.comb
-        if len(frontier) <= MAX_FRONTIER and not any(self.param[l] for l in leaves):
-            fr, tabs = self._tables(v, cone, leaves, frontier)
-            f = self._entries_from_tables(fr, tabs, len(leaves))
-        else:
-            f = _cone_function(v, cone, leaves, comb.ands, comb.first_and, self.param, self.ppc)
+        f = self._wide_function(v, leaves, cone, frontier)
         ins = [_leaf_name(l, self.lut_name, comb.input_names) for l in leaves]
         for c in polarities:
             top = self.namer(f"n{v}" if c == 0 else f"n{v}_inv")
             self._wide_cells(top, ins, f, c, None, self.tlut_k)
             (self.neg_name if c else self.lut_name)[v] = top
             self.claims[top] = 2 * v + c
+
+    def _wide_function(self, v: int, leaves: list, cone: list, frontier: list):
+        """The function of node ``v`` over a cut of more leaves than one LUT takes: a truth table
+        (no frontier) or the PPC literal of each entry, built from the cone's tables per frontier value
+        (:meth:`_entries_from_tables`) when the frontier is small enough, else by evaluating the cone."""
+        if frontier and len(frontier) <= MAX_FRONTIER and not any(self.param[l] for l in leaves):
+            fr, tabs = self._tables(v, cone, leaves, frontier)
+            return self._entries_from_tables(fr, tabs, len(leaves))
+        comb = self.comb
+        return _cone_function(v, cone, leaves, comb.ands, comb.first_and, self.param, self.ppc)
 
     def _wide_records(self, v: int, leaves: list, cone: list, frontier: list, polarities: list[int]):
         """Affine records of the cofactor TLUTs of a wide cut whose cone reads parameters (see
