@@ -6,7 +6,8 @@
  * (lut_k = 6, K = 8: 2 or 4 LUT6 plus MUXF7/MUXF8, UG474), at the depth of one LUT.
  * TLUT size: a cut whose cone reads a parameter (flag tl, OR of the fanins' flags; a parameter-only
  * fanin sets it) is a TLUT; with tlut_k < lut_k it costs 2^(n - tlut_k) above tlut_k leaves (CFGLUT5
- * cofactors plus MUXF7/MUXF8) and has at most tlut_k + 2 leaves. */
+ * cofactors plus MUXF7/MUXF8) and has at most tlut_k + 2 leaves, and at equal LUTs fewer CFGLUT5s
+ * win (cut_cost). */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
@@ -45,11 +46,16 @@ typedef struct {
 
 static inline uint64_t leaf_sig(int v) { return (uint64_t)1 << (v & 63); }
 
-/* LUTs of a cut of n leaves: 1 up to lut_k leaves, else 2^(n - lut_k) (wide cut); a TLUT cut with
- * tl counts tlut_k instead of lut_k */
+/* Cost of a cut of n leaves in LUTs: 1 up to lut_k leaves, else 2^(n - lut_k) (wide cut); a TLUT cut
+ * with tl counts tlut_k instead of lut_k. With CFGLUT5 TLUTs (tlut_k < lut_k) every CFGLUT5 is also a
+ * chain word of every rekey, so a LUT costs TLUT_UNIT and a CFGLUT5 one more: of two covers with the
+ * same LUTs the one with fewer CFGLUT5s wins (tmap/cuts.py TLUT_UNIT). */
+#define TLUT_UNIT 1024
 static inline int cut_cost(const Mgr *m, const Cut *c) {
     int k = c->tl ? m->tlut_k : m->lut_k;
-    return c->n <= k ? 1 : 1 << (c->n - k);
+    int luts = c->n <= k ? 1 : 1 << (c->n - k);
+    if (m->tlut_k >= m->lut_k) return luts;
+    return luts * TLUT_UNIT + (c->tl ? luts : 0);
 }
 
 static int merge(const Cut *a, const Cut *b, Cut *r, int K) {

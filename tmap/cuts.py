@@ -17,7 +17,8 @@ slice (Xilinx UG474, "7 Series FPGAs CLB User Guide", multiplexers F7AMUX/F7BMUX
 TLUT size (``tlut_k`` below the LUT size; CFGLUT5, UG953): a cut whose cone reads a parameter (a
 TLUT) has at most ``tlut_k`` leaves for one LUT; a TLUT cut of ``tlut_k + 1`` or ``tlut_k + 2`` leaves
 costs 2 or 4 (cofactors plus MUXF7/MUXF8, as for wide cuts). Whether a cut reads a parameter is the OR
-over the cuts merged into it, a parameter-only fanin setting it.
+over the cuts merged into it, a parameter-only fanin setting it. Every CFGLUT5 is also a chain word of
+every rekey, so at equal LUTs the cover with fewer CFGLUT5s wins (:func:`selection_costs`).
 
 Data: a cut is a ``frozenset`` of variable indices (regular inputs or regular AND nodes) together
 with a 64-bit signature (bit ``v & 63`` per leaf) used as a fast size filter.
@@ -43,6 +44,25 @@ def cut_luts(n: int, lut_k: int = 6) -> int:
     """LUTs that implement a cut of ``n`` leaves: 1 up to ``lut_k`` leaves, else ``2 ** (n - lut_k)``
     (LUT6 cofactors combined by MUXF7/MUXF8, UG474)."""
     return 1 if n <= lut_k else 1 << (n - lut_k)
+
+
+#: Cost of one LUT in cut selection when the TLUTs are CFGLUT5s (``tlut_k`` below the LUT size); a
+#: CFGLUT5 costs one unit more, because it is also one chain word of every rekey: of two covers with
+#: the same LUTs the one with fewer CFGLUT5s wins (the same constant is in tmap/_cutsc.c).
+TLUT_UNIT = 1024
+
+
+def selection_costs(K: int, lut_k: int, tlut_k: int) -> list[int]:
+    """Cost of a cut in cut selection, by leaves: entries 0..K for regular cuts, K+1..2K+1 for TLUT
+    cuts (:func:`cut_luts` LUTs; with ``tlut_k < lut_k`` scaled by :data:`TLUT_UNIT`, a TLUT cut's
+    CFGLUT5s added)."""
+    reg = [cut_luts(i, lut_k) for i in range(K + 1)]
+    tl = [cut_luts(i, tlut_k) for i in range(K + 1)]
+    if tlut_k >= lut_k:
+        return reg + tl
+    return [c * TLUT_UNIT for c in reg] + [c * (TLUT_UNIT + 1) for c in tl]
+
+
 #: Depth passes of the default mode (alternating rankings; also in tmap/_cutsc.c).
 DEPTH_ROUNDS = 6
 
@@ -226,7 +246,7 @@ def _pass(first_and, fanin0, fanin1, param, is_and, K, C, mode, best, arr, req, 
     lut_k = lut_k or K
     tlut_k = tlut_k or lut_k
     btl = btl if btl is not None else bytearray(len(fanin0))
-    cost = [cut_luts(i, lut_k) for i in range(K + 1)] + [cut_luts(i, tlut_k) for i in range(K + 1)]
+    cost = selection_costs(K, lut_k, tlut_k)
     n = len(fanin0)
     cuts = [None] * n
     for v in range(1, first_and):
