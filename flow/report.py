@@ -320,10 +320,27 @@ def comparison_rows(report: dict) -> list[tuple[str, str, str]]:
          f"{t['tmap_no_param_luts']} / {t['tmap_luts']}" if t.get("tmap_no_param_luts") else "-"),
         ("run time (s)", f"{c['seconds']:.1f}", f"{t['seconds']:.1f}"),
     ]
-    if (report.get("backend") or {}).get("rekey"):
+    be = report.get("backend") or {}
+    if be.get("tlut") and be.get("conventional") and "slices_saved" in be:
         from .backend.report import table_rows
 
-        rows += table_rows(report["backend"])
+        rows += table_rows(be)
+    rows += cfglut_rows(report.get("cfglut"))
+    return rows
+
+
+def cfglut_rows(cf: dict | None) -> list[tuple[str, str, str]]:
+    """(metric, conventional, TLUT) rows of a ``cfglut5`` build (``report["cfglut"]``): CFGLUT5s and
+    chains, chain words (one AXI4-Lite write each) and the shift; with ``--param-in-loader`` the raw
+    parameter words and the generator's LUTs. None: no rows."""
+    if not cf:
+        return []
+    rows = [("CFGLUT5s: chains x length", "-", f"{cf['cfglut5']}: {cf['chains']} x {cf['chain_luts']}"),
+            ("chain words per rekey", "-", str(cf["words"])),
+            ("shift: cycles / µs", "-", f"{cf['shift_cycles']} / {cf['shift_us']} at {cf['shift_mhz']:g} MHz")]
+    pil = cf.get("param_in_loader")
+    if pil:
+        rows.append(("parameter in loader: words, LUTs", "-", f"{pil['param_words']}, +{pil['luts']}"))
     return rows
 
 

@@ -530,6 +530,14 @@ def page_context(inputs: PageInputs, images: dict, missing: dict) -> dict:
                          "total_us": _fmt(s["total_us"], 2)} for s in rekey_split(rk, inputs.firmware)]
     else:
         ctx["rekey"], ctx["split"] = None, None
+    cf = r.get("cfglut")
+    ctx["cfglut"] = None if not cf else {
+        "cfglut5": _fmt(cf["cfglut5"]), "chains": _fmt(cf["chains"]), "chain_luts": _fmt(cf["chain_luts"]),
+        "words": _fmt(cf["words"]), "shift_cycles": _fmt(cf["shift_cycles"]), "shift_us": _fmt(cf["shift_us"], 2),
+        "shift_mhz": f"{cf['shift_mhz']:g}", "build_id": cf.get("build_id") or "",
+        "param_in_loader": None if not cf.get("param_in_loader") else {
+            "words": _fmt(cf["param_in_loader"]["param_words"]), "luts": _fmt(cf["param_in_loader"]["luts"]),
+            "ffs": _fmt(cf["param_in_loader"].get("ffs"))}}
     fw = inputs.firmware
     ctx["firmware"] = None if not fw else {
         "instructions": _fmt(fw["scg_instructions"]), "ppc_instructions": _fmt(fw.get("ppc_instructions")),

@@ -69,8 +69,12 @@ def test_cfglut5s_sit_in_slicem_sites(built):
     bad = {c: site for c, site in placed.items() if kind[site] != "SLICEM"}
     assert not bad, bad
     bt = rep["backend"]["tlut"]
+    # slicem counts the slices that need a SLICEM (here: those marked cfglut, no RAM in keysbox); the
+    # placer may put ordinary slices on spare SLICEM sites too, as a SLICEM also works as a SLICEL
+    marked = [s["site"] for s in pl["slices"] if s.get("cfglut")]
+    assert all(kind[site] == "SLICEM" for site in marked)
     used_m = sum(1 for s in pl["slices"] if kind[s["site"]] == "SLICEM")
-    assert bt["slicem"] == used_m >= len(set(placed.values())) == bt["cfglut_slices"]
+    assert used_m >= bt["slicem"] == len(marked) == len(set(placed.values())) == bt["cfglut_slices"]
     assert bt["device_slicem"] == sum(1 for k in kind.values() if k == "SLICEM") > 0
 
 
@@ -193,3 +197,23 @@ def test_cfglut_packing_rules():
     m["cells"]["l0"] = lut(6, [2, 3, 4, 5, 6, 7], 100, tlut=True)
     with pytest.raises(PackError, match="a CFGLUT5 has at most 5"):
         pack(m, tlut="cfglut5")
+
+
+def test_report_shows_chains_not_frames(built):
+    """A cfglut5 build rekeys through its loader: report.json has no frame/ICAP rekey model, the
+    terminal table and the build's page show the chains, words and shift of cfglut.json instead."""
+    from dcsflow.flow.report import comparison_rows
+
+    rep = json.loads((built / "report.json").read_text())
+    lay = json.loads((built / "cfglut.json").read_text())
+    assert "rekey" not in rep["backend"] and rep["backend"]["tlut"]["slices"] > 0
+    n = sum(len(c) for c in lay["chains"])
+    words = -(-len(lay["chains"]) // 32) * lay["chain_luts"] * 32
+    rows = {m: t for m, _, t in comparison_rows(rep)}
+    assert rows["CFGLUT5s: chains x length"] == f"{n}: {len(lay['chains'])} x {lay['chain_luts']}"
+    assert rows["chain words per rekey"] == str(words)
+    assert rows["shift: cycles / µs"].startswith(f"{32 * lay['chain_luts'] + 2} / ")
+    assert not any("ICAP" in m or "frames per rekey" in m for m in rows)
+    page = (built / "report.html").read_text()
+    assert "CFGLUT5 chains per rekey" in page and 'id="cfglut-table"' in page
+    assert "ICAP words per rekey" not in page and 'id="rekey-time-table"' not in page

@@ -77,8 +77,8 @@ def rekey_model(n_tluts: int, tlut_fars: list, device: Device) -> dict:
 def table_rows(backend: dict) -> list[tuple[str, str, str]]:
     """(metric, conventional, TLUT) rows for the comparison table from ``report["backend"]`` (the
     distributed-RAM row only when either implementation has one; a ``cfglut5`` build's SLICEMs used
-    against the device's)."""
-    c, t, r = backend["conventional"], backend["tlut"], backend["rekey"]
+    against the device's, and no frame or ICAP rows: its rekey goes through the CFGLUT5 loader)."""
+    c, t, r = backend["conventional"], backend["tlut"], backend.get("rekey")
     saved = backend["slices_saved"]
     ram = [("LUT sites as distributed RAM", str(c.get("lutram_sites", 0)), str(t.get("lutram_sites", 0)))] \
         if c.get("lutram_sites") or t.get("lutram_sites") else []
@@ -91,12 +91,15 @@ def table_rows(backend: dict) -> list[tuple[str, str, str]]:
         ("LUT sites / LUT6_2 pairs", f"{c['lut_sites']} / {c['lut6_2_pairs']}", f"{t['lut_sites']} / {t['lut6_2_pairs']}"),
         *ram,
         ("HPWL", str(c["hpwl"]), str(t["hpwl"])),
-        ("frames per rekey (bound)", "-", f"{r['frames_per_rekey']} ({r['frames_lower_bound']})"),
-        ("ICAP words/rekey: per-TLUT RMW", "-", str(r["icap_words_per_tlut_rmw"])),
-        ("ICAP words/rekey: batched", "-", f"{r['icap_words_batched']}"
-         + (f" ({r['ratio_rmw_to_batched']}x fewer)" if r["ratio_rmw_to_batched"] else "")),
-        ("rekey µs, HWICAP: RMW / batched", "-", f"{r['rekey_us_hwicap_rmw']:.0f} / {r['rekey_us_hwicap_batched']:.1f}"),
-        ("rekey µs, raw ICAP: RMW / batched", "-", f"{r['rekey_us_icap_rmw']:.1f} / {r['rekey_us_icap_batched']:.2f}"),
+        *([] if not r else [
+            ("frames per rekey (bound)", "-", f"{r['frames_per_rekey']} ({r['frames_lower_bound']})"),
+            ("ICAP words/rekey: per-TLUT RMW", "-", str(r["icap_words_per_tlut_rmw"])),
+            ("ICAP words/rekey: batched", "-", f"{r['icap_words_batched']}"
+             + (f" ({r['ratio_rmw_to_batched']}x fewer)" if r["ratio_rmw_to_batched"] else "")),
+            ("rekey µs, HWICAP: RMW / batched", "-",
+             f"{r['rekey_us_hwicap_rmw']:.0f} / {r['rekey_us_hwicap_batched']:.1f}"),
+            ("rekey µs, raw ICAP: RMW / batched", "-",
+             f"{r['rekey_us_icap_rmw']:.1f} / {r['rekey_us_icap_batched']:.2f}")]),
         ("pack + place (s)", f"{c['seconds']['pack'] + c['seconds']['place']:.1f}",
          f"{t['seconds']['pack'] + t['seconds']['place']:.1f}"),
     ]

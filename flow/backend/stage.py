@@ -209,7 +209,8 @@ def run_backend(out: Path, *, top: str, design_hash: str, ppc_path: Path, params
     t, c = summary["tlut"], summary["conventional"]
     summary["slices_saved"] = c["slices"] - t["slices"]
     summary["slices_saved_percent"] = round(100.0 * (c["slices"] - t["slices"]) / max(1, c["slices"]), 2)
-    summary["rekey"] = rekey_model(t["tluts"], conf.tlut_fars, dev)
+    if tlut != "cfglut5":   # a cfglut5 build rekeys through its loader, not the frames (report.json cfglut)
+        summary["rekey"] = rekey_model(t["tluts"], conf.tlut_fars, dev)
     summary["tlut_frame_sets"] = tl_impl.placement.tlut_frame_sets
     return BackendOutcome(summary, files)
 

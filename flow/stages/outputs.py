@@ -132,7 +132,7 @@ def run(ctx: Context, front: FrontendResult, mapped: MapResult, verified: Verify
             cfglut_files = (*cfglut_files, cfglut.PARAM_FILE)
     write_text_atomic(out / "report.json", json.dumps(report, indent=1) + "\n")
     files = {n: sha256_file(out / n) for n in (*OUTPUT_FILES, *cfglut_files)}
-    if backend.summary.get("rekey"):
+    if backend.summary.get("tlut"):
         # the runtime trusts the TLUT build's files and the chosen conventional one (conv/), not the
         # other candidates' figures (baselines/, read by the report only)
         files.update({n: sha256_file(out / n) for n in backend.files if not n.startswith("baselines/")})
