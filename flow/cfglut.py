@@ -243,23 +243,54 @@ def write_outputs(out: Path, module: dict, top: str, design_hash: str, chain_lut
     return layout
 
 
-def generator_cost(path: Path, workdir: Path) -> dict:
-    """Resources of the parameter generator ``path`` (:func:`param_generator_verilog`) as Yosys's
-    ``synth_xilinx -flatten`` maps it alone: LUTs, FFs, MUXF7, MUXF8, CARRY4 (``workdir`` receives
-    the script and its log). Raises YosysError."""
-    from .yosys import run_script, script_path
-
-    stat = workdir / "param_stat.json"
-    run_script(f"read_verilog {script_path(path, workdir)}\nsynth_xilinx -top dcs_cfglut_param -flatten\n"
-               f"tee -q -o {script_path(stat, workdir)} stat -json\n", workdir, "param_cost",
-               what="parameter generator: LUT cost (synth_xilinx)")
+def _synth_cost(reads: str, top: str, workdir: Path, name: str, what: str) -> dict:
+    """Cells of module ``top`` as Yosys's ``synth_xilinx -flatten`` maps it after the ``reads``
+    commands: LUTs, FFs, MUXF7, MUXF8, CARRY4, RAMB18 (a RAMB36E1 counts two), CFGLUT5. Raises
+    YosysError."""
     import json
 
+    from .yosys import run_script, script_path
+
+    stat = workdir / f"{name}_stat.json"
+    run_script(f"{reads}synth_xilinx -top {top} -flatten\ntee -q -o {script_path(stat, workdir)} stat -json\n",
+               workdir, name, what=what)
     doc = json.loads(stat.read_text())
     cells = (doc.get("design") or {}).get("num_cells_by_type") or {}
     return {"luts": sum(v for t, v in cells.items() if t in nl.LUT_TYPES),
             "ffs": sum(v for t, v in cells.items() if t in nl.FF_TYPES),
-            "muxf7": cells.get("MUXF7", 0), "muxf8": cells.get("MUXF8", 0), "carry4": cells.get("CARRY4", 0)}
+            "muxf7": cells.get("MUXF7", 0), "muxf8": cells.get("MUXF8", 0), "carry4": cells.get("CARRY4", 0),
+            "ramb18": cells.get("RAMB18E1", 0) + 2 * cells.get("RAMB36E1", 0), "cfglut5": cells.get("CFGLUT5", 0)}
+
+
+def generator_cost(path: Path, workdir: Path) -> dict:
+    """Resources of the parameter generator ``path`` (:func:`param_generator_verilog`) as Yosys's
+    ``synth_xilinx -flatten`` maps it alone: LUTs, FFs, MUXF7, MUXF8, CARRY4 (``workdir`` receives
+    the script and its log). Raises YosysError."""
+    from .yosys import script_path
+
+    cost = _synth_cost(f"read_verilog {script_path(path, workdir)}\n", "dcs_cfglut_param", workdir, "param_cost",
+                       "parameter generator: LUT cost (synth_xilinx)")
+    cost.pop("ramb18")
+    cost.pop("cfglut5")
+    return cost
+
+
+def loader_cost(build: Path, top: str, workdir: Path, with_core: bool = False) -> dict:
+    """Resources a ``cfglut5`` build adds around its core: ``cfglut/top.v`` (module ``<top>_cfglut``)
+    with the core a black box, i.e. the loader, the gate and (``--param-in-loader``) the parameter
+    generator with the build's parameters, as Yosys's ``synth_xilinx -flatten`` maps them: LUTs, FFs,
+    MUXF7, MUXF8, CARRY4, RAMB18 (:func:`_synth_cost`; ``workdir`` receives the script and its log;
+    CFGLUT5 0 unless ``with_core``, for comparison). Not part of the build's slice figures, which
+    are the core's. Raises YosysError."""
+    from .yosys import script_path
+
+    d = Path(build) / "cfglut"
+    srcs = [d / n for n in ("dcs_cfglut_loader.v", "dcs_cfglut_gate.v", "dcs_cfglut_param.v", "top.v")
+            if (d / n).exists()]
+    lib = "" if with_core else "-lib "
+    reads = f"read_verilog {lib}{script_path(d / 'core.v', workdir)}\n" + "".join(
+        f"read_verilog {script_path(p, workdir)}\n" for p in srcs)
+    return _synth_cost(reads, f"{top}_cfglut", workdir, "loader_cost", "CFGLUT5 loader and gate (synth_xilinx)")
 
 
 def module_layout(module: dict, design_hash: str, chain_luts: int | None) -> Layout:

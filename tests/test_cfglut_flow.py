@@ -210,3 +210,18 @@ def test_a_tlut_wider_than_a_cfglut5_is_refused():
     with pytest.raises(CfglutBuildError, match=r"TLUT wide is a LUT6: a CFGLUT5 has at most 5 inputs"):
         tlut_cells(module)
     assert tlut_cells({"cells": {"ok": dict(cell, type="LUT5")}}) == ["ok"]
+
+
+def test_loader_cost_leaves_the_core_out(built, tmp_path):
+    """The loader's cost (flow.cfglut.loader_cost) is what cfglut/top.v adds around the core: with
+    the core a black box none of its CFGLUT5s is counted; read whole, all of them are."""
+    from dcsflow.flow.cfglut import loader_cost
+
+    top = json.loads((built / "build.json").read_text())["top"]
+    n = sum(len(c) for c in json.loads((built / "cfglut.json").read_text())["chains"])
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    cost = loader_cost(built, top, tmp_path / "a")
+    full = loader_cost(built, top, tmp_path / "b", with_core=True)
+    assert cost["cfglut5"] == 0 and cost["luts"] > 0 and cost["ffs"] > 0
+    assert full["cfglut5"] == n > 0 and full["ffs"] > cost["ffs"]
