@@ -268,7 +268,8 @@ def _slice_reasons(report: dict) -> list[str]:
                 f"against {cp}")
         whole = bt.get("tlut_sites") or 0
         if whole and whole == bt.get("tluts"):
-            text += f" and each of the {_plural(whole, 'TLUT')} in a whole LUT6 site"
+            text += (f" and each of the {_plural(whole, 'TLUT')} a CFGLUT5 in a whole LUT site of a SLICEM"
+                     if "cfglut_slices" in bt else f" and each of the {_plural(whole, 'TLUT')} in a whole LUT6 site")
         ranked.append(((cp - tp) / 4, text))
     for key, name, per in (("ffs", "FFs", 8), ("carry4", "CARRY4 (carry chains)", 1), ("muxf7", "MUXF7", 2),
                            ("muxf8", "MUXF8", 1)):

@@ -133,6 +133,15 @@ def test_tluts_that_replace_nothing_lost_pairs_and_empty_tlut_slices():
         "1 LUT site empty in the 1 slice holding only TLUTs (no static logic shares them)"]
 
 
+def test_cfglut5_tluts_named_as_such():
+    """In a cfglut5 build (back end figures with cfglut_slices) the TLUTs are CFGLUT5s in SLICEM sites."""
+    rep = _report(t_slices=3, c_slices=2, t_luts=8, c_luts=8, t_ffs=8, c_ffs=8, t_pairs=0, c_pairs=4, tluts=3,
+                  tlut_slices=1, tmap_luts=8, tmap_no_param_luts=8)
+    rep["backend"]["tlut"]["cfglut_slices"] = 1
+    assert "8 LUT sites against 4, with 0 LUT6_2 pairs (two LUTs in one site) against 4 and each of the 3 TLUTs a " \
+           "CFGLUT5 in a whole LUT site of a SLICEM" in verdict(rep)["reasons"]
+
+
 def test_unexplained_luts_and_a_report_without_backend():
     rep = _report(t_luts=160, c_luts=150, t_depth=4, breakdown=_breakdown(), unexplained=-10)
     del rep["backend"]
