@@ -243,6 +243,15 @@ def _check_report(r: dict, rpath: Path, rebuild: str) -> None:
         for impl in ("conventional", "tlut"):
             if not isinstance(be.get(impl), dict) or not _is_num(be[impl].get("slices")):
                 bad(f"backend.{impl}.slices", "is not a number")
+    cf = r.get("cfglut")
+    if cf is not None:
+        for k in ("cfglut5", "chains", "chain_luts", "words", "shift_cycles", "shift_us", "shift_mhz"):
+            if not isinstance(cf, dict) or not _is_num(cf.get(k)):
+                bad(f"cfglut.{k}", "is not a number")
+        pil = cf.get("param_in_loader")
+        if pil is not None and (not isinstance(pil, dict) or not _is_num(pil.get("param_words"))
+                                or not _is_num(pil.get("luts"))):
+            bad("cfglut.param_in_loader", "is not {param_words, luts, ...}")
     bl = r.get("baselines")
     if bl is not None:
         if not isinstance(bl, dict) or not bl:

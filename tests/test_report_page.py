@@ -220,7 +220,7 @@ def test_old_report_version_refused(small_build, tmp_path, dcsflow):
 
 
 @pytest.mark.parametrize("case", ["no build.json", "no report.json", "changed report", "bad json",
-                                  "newer", "not a folder", "malformed savings", "malformed verdict",
+                                  "newer", "not a folder", "malformed savings", "malformed cfglut", "malformed verdict",
                                   "old build.json"])
 def test_bad_build_folders_refused(small_build, tmp_path, dcsflow, case):
     """Every unusable folder is one line ``error: ...`` with exit status 1, the old page untouched."""
@@ -249,6 +249,9 @@ def test_bad_build_folders_refused(small_build, tmp_path, dcsflow, case):
     elif case == "malformed savings":
         _set(b, savings={**SAVINGS, "luts": "many"})
         want = "malformed report (savings.luts is not a number)"
+    elif case == "malformed cfglut":
+        _set(b, cfglut={"cfglut5": 4, "chains": 2, "chain_luts": 2, "words": "many"})
+        want = "malformed report (cfglut.words is not a number)"
     elif case == "malformed verdict":
         _set(b, verdict={"pays": False, "line": None, "reasons": []})
         want = "malformed report (verdict.line is not a string)"
