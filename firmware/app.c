@@ -18,7 +18,6 @@ static int init_rc;
 static unsigned flags;
 static uint32_t blob_ram[SCG_GEN_BLOB_WORDS];
 
-static void con_hex64(uint64_t v) { con_hex((uint32_t)(v >> 32), 8); con_hex((uint32_t)v, 8); }
 
 int app_init(hal_bus bus, const hal_bus *devcfg) {
     uint32_t i;
@@ -100,11 +99,7 @@ int app_command(char *line) {
 #else
         con_puts(" hash="); con_hex64(scg_frames_hash(S.cur, SCG_GEN_FRAMES));
 #endif
-        if (why == SCG_HEX_NOT_HEX) { con_puts(" key_error=not_hex at="); con_dec(pos); }
-        else if (why == SCG_HEX_DIGITS) {
-            con_puts(" key_error=digits got="); con_dec(pos);
-            con_puts(" expected="); con_dec((SCG_GEN_PARAM_BITS + 3u) / 4u);
-        } else if (why) { con_puts(" key_error=too_large bits="); con_dec(SCG_GEN_PARAM_BITS); }
+        con_key_error(why, pos, SCG_GEN_PARAM_BITS);
         con_putc('\n');
         return rc;
     }
@@ -115,10 +110,10 @@ int app_command(char *line) {
         return 0;
     }
     if (scg_streq(cmd, "bench")) {   /* evaluation only, n pseudo-random parameter vectors */
-        uint32_t n = scg_num(scg_word(&p)), i, k, lo = 0xFFFFFFFFu, hi = 0, x = 0x12345678u;
+        uint32_t n = scg_num(scg_word(&p)), i, lo = 0xFFFFFFFFu, hi = 0, x = 0x12345678u;
         for (i = 0; i < n; i++) {
             uint32_t c0, c;
-            for (k = 0; k < sizeof param; k++) { x ^= x << 13; x ^= x >> 17; x ^= x << 5; param[k] = (uint8_t)x; }
+            scg_pseudo_fill(param, sizeof param, &x);
             c0 = hal_cycles();
             scg_evaluate(&S, param);
             c = hal_cycles() - c0;

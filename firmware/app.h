@@ -9,6 +9,10 @@ void con_puts(const char *s);
 void con_dec(uint32_t v);
 void con_hex(uint32_t v, int digits);
 void con_int(int v);               /* signed decimal */
+void con_hex64(uint64_t v);        /* 16 hex digits */
+/* " key_error=..." of a refused parameter: why and pos as scg_parse_hex_at gave them, bits the
+ * parameter's width (nothing when why is 0) */
+void con_key_error(int why, uint32_t pos, uint32_t bits);
 
 /* Set up: HWICAP on `bus` (devcfg may be NULL), open the generated SCG. Prints "init rc=..". */
 int app_init(hal_bus bus, const hal_bus *devcfg);

@@ -126,20 +126,16 @@ int app_command(char *line) {
         con_puts(" polls="); con_dec(ld.polls);
         con_puts(" eval_cycles="); con_dec(ev);
         con_puts(" cycles="); con_dec(hal_cycles() - c0);
-        con_puts(" hash="); con_hex((uint32_t)(hash >> 32), 8); con_hex((uint32_t)hash, 8);
-        if (why == SCG_HEX_NOT_HEX) { con_puts(" key_error=not_hex at="); con_dec(pos); }
-        else if (why == SCG_HEX_DIGITS) {
-            con_puts(" key_error=digits got="); con_dec(pos);
-            con_puts(" expected="); con_dec((SCG_GEN_PARAM_BITS + 3u) / 4u);
-        } else if (why) { con_puts(" key_error=too_large bits="); con_dec(SCG_GEN_PARAM_BITS); }
+        con_puts(" hash="); con_hex64(hash);
+        con_key_error(why, pos, SCG_GEN_PARAM_BITS);
         con_putc('\n');
         return rc;
     }
     if (scg_streq(cmd, "bench")) {   /* word computation only, n pseudo-random parameter vectors */
-        uint32_t n = scg_num(scg_word(&p)), i, k, lo = 0xFFFFFFFFu, hi = 0, x = 0x12345678u;
+        uint32_t n = scg_num(scg_word(&p)), i, lo = 0xFFFFFFFFu, hi = 0, x = 0x12345678u;
         for (i = 0; i < n; i++) {
             uint32_t c0, c;
-            for (k = 0; k < sizeof param; k++) { x ^= x << 13; x ^= x >> 17; x ^= x << 5; param[k] = (uint8_t)x; }
+            scg_pseudo_fill(param, sizeof param, &x);
             c0 = hal_cycles();
             scg_cfglut_evaluate(blob_ram, param, words);
             c = hal_cycles() - c0;

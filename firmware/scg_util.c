@@ -71,3 +71,9 @@ uint32_t scg_crc32_words(const uint32_t *w, uint32_t n) {
         }
     return ~crc;
 }
+
+void scg_pseudo_fill(uint8_t *p, uint32_t n, uint32_t *state) {
+    uint32_t x = *state, k;
+    for (k = 0; k < n; k++) { x ^= x << 13; x ^= x >> 17; x ^= x << 5; p[k] = (uint8_t)x; }
+    *state = x;
+}

@@ -16,6 +16,9 @@
 #define SCG_HEX_TOO_LARGE (-3)
 int scg_parse_hex_at(const char *hex, uint8_t *out, uint32_t bits, uint32_t *pos);
 void scg_zeroize(void *p, uint32_t n);
+/* scg_pseudo_fill: n bytes of xorshift32 (Marsaglia 2003, shifts 13/17/5) from *state, which it
+ * advances: the benchmarks' pseudo-random parameter values, not for keys */
+void scg_pseudo_fill(uint8_t *p, uint32_t n, uint32_t *state);
 
 /* Console command lines: scg_streq (1 when equal), scg_word (the next blank-separated word of *p,
  * NUL-terminated in place; *p moves past it), scg_num (decimal digits at the start of s). */
