@@ -177,6 +177,21 @@ _AXI_PORTS = (("s_axi_awaddr", "input", "AW"), ("s_axi_awvalid", "input", 1), ("
               ("s_axis_tvalid", "input", 1), ("s_axis_tready", "output", 1), ("s_axis_tlast", "input", 1))
 
 
+def _axi_lite_ports() -> str:
+    """Port declarations of the parameter generator's AXI4-Lite slave (the ``s_axi_*`` ports of
+    :data:`_AXI_PORTS`, as the loader has them; address ``ADDR_WIDTH`` bits), one per line with a
+    trailing comma: outputs are ``reg`` starting at 0, except ``s_axi_rresp`` (always OKAY)."""
+    lines = []
+    for n, d, w in _AXI_PORTS:
+        if not n.startswith("s_axi_"):
+            continue
+        rng = "[ADDR_WIDTH-1:0]" if w == "AW" else f"[{w - 1}:0]" if w > 1 else ""
+        kind = "reg " if d == "output" and n != "s_axi_rresp" else "wire"
+        init = f" = {32 if w == 'AW' else w}'d0" if kind == "reg " else ""
+        lines.append(f"  {d:<6} {kind} {rng:<16} {n}{init},")
+    return "\n".join(lines)
+
+
 def top_verilog(module: dict, top: str, layout: Layout, hs: Handshake | None, param: bool = False) -> str:
     """Module ``<top>_cfglut`` (``cfglut/top.v``): the design's ports, the loader's AXI4-Lite slave
     ``s_axi_*`` and AXI4-Stream input ``s_axis_*`` (docs/formats.md), ``cfg_irq`` and, without a
@@ -525,23 +540,7 @@ module dcs_cfglut_param #(
 ) (
   input  wire                  clk,
   input  wire                  rstn,
-  input  wire [ADDR_WIDTH-1:0] s_axi_awaddr,
-  input  wire                  s_axi_awvalid,
-  output reg                   s_axi_awready = 1'b0,
-  input  wire [31:0]           s_axi_wdata,
-  input  wire [3:0]            s_axi_wstrb,
-  input  wire                  s_axi_wvalid,
-  output reg                   s_axi_wready = 1'b0,
-  output reg  [1:0]            s_axi_bresp = 2'b00,
-  output reg                   s_axi_bvalid = 1'b0,
-  input  wire                  s_axi_bready,
-  input  wire [ADDR_WIDTH-1:0] s_axi_araddr,
-  input  wire                  s_axi_arvalid,
-  output reg                   s_axi_arready = 1'b0,
-  output reg  [31:0]           s_axi_rdata = 32'd0,
-  output wire [1:0]            s_axi_rresp,
-  output reg                   s_axi_rvalid = 1'b0,
-  input  wire                  s_axi_rready,
+{_axi_lite_ports()}
   output wire [31:0]           m_axis_tdata,
   output reg                   m_axis_tvalid = 1'b0,
   input  wire                  m_axis_tready,
