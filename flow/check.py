@@ -112,6 +112,7 @@ def simulate_vectors(setup: CheckSetup, netlist_for: Callable[[int], str], label
     """
     b, dc = setup.build, setup.check
     units = units if units is not None else [[g] for g in range(len(dc.groups))]
+    unit_cases = [[i for g in unit for i in dc.groups[g][1]] for unit in units]   # case indices per unit
     result = CheckResult(0, len(dc.vectors), each_line=dc.each_line)
     remove_stale_work_folders()
     with tempfile.TemporaryDirectory(prefix=f"{WORK_PREFIX}{os.getpid()}-") as tmp:
@@ -122,7 +123,7 @@ def simulate_vectors(setup: CheckSetup, netlist_for: Callable[[int], str], label
             d = work / f"g{u}"
             d.mkdir(mode=0o700)
             try:
-                return dc.run_group(d, netlist_for(u), b.top, [dc.vectors[i] for g in units[u] for i in dc.groups[g][1]])
+                return dc.run_group(d, netlist_for(u), b.top, [dc.vectors[i] for i in unit_cases[u]])
             finally:
                 shutil.rmtree(d, ignore_errors=True)
 
@@ -136,7 +137,7 @@ def simulate_vectors(setup: CheckSetup, netlist_for: Callable[[int], str], label
                 for u, f in enumerate(futs):
                     oks, cycles = f.result()
                     result.cycles += cycles
-                    for i, (ok, why) in zip([i for g in units[u] for i in dc.groups[g][1]], oks):
+                    for i, (ok, why) in zip(unit_cases[u], oks):
                         outcomes[i] = (ok, why)
             except BaseException:
                 for f in futs:              # a failed or timed-out group ends the check: start no other
