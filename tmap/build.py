@@ -8,7 +8,7 @@ entries). TLUTs whose entries are affine in the parameter-only nodes the cone re
 record (:mod:`dcsflow.tmap.affine`), which the SCG patches instead of evaluating the PPC.
 :func:`build` also decides whether the wide functions of a cover pay off once the LUTs they need
 are counted. With a TLUT size below six (CFGLUT5), a TLUT cut with more leaves becomes TLUT
-cofactors of that size under MUXF7/MUXF8 (:meth:`_LutBuilder._add_split`).
+cofactors of that size under MUXF7/MUXF8 (:meth:`_LutBuilder._add_wide`).
 """
 
 from __future__ import annotations
@@ -196,7 +196,7 @@ class _LutBuilder:
         mask = (1 << (1 << k)) - 1
         cone, frontier = _cone(v, leaves, comb.ands, comb.first_and, param)
         if frontier and k > self.tlut_k and self.tlut_k < LUT6:
-            self._add_split(v, list(leaves), cone, frontier, polarities)
+            self._add_wide(v, list(leaves), cone, frontier, polarities, self.tlut_k)
             return
         if k > LUT6:
             self._add_wide(v, list(leaves), cone, frontier, polarities)
@@ -327,7 +327,8 @@ class _LutBuilder:
             return [AffineTlut(LUT6, outs, low, neg, quarters[q]) for q in range(nq)]
         return [AffineTlut(LUT6, outs, low, neg, quarters[q], quarters, q, hcols) for q in range(nq)]
 
-    def _add_wide(self, v: int, leaves: list, cone: list, frontier: list, polarities: list[int]) -> None:
+    def _add_wide(self, v: int, leaves: list, cone: list, frontier: list, polarities: list[int],
+                  lut_k: int = LUT6) -> None:
         """A wide function of node ``v`` (7 or 8 cut ``leaves``; ``cone`` and ``frontier`` as in
         :meth:`add_node`): per polarity, LUT6 ``<name>_q<q>`` on the first
         six leaves holding the entries ``q * 64 .. q * 64 + 63`` (the cofactor at select 7 = q & 1,
@@ -344,32 +345,21 @@ class _LutBuilder:
         ``t`` are affine TLUTs (:mod:`dcsflow.tmap.affine`) while those over ``s`` are not, the select
         is ``t``'s LUT instead (a 1-input affine TLUT, shared by every wide cut that selects on it; no
         extra LUT level: it reads ``s`` as the cofactor LUTs read their leaves), so the SCG's affine
-        row patching keeps covering the cofactor TLUTs."""
+        row patching keeps covering the cofactor TLUTs.
+
+        With ``lut_k`` below six (a TLUT cut of ``tlut_k`` + 1 or + 2 leaves, CFGLUT5; the cut selection
+        allows no more, :mod:`dcsflow.tmap.cuts`) the cofactor TLUTs sit on the first ``lut_k`` leaves
+        (a CFGLUT5's O6 feeds its slice's F7 multiplexer like a LUT6's) and get no affine records: the
+        SCG of a CFGLUT5 build evaluates the PPC for every TLUT."""
         comb = self.comb
         aff = None
-        if frontier:                     # the cone reads parameters: cofactor TLUTs, affine ones wanted
+        if frontier and lut_k == LUT6:   # the cone reads parameters: cofactor TLUTs, affine ones wanted
             leaves, cone, frontier, aff = self._wide_records(v, leaves, cone, frontier, polarities)
         f = self._wide_function(v, leaves, cone, frontier)
         ins = [_leaf_name(l, self.lut_name, comb.input_names) for l in leaves]
         for pi, c in enumerate(polarities):
             top = self.namer(f"n{v}" if c == 0 else f"n{v}_inv")
-            self._wide_cells(top, ins, f, c, aff[pi] if aff is not None else None)
-            (self.neg_name if c else self.lut_name)[v] = top
-            self.claims[top] = 2 * v + c
-
-    def _add_split(self, v: int, leaves: list, cone: list, frontier: list, polarities: list[int]) -> None:
-        """A TLUT cut of node ``v`` with more leaves than the TLUT size (``tlut_k`` + 1 or + 2; the
-        cut selection allows no more, :mod:`dcsflow.tmap.cuts`): per polarity, TLUTs
-        ``<name>_q<q>`` on the first ``tlut_k`` leaves holding the cofactors at the last one or two
-        leaves, under MUXF7 (and MUXF8), as :meth:`_wide_cells` (UG474; a CFGLUT5's O6 feeds
-        its slice's F7 multiplexer like a LUT6's). No affine records: the TLUT size is below six only
-        for CFGLUT5, whose SCG evaluates the PPC for every TLUT."""
-        comb = self.comb
-        f = self._wide_function(v, leaves, cone, frontier)
-        ins = [_leaf_name(l, self.lut_name, comb.input_names) for l in leaves]
-        for c in polarities:
-            top = self.namer(f"n{v}" if c == 0 else f"n{v}_inv")
-            self._wide_cells(top, ins, f, c, None, self.tlut_k)
+            self._wide_cells(top, ins, f, c, aff[pi] if aff is not None else None, lut_k)
             (self.neg_name if c else self.lut_name)[v] = top
             self.claims[top] = 2 * v + c
 
@@ -496,7 +486,7 @@ def build_luts(comb: Aig, params: list, param: bytearray, cover, K: int, tlut_k:
     its parameter-only flags, ``params``: the parameter names in PPC input order) into LUTs/TLUTs and
     the PPC AIG (before ABC). A mapped node gets its LUT in the polarities its readers need; outputs
     that read inputs, constants or parameter-only nodes get inverters or tunable constants. ``tlut_k``:
-    most regular inputs of one TLUT (0: ``K``; larger TLUT cuts are split, :meth:`_LutBuilder._add_split`)."""
+    most regular inputs of one TLUT (0: ``K``; larger TLUT cuts are split, :meth:`_LutBuilder._add_wide`)."""
     tlut_k = tlut_k or K
     ppc = PpcBuilder(comb, params)
     mapped = _mapped_nodes(comb, param, cover)
