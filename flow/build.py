@@ -273,7 +273,6 @@ def _lut_options(opts: BuildOptions, design: Design) -> BuildOptions:
     """
     from dcsflow.scg.cfglut import MAX_CHAIN_LUTS
 
-
     k = opts.lut_size if opts.lut_size is not None else (design.lut_size or 6)
     where = "--lut-size" if opts.lut_size is not None else f"design {design.name}: lut_size"
     if isinstance(k, bool) or k not in LUT_SIZES:
