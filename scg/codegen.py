@@ -98,12 +98,18 @@ def input_bits(build: BuildFolder) -> list[int]:
     return out
 
 
+def _hash_words(build: BuildFolder) -> list[int]:
+    """The 8 blob words of the build's design hash (SHA-256 hex, 8 hex digits per word; all 0 for a
+    shorter hash)."""
+    h = build.design_hash
+    return [int(h[8 * k:8 * k + 8] or "0", 16) for k in range(8)] if len(h) >= 64 else [0] * 8
+
+
 def make_blob(build: BuildFolder) -> list[int]:
     """The data blob (list of 32-bit words, CRC last); layout in the module docstring."""
     ppc = build.ppc
     fidx = {f: k for k, f in enumerate(build.fars)}
-    hw = [int(build.design_hash[8 * k:8 * k + 8] or "0", 16) for k in range(8)] if len(build.design_hash) >= 64 \
-        else [0] * 8
+    hw = _hash_words(build)
     pbits = sum(w for _, _, w in param_layout(ppc))
     words = [BLOB_MAGIC, BLOB_VERSION, build.idcode & 0xFFFFFFFF, *hw, len(ppc.inputs), ppc.num_outputs,
              len(build.fars), len(build.entries), len(build.runs), pbits, ppc.aig.num_ands]
@@ -809,8 +815,7 @@ def make_cfglut_blob(build: BuildFolder) -> list[int]:
     """The data blob of a ``cfglut5`` build (list of 32-bit words, CRC last; layout in the module
     docstring)."""
     lay = build.cfglut_layout
-    hw = [int(build.design_hash[8 * k:8 * k + 8] or "0", 16) for k in range(8)] if len(build.design_hash) >= 64 \
-        else [0] * 8
+    hw = _hash_words(build)
     pbits = sum(w for _, _, w in param_layout(build.ppc))
     words = [CFG_BLOB_MAGIC, BLOB_VERSION, lay.build_id, *hw, len(build.ppc.inputs), pbits, lay.n_chains,
              lay.chain_luts, lay.words, lay.stride_log2, lay.addr_width]
