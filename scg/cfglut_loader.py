@@ -54,16 +54,6 @@ def words_for_values(build, assignment: dict) -> list:
     return layout.words_for(tlut_inits(bits, entries), {c: len(e) for c, e in entries.items()})
 
 
-def words_hash(words) -> str:
-    """FNV-1a 64 (16 hex digits) over the little-endian bytes of ``words``: the firmware's
-    ``words_hash`` (key-dependent: printed only on request)."""
-    h = 0xCBF29CE484222325
-    for w in words:
-        for k in range(4):
-            h = ((h ^ ((w >> (8 * k)) & 0xFF)) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
-    return f"{h:016x}"
-
-
 class LoaderSession:
     """The CFGLUT5 loader of ``layout``'s build behind ``bus`` (``read(offset)``/``write(offset,
     value)``, byte offsets of 32-bit registers).

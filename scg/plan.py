@@ -62,17 +62,20 @@ def plan(build, assignment: dict) -> RekeyPlan:
     return plan_many(build, [assignment])[0]
 
 
-def frames_hash(frames: dict, device: Device) -> str:
-    """FNV-1a 64-bit hash (16 hex digits) over ``frames`` (FAR -> words) in FDRI order, words
-    little-endian: the value the firmware's host-test and qemu-test print (``scg_frames_hash`` in
-    firmware/scg_runtime.c)."""
+def words_hash(words) -> str:
+    """FNV-1a 64-bit hash (16 hex digits) over the little-endian bytes of the 32-bit ``words``: the
+    firmware's frames and chain-words hash (key-dependent: printed only on request)."""
     h = 0xCBF29CE484222325
-    for far in sorted(frames, key=device.far_index.__getitem__):
-        for w in frames[far]:
-            for k in range(4):
-                h ^= (w >> (8 * k)) & 0xFF
-                h = (h * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    for w in words:
+        for k in range(4):
+            h = ((h ^ ((w >> (8 * k)) & 0xFF)) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
     return f"{h:016x}"
+
+
+def frames_hash(frames: dict, device: Device) -> str:
+    """:func:`words_hash` over ``frames`` (FAR -> words) in FDRI order: the value the firmware's
+    host-test and qemu-test print (``scg_frames_hash`` in firmware/scg_runtime.c)."""
+    return words_hash(w for far in sorted(frames, key=device.far_index.__getitem__) for w in frames[far])
 
 
 def param_layout(ppc) -> list[tuple[str, int, int]]:

@@ -30,7 +30,7 @@ from .bitstream import header_part, to_bit, words_to_bytes
 from .buildfolder import build_folder_of
 from .driver import DriverError, HwicapSession
 from .errors import RekeyError
-from .plan import frames_hash, plan
+from .plan import frames_hash, plan, words_hash
 from .transports import DEVCFG_BASE, DevMemBus, FpgaManager, make_emulator, specialized_stream, words_to_le_bytes
 
 __all__ = ["CFGLUT_KINDS", "DEFAULT_TARGET", "ERROR_CODES", "RekeyError", "RekeyResult", "TARGETS", "Target",
@@ -302,7 +302,7 @@ def rekey_cfglut(build, words, target: str, *, polls: int = 0, bus=None) -> dict
 def _rekey_cfglut(build, assignment: dict, t: Target, t0: float, verify: bool) -> RekeyResult:
     """:func:`rekey` of a ``cfglut5`` build: evaluate the PPC, order the chain words, hand them to
     :func:`rekey_cfglut`. The output file is checked before the PPC is evaluated."""
-    from .cfglut_loader import words_for_values, words_hash
+    from .cfglut_loader import words_for_values
 
     if verify:
         raise RekeyError("--verify: the CFGLUT5 loader cannot read its CFGLUT5s back (its word window reads 0)", "arg")

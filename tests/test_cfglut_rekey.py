@@ -22,8 +22,9 @@ from dcsflow.scg import codegen as cg
 from dcsflow.scg import rekey as rk
 from dcsflow.scg.buildfolder import load_build
 from dcsflow.scg.cfglut_loader import (BUILD_ID, BUSY, DONE, ERROR, INFO, STATUS, STRIDE_LOG2, WORDS, LoaderModel,
-                                       LoaderSession, words_for_values, words_hash)
+                                       LoaderSession, words_for_values)
 from dcsflow.scg.errors import RekeyError
+from dcsflow.scg.plan import words_hash
 
 DATA = Path(__file__).parent / "data" / "cfglut"
 
