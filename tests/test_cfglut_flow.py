@@ -37,11 +37,10 @@ def rotxor(x: int, key: int) -> int:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    out = tmp_path_factory.mktemp("cfg") / "b"
-    build(BuildOptions(design=str(DATA / "keysbox.v"), out=out, progress=False, tlut="cfglut5", chain_luts=3,
-                       baselines=("yosys-abc",), frontend_check=False))
-    return out
+def built(builds):
+    """The cfglut5 build of keysbox that tests/test_cfglut_rekey.py rekeys too (one build, read-only)."""
+    return builds.get("keysbox-cfglut5", design=str(DATA / "keysbox.v"), tlut="cfglut5", chain_luts=3,
+                      baselines=("yosys-abc",), frontend_check=False)
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from dcsflow.flow.build import BuildOptions, build
 from dcsflow.flow.specialize import tlut_values
 from dcsflow.scg import cfglut as cf
 from dcsflow.scg import codegen as cg
@@ -30,11 +29,10 @@ DATA = Path(__file__).parent / "data" / "cfglut"
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    out = tmp_path_factory.mktemp("cfgrk") / "b"
-    build(BuildOptions(design=str(DATA / "keysbox.v"), out=out, progress=False, tlut="cfglut5", chain_luts=3,
-                       baselines=("yosys-abc",), frontend_check=False))
-    return out
+def built(builds):
+    """The cfglut5 build of keysbox that tests/test_cfglut_flow.py checks too (one build, read-only)."""
+    return builds.get("keysbox-cfglut5", design=str(DATA / "keysbox.v"), tlut="cfglut5", chain_luts=3,
+                      baselines=("yosys-abc",), frontend_check=False)
 
 
 def expected_words(b, key: int) -> list[int]:
