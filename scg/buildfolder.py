@@ -359,7 +359,8 @@ class BuildFolder:
 
         Raises:
             BuildFolderError: not a ``cfglut5`` build, the file not listed or malformed, another
-                design hash than ``build.json``'s, a chained cell that is not a TLUT of ``ppc.json``.
+                design hash than ``build.json``'s, a chained cell or register member that is not a TLUT
+                of ``ppc.json`` (a register member: of one entry).
         """
         from .cfglut import layout_from_json
         from .errors import CfglutError
@@ -373,9 +374,13 @@ class BuildFolder:
             raise BuildFolderError(str(e)) from None
         if lay.design_hash != self.design_hash:
             raise BuildFolderError(f"{self.path}/cfglut.json: made for another build (design hash)")
-        missing = [n for c in lay.chains for n in c if n not in self.tlut_entries]
+        missing = [n for n in lay.cells() if n not in self.tlut_entries]
         if missing:
             raise BuildFolderError(f"{self.path}/cfglut.json: {missing[0]} is no TLUT of ppc.json")
+        try:
+            lay.bit_sources(self.tlut_entries)
+        except CfglutError as e:
+            raise BuildFolderError(f"{self.path}/cfglut.json: {e}") from None
         return lay
 
     # ------------------------------------------------------------------ PPC

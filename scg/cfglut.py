@@ -34,6 +34,13 @@ Words file, format ``dcsflow-cfglut-words 1`` (for simulators and for the host's
     00000000                       <- word 0 (g=0, t=0): 8 hex digits
     ...                            <- G*S word lines in word order
 
+A chain element may also be a **parameter-bit register** (:attr:`Layout.registers`): up to 32
+flip-flops ``FF_0 .. FF_{m-1}`` with ``FF_0.D = CDI``, ``FF_b.D = FF_{b-1}.Q`` (FDRE, UG953; CE and
+clock the chain's), each holding one parameter bit that a static LUT reads (a TLUT whose truth table
+depends on the parameters through one PPC function only needs that bit, not 32 INIT bits). It
+shifts exactly like a CFGLUT5's 32 bits (``r <= {r[30:0], CDI}``), so bit b of its 32-bit "INIT"
+is ``FF_b``; a register of m < 32 bits is the last element of its chain (its upper bits fall out).
+
 The words hold the specialized configuration (the key lives in the INITs): :func:`write_words_file`
 writes the file with owner-only permissions.
 
@@ -241,7 +248,8 @@ def _check_words(words: Sequence[int], n_chains: int, n_chain_luts: int, what: s
 # ---- a build's layout --------------------------------------------------------------------------------
 #: ``cfglut.json`` of a ``cfglut5`` build: format name and version
 LAYOUT_FORMAT = "dcsflow-cfglut-layout"
-LAYOUT_VERSION = 1
+#: version 2 added the parameter-bit registers (``registers``); version 1 is still read
+LAYOUT_VERSION = 2
 
 
 def build_id_of(design_hash: str) -> int:
@@ -269,19 +277,23 @@ def cfglut_init(init: int, entries: int) -> int:
 
 @dataclass(frozen=True)
 class Layout:
-    """The CFGLUT5 chains of a ``cfglut5`` build (``cfglut.json``, format ``dcsflow-cfglut-layout 1``,
+    """The CFGLUT5 chains of a ``cfglut5`` build (``cfglut.json``, format ``dcsflow-cfglut-layout 2``,
     docs/formats.md).
 
     Attributes:
-        chains: per chain the template TLUT cell names, ``lut_0`` (fed by the loader's ``cdi[c]``) first.
+        chains: per chain its element names, ``lut_0`` (fed by the loader's ``cdi[c]``) first: a
+            template TLUT cell (a CFGLUT5) or a parameter-bit register of ``registers``.
         chain_luts: CHAIN_LUTS, the longest chain. build_id: the loader's ``BUILD_ID``.
         design_hash: the build's design hash.
+        registers: ``(name, members)`` pairs: a parameter-bit register (module docstring) and its
+            flip-flops, the template's parameter-bit cells, ``FF_0`` first (1 to 32 of them).
     """
 
     chains: tuple
     chain_luts: int
     build_id: int
     design_hash: str
+    registers: tuple = ()
 
     @property
     def n_chains(self) -> int:
@@ -308,47 +320,144 @@ class Layout:
         """The loader's ``ADDR_WIDTH`` in a build of this layout (:func:`addr_width`)."""
         return addr_width(len(self.chains), self.chain_luts)
 
+    @property
+    def register_map(self) -> dict:
+        """Parameter-bit register name -> its members (tuple of cell names, ``FF_0`` first)."""
+        return dict(self.registers)
+
+    @property
+    def cfglut5s(self) -> list:
+        """The chained elements that are CFGLUT5s (not registers), in chain order."""
+        regs = self.register_map
+        return [n for c in self.chains for n in c if n not in regs]
+
+    @property
+    def param_bits(self) -> int:
+        """Flip-flops of the parameter-bit registers."""
+        return sum(len(m) for _, m in self.registers)
+
+    def cells(self) -> list:
+        """Every template cell the chains load: CFGLUT5s and register members, in chain order."""
+        regs = self.register_map
+        return [m for c in self.chains for n in c for m in regs.get(n, (n,))]
+
+    def bit_sources(self, entries: Mapping[str, Sequence[int]]) -> dict:
+        """Element name -> its 32 bit sources, bit b the index of the PPC output that bit b of the
+        element's INIT takes (None: constant 0): a CFGLUT5 of n entries has entry ``b mod n`` there
+        (:func:`cfglut_init`), a register member b's only entry (bits beyond its members: None).
+
+        Raises:
+            CfglutError: an element or member without entries, a register member with more than one.
+        """
+        regs = self.register_map
+        out = {}
+        for chain in self.chains:
+            for name in chain:
+                if name in regs:
+                    src: list = [None] * INIT_BITS
+                    for b, m in enumerate(regs[name]):
+                        e = entries.get(m)
+                        if e is None or len(e) != 1:
+                            raise CfglutError(f"parameter bit {m!r} of register {name!r} is no one-entry TLUT of the build")
+                        src[b] = e[0]
+                    out[name] = src
+                else:
+                    e = entries.get(name)
+                    if not e:
+                        raise CfglutError(f"CFGLUT5 {name!r} is in a chain but the build has no TLUT of that name")
+                    out[name] = [e[b % len(e)] for b in range(INIT_BITS)]
+        return out
+
     def to_json_obj(self) -> dict:
         """The ``cfglut.json`` document."""
         return {"format": LAYOUT_FORMAT, "version": LAYOUT_VERSION, "design_hash": self.design_hash,
-                "build_id": self.build_id, "chain_luts": self.chain_luts, "chains": [list(c) for c in self.chains]}
+                "build_id": self.build_id, "chain_luts": self.chain_luts, "chains": [list(c) for c in self.chains],
+                "registers": {n: list(m) for n, m in self.registers}}
 
     def words_for(self, inits: Mapping[str, int], entries: Mapping[str, int]) -> list[int]:
         """The chain words (:func:`chain_words`) loading the TLUT INITs ``inits`` (cell -> INIT of
-        ``entries[cell]`` bits, as :func:`dcsflow.scg.ppc.tlut_inits` gives them).
+        ``entries[cell]`` bits, as :func:`dcsflow.scg.ppc.tlut_inits` gives them; a parameter bit's
+        INIT is its one bit).
 
         Raises:
-            CfglutError: a chained cell without INIT or entry count, an INIT too wide.
+            CfglutError: a chained cell or register member without INIT or entry count, an INIT too
+                wide, a register member of more than one entry.
         """
+        regs = self.register_map
         full = {}
         for chain in self.chains:
             for name in chain:
-                if name not in inits or name not in entries:
-                    raise CfglutError(f"CFGLUT5 {name!r} is in a chain but the build has no TLUT of that name")
-                full[name] = cfglut_init(inits[name], entries[name])
+                for m in regs.get(name, (name,)):
+                    if m not in inits or m not in entries:
+                        raise CfglutError(f"CFGLUT5 {m!r} is in a chain but the build has no TLUT of that name")
+                if name in regs:
+                    v = 0
+                    for b, m in enumerate(regs[name]):
+                        if entries[m] != 1:
+                            raise CfglutError(f"parameter bit {m!r} of register {name!r} has {entries[m]} entries, not 1")
+                        v |= (cfglut_init(inits[m], 1) & 1) << b
+                    full[name] = v
+                else:
+                    full[name] = cfglut_init(inits[name], entries[name])
         return chain_words(self.chains, full)
 
 
-def make_layout(chains: Sequence[Sequence[str]], design_hash: str) -> Layout:
-    """A :class:`Layout` of ``chains`` for the build of ``design_hash``.
+def _check_registers(chains: Sequence[Sequence[str]], registers) -> tuple:
+    """``registers`` (mapping or pairs name -> members) as sorted-by-chain pairs; refuse a register
+    in no chain or in a chain's middle with fewer than 32 members, no or more than 32 members, a
+    member twice or also a chain element, a non-string name. Raises CfglutError."""
+    items = list(registers.items()) if isinstance(registers, Mapping) else list(registers or ())
+    where = {n: (c, j, len(ch)) for c, ch in enumerate(chains) for j, n in enumerate(ch)}
+    seen: set = set()
+    out = []
+    for item in items:
+        if not isinstance(item, (tuple, list)) or len(item) != 2:
+            raise CfglutError("registers: name -> list of parameter-bit cell names expected")
+        name, members = item
+        if not isinstance(name, str) or isinstance(members, (str, bytes)) or not isinstance(members, Sequence):
+            raise CfglutError(f"register {name!r}: a list of parameter-bit cell names expected")
+        if not 1 <= len(members) <= INIT_BITS:
+            raise CfglutError(f"register {name!r}: {len(members)} bits, 1 to {INIT_BITS} expected")
+        if name not in where:
+            raise CfglutError(f"register {name!r} is in no chain")
+        c, j, n = where[name]
+        if len(members) < INIT_BITS and j != n - 1:
+            raise CfglutError(f"register {name!r} has {len(members)} bits but is not the last element of chain {c}: "
+                              f"a shorter register would shift the rest of the chain out of place")
+        for m in members:
+            if not isinstance(m, str) or m in seen or m in where:
+                raise CfglutError(f"register {name!r}: member {m!r} is not a name, or named twice")
+            seen.add(m)
+        out.append((name, tuple(members)))
+    return tuple(out)
+
+
+def make_layout(chains: Sequence[Sequence[str]], design_hash: str, registers=()) -> Layout:
+    """A :class:`Layout` of ``chains`` for the build of ``design_hash``; ``registers``: parameter-bit
+    register name -> members (a mapping or pairs).
 
     Raises:
-        CfglutError: a bad chain list (:func:`chain_luts`) or design hash.
+        CfglutError: a bad chain list (:func:`chain_luts`), design hash or register.
     """
-    return Layout(tuple(tuple(c) for c in chains), chain_luts(chains), build_id_of(design_hash), design_hash)
+    n = chain_luts(chains)
+    return Layout(tuple(tuple(c) for c in chains), n, build_id_of(design_hash), design_hash,
+                  _check_registers(chains, registers))
 
 
 def layout_from_json(doc, where: str = "cfglut.json") -> Layout:
-    """The :class:`Layout` of a ``cfglut.json`` document (dict).
+    """The :class:`Layout` of a ``cfglut.json`` document (dict), version 1 (no registers) or 2.
 
     Raises:
-        CfglutError: another format or version, a bad chain list, a chain_luts or build_id that does
-            not match the chains and the design hash.
+        CfglutError: another format or version, a bad chain list or register, a chain_luts or
+            build_id that does not match the chains and the design hash.
     """
-    if not isinstance(doc, dict) or doc.get("format") != LAYOUT_FORMAT or doc.get("version") != LAYOUT_VERSION:
-        raise CfglutError(f"{where}: not a {LAYOUT_FORMAT} version {LAYOUT_VERSION} document")
+    if not isinstance(doc, dict) or doc.get("format") != LAYOUT_FORMAT or doc.get("version") not in (1, LAYOUT_VERSION):
+        raise CfglutError(f"{where}: not a {LAYOUT_FORMAT} version 1 or {LAYOUT_VERSION} document")
+    regs = doc.get("registers", {}) if doc.get("version") == LAYOUT_VERSION else {}
     try:
-        lay = make_layout(doc.get("chains"), doc.get("design_hash"))
+        if not isinstance(regs, dict):
+            raise CfglutError("registers: an object expected")
+        lay = make_layout(doc.get("chains"), doc.get("design_hash"), regs)
     except CfglutError as e:
         raise CfglutError(f"{where}: {e}") from None
     if doc.get("chain_luts") != lay.chain_luts or doc.get("build_id") != lay.build_id:

@@ -753,23 +753,24 @@ CFG_HEADER_WORDS = 18
 def cfglut_bit_sources(build: BuildFolder) -> list:
     """Where every chain-word bit of a ``cfglut5`` build comes from: per word (word order), the
     sorted list ``(j, mask)``: OR of PPC output ``j``'s value (0 or all ones) & ``mask``. Word
-    (g, t) bit k is INIT bit b of ``lut_i`` of chain 32g+k with ``32*i + b = S-1-t``, and CFGLUT5
-    INIT bit b of a TLUT of n entries is entry ``b mod n`` (:func:`dcsflow.scg.cfglut.cfglut_init`).
+    (g, t) bit k is INIT bit b of ``lut_i`` of chain 32g+k with ``32*i + b = S-1-t``, and that bit's
+    PPC output is :meth:`dcsflow.scg.cfglut.Layout.bit_sources`'s (CFGLUT5 INIT bit b of a TLUT of
+    n entries is entry ``b mod n``; bit b of a parameter-bit register its member b).
 
     Raises:
         BuildFolderError: a refused ``cfglut.json``.
     """
     lay = build.cfglut_layout
     s = lay.shift_cycles
+    src = lay.bit_sources(build.tlut_entries)
     terms: list = [dict() for _ in range(lay.words)]
     for c, chain in enumerate(lay.chains):
         base, k = (c // 32) * s, c % 32
         for i, name in enumerate(chain):
-            ent = build.tlut_entries[name]
-            for b in range(32):
-                w = terms[base + s - 1 - (32 * i + b)]
-                j = ent[b % len(ent)]
-                w[j] = w.get(j, 0) | 1 << k
+            for b, j in enumerate(src[name]):
+                if j is not None:
+                    w = terms[base + s - 1 - (32 * i + b)]
+                    w[j] = w.get(j, 0) | 1 << k
     return [sorted(w.items()) for w in terms]
 
 

@@ -178,3 +178,84 @@ def test_words_file_reader_accepts_good_and_refuses_binary(tmp_path):
     p.write_bytes(b"\xff\xfe" + GOOD.encode())
     with pytest.raises(CfglutError, match="not UTF-8"):
         cf.read_words_file(p)
+
+
+# ---- parameter-bit registers ----------------------------------------------------------------------
+def ff_model(chains, registers: dict, words: list[int]) -> dict[str, int]:
+    """Every CFGLUT5's register and every parameter-bit flip-flop after shifting ``words`` in from
+    zero, flip-flop by flip-flop: FF_0.D = CDI, FF_b.D = FF_{b-1}.Q, CDO = the last member's Q (a
+    register of m < 32 bits has no bits beyond FF_{m-1})."""
+    s = 32 * max(len(ch) for ch in chains)
+    lut = {n: 0 for ch in chains for n in ch if n not in registers}
+    ff = {m: 0 for ms in registers.values() for m in ms}
+    for t in range(s):
+        for c, ch in enumerate(chains):
+            bit = (words[(c // 32) * s + t] >> (c % 32)) & 1
+            for n in ch:
+                if n in registers:
+                    ms = registers[n]
+                    out = ff[ms[-1]]
+                    for b in range(len(ms) - 1, 0, -1):
+                        ff[ms[b]] = ff[ms[b - 1]]
+                    ff[ms[0]] = bit
+                else:
+                    out = lut[n] >> 31
+                    lut[n] = ((lut[n] << 1) | bit) & 0xFFFFFFFF
+                bit = out
+    return {**lut, **ff}
+
+
+@pytest.mark.parametrize("chains, sizes", [
+    ([["a", "R0"], ["b"], ["R1"]], {"R0": 32, "R1": 7}),
+    ([["R0"], ["R1"], ["R2"], ["R3"]], {"R0": 32, "R1": 32, "R2": 32, "R3": 32}),
+    ([["a", "b", "R0"]] * 1 + [["R1", "c"]], {"R0": 1, "R1": 32}),
+])
+def test_registers_hold_their_bits_after_the_shift(chains, sizes):
+    rng = random.Random(sum(sizes.values()))
+    regs = {r: [f"{r}_q{b}" for b in range(n)] for r, n in sizes.items()}
+    lay = cf.make_layout(chains, "ab" * 32, regs)
+    cells = [n for ch in chains for n in ch if n not in regs]
+    # TLUTs of 8 and 32 entries, parameter bits of one entry; inits as the PPC gives them
+    entries = {n: (8 if i % 2 else 32) for i, n in enumerate(cells)}
+    entries.update({m: 1 for ms in regs.values() for m in ms})
+    inits = {n: rng.getrandbits(e) for n, e in entries.items()}
+    words = lay.words_for(inits, entries)
+    got = ff_model(lay.chains, lay.register_map, words)
+    for n in cells:
+        assert got[n] == cf.cfglut_init(inits[n], entries[n])
+    for ms in regs.values():
+        assert all(got[m] == inits[m] for m in ms)
+    assert lay.param_bits == sum(sizes.values()) and lay.cfglut5s == cells
+    assert lay.cells() == [m for ch in chains for n in ch for m in regs.get(n, [n])]
+    # bit sources: a register's bit b is member b's one entry, beyond its members constant 0
+    src = lay.bit_sources({n: list(range(e)) if n in cells else [7] for n, e in entries.items()})
+    for r, ms in regs.items():
+        assert src[r] == [7] * len(ms) + [None] * (32 - len(ms))
+    doc = lay.to_json_obj()
+    assert doc["version"] == 2 and cf.layout_from_json(doc) == lay
+
+
+@pytest.mark.parametrize("chains, regs, match", [
+    ([["R0", "a"]], {"R0": ["q0"]}, "not the last element of chain 0"),
+    ([["a"]], {"R0": ["q0"]}, "in no chain"),
+    ([["R0"]], {"R0": [f"q{b}" for b in range(33)]}, "33 bits"),
+    ([["R0"]], {"R0": []}, "0 bits"),
+    ([["R0"], ["R1"]], {"R0": ["q0"], "R1": ["q0"]}, "named twice"),
+    ([["R0", "a"]], {"R0": ["a"] + [f"q{b}" for b in range(31)]}, "named twice"),
+])
+def test_register_errors(chains, regs, match):
+    with pytest.raises(CfglutError, match=match):
+        cf.make_layout(chains, "ab" * 32, regs)
+
+
+def test_layout_version_1_is_read_and_a_register_needs_one_entry():
+    lay = cf.make_layout([["a"], ["R0"]], "cd" * 32, {"R0": ["p", "q"]})
+    doc = {k: v for k, v in lay.to_json_obj().items() if k != "registers"}
+    v1 = cf.layout_from_json({**doc, "version": 1})
+    assert v1.registers == () and v1.chains == lay.chains
+    with pytest.raises(CfglutError, match="version 1 or 2"):
+        cf.layout_from_json({**doc, "version": 3})
+    with pytest.raises(CfglutError, match="one-entry"):
+        lay.bit_sources({"a": [0, 1], "p": [0, 1], "q": [2]})
+    with pytest.raises(CfglutError, match="has 2 entries"):
+        lay.words_for({"a": 0, "p": 1, "q": 0}, {"a": 2, "p": 2, "q": 1})
