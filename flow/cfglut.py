@@ -29,6 +29,7 @@ from pathlib import Path
 
 from dcsflow.fileio import write_text_atomic
 from dcsflow.scg.cfglut import Layout, make_layout
+from dcsflow.scg.errors import CfglutError
 
 from . import netlist as nl
 from .design import Handshake
@@ -70,6 +71,54 @@ def tlut_cells(module: dict) -> list[str]:
                                    "(TMAP of a cfglut5 build keeps TLUTs to 5; was the netlist changed?)")
         out.append(cn)
     return out
+
+
+#: name prefix of a parameter-bit register (a chain element; :mod:`dcsflow.scg.cfglut`)
+REGISTER_PREFIX = "$dcs$preg"
+#: parameter bits per register: one CFGLUT5's worth of shift cycles
+REGISTER_BITS = 32
+
+
+def design_clock(cells: dict):
+    """The design's FF clock net when all its FFs have one, else None (the loader shifts on it)."""
+    from .backend.pack_types import FF_CELLS
+
+    clocks = {c["connections"]["C"][0] for c in cells.values() if c.get("type") in FF_CELLS}
+    return clocks.pop() if len(clocks) == 1 else None
+
+
+def param_bit_registers(module: dict) -> int:
+    """Turn every TLUT cell of the template ``module`` whose entries all name one PPC output (its
+    output does not depend on its inputs: a parameter bit, which TMAP makes of a TLUT that reads one
+    parameter function, :mod:`dcsflow.tmap.parambits`) into a parameter-bit flip-flop, in place: an
+    FDRE (INIT 0, attribute ``dcs_pbit``, ``dcs_ppc`` its one entry) that holds its value (CE 0),
+    clocked by the design's clock (:func:`design_clock`; constant 0 without one). Every
+    :data:`REGISTER_BITS` of them in module order make one register, member b's D member b-1's Q, as
+    the chains shift them (:func:`module_layout`): the template packs and simulates as the device
+    holds them, a CFGLUT5 per parameter bit would shift 32 bits for one. Returns their number."""
+    clk = design_clock(module["cells"]) or "0"
+    n, prev = 0, "0"
+    for cn, c in module["cells"].items():
+        if not nl.is_tlut(c):
+            continue
+        ent = str(c["attributes"]["dcs_ppc"]).strip().rstrip(",").split(",")
+        if len(set(ent)) != 1:
+            continue
+        q = c["connections"]["O"]
+        module["cells"][cn] = {
+            "hide_name": c.get("hide_name", 1), "type": "FDRE", "parameters": {"INIT": "0"},
+            "attributes": {"dcs_pbit": "00000000000000000000000000000001", "dcs_ppc": f"{ent[0]},"},
+            "port_directions": {"C": "input", "CE": "input", "D": "input", "Q": "output", "R": "input"},
+            "connections": {"C": [clk], "CE": ["0"], "D": [prev if n % REGISTER_BITS else "0"], "Q": list(q),
+                            "R": ["0"]}}
+        prev = q[0]
+        n += 1
+    return n
+
+
+def pbit_cells(module: dict) -> list[str]:
+    """The parameter-bit flip-flops of a template module (:func:`param_bit_registers`), in order."""
+    return [cn for cn, c in module["cells"].items() if nl.is_pbit(c)]
 
 
 def choose_chain_luts(n_tluts: int, longest: int = MAX_DEFAULT_CHAIN_LUTS) -> int:
@@ -309,14 +358,30 @@ def loader_cost(build: Path, top: str, workdir: Path, with_core: bool = False) -
 
 
 def module_layout(module: dict, design_hash: str, chain_luts: int | None) -> Layout:
-    """The CFGLUT5 chains of the template ``module``: its TLUT cells in order, ``chain_luts`` per
-    chain (None: :func:`choose_chain_luts`), ``cfglut.json``'s layout.
+    """The CFGLUT5 chains of the template ``module``: its TLUT cells in order, then its
+    parameter-bit registers (:data:`REGISTER_BITS` parameter-bit flip-flops each, in module order,
+    as :func:`param_bit_registers` linked them), ``chain_luts`` elements per chain (None:
+    :func:`choose_chain_luts`), ``cfglut.json``'s layout.
 
     Raises:
-        CfglutBuildError: a TLUT wider than a CFGLUT5, no TLUT, ``chain_luts`` below 1.
+        CfglutBuildError: a TLUT wider than a CFGLUT5, no TLUT or parameter bit, ``chain_luts`` below
+            1 or so short that a partial register would sit inside a chain.
     """
     cells = tlut_cells(module)
-    return make_layout(plan_chains(cells, chain_luts or choose_chain_luts(len(cells))), design_hash)
+    bits = pbit_cells(module)
+    regs = {f"{REGISTER_PREFIX}{r}": bits[i:i + REGISTER_BITS] for r, i in enumerate(range(0, len(bits), REGISTER_BITS))}
+    elements = cells + list(regs)          # a shorter last register ends the last chain
+    try:
+        return make_layout(plan_chains(elements, chain_luts or choose_chain_luts(len(elements))), design_hash, regs)
+    except CfglutError as e:
+        raise CfglutBuildError(str(e)) from None
+
+
+def core_verilog(module: dict, top: str, layout: Layout) -> str:
+    """``core.v``: module ``<top>_dcs_core``, the netlist with the chained TLUTs as CFGLUT5s and the
+    parameter bits as shift registers (:func:`dcsflow.flow.netlist.write_verilog`)."""
+    return nl.write_verilog(module, top + "_dcs_core", cfglut_chains=[list(c) for c in layout.chains],
+                            cfglut_registers={n: list(m) for n, m in layout.registers})
 
 
 #: the Verilog files of a ``cfglut5`` build (:func:`sources`), in the order a tool reads them
@@ -336,7 +401,7 @@ def sources(module: dict, top: str, layout: Layout, hs: Handshake | None, param:
     """
     if hs is not None:
         _check_handshake(module, hs)
-    out = {"core.v": nl.write_verilog(module, top + "_dcs_core", cfglut_chains=[list(c) for c in layout.chains]),
+    out = {"core.v": core_verilog(module, top, layout),
            "dcs_cfglut_loader.v": _template("dcs_cfglut_loader.v"),
            "dcs_cfglut_gate.v": _template("dcs_cfglut_gate.v")}
     if param is not None:
@@ -346,12 +411,13 @@ def sources(module: dict, top: str, layout: Layout, hs: Handshake | None, param:
 
 
 def summary(layout: Layout, n_luts: int) -> dict:
-    """The report's ``cfglut`` entry: CFGLUT5s, chains, chain length, chain words, shift cycles and
+    """The report's ``cfglut`` entry: CFGLUT5s, parameter bits and their registers, chains, chain
+    length (elements), chain words, shift cycles and
     microseconds at :data:`SHIFT_MHZ` (the loader's START to DONE: S + 2 cycles), and ``luts`` the
     build's LUTs."""
-    n = sum(len(c) for c in layout.chains)
     cycles = layout.shift_cycles + 2
-    return {"cfglut5": n, "chains": layout.n_chains, "chain_luts": layout.chain_luts, "words": layout.words,
+    return {"cfglut5": len(layout.cfglut5s), "param_bits": layout.param_bits, "registers": len(layout.registers),
+            "chains": layout.n_chains, "chain_luts": layout.chain_luts, "words": layout.words,
             "shift_cycles": cycles, "shift_us": round(cycles / SHIFT_MHZ, 3), "shift_mhz": SHIFT_MHZ,
             "build_id": f"{layout.build_id:08x}", "luts": n_luts}
 
@@ -440,7 +506,7 @@ def check_harness(module: dict, top: str, layout: Layout, hs: Handshake, words: 
 def harness_sources(module: dict, top: str, layout: Layout) -> str:
     """The core (module ``<top>_dcs_core``), the loader and the gate as one Verilog text, for
     :func:`check_harness`."""
-    return (nl.write_verilog(module, top + "_dcs_core", cfglut_chains=[list(c) for c in layout.chains])
+    return (core_verilog(module, top, layout)
             + _template("dcs_cfglut_loader.v") + _template("dcs_cfglut_gate.v"))
 
 
@@ -483,15 +549,15 @@ def chain_literals(layout: Layout, ppc_aig, entries: dict[str, list[int]], param
         return 2 * src[v] + neg
 
     s = layout.shift_cycles
+    bsrc = layout.bit_sources(entries)
     words = [[-1] * 32 for _ in range(layout.words)]
     for c, chain in enumerate(layout.chains):
         base, k = (c // 32) * s, c % 32
         for t in range(s):
             p = s - 1 - t
             j, b = divmod(p, 32)
-            if j < len(chain):
-                ent = entries[chain[j]]
-                words[base + t][k] = lit_of(ent[b % len(ent)])
+            if j < len(chain) and bsrc[chain[j]][b] is not None:
+                words[base + t][k] = lit_of(bsrc[chain[j]][b])
     return words
 
 

@@ -49,10 +49,17 @@ def is_tlut(cell: dict) -> bool:
     return "dcs_tlut" in cell.get("attributes", {})
 
 
+def is_pbit(cell: dict) -> bool:
+    """True for a parameter-bit flip-flop of a ``cfglut5`` build (attribute ``dcs_pbit``): an FDRE
+    holding one PPC output, loaded by the CFGLUT5 chains (:func:`dcsflow.flow.cfglut.param_bit_registers`)."""
+    return "dcs_pbit" in cell.get("attributes", {})
+
+
 def tlut_entries(module: dict) -> dict[str, list[int]]:
-    """TLUT cell name -> PPC output index of each INIT bit (the ``dcs_ppc`` attribute, bit 0 first)."""
+    """TLUT cell name -> PPC output index of each INIT bit (the ``dcs_ppc`` attribute, bit 0 first);
+    a parameter-bit flip-flop (:func:`is_pbit`) has one entry, its INIT."""
     return {cn: [int(x) for x in str(c["attributes"]["dcs_ppc"]).strip().rstrip(",").split(",")]
-            for cn, c in module["cells"].items() if is_tlut(c)}
+            for cn, c in module["cells"].items() if is_tlut(c) or is_pbit(c)}
 
 
 def stats(module: dict) -> NetlistStats:
@@ -277,7 +284,7 @@ CFG_CLK, CFG_CE, CFG_CDI = "dcs_cfg_clk", "dcs_cfg_ce", "dcs_cfg_cdi"
 
 
 def write_verilog(module: dict, name: str, init_override: dict[str, int] | None = None,
-                  cfglut_chains: list[list[str]] | None = None) -> str:
+                  cfglut_chains: list[list[str]] | None = None, cfglut_registers: dict | None = None) -> str:
     """Structural Verilog of a flat module of primitives (simulates with Yosys's cells_sim.v).
 
     Args:
@@ -293,14 +300,24 @@ def write_verilog(module: dict, name: str, init_override: dict[str, int] | None 
             0 unless given): Yosys's CFGLUT5 model reads its truth table by index, so an unknown
             input makes its output unknown where a LUTk model gives the value both entries agree on,
             and registers that only start unknown in simulation would spread it.
+        cfglut_registers: chain elements of ``cfglut_chains`` that are parameter-bit registers:
+            name -> member cells (parameter-bit FDREs, :func:`is_pbit`), written as a shift register
+            on ``CFG_CLK``/``CFG_CE``: member 0's D the element's CDI, member b's D member b-1's Q,
+            the element's CDO the last member's Q (:mod:`dcsflow.scg.cfglut`).
     Raises:
         ValueError: a chained cell that is not a LUT of at most 5 inputs.
     """
     init_override = init_override or {}
     chained = {}
+    regs = cfglut_registers or {}
+    pbits = {}
     for c, chain in enumerate(cfglut_chains or ()):
         for j, cn in enumerate(chain):
-            chained[cn] = (c, j)
+            if cn in regs:
+                for b, m in enumerate(regs[cn]):
+                    pbits[m] = (c, j, b, regs[cn])
+            else:
+                chained[cn] = (c, j)
 
     def net(b) -> str:
         if isinstance(b, int):
@@ -340,6 +357,9 @@ def write_verilog(module: dict, name: str, init_override: dict[str, int] | None 
         if cn in chained:
             out.append(_cfglut5(cn, c, chained[cn], cfglut_chains, vec))
             continue
+        if cn in pbits:
+            out.append(_pbit_ff(cn, c, pbits[cn], module["cells"], cfglut_chains, vec))
+            continue
         params = dict(c.get("parameters", {}))
         if chained and c["type"] in FF_TYPES and params.get("INIT") == "x":
             params["INIT"] = "0"
@@ -355,6 +375,27 @@ def write_verilog(module: dict, name: str, init_override: dict[str, int] | None 
     return "\n".join(out) + "\n"
 
 
+def _chain_cdi(chains: list[list[str]], ch: int, j: int) -> str:
+    """The net feeding element j of chain ``ch``: the loader's ``CFG_CDI`` bit or the CDO before it."""
+    if j:
+        return f"dcs_cdo_{ch}_{j - 1}"
+    return f"{CFG_CDI}[{ch}]" if len(chains) > 1 else CFG_CDI
+
+
+def _pbit_ff(cn: str, c: dict, pos: tuple, cells: dict, chains: list[list[str]], vec) -> str:
+    """The FDRE of parameter bit ``cn`` (:func:`write_verilog`), member b of the register at
+    (chain, index) = ``pos[:2]``; the last member's Q is the register's CDO ``dcs_cdo_<chain>_<index>``."""
+    if c["type"] != "FDRE" or not is_pbit(c):
+        raise ValueError(f"register member {cn}: a parameter-bit FDRE expected, got a {c['type']}")
+    ch, j, b, members = pos
+    d = _chain_cdi(chains, ch, j) if b == 0 else vec(cells[members[b - 1]]["connections"]["Q"])
+    q = vec(c["connections"]["Q"])
+    line = (f"  FDRE #(.INIT(1'b0)) {_id(cn)} (.C({CFG_CLK}), .CE({CFG_CE}), .R(1'b0), .D({d}), .Q({q}));")
+    if b == len(members) - 1:
+        line += f"\n  wire dcs_cdo_{ch}_{j};\n  assign dcs_cdo_{ch}_{j} = {q};"
+    return line
+
+
 def _cfglut5(cn: str, c: dict, pos: tuple[int, int], chains: list[list[str]], vec) -> str:
     """The CFGLUT5 instance replacing TLUT cell ``cn`` (:func:`write_verilog`), at position ``pos``
     = (chain, index) of ``chains``; its CDO drives wire ``dcs_cdo_<chain>_<index>``."""
@@ -363,7 +404,7 @@ def _cfglut5(cn: str, c: dict, pos: tuple[int, int], chains: list[list[str]], ve
     if not 1 <= k <= 5:
         raise ValueError(f"TLUT {cn}: a {t} cannot be a CFGLUT5 (at most 5 inputs)")
     ch, j = pos
-    cdi = (f"{CFG_CDI}[{ch}]" if len(chains) > 1 else CFG_CDI) if j == 0 else f"dcs_cdo_{ch}_{j - 1}"
+    cdi = _chain_cdi(chains, ch, j)
     cdo = f"dcs_cdo_{ch}_{j}"
     conns = c["connections"]
     zero = "1'b0"

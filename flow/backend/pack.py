@@ -54,7 +54,7 @@ filling the room earlier ones left:
 
 from __future__ import annotations
 
-from ..cfglut import CFGLUT5_INPUTS
+from ..cfglut import CFGLUT5_INPUTS, design_clock
 from ..design import TLUT_KINDS
 from .pack_carry import pack_carry_chains
 from .pack_ff import pack_ffs
@@ -98,8 +98,8 @@ NO_SHARED_CLOCK = "dcs_cfg_clk"
 def cfglut_clock(cells: dict):
     """The clock net of the CFGLUT5 slices: the design's FF clock when all its FFs have one (the
     loader shifts on the design's clock), else :data:`NO_SHARED_CLOCK` (FFs stay out of them)."""
-    clocks = {str(c["connections"]["C"][0]) for c in cells.values() if c.get("type") in FF_CELLS}
-    return clocks.pop() if len(clocks) == 1 else NO_SHARED_CLOCK
+    clk = design_clock(cells)
+    return NO_SHARED_CLOCK if clk is None else str(clk)
 
 
 def _check_cfglut(luts: dict, tlut_pairs: bool) -> None:

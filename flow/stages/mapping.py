@@ -165,6 +165,16 @@ def _static_remap(ctx: Context, jobs: Jobs, top: str, defaults: dict, after, con
     return rec
 
 
+def _param_bit_registers(path: Path, top: str) -> None:
+    """A ``cfglut5`` build's finished TLUT netlist ``path`` with its parameter bits as flip-flops of
+    the chains (:func:`dcsflow.flow.cfglut.param_bit_registers`), rewritten in place."""
+    from ..cfglut import param_bit_registers
+
+    doc = load_json_file(path, NETLIST_LIMIT)
+    if param_bit_registers(doc["modules"][top]):
+        write_text_atomic(path, json.dumps(doc))
+
+
 def run(ctx: Context, front: FrontendResult) -> MapResult:
     """Run the stage (module docstring): the TLUT build and the conventional candidates, as jobs.
 
@@ -202,6 +212,8 @@ def run(ctx: Context, front: FrontendResult) -> MapResult:
         finally:
             shutil.rmtree(out / REMAP_DIR, ignore_errors=True)
     t_y = f_fin.result()["yosys_seconds"]
+    if ctx.options.tlut == "cfglut5":
+        _param_bit_registers(out / "tlut" / "netlist.json", top)
     if f_ref is not None:
         st.update(f_ref.result())
     runs = candidate_runs(conv)

@@ -56,7 +56,7 @@ def run(ctx: Context, front: FrontendResult, mapped: MapResult) -> VerifyResult:
     for cn, ent in nl.tlut_entries(module).items():
         if any(j < 0 or j >= len(ppc.outputs) for j in ent):
             raise BuildError(f"verify: TLUT {cn} names a PPC output that does not exist")
-        if 1 << int(module["cells"][cn]["type"][3:]) != len(ent):
+        if (1 if nl.is_pbit(module["cells"][cn]) else 1 << int(module["cells"][cn]["type"][3:])) != len(ent):
             raise BuildError(f"verify: TLUT {cn} has {len(ent)} PPC entries for its inputs")
     if any(c["type"].startswith(fe.TLUT_CELL) for c in module["cells"].values()):
         raise BuildError("verify: opaque TLUT cells left in the netlist")
