@@ -332,11 +332,12 @@ def comparison_rows(report: dict) -> list[tuple[str, str, str]]:
 
 def cfglut_rows(cf: dict | None) -> list[tuple[str, str, str]]:
     """(metric, conventional, TLUT) rows of a ``cfglut5`` build (``report["cfglut"]``): CFGLUT5s and
-    chains, chain words (one AXI4-Lite write each) and the shift; with ``--param-in-loader`` the raw
+    chains, parameter-bit flip-flops and their registers, chain words (one AXI4-Lite write each) and the shift; with ``--param-in-loader`` the raw
     parameter words and the generator's LUTs. None: no rows."""
     if not cf:
         return []
     rows = [("CFGLUT5s: chains x length", "-", f"{cf['cfglut5']}: {cf['chains']} x {cf['chain_luts']}"),
+            ("parameter-bit FFs (registers)", "-", f"{cf.get('param_bits', 0)} ({cf.get('registers', 0)})"),
             ("chain words per rekey", "-", str(cf["words"])),
             ("shift: cycles / µs", "-", f"{cf['shift_cycles']} / {cf['shift_us']} at {cf['shift_mhz']:g} MHz")]
     pil = cf.get("param_in_loader")
