@@ -28,6 +28,16 @@ the select of the MUXF7s and then of the MUXF8, and whose entry ``i`` is entry `
 cofactor LUT that the mux tree passes for the select bits ``i >> 6`` (``O = S ? I1 : I0``, UG474);
 the cofactor LUTs must share their inputs and the MUXF7s of a MUXF8 their select.
 
+A **parameter bit** (:mod:`dcsflow.tmap.parambits`) is a TLUT without inputs and without a claim: its
+value is its PPC output, a function of the parameters only, so it needs no obligation of its own. A
+LUT (static or TLUT, claimed or a cofactor of a wide function) that reads parameter bits is checked
+as one cell over its other inputs, in their order: its implemented entry ``i`` is the multiplexer
+tree, selected by the parameter bits' PPC literals, of the entries it holds for the bits of ``i``
+and each value of the parameter bits (with one bit and constant INIT bits: a constant, the bit or its
+complement). A parameter bit may drive an output: its PPC literal must then equal the AIG output,
+which has to be a function of the parameters only. A parameter bit read as a mux select or by a LUT
+before it fails the proof.
+
 By induction over the topological order every LUT output then equals its claimed AIG literal for all
 inputs, and so does every output. This is the classic cut-point (or "internal equivalence")
 decomposition of combinational equivalence checking, e.g. A. Kuehlmann, F. Krohm, "Equivalence
@@ -76,6 +86,9 @@ def cutpoint_proof(netlist, ppc: Aig, aig: Aig, claims: dict, seconds: float = 6
     except _Fail as e:
         return False, f"cut-point proof failed: {e}"
     local = f", {n_local} by simulation over their frontier" if n_local else ""
+    n_bits = sum(1 for lut in netlist.luts if lut.is_tlut and not lut.inputs and lut.name not in claims)
+    if n_bits:
+        local += f", {n_bits} parameter bits"
     if not ref.outputs:
         return True, (f"cut-point proof: {len(netlist.luts)} LUTs, {n_pairs} entries, all decided "
                       f"without SAT{local}")
@@ -242,7 +255,8 @@ class _Obligations:
         self.mux_read = set()   # LUTs and MUXF7s read by a mux as data
         for m in getattr(netlist, "muxes", []):
             self.mux_read.update((m.i0, m.i1))
-        self.pending = {}       # unclaimed LUT / mux name -> (cofactor LUTs, selects), read by a later mux
+        self.pending = {}       # unclaimed LUT / mux name -> (cofactor (inputs, entries), selects), read by a later mux
+        self.pbit = {}          # parameter bit (TLUT without inputs or claim) -> its PPC literal in imp
 
     def obligation(self, r: int, i_lit: int, what: str, frontier=None) -> None:
         """Reference literal ``r`` must equal implemented literal ``i_lit`` (both in ``imp``)."""
@@ -256,26 +270,42 @@ class _Obligations:
         else:
             self.pairs.setdefault((r, i_lit), what)
 
-    def _entries(self, lut) -> list:
-        """The implemented entries of ``lut``: PPC output literals of a TLUT, INIT bits of a static LUT."""
+    def _entries(self, lut) -> tuple[list, list]:
+        """(inputs other than parameter bits, implemented entries over them) of ``lut``. Its own
+        entries are the PPC output literals of a TLUT or the INIT bits of a static LUT; when it reads
+        parameter bits, entry ``i`` over the other inputs is the multiplexer tree, selected by the
+        bits' PPC literals, of its own entries at the bits of ``i`` and each value of the bits."""
         k = len(lut.inputs)
         size = 1 << k
         if lut.is_tlut and len(lut.ppc) != size or not lut.is_tlut and lut.init >> size:
             raise _Fail(f"LUT {lut.name}: truth table does not have 2^{k} entries")
         if lut.is_tlut and any(not 0 <= e < len(self.ppc_out) for e in lut.ppc):
             raise _Fail(f"LUT {lut.name}: PPC output index out of range")
-        return [self.ppc_out[lut.ppc[i]] for i in range(size)] if lut.is_tlut else \
+        own = [self.ppc_out[lut.ppc[i]] for i in range(size)] if lut.is_tlut else \
             [(lut.init >> i) & 1 for i in range(size)]
+        bits = [j for j, nm in enumerate(lut.inputs) if nm in self.pbit]
+        if not bits:
+            return list(lut.inputs), own
+        regular = [j for j in range(k) if j not in bits]
+        sel = [self.pbit[lut.inputs[j]] for j in bits]
+        got = []
+        for r in range(1 << len(regular)):
+            at = sum(((r >> t) & 1) << j for t, j in enumerate(regular))
+            vals = [own[at | sum(((b >> t) & 1) << j for t, j in enumerate(bits))] for b in range(1 << len(bits))]
+            got.append(self.imp.add_mux_tree(sel, vals))
+        return [lut.inputs[j] for j in regular], got
 
     def _expand(self, m, name: str) -> tuple:
-        """The (cofactor LUTs, selects) behind data input ``name`` of mux ``m``."""
+        """The (cofactor LUTs' (inputs, entries) of :meth:`_entries`, selects) behind data input
+        ``name`` of mux ``m``."""
         x = self.pending.pop(name, None)
         if x is None:
             raise _Fail(f"{m.kind} {m.name}: data input {name} is not a cofactor LUT or MUXF7 of its own")
         return x
 
     def _mux_group(self, cell) -> tuple[list, list]:
-        """(cofactor LUTs, selects: those of the MUXF7s, then the MUXF8's) of a MUXF7 / MUXF8."""
+        """(cofactor LUTs' (inputs, entries), selects: those of the MUXF7s, then the MUXF8's) of a
+        MUXF7 / MUXF8."""
         if cell.kind not in ("MUXF7", "MUXF8"):
             raise _Fail(f"mux {cell.name}: unknown type {cell.kind}")
         (l0, s0), (l1, s1) = self._expand(cell, cell.i0), self._expand(cell, cell.i1)
@@ -287,22 +317,29 @@ class _Obligations:
     def cell(self, cell) -> None:
         """The obligations of one cell (a LUT, or the last mux of a wide function: one LUT whose
         inputs are the cofactor LUTs' inputs and then the selects); a cell without a claim that a
-        later mux reads waits in ``pending``."""
-        if cell.name in self.claim_of or cell.name in self.var_of or cell.name in self.pending:
+        later mux reads waits in ``pending``; a parameter bit (a TLUT without inputs or claim) is
+        recorded in ``pbit`` with its PPC literal."""
+        if (cell.name in self.claim_of or cell.name in self.var_of or cell.name in self.pending
+                or cell.name in self.pbit):
             raise _Fail(f"LUT name {cell.name} used twice")
         is_mux = hasattr(cell, "kind")
         kind = cell.kind if is_mux else "LUT"
-        group = self._mux_group(cell) if is_mux else ([cell], [])
+        if not is_mux and cell.is_tlut and not cell.inputs and cell.name not in self.claims:
+            _, (lit,) = self._entries(cell)
+            self.pbit[cell.name] = lit
+            return
+        # a LUT's entries are taken here, so the parameter bits it reads come before it
+        group = self._mux_group(cell) if is_mux else ([self._entries(cell)], [])
         if cell.name not in self.claims:
             if cell.name not in self.mux_read:
                 raise _Fail(f"{kind} {cell.name} has no claimed AIG literal")
             self.pending[cell.name] = group
             return
-        luts, sels = group
-        if any(q.inputs != luts[0].inputs for q in luts):
+        parts, sels = group
+        if any(ins != parts[0][0] for ins, _ in parts):
             raise _Fail(f"{kind} {cell.name}: its cofactor LUTs have different inputs")
-        got = [e for q in luts for e in self._entries(q)]
-        self._function(cell.name, list(luts[0].inputs) + sels, got)
+        got = [e for _, entries in parts for e in entries]
+        self._function(cell.name, parts[0][0] + sels, got)
 
     def _leaves(self, lut_name: str, cell_inputs: list) -> dict:
         """AIG variable -> (input position, complemented) of each input of a cell: a regular input or
@@ -313,6 +350,8 @@ class _Obligations:
                 ll = self.claim_of[nm]
             elif nm in self.var_of and nm not in self.pset:
                 ll = 2 * self.var_of[nm]
+            elif nm in self.pbit:
+                raise _Fail(f"{lut_name}: parameter bit {nm} read as a mux select")
             else:
                 raise _Fail(f"LUT {lut_name}: input {nm} is neither a regular input nor an earlier LUT")
             if ll >> 1 in leaf or ll >> 1 == 0:
@@ -362,7 +401,8 @@ class _Obligations:
         self.claim_of[lut_name] = lit
 
     def outputs(self) -> None:
-        """Each netlist output is driven by what implements the AIG output of the same name and place."""
+        """Each netlist output is driven by what implements the AIG output of the same name and place
+        (a parameter bit: the AIG output is a function of the parameters equal to its PPC literal)."""
         netlist, aig, var_of = self.netlist, self.aig, self.var_of
         if [n for n, _ in netlist.outputs] != list(aig.output_names):
             raise _Fail("netlist outputs differ from the AIG's outputs (names or order)")
@@ -375,6 +415,13 @@ class _Obligations:
             elif drv in var_of and drv not in self.pset:
                 if o != 2 * var_of[drv]:
                     raise _Fail(f"output {oname} is driven by input {drv}, which is not the AIG's output")
+            elif drv in self.pbit:
+                try:
+                    ref = self.param_only(o >> 1) ^ (o & 1)
+                except NotParameterOnly as e:
+                    raise _Fail(f"output {oname} is driven by parameter bit {drv} but reads regular input "
+                                f"{aig.input_names[e.var - 1]}") from None
+                self.obligation(ref, self.pbit[drv], f"output {oname} (parameter bit {drv})")
             else:
                 raise _Fail(f"output {oname}: unknown driver {drv}")
 

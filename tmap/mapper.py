@@ -14,6 +14,8 @@ own step of :mod:`dcsflow.steps`:
 4. PPC optimization with ABC (:func:`dcsflow.tmap.ppc.optimize_ppc`, step "PPC optimization (ABC)")
    and re-sharing of equal / constant outputs (:func:`dcsflow.tmap.ppc.reshare`, step "PPC
    re-sharing");
+   with ``param_bits``, TLUTs that read one parameter function become static LUTs on parameter bits
+   (:func:`dcsflow.tmap.parambits.split_param_bits`, step "parameter bits");
 5. proof that netlist ∘ PPC equals the AIG for all parameter values (:func:`dcsflow.tmap.proof.verify`,
    step "proof").
 
@@ -35,6 +37,7 @@ from .build import build
 from .candidates import choose_cover
 from .errors import TmapError
 from .options import MapOptions
+from .parambits import split_param_bits
 from .params import mapping_params
 from .ppc import optimize_ppc, reshare
 from .proof import verify
@@ -78,7 +81,14 @@ def map_tluts(aig: Aig, params: list[str], options: MapOptions | None = None, pr
     if ppc.num_outputs:
         with steps.step("PPC re-sharing"):
             netlist, ppc, affine = reshare(netlist, ppc, affine)
+    n_bits = 0
+    if opt.param_bits and ppc.num_outputs:
+        with steps.step("parameter bits"):
+            netlist, affine, n_split, n_bits = split_param_bits(netlist, ppc, affine, opt.K)
+        if n_split:
+            notes.append(f"{n_split} TLUTs read one parameter function: static LUTs on {n_bits} parameter bits")
     stats = _stats(netlist, ppc, aig, len(params), time.perf_counter() - t0, ppc_seconds)
+    stats.param_bits = n_bits
     res = MapResult(netlist, ppc, stats, notes, claims, choice.aig if choice.aig is not comb else None, affine)
     if opt.verify:
         with steps.step("proof"):

@@ -186,13 +186,16 @@ class TlutNetlist:
         return "\n".join(out) + "\n"
 
     def depth(self) -> int:
-        """Number of LUT levels on the longest input-to-output path (MUXF7/MUXF8 add none)."""
+        """Number of LUT levels on the longest input-to-output path (MUXF7/MUXF8 add none, nor does a
+        LUT without inputs: no input-to-output path passes it, and a parameter bit is a flip-flop)."""
         lvl = {}
         for c in self.cells():
             if isinstance(c, Mux):
                 lvl[c.name] = max(lvl.get(c.i0, 0), lvl.get(c.i1, 0), lvl.get(c.s, 0))
+            elif c.inputs:
+                lvl[c.name] = 1 + max(lvl.get(x, 0) for x in c.inputs)
             else:
-                lvl[c.name] = 1 + max((lvl.get(x, 0) for x in c.inputs), default=0)
+                lvl[c.name] = 0
         return max((lvl.get(d, 0) for _, d in self.outputs), default=0)
 
 

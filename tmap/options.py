@@ -79,6 +79,12 @@ class MapOptions:
             more LUTs on them) and keep its cover when it is better (as for ``aig_scripts``; proved
             the same way). None: on whenever ABC-optimized variants are tried (``aig_scripts`` not
             empty after :meth:`resolved`: the full default mode, ``--abc-opt``), else off.
+        param_bits: TLUTs that read one parameter function (every entry a constant or one PPC
+            function, either polarity) become static LUTs with one input more, reading a
+            **parameter bit**: a TLUT without inputs on that function, shared by all LUTs that read
+            it, which a CFGLUT5 build (``tlut_k``) holds in a flip-flop of its shift chains instead of
+            shifting 32 INIT bits to carry one bit (:func:`dcsflow.tmap.parambits.split_param_bits`;
+            only where the static LUT fits in ``K`` inputs).
     """
 
     K: int = 6
@@ -97,6 +103,7 @@ class MapOptions:
     extra_cuts: tuple | None = None
     shannon: bool | None = None
     wide: bool | None = None
+    param_bits: bool = False
 
     def resolved(self, aig_ands: int) -> "MapOptions":
         """A copy with the default mode filled in for an AIG of ``aig_ands`` AND nodes (``params``:

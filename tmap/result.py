@@ -25,7 +25,8 @@ class MapStats:
     """Figures of one mapping: LUT count (static + TLUTs), TLUTs, LUT depth, PPC AND nodes and
     outputs, proof result (None when not run), mapping seconds (wall, including the PPC optimization,
     whose share is ``ppc_seconds``; the proof is not included), AIG AND nodes, parameter count,
-    MUXF7 and MUXF8 cells of wide functions."""
+    MUXF7 and MUXF8 cells of wide functions, parameter bits (``MapOptions.param_bits``: TLUTs without
+    inputs that static LUTs read; ``luts`` and ``tluts`` count them too)."""
 
     luts: int
     tluts: int
@@ -40,6 +41,7 @@ class MapStats:
     proof: str = ""
     muxf7: int = 0
     muxf8: int = 0
+    param_bits: int = 0
 
     def as_dict(self) -> dict:
         """Plain dict of the figures."""
