@@ -48,7 +48,9 @@ def tmap_mapper(aig_path: Path, params: list[str], out_dir: Path, K: int = 6, ar
     and its ABC-optimized variants (``tmap.options.ABC_AIG_SCRIPTS``) plus 8 cuts on the front end's AIG
     (the best cover is kept), or 8
     cuts on the AIG alone above ``tmap.options.FULL_MODE_ANDS`` AND nodes, TLUTs of at most ``tlut_k``
-    regular inputs (None: ``K``); writes out_dir/{netlist.json,ppc.aig,ppc.json}."""
+    regular inputs (None: ``K``; given, also parameter bits: ``MapOptions.param_bits``); writes
+    out_dir/{netlist.json,ppc.aig,ppc.json}. ``stats["luts"]`` leaves the parameter bits out (they
+    are flip-flops of the chains)."""
     try:
         from dcsflow.aig import read_aiger
         from dcsflow.tmap.mapper import map_tluts
@@ -59,12 +61,16 @@ def tmap_mapper(aig_path: Path, params: list[str], out_dir: Path, K: int = 6, ar
     aig = read_aiger(str(aig_path))
     # the default mode (ABC-optimized AIG variants, 16 priority cuts per node) cuts the picipher
     # designs' LUTs by ~15% (and their depth); the proof stays against the front end's AIG
-    res = map_tluts(aig, params, MapOptions(K=K, area=area, verify=True, tlut_k=tlut_k), progress=status)
+    # TLUTs for CFGLUT5s (tlut_k): a TLUT that reads one parameter function becomes a static LUT on
+    # a parameter bit, which the chains load as a flip-flop (one bit instead of a CFGLUT5's 32)
+    res = map_tluts(aig, params, MapOptions(K=K, area=area, verify=True, tlut_k=tlut_k, param_bits=tlut_k is not None),
+                    progress=status)
     out_dir.mkdir(parents=True, exist_ok=True)
     res.write(str(out_dir))
     st = res.stats
     stats = dataclasses.asdict(st) if dataclasses.is_dataclass(st) else dict(vars(st) if not isinstance(st, dict) else st)
     stats["notes"] = list(res.notes)
+    stats["luts"] = stats["luts"] - stats.get("param_bits", 0)
     netlist = load_json_file(out_dir / "netlist.json", NETLIST_LIMIT)
     return MapOutcome(netlist=netlist, ppc_path=out_dir / "ppc.aig", stats=stats,
                       seconds=time.perf_counter() - t0)
