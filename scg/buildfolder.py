@@ -446,7 +446,7 @@ class BuildFolder:
         Raises:
             BuildFolderError: not listed, unreadable, no such top module, the PPC hash it records
                 (attribute ``dcs_ppc_sha256``) is not ppc.aig's, or a TLUT of ``ppc.json`` is not
-                a TLUT cell of it.
+                a TLUT cell (or parameter-bit flip-flop) of it.
         """
         p = self.path / "template.json"
         doc = read_json(self._listed("template.json", "template netlist"), "template netlist", limit=NETLIST_LIMIT)
@@ -458,7 +458,9 @@ class BuildFolder:
         if (module.get("attributes") or {}).get("dcs_ppc_sha256") != self._digests["ppc.aig"]:
             raise BuildFolderError(f"{self.path}: PPC hash does not match the template netlist (mismatched build folder)")
         for cell in self.tlut_entries:
-            if cell not in cells or "dcs_tlut" not in (cells[cell].get("attributes") or {}):
+            attrs = (cells[cell].get("attributes") or {}) if cell in cells else {}
+            # a cfglut5 build's parameter bits are flip-flops marked dcs_pbit
+            if "dcs_tlut" not in attrs and "dcs_pbit" not in attrs:
                 raise BuildFolderError(f"{self.path}: PPC manifest names TLUT {cell!r} absent from the netlist")
         return module
 

@@ -58,7 +58,8 @@ def test_cfglut5s_sit_in_slicem_sites(built):
     pl = json.loads((built / "tlut" / "placement.json").read_text())
     dev = get_device(pl["device"])
     kind = {name: s.kind for name, s in dev.sites.items()}
-    tluts = {c for ch in json.loads((built / "cfglut.json").read_text())["chains"] for c in ch}
+    lay = json.loads((built / "cfglut.json").read_text())
+    tluts = {c for ch in lay["chains"] for c in ch if c not in lay["registers"]}
     placed = {}
     for s in pl["slices"]:
         for lut in s["luts"]:
@@ -207,10 +208,12 @@ def test_report_shows_chains_not_frames(built):
     rep = json.loads((built / "report.json").read_text())
     lay = json.loads((built / "cfglut.json").read_text())
     assert "rekey" not in rep["backend"] and rep["backend"]["tlut"]["slices"] > 0
-    n = sum(len(c) for c in lay["chains"])
+    n = sum(1 for c in lay["chains"] for e in c if e not in lay["registers"])
+    bits = sum(len(m) for m in lay["registers"].values())
     words = -(-len(lay["chains"]) // 32) * lay["chain_luts"] * 32
     rows = {m: t for m, _, t in comparison_rows(rep)}
     assert rows["CFGLUT5s: chains x length"] == f"{n}: {len(lay['chains'])} x {lay['chain_luts']}"
+    assert rows["parameter-bit FFs (registers)"] == f"{bits} ({len(lay['registers'])})"
     assert rows["chain words per rekey"] == str(words)
     assert rows["shift: cycles / µs"].startswith(f"{32 * lay['chain_luts'] + 2} / ")
     assert not any("ICAP" in m or "frames per rekey" in m for m in rows)

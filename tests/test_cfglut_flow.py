@@ -87,14 +87,22 @@ def test_build_writes_chains_loader_and_report(built):
     bj = json.loads((built / "build.json").read_text())
     lay = json.loads((built / "cfglut.json").read_text())
     assert bj["tlut"] == "cfglut5" and "cfglut.json" in bj["files"] and "cfglut/top.v" in bj["files"]
-    cells = [c for ch in lay["chains"] for c in ch]
+    regs = lay["registers"]
+    cells = [c for ch in lay["chains"] for c in ch if c not in regs]
+    bits = [m for ms in regs.values() for m in ms]
     assert rep["cfglut"]["cfglut5"] == len(cells) == rep["tlut"]["tluts"] > 0
+    assert rep["cfglut"]["param_bits"] == len(bits) > 0 and rep["cfglut"]["registers"] == len(regs)
     assert lay["chain_luts"] == 3 and all(len(ch) <= 3 for ch in lay["chains"])
     assert rep["cfglut"]["shift_cycles"] == 32 * 3 + 2
     core = (built / "cfglut" / "core.v").read_text()
     assert core.count("CFGLUT5 #(") == len(cells)
+    assert core.count("(.C(dcs_cfg_clk), .CE(dcs_cfg_ce), .R(1'b0)") == len(bits)      # shifted by the loader
     tmap = json.loads((built / "tmap" / "netlist.json").read_text())
     assert tmap["tlut_k"] == 5 and all(len(t["inputs"]) <= 5 for t in tmap["luts"] if "ppc" in t)
+    # every parameter bit is a TLUT without inputs in TMAP's netlist, a flip-flop in the template
+    assert len(bits) == sum(1 for t in tmap["luts"] if "ppc" in t and not t["inputs"])
+    tpl = json.loads((built / "template.json").read_text())["modules"][bj["top"]]["cells"]
+    assert all(tpl[m]["type"] == "FDRE" and "dcs_pbit" in tpl[m]["attributes"] for m in bits)
 
 
 def test_check_loads_two_keys_per_run(built):
@@ -123,7 +131,12 @@ def test_runtime_words_load_the_ppc_inits(built):
     entries = {c: len(e) for c, e in b.tlut_entries.items()}
     inits = tlut_values(b, [{"key": 0x5A}])[0]
     back = inits_from_words(lay.chains, lay.words_for(inits, entries))
+    regs = lay.register_map
+    assert regs and lay.cfglut5s, "keysbox has both kinds of element"
     for cell, v in back.items():
+        if cell in regs:             # a parameter bit per flip-flop, FF_b at bit b
+            assert all(((v >> b) & 1) == inits[m] for b, m in enumerate(regs[cell])), cell
+            continue
         n = entries[cell]
         assert all(((v >> a) & 1) == ((inits[cell] >> (a % n)) & 1) for a in range(32)), cell
 
@@ -217,7 +230,8 @@ def test_loader_cost_leaves_the_core_out(built, tmp_path):
     from dcsflow.flow.cfglut import loader_cost
 
     top = json.loads((built / "build.json").read_text())["top"]
-    n = sum(len(c) for c in json.loads((built / "cfglut.json").read_text())["chains"])
+    lay = json.loads((built / "cfglut.json").read_text())
+    n = sum(1 for c in lay["chains"] for e in c if e not in lay["registers"])
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     cost = loader_cost(built, top, tmp_path / "a")
