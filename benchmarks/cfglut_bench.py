@@ -7,7 +7,8 @@ For every design three builds are compared (``--build NAME:frames=DIR`` / ``NAME
 finished ones; the others are built into a temporary folder): the ``frames`` build (the default TLUT
 realization; its conventional baseline is the strongest candidate its back end chose, the same in both
 builds) and the ``cfglut5`` build (``dcsflow build --tlut cfglut5``). Figures: LUTs, TLUTs, slices
-(SLICEMs), LUT depth of each and of the conventional baseline; the cfglut5 build's CFGLUT5s, chains,
+(SLICEMs), LUT depth of each and of the conventional baseline; the cfglut5 build's CFGLUT5s,
+parameter-bit flip-flops (TLUTs that read one parameter function, as static LUTs on a bit), chains,
 chain words and shift cycles; and the rekey time, modelled from measured counts:
 
 - **HWICAP** (frames build): ``benchmarks/rekey_bench.py``'s own measurement and model (ICAP words
@@ -136,7 +137,7 @@ def bench(name: str, given: dict, keys: int, jobs: int, tmp: Path) -> dict:
         "frames": fr, "cfglut5": cf,
         "luts_frames": fr["luts"], "luts_cfglut5": cf["luts"], "luts_ratio": round(cf["luts"] / fr["luts"], 3),
         "slices_frames": fr["slices"], "slices_cfglut5": cf["slices"], "slicems_cfglut5": cf["slicems"],
-        "cfglut5s": c["cfglut5"], "chains": c["chains"], "chain_luts": c["chain_luts"], "words": c["words"],
+        "cfglut5s": c["cfglut5"], "param_bits": c.get("param_bits", 0), "chains": c["chains"], "chain_luts": c["chain_luts"], "words": c["words"],
         "shift_cycles": c["shift_cycles"], "shift_us": round(shift_us, 2),
         "scg_instructions_cfglut": scg["instructions"], "scg_spread_cfglut": scg["spread"],
         "scg_ppc_instructions_cfglut": scg["ppc"], "scg_code_style_cfglut": scg["style"],
@@ -158,7 +159,8 @@ def line(r: dict) -> str:
     return (f"{r['design']}: LUTs {r['luts_frames']} frames / {r['luts_cfglut5']} cfglut5 ({r['luts_ratio']}x), "
             f"slices {r['slices_frames']} / {r['slices_cfglut5']} (SLICEMs {r['slicems_cfglut5']}); "
             f"conventional {r['conventional']['luts']} LUTs, {r['conventional']['slices']} slices "
-            f"({r['conventional']['baseline']}); {r['cfglut5s']} CFGLUT5 in {r['chains']} chains of "
+            f"({r['conventional']['baseline']}); {r['cfglut5s']} CFGLUT5 and {r['param_bits']} parameter-bit FFs in "
+            f"{r['chains']} chains of "
             f"{r['chain_luts']}, {r['words']} words, shift {r['shift_us']} us; loader and gate "
             f"{r['loader']['luts']} LUTs, {r['loader']['ffs']} FFs, {r['loader']['ramb18']} RAMB18; rekey: HWICAP {r['rekey_us_hwicap']} us, "
             f"AXI4-Lite {r['rekey_us_axilite']} us (SCG {r['scg_instructions_cfglut']} A9 instructions, spread "
@@ -175,7 +177,8 @@ def docs_page(results: dict) -> None:
         cv, fr, cf, pil = r["conventional"], r["frames"], r["cfglut5"], r["param_in_loader"]
         rows.append([f"`{n}`", f"{cv['luts']} / {cv['slices']} / {cv['depth']} ({cv['baseline']})",
                      f"{fr['luts']} ({fr['tluts']} TLUTs) / {fr['slices']} / {fr['depth']}",
-                     f"{cf['luts']} ({cf['tluts']} CFGLUT5) / {cf['slices']} ({cf['slicems']} SLICEM) / {cf['depth']}",
+                     f"{cf['luts']} ({r['cfglut5s']} CFGLUT5, {r['param_bits']} parameter-bit FFs) / {cf['slices']} "
+                     f"({cf['slicems']} SLICEM) / {cf['depth']}",
                      f"{r['chains']} x {r['chain_luts']}, {r['words']} words",
                      f"{r['loader']['luts']} / {r['loader']['ffs']} / {r['loader']['ramb18']}", r["shift_us"],
                      r["rekey_us_hwicap"],
@@ -196,7 +199,9 @@ def docs_page(results: dict) -> None:
                         "the parameter generator, with `--param-in-loader`) are counted apart, as Yosys's "
                         "`synth_xilinx` maps `cfglut/top.v` with the core a black box "
                         "(`flow.cfglut.loader_cost`). The frames column does not count the AXI HWICAP "
-                        "either.")
+                        "either. A cfglut5 build makes a TLUT that reads one parameter function a static LUT "
+                        "on a parameter-bit flip-flop of the chains (32 per chain element) instead of a "
+                        "CFGLUT5.")
 
 
 def main() -> None:
@@ -218,7 +223,8 @@ def main() -> None:
     print(json.dumps({n: {k: r[k] for k in ("luts_frames", "luts_cfglut5", "slices_frames", "slices_cfglut5",
                                             "shift_us", "rekey_us_axilite", "rekey_us_param_in_loader",
                                             "rekey_us_hwicap", "rekey_us_dma", "scg_instructions_cfglut",
-                                            "scg_spread_cfglut", "luts_cfglut5_with_loader")}
+                                            "scg_spread_cfglut", "luts_cfglut5_with_loader", "cfglut5s",
+                                            "param_bits")}
                       for n, r in results.items()}))
 
 
