@@ -3,12 +3,16 @@
 Every TLUT of a ``cfglut5`` build is a CFGLUT5 (UG953: a 5-input LUT of a SLICEM whose 32 INIT bits
 shift in from the fabric through CDI, 32 clock cycles per LUT, O6 the LUT output). TMAP keeps every
 TLUT to at most :data:`CFGLUT5_INPUTS` regular inputs (a wider parameter-dependent function becomes
-CFGLUT5s under MUXF7/MUXF8, :mod:`dcsflow.tmap.cuts`). The outputs stage (:func:`write_outputs`)
-then writes, beside the template netlist:
+CFGLUT5s under MUXF7/MUXF8, :mod:`dcsflow.tmap.cuts`). A TLUT that reads one parameter function
+is no CFGLUT5: TMAP makes it a static LUT on a parameter bit (:mod:`dcsflow.tmap.parambits`), which
+the mapping stage turns into a flip-flop (:func:`param_bit_registers`), 32 of them one register
+that shifts like a CFGLUT5. The outputs stage (:func:`write_outputs`) then writes, beside the
+template netlist:
 
-- ``cfglut.json``: the chains (format ``dcsflow-cfglut-layout 1``, :class:`dcsflow.scg.cfglut.Layout`):
-  the TLUT cells in template order, cut into chains of ``chain_luts`` CFGLUT5s;
-- ``cfglut/core.v``: the netlist with every TLUT a CFGLUT5 (INIT 0) in its chain, module
+- ``cfglut.json``: the chains (format ``dcsflow-cfglut-layout 2``, :class:`dcsflow.scg.cfglut.Layout`):
+  the TLUT cells in template order, then the registers, cut into chains of ``chain_luts`` elements;
+- ``cfglut/core.v``: the netlist with every TLUT a CFGLUT5 (INIT 0) and every parameter bit an FDRE
+  in its chain, module
   ``<top>_dcs_core`` with the design's ports and :data:`dcsflow.flow.netlist.CFG_CLK`, ``CFG_CE``,
   ``CFG_CDI``;
 - ``cfglut/dcs_cfglut_loader.v`` and ``cfglut/dcs_cfglut_gate.v``: the loader (AXI4-Lite registers and
