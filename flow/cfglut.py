@@ -85,9 +85,8 @@ REGISTER_BITS = 32
 
 def design_clock(cells: dict):
     """The design's FF clock net when all its FFs have one, else None (the loader shifts on it)."""
-    from .backend.pack_types import FF_CELLS
-
-    clocks = {c["connections"]["C"][0] for c in cells.values() if c.get("type") in FF_CELLS}
+    clocks = {c["connections"]["C"][0] for c in cells.values()
+              if c.get("type") in nl.FF_TYPES and "C" in c.get("connections", {})}
     return clocks.pop() if len(clocks) == 1 else None
 
 
