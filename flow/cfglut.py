@@ -101,11 +101,9 @@ def param_bit_registers(module: dict) -> int:
     holds them, a CFGLUT5 per parameter bit would shift 32 bits for one. Returns their number."""
     clk = design_clock(module["cells"]) or "0"
     n, prev = 0, "0"
-    for cn, c in module["cells"].items():
-        if not nl.is_tlut(c):
-            continue
-        ent = str(c["attributes"]["dcs_ppc"]).strip().rstrip(",").split(",")
-        if len(set(ent)) != 1:
+    for cn, ent in nl.tlut_entries(module).items():
+        c = module["cells"][cn]
+        if not nl.is_tlut(c) or len(set(ent)) != 1:
             continue
         q = c["connections"]["O"]
         module["cells"][cn] = {
