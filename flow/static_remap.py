@@ -108,13 +108,9 @@ def remap(net: TlutNetlist, kept: set[str], script: str = SCRIPT, timeout: float
     new_luts = [Lut(ren[lut.name], [ren.get(x, x) for x in lut.inputs], lut.init) for lut in got.luts]
     drv = {}
     for (_, d), x in zip(got.outputs, need):
-        d = ren.get(d, d)
-        if d in ("0", "1"):                                  # a constant output: a 0-input LUT
-            nm = f"{PREFIX}const{d}"
-            if nm not in {c.name for c in new_luts}:
-                new_luts.append(Lut(nm, [], int(d)))
-            d = nm
-        drv[x] = d
+        # a constant output stays the constant net "0"/"1": the re-import ties the readers to it (a
+        # static LUT without inputs is not a netlist cell; only a parameter bit is)
+        drv[x] = ren.get(d, d)
 
     def r(x: str) -> str:
         return drv.get(x, x)

@@ -130,3 +130,24 @@ def test_a_candidate_abc_cannot_make_is_skipped_not_fatal(monkeypatch):
     better, rec = sr.recover(net, _module, _module(net))
     assert better is None and rec["result"].startswith("not kept")
     assert rec["candidates"] and all(c["failed"] == "ABC wrote no netlist" for c in rec["candidates"])
+
+
+def test_a_constant_the_kept_cells_read_stays_a_constant_net_not_a_lut_without_inputs():
+    # k = x0 AND NOT x0 is 0: ABC makes it a constant output; the TLUT t (kept) reads it. The re-import
+    # refuses a static LUT without inputs (flow.frontend._lut_cell), so the constant must stay a net.
+    params = ["p0", "p1", "p2", "p3"]
+    ppc = Aig()
+    for p in params:
+        ppc.add_input(p)
+    for i in range(4):
+        ppc.add_output(2 * (1 + i), f"e{i}")
+    luts = [Lut("k", ["x0", "x0"], AND2 & 0b0110), Lut("t", ["k", "a"], None, [0, 1, 2, 3])]
+    luts += [Lut(f"c{i}", ["t" if i == 0 else f"c{i - 1}", f"x{i + 1}"], XOR2) for i in range(4)]
+    net = TlutNetlist(6, ["a"] + [f"x{i}" for i in range(5)], params, luts, [("y", "c3"), ("z", "k")])
+    got = sr.remap(net, sr.tlut_region(net))
+    assert got is not None
+    out = got[0]
+    assert all(c.inputs for c in out.luts if not c.is_tlut)
+    t = next(c for c in out.luts if c.name == "t")
+    assert t.inputs[0] == "0" and dict(out.outputs)["z"] == "0"
+    assert _same(net, out, ppc)
