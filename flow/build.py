@@ -441,8 +441,9 @@ def _run(opts: BuildOptions, out: Path, ctx: Context, prog: _Progress, runner: J
         for name in STAGES[start:i1 + 1]:
             prog.stage(name)
             ctx.ran[name] = (time.perf_counter(), time.thread_time())
-            if name == "tmap" and i1 >= STAGES.index("verify"):
-                # the front-end check needs only the front end: it runs beside the tmap stage
+            if name == "tmap" and i1 >= STAGES.index("verify") and "frontcheck" not in ctx.started:
+                # the front-end check needs only the front end: it runs beside the tmap stage (the
+                # frontend stage starts it itself when this run made the front end)
                 ctx.started["frontcheck"] = submit_for_build(ctx, records["frontend"])
             with step(name):
                 rec = _run_stage(name, ctx, records)

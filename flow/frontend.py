@@ -186,7 +186,7 @@ def _run(script: str, workdir: Path, name: str, status, names: dict[str, str]) -
 
 
 def synthesize_pre(spec: DesignSpec, workdir: Path, status: Callable[[str], None] | None = None,
-                   submit: Callable | None = None) -> tuple[Path, str, float]:
+                   submit: Callable | None = None, pending: list | None = None) -> tuple[Path, str, float]:
     """Run Yosys up to LUT mapping; returns (pre.json path, top module name, Yosys seconds summed
     over its runs).
 
@@ -195,6 +195,9 @@ def synthesize_pre(spec: DesignSpec, workdir: Path, status: Callable[[str], None
     When the conventional baseline needs its own front end (:data:`CONVENTIONAL_PRE`), ``submit``
     (e.g. :meth:`dcsflow.flow.jobs.Jobs.submit`: ``submit(name, fn, *args)`` -> a future) runs it
     beside the TLUT build's; None: one after the other. The two runs share no file they write.
+    ``pending`` (a list, with ``submit``): do not wait for that job; append a callable that waits
+    for it, checks its netlist and returns its seconds (raising what it raises), so that the caller
+    can work on ``pre.json`` meanwhile; the seconds returned here are then the TLUT build's only.
 
     Raises:
         YosysError: Yosys failed (syntax errors carry Yosys's file:line message; a crash its exit
@@ -267,30 +270,49 @@ def synthesize_pre(spec: DesignSpec, workdir: Path, status: Callable[[str], None
             conv_lines = (lines + ([f"chparam {sets} {spec.top}"] if sets else [])
                           + [f"synth_xilinx -flatten {top_opt} -run :map_luts"] + tail)
         lines += split(add_cmds) if add_cmds else [f"synth_xilinx -flatten {top_opt} -run :map_luts"]
-    secs += _both_front_ends(lines + tail, conv_lines, workdir, status, names, submit)
+    later = [] if pending is not None and submit is not None else None
+    secs += _both_front_ends(lines + tail, conv_lines, workdir, status, names, submit, later)
     _write_adders(workdir, mode, spec.lut_size, n_adders, decision)
     pre = workdir / "pre.json"
-    for path in (pre, conv):
+    try:
+        _check_front_json(pre if later else None, pre, conv)
+    except FrontendError:
+        futures.wait(later or [])              # no conventional netlist written after this error
+        conv.unlink(missing_ok=True)
+        raise
+    for fut in later or ():
+        def finish(fut=fut) -> float:
+            s = fut.result()
+            _check_front_json(conv, pre, conv)
+            return s
+        pending.append(finish)
+    top = spec.top or _find_top(json.loads(pre.read_bytes()))
+    return pre, top, secs
+
+
+def _check_front_json(only: Path | None, pre: Path, conv: Path) -> None:
+    """:func:`check_json_text` of the front ends' netlists (``only``: just that one); a bad one
+    removes both (not left behind looking valid) and raises FrontendError."""
+    for path in (only,) if only is not None else (pre, conv):
         raw = path.read_bytes() if path.exists() else b""
         if b"\\uFFFF" in raw:                    # cheap test first: pre.json can be large
             try:
                 check_json_text(json.loads(raw))
             except FrontendError:
-                pre.unlink(missing_ok=True)      # not left behind looking valid
+                pre.unlink(missing_ok=True)
                 conv.unlink(missing_ok=True)
                 raise
-    top = spec.top or _find_top(json.loads(pre.read_bytes()))
-    return pre, top, secs
 
 
 def _both_front_ends(lines: list[str], conv_lines: list[str] | None, workdir: Path, status, names: dict[str, str],
-                     submit: Callable | None) -> float:
+                     submit: Callable | None, later: list | None = None) -> float:
     """:func:`_run_writing` of the TLUT build's front end (``lines`` -> ``pre.json``) and, if
     given, of the conventional baseline's (``conv_lines`` -> :data:`CONVENTIONAL_PRE`), the latter
     as a job of ``submit`` (without progress: it may run in a worker process) while the former runs
     here; ``submit`` None: the conventional one first, in this process. Returns the seconds of both.
     Raises what either raises (the TLUT run's error first; the job is waited for, so no Yosys is
-    left running)."""
+    left running). ``later`` (a list): the job is not waited for; its future (of its seconds) is
+    appended instead."""
     tlut = (lines, "pre.json", workdir, "frontend")
     if conv_lines is None:
         return _run_writing(*tlut, status, names)
@@ -304,7 +326,10 @@ def _both_front_ends(lines: list[str], conv_lines: list[str] | None, workdir: Pa
         fut.cancel()
         futures.wait([fut])
         raise
-    return secs + fut.result()
+    if later is None:
+        return secs + fut.result()
+    later.append(fut)
+    return secs
 
 
 def _top_probe(read_lines: list[str], workdir: Path, status, names: dict[str, str]) -> tuple[list[str], float]:

@@ -147,6 +147,10 @@ def test_parallel_build_equals_serial_build(tmp_path):
     assert not differ
     assert a.report["timing"]["jobs"] == 1 and b.report["timing"]["jobs"] == 2
     assert len(a.report["baselines"]) == 5
+    # a conventional candidate is packed as soon as it is made, in the tmap stage (recorded under
+    # backend): with -j 1 before TMAP runs, as the candidates are submitted first
+    start = {s["path"]: s["start"] for s in a.report["timing"]["steps"]}
+    assert start["backend/pack baseline yosys-abc"] < start["tmap/tmap"] < start["backend/pack tlut"]
 
 
 def test_report_records_where_the_time_went(tmp_path):

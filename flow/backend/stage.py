@@ -115,6 +115,16 @@ def pack_job(out: Path, src: str, top: str, backend: str, tlut_pairs: bool, lut_
     return packing, packing.utilization(), time.perf_counter() - t0
 
 
+def pack_candidate_job(out: Path, run, top: str, backend: str, tlut_pairs: bool, lut_size: int = 6) -> tuple | None:
+    """Job: :func:`pack_job` of a conventional candidate as soon as it is made (``run``: its
+    :class:`dcsflow.flow.baselines.BaselineRun`), so that the back end finds it packed. Returns
+    (its netlist path relative to ``out``, packing, utilization, seconds), or None when the
+    candidate has no netlist (skipped or failed)."""
+    if not run.netlist:
+        return None
+    return (run.netlist, *pack_job(out, run.netlist, top, backend, tlut_pairs, lut_size))
+
+
 def place_job(out: Path, src: str, top: str, backend: str, device_name: str, seed: int, packing) -> tuple:
     """Job: the placement of ``packing`` (of the netlist ``out/src``) on ``device_name``. Returns
     (placement, seconds)."""
@@ -138,7 +148,7 @@ def run_backend(out: Path, *, top: str, design_hash: str, ppc_path: Path, params
                 tlut_pairs: bool = False, board_ports: frozenset[str] = frozenset(),
                 baselines: list | tuple = DEFAULT_BASELINES, jobs=None,
                 step: Callable[[str], None] = lambda s: None, lut_size: int = 6, tlut: str = "frames",
-                chain_luts: int | None = None, handshake=None) -> BackendOutcome:
+                chain_luts: int | None = None, handshake=None, packed: dict | None = None) -> BackendOutcome:
     """Run the back end on the TLUT implementation and every conventional candidate of the build
     folder ``out`` (module docstring): every netlist is packed, the conventional implementation
     chosen by the packings' slice counts (:func:`dcsflow.flow.baselines.choose`), and the TLUT
@@ -158,7 +168,11 @@ def run_backend(out: Path, *, top: str, design_hash: str, ppc_path: Path, params
         build's LUT size (below 6 one LUT per LUT site, :func:`dcsflow.flow.backend.pack.pack`);
         tlut: the TLUT realization (``cfglut5``: the TLUTs are CFGLUT5s in SLICEMs; the summary's
         ``tlut`` gains ``cfglut_slices`` and ``device_slicem``); chain_luts / handshake: a
-        ``cfglut5`` build's chain length and the design's input handshake (for the export).
+        ``cfglut5`` build's chain length and the design's input handshake (for the export);
+        packed: candidate name -> future of :func:`pack_candidate_job` started earlier with the same
+        back end, ``tlut_pairs`` and ``lut_size`` (the ``tmap`` stage packs each candidate as soon
+        as it is made); a candidate without one, or whose future holds another netlist path or
+        None, is packed here.
     Raises:
         BackendError: inputs of earlier stages missing, unknown back end or board, a board the back
             end does not use, board of another device, a TLUT realization the back end cannot
@@ -186,7 +200,7 @@ def run_backend(out: Path, *, top: str, design_hash: str, ppc_path: Path, params
                           priority=1)
     f_tplace = jobs.submit("place tlut", _place_after, out, TLUT_NETLIST, top, be.name, dev.name, seed, f_tpack,
                            priority=1)
-    chosen, cands, files = _choose_conventional(ctx, baselines)
+    chosen, cands, files = _choose_conventional(ctx, baselines, packed or {})
     tl_module, tl_impl, tl_namer = _finish_tlut(ctx, f_tpack, f_tplace, ppc_zero)
     files += _write_implementation(out / "tlut", "tlut", tl_impl, tl_module, dev, design_hash, top, tl_namer, step)
     summary["tlut"] = _utilization(tl_impl)
@@ -236,22 +250,35 @@ class _Run:
     tlut: str = "frames"
 
 
-def _choose_conventional(r: _Run, baselines) -> tuple[str, dict, list[str]]:
-    """Pack every candidate (jobs), choose the conventional implementation by slices at no greater
-    LUT depth than the reference (:func:`dcsflow.flow.baselines.choose`), start its placement (job)
-    and write the other candidates' utilization. Returns (chosen name, name -> {packing, src, util,
-    eligible, and for the chosen ``placing``: its placement's future}, files written)."""
+def _choose_conventional(r: _Run, baselines, packed: dict) -> tuple[str, dict, list[str]]:
+    """Pack every candidate (jobs; ``packed``: the packings started earlier, see
+    :func:`run_backend`), choose the conventional implementation by slices at no greater LUT depth
+    than the reference (:func:`dcsflow.flow.baselines.choose`), start its placement (job) and write
+    the other candidates' utilization. Returns (chosen name, name -> {packing, src, util, eligible,
+    and for the chosen ``placing``: its placement's future}, files written)."""
     from ..baselines import choose, how
     from ..netlist import lut_depth
 
-    f_packs = {b[0]: r.jobs.submit(f"pack baseline {b[0]}", pack_job, r.out, b[1], r.top, r.be.name, r.tlut_pairs,
-                                   r.lut_size)
-               for b in baselines}
+    def early(name: str, src: str):
+        f = packed.get(name)
+        if f is None or f.exception() is not None:
+            return None
+        got = f.result()
+        return got[1:] if got is not None and got[0] == src else None
+
+    f_packs = {}
+    for b in baselines:
+        if b[0] not in packed:
+            f_packs[b[0]] = r.jobs.submit(f"pack baseline {b[0]}", pack_job, r.out, b[1], r.top, r.be.name,
+                                          r.tlut_pairs, r.lut_size)
     cands: dict = {}
     for b in baselines:
         name, src = b[0], b[1]
         depth = b[2] if len(b) > 2 and b[2] is not None else lut_depth(_load_module(r.out, src, r.top))
-        packing, util, secs = f_packs[name].result()
+        got = early(name, src) if name in packed else None
+        if got is None and name in packed:         # started earlier, but for no (or another) netlist
+            got = pack_job(r.out, src, r.top, r.be.name, r.tlut_pairs, r.lut_size)
+        packing, util, secs = got if got is not None else f_packs[name].result()
         cands[name] = {"packing": packing, "src": src,
                        "util": {**util, "depth": depth, "how": how(name, r.lut_size), "placed": False,
                                 "seconds": {"pack": round(secs, 3)}}}

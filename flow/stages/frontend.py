@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import shutil
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from dcsflow.fileio import JSON_LIMIT, NETLIST_LIMIT, load_json_file
 
 from .. import frontend as fe
-from ..frontcheck import check_latches
-from . import Context, FrontendResult, no_params_error
+from ..frontcheck import check_latches, submit_for_build
+from . import STAGES, Context, FrontendResult, no_params_error
 
 
 def _vhdl_sources(ctx: Context) -> tuple[list[Path], dict]:
@@ -77,8 +78,12 @@ def run(ctx: Context) -> FrontendResult:
                          adders=ctx.options.adders, lut_size=ctx.options.lut_size,
                          conventional_chparams=dict(d.conventional_chparams))
     ctx.step("yosys synth_xilinx -run :map_luts")
+    # the conventional front end (if the design has one) runs on as a job while the TLUT build's
+    # netlist is checked and extracted, and the front-end check starts (it needs only pre.json)
+    pending: list = []
     pre_path, top, t_pre = fe.synthesize_pre(spec, fdir, lambda s: ctx.step(f"yosys {s}"),
-                                             submit=ctx.jobs.submit if ctx.jobs is not None else None)
+                                             submit=ctx.jobs.submit if ctx.jobs is not None else None,
+                                             pending=pending)
     pre = load_json_file(pre_path, NETLIST_LIMIT)
     check_latches(pre, top, "vhdl" if vhdl else "verilog", sources[0] if vhdl else None,
                   list(d.vhdl_sources))
@@ -94,7 +99,7 @@ def run(ctx: Context) -> FrontendResult:
     adders = load_json_file(fdir / fe.ADDERS_FILE, JSON_LIMIT) if (fdir / fe.ADDERS_FILE).is_file() else {}
     files = [f"frontend/{n}" for n in ("pre.json", fe.CONVENTIONAL_PRE, "logic.aag", "extract.json")
              if (fdir / n).is_file()]
-    return FrontendResult(design=d.name, top=top, params=dict(ext.param_ports), folded=len(ext.folded),
+    rec = FrontendResult(design=d.name, top=top, params=dict(ext.param_ports), folded=len(ext.folded),
                           aig_ands=ext.ands, gates=ext.gates, seconds_yosys=t_pre,
                           seconds_extract=time.perf_counter() - t0, vhdl=vhdl, files=files,
                           marks={n: marks.get(n, "(* PARAM *)") for n in ext.param_ports},
@@ -102,3 +107,9 @@ def run(ctx: Context) -> FrontendResult:
                           param_fed={t: len(ns) for t, ns in fed.items()},
                           adders={k: adders[k] for k in ("mode", "K", "fed_by_parameters", "carry") if k in adders}
                           | {"logic": len(adders.get("logic", []))} if adders else {})
+    if STAGES.index(ctx.options.stop) >= STAGES.index("verify"):
+        ctx.started["frontcheck"] = submit_for_build(ctx, rec)
+    if pending:
+        ctx.step("waiting for the conventional build's front end")
+        rec = replace(rec, seconds_yosys=t_pre + sum(wait() for wait in pending))
+    return rec

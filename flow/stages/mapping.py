@@ -165,6 +165,29 @@ def _static_remap(ctx: Context, jobs: Jobs, top: str, defaults: dict, after, con
     return rec
 
 
+def _pack_early(ctx: Context, jobs: Jobs, conv: dict, top: str) -> None:
+    """When this run goes on to the ``backend`` stage: pack each conventional candidate as soon as
+    it is made (jobs recorded under ``backend``, after everything of this stage in priority), into
+    ``ctx.started["packs"]`` (name -> future of
+    :func:`dcsflow.flow.backend.stage.pack_candidate_job`). The back end then finds them packed and
+    places the TLUT build and the chosen candidate side by side, instead of packing them all first."""
+    from ..backend import BackendError, get_backend
+    from ..backend.stage import pack_candidate_job
+    from . import STAGES
+
+    o = ctx.options
+    if STAGES.index(o.stop) < STAGES.index("backend"):
+        return
+    try:
+        get_backend(o.backend)
+    except BackendError:        # an unknown back end: the backend stage says so
+        return
+    ctx.started["packs"] = {
+        name: jobs.submit(f"pack baseline {name}", pack_candidate_job, ctx.out, f, top, o.backend, o.tlut_pairs,
+                          o.lut_size, under="backend", priority=5)
+        for name, f in conv.items()}
+
+
 def _param_bit_registers(path: Path, top: str) -> None:
     """A ``cfglut5`` build's finished TLUT netlist ``path`` with its parameter bits as flip-flops of
     the chains (:func:`dcsflow.flow.cfglut.param_bit_registers`), rewritten in place."""
@@ -197,6 +220,7 @@ def run(ctx: Context, front: FrontendResult) -> MapResult:
     # last TMAP's reference figures (nothing waits for them)
     K = ctx.options.lut_size
     conv = submit_candidates(jobs, out, top, names, defaults, K)
+    _pack_early(ctx, jobs, conv, top)
     tlut_k = min(K, CFGLUT5_INPUTS) if ctx.options.tlut == "cfglut5" else None
     f_map = jobs.submit("tmap", map_tluts_job, out, params, ctx.options.area, K, tlut_k, priority=1)
     f_ref = (jobs.submit("tmap reference", reference_figures, out / "frontend" / "logic.aag", params, K,
