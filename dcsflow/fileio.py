@@ -258,6 +258,25 @@ def load_json_file(path: str | os.PathLike, limit: int = JSON_LIMIT, max_depth: 
     return loads_json(read_input_bytes(path, limit, what), path, max_depth, what)
 
 
+def package_folder(package: str, *parts: str, error: type[Exception], need: str) -> Path:
+    """The folder ``parts`` inside the installed Python package ``package``, e.g. the NIST CAVP
+    files that the PyPI package ``cryptography_vectors`` ships (``hashes``, ``ciphers/AES/ECB``,
+    ``CMAC``; the test extra installs it). Only the package's location is looked up: the folder
+    need not exist.
+
+    Raises:
+        ``error`` (one line: ``need`` come from the package, and how to install it): the package
+        is not installed.
+    """
+    import importlib
+
+    try:
+        mod = importlib.import_module(package)
+    except ImportError:
+        raise error(f"{need} come from the Python package {package}: pip install 'dcsflow[test]'") from None
+    return Path(mod.__file__).resolve().parent.joinpath(*parts)
+
+
 def _reason(e: OSError) -> str:
     return e.strerror or str(e)
 

@@ -261,3 +261,24 @@ def test_read_file_reads_the_stream_straight_into_its_words(tmp_path):
     p.write_bytes(stream[:-2])
     with pytest.raises(BitstreamError, match="not a whole number of 32-bit words"):
         B.read_file(p)
+
+
+def test_package_folder_finds_an_installed_package_and_names_a_missing_one(monkeypatch):
+    from dcsflow.fileio import package_folder
+
+    assert package_folder("json", "x", "y", error=ValueError, need="v") == \
+        Path(json.__file__).resolve().parent / "x" / "y"
+
+    class Missing(Exception):
+        pass
+
+    monkeypatch.setitem(sys.modules, "cryptography_vectors", None)      # as if not installed
+    with pytest.raises(Missing) as e:
+        package_folder("cryptography_vectors", "hashes", error=Missing, need="the NIST SHA-3 vectors")
+    assert str(e.value) == ("the NIST SHA-3 vectors come from the Python package cryptography_vectors: "
+                            "pip install 'dcsflow[test]'")
+    from dcsflow.designs.keccak import hashvec
+    from dcsflow.designs.keccak.errors import VectorFileError
+
+    with pytest.raises(VectorFileError, match="cryptography_vectors"):
+        hashvec.cavp_dir()

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from dcsflow.fileio import TEXT_LIMIT, read_input_text
+from dcsflow.fileio import TEXT_LIMIT, package_folder, read_input_text
 
 from .errors import VectorFileError
 
@@ -41,12 +41,8 @@ def kat_dir() -> Path:
     Raises:
         VectorFileError: the package is not installed.
     """
-    try:
-        import cryptography_vectors
-    except ImportError:
-        raise VectorFileError("the NIST CAVP vectors need the Python package cryptography_vectors "
-                              "(pip install cryptography_vectors)") from None
-    return Path(cryptography_vectors.__file__).resolve().parent / "ciphers" / "AES" / "ECB"
+    return package_folder("cryptography_vectors", "ciphers", "AES", "ECB", error=VectorFileError,
+                          need="the NIST CAVP AES vectors")
 
 
 def read_rsp(path: str | Path, section: str = "ENCRYPT") -> list[Vector]:

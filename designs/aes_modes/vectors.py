@@ -32,7 +32,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dcsflow.fileio import TEXT_LIMIT, InputError as FileInputError, read_input_text
+from dcsflow.fileio import TEXT_LIMIT, InputError as FileInputError, package_folder, read_input_text
 
 from .errors import VectorFileError
 
@@ -123,12 +123,7 @@ def cavp_dir() -> Path:
     Raises:
         VectorFileError: the package is not installed (test extra).
     """
-    try:
-        import cryptography_vectors
-    except ImportError:
-        raise VectorFileError("the NIST CMAC and GCM vectors come from the Python package cryptography_vectors: "
-                              "pip install 'dcsflow[test]'") from None
-    return Path(cryptography_vectors.__file__).resolve().parent
+    return package_folder("cryptography_vectors", error=VectorFileError, need="the NIST CMAC and GCM vectors")
 
 
 def _hex(value: str, where: str) -> bytes:

@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from dcsflow.fileio import TEXT_LIMIT, read_input_text
+from dcsflow.fileio import TEXT_LIMIT, package_folder, read_input_text
 
 from .errors import VectorFileError
 
@@ -64,12 +64,7 @@ def cavp_dir() -> Path:
     Raises:
         VectorFileError: the package is not installed (test extra).
     """
-    try:
-        import cryptography_vectors
-    except ImportError:
-        raise VectorFileError("the NIST SHA-3 vectors come from the Python package cryptography_vectors: "
-                              "pip install 'dcsflow[test]'") from None
-    return Path(cryptography_vectors.__file__).resolve().parent / "hashes"
+    return package_folder("cryptography_vectors", "hashes", error=VectorFileError, need="the NIST SHA-3 vectors")
 
 
 def _hex(value: str, where: str) -> bytes:
