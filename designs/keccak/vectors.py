@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dcsflow.fileio import TEXT_LIMIT, read_input_bytes
+from dcsflow.fileio import TEXT_LIMIT, open_input, read_input_bytes
 
 from .errors import VectorFileError
 
@@ -193,11 +193,12 @@ def load_lake_keyak() -> VectorFile:
 def is_lake_keyak(path: str | Path) -> bool:
     """True when ``path`` reads as a Lake Keyak known-answer file: its first line that is neither
     blank nor ``***`` is ``initialize with:``. Unreadable files give False (their reader reports why)."""
-    try:
-        data = read_input_bytes(Path(path), TEXT_LIMIT, "vector file")
+    try:                       # only the head is read: the reader reads the whole file once after
+        with open_input(Path(path), TEXT_LIMIT, "vector file") as f:
+            data = f.read(4096)
     except OSError:
         return False
-    for line in data[:4096].decode("utf-8", "replace").splitlines():
+    for line in data.decode("utf-8", "replace").splitlines():
         t = line.strip()
         if t and t != "***":
             return t == "initialize with:"
