@@ -97,19 +97,19 @@ def run(ctx: Context) -> FrontendResult:
     fed = fe.param_fed_cells(folded_module, ext)
     fe.check_hard_cells(folded_module, fed)
     adders = load_json_file(fdir / fe.ADDERS_FILE, JSON_LIMIT) if (fdir / fe.ADDERS_FILE).is_file() else {}
-    files = [f"frontend/{n}" for n in ("pre.json", fe.CONVENTIONAL_PRE, "logic.aag", "extract.json")
-             if (fdir / n).is_file()]
     rec = FrontendResult(design=d.name, top=top, params=dict(ext.param_ports), folded=len(ext.folded),
-                          aig_ands=ext.ands, gates=ext.gates, seconds_yosys=t_pre,
-                          seconds_extract=time.perf_counter() - t0, vhdl=vhdl, files=files,
-                          marks={n: marks.get(n, "(* PARAM *)") for n in ext.param_ports},
-                          parameter_defaults=module.get("parameter_default_values", {}),
-                          param_fed={t: len(ns) for t, ns in fed.items()},
-                          adders={k: adders[k] for k in ("mode", "K", "fed_by_parameters", "carry") if k in adders}
-                          | {"logic": len(adders.get("logic", []))} if adders else {})
+                         aig_ands=ext.ands, gates=ext.gates, seconds_yosys=t_pre,
+                         seconds_extract=time.perf_counter() - t0, vhdl=vhdl, files=[],
+                         marks={n: marks.get(n, "(* PARAM *)") for n in ext.param_ports},
+                         parameter_defaults=module.get("parameter_default_values", {}),
+                         param_fed={t: len(ns) for t, ns in fed.items()},
+                         adders={k: adders[k] for k in ("mode", "K", "fed_by_parameters", "carry") if k in adders}
+                         | {"logic": len(adders.get("logic", []))} if adders else {})
     if STAGES.index(ctx.options.stop) >= STAGES.index("verify"):
         ctx.started["frontcheck"] = submit_for_build(ctx, rec)
     if pending:
         ctx.step("waiting for the conventional build's front end")
         rec = replace(rec, seconds_yosys=t_pre + sum(wait() for wait in pending))
-    return rec
+    # the files the later stages read, the conventional front end's among them once it is written
+    names = ("pre.json", fe.CONVENTIONAL_PRE, "logic.aag", "extract.json")
+    return replace(rec, files=[f"frontend/{n}" for n in names if (fdir / n).is_file()])
