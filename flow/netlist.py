@@ -344,6 +344,8 @@ def write_verilog(module: dict, name: str, init_override: dict[str, int] | None 
         out.append(f"  input {CFG_CLK};\n  input {CFG_CE};\n  input {f'[{nch - 1}:0] ' if nch > 1 else ''}{CFG_CDI};")
     for b in sorted(used):
         out.append(f"  wire n{b};")
+    # every chain element's CDO before any cell: an element may come before the one it reads
+    out += [f"  wire dcs_cdo_{c}_{j};" for c, chain in enumerate(cfglut_chains or ()) for j in range(len(chain))]
     for pn, p in ports.items():
         w = len(p["bits"])
         for i, b in enumerate(p["bits"]):
@@ -392,7 +394,7 @@ def _pbit_ff(cn: str, c: dict, pos: tuple, cells: dict, chains: list[list[str]],
     q = vec(c["connections"]["Q"])
     line = (f"  FDRE #(.INIT(1'b0)) {_id(cn)} (.C({CFG_CLK}), .CE({CFG_CE}), .R(1'b0), .D({d}), .Q({q}));")
     if b == len(members) - 1:
-        line += f"\n  wire dcs_cdo_{ch}_{j};\n  assign dcs_cdo_{ch}_{j} = {q};"
+        line += f"\n  assign dcs_cdo_{ch}_{j} = {q};"
     return line
 
 
@@ -409,5 +411,5 @@ def _cfglut5(cn: str, c: dict, pos: tuple[int, int], chains: list[list[str]], ve
     conns = c["connections"]
     zero = "1'b0"
     pins = ", ".join(f".I{i}({vec(conns[f'I{i}']) if i < k else zero})" for i in range(5))
-    return (f"  wire {cdo};\n  CFGLUT5 #(.INIT(32'h00000000)) {_id(cn)} (.CDI({cdi}), .CDO({cdo}), .CE({CFG_CE}), "
+    return (f"  CFGLUT5 #(.INIT(32'h00000000)) {_id(cn)} (.CDI({cdi}), .CDO({cdo}), .CE({CFG_CE}), "
             f".CLK({CFG_CLK}), {pins}, .O6({vec(conns['O'])}), .O5());")

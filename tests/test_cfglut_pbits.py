@@ -114,3 +114,22 @@ endmodule
         assert bits[0] == str((inits["$dcs$t0"] >> g) & 1)
         assert bits[1] == str((inits["$dcs$t1"] >> (g & 1)) & 1)
         assert bits[2:] == "".join(str(inits[f"$dcs$p{i}"]) for i in range(n_bits))
+
+
+@pytest.mark.parametrize("n_bits, chain_luts", [(3, None), (40, 4), (70, 1)])
+def test_core_declares_every_wire_before_its_first_use(n_bits, chain_luts):
+    """Verilog-2005 (IEEE 1364-2005 4.5): a net used before its declaration is an implicit net, and
+    declaring it later is an error in Vivado; the chain elements are written in cell order, not
+    chain order, so each CDO wire must be declared before every cell."""
+    import re
+
+    m = module_with(n_bits)
+    cfglut.param_bit_registers(m)
+    lay = cfglut.module_layout(m, "ab" * 32, chain_luts)
+    m["cells"] = dict(reversed(m["cells"].items()))        # cell order is not chain order
+    core = cfglut.core_verilog(m, "m", lay)
+    declared = re.findall(r"^\s*wire (?:\[[^\]]*\] )?(\w+);", core, re.M)
+    assert any(w.startswith("dcs_cdo_") for w in declared)
+    for w in declared:
+        first = re.search(rf"\b{w}\b", core)
+        assert re.match(r"\s*wire ", core[core.rfind("\n", 0, first.start()) + 1:]), w
