@@ -160,6 +160,7 @@ class Jobs:
         self._queue: list = []                 # jobs ready to start: (priority, order, future, call, done)
         self._seq = 0
         self._running = 0
+        self._closed = False                   # after close: no job starts, no worker is started again
 
     def __enter__(self) -> "Jobs":
         return self
@@ -173,9 +174,14 @@ class Jobs:
         return self.jobs > 1
 
     def _ensure_pool(self) -> ProcessPoolExecutor:
+        """The worker pool, started on first use. Raises RuntimeError once :meth:`close` has begun: a
+        job whose dependencies finish while the build ends (e.g. a packing waiting for a candidate)
+        must not start a new pool that nothing shuts down (the process would not exit)."""
         with self._start_lock:                 # one thread starts the workers; the others wait for them
             with self._lock:
                 pool = self._pool
+                if self._closed:
+                    raise RuntimeError("the job runner is closed")
             if pool is None:
                 pool = ProcessPoolExecutor(self.jobs, mp_context=multiprocessing.get_context("spawn"),
                                            initializer=_worker_init, initargs=(limits.get_time_limit(),))
@@ -312,7 +318,8 @@ class Jobs:
     def close(self, cancel: bool = False) -> None:
         """Wait for the running jobs and end the workers; ``cancel``: cancel the jobs not started and
         end the running ones at once (their tools too)."""
-        with self._lock:
+        with self._start_lock, self._lock:     # a pool being started is in self._pool before this
+            self._closed = True
             pool, self._pool = self._pool, None
             pending, self._pending = self._pending, []
             queued, self._queue = self._queue, []
