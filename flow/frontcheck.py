@@ -1136,7 +1136,8 @@ def spec_for_build(ctx) -> CheckSpec:
 
 def submit_for_build(ctx, front):
     """Start the front-end check of a build as a job of the build's job runner (``ctx.jobs``), so
-    that it runs beside the ``tmap`` stage; the ``verify`` stage collects it (:func:`run_for_build`
+    that it runs beside the rest of the build (the frontend stage starts it once the TLUT build's
+    front end is extracted); the ``verify`` stage collects it (:func:`run_for_build`
     with the returned future). None when the check is off or no runner is there. The work folder
     ``frontcheck/`` of an earlier run is removed first.
 

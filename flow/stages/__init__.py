@@ -58,7 +58,8 @@ class Context:
     the build's step recorder (:class:`dcsflow.steps.Recorder`, or None) and the stages this run has
     started so far (name -> ``time.perf_counter()`` and ``time.thread_time()`` at its start; the
     other stages' records come from an earlier run), and the jobs started early for a later stage
-    (name -> future, e.g. the front-end check beside the ``tmap`` stage)."""
+    (name -> future: ``frontcheck``, the front-end check the frontend stage starts; ``packs``, the
+    conventional candidates' packings the tmap stage starts)."""
 
     options: Any
     design: Any

@@ -3,7 +3,9 @@
 Writes ``frontend/pre.json`` (shared by both builds; ``pre_conventional.json`` when the
 conventional build's front end differs), ``frontend/logic.aag`` (the gate logic as an AIGER with the
 parameter inputs marked and parameter registers folded) and ``frontend/extract.json``; a VHDL design
-first goes through GHDL (``frontend/ghdl/``).
+first goes through GHDL (``frontend/ghdl/``). A separate conventional front end runs as a job while
+the TLUT build's netlist is extracted; the front-end check (a job of the ``verify`` stage) starts
+before the stage waits for it.
 """
 
 from __future__ import annotations

@@ -13,7 +13,9 @@ TMAP, the candidates and the rest of synth_xilinx (:mod:`dcsflow.flow.baselines`
 Jobs (:class:`dcsflow.flow.jobs.Jobs`, parallel with ``-j N``): TMAP with parameters; TMAP's
 reference mapping without them (a figure of the report); every conventional candidate; the TLUT
 netlist's finishing run; one job per static re-mapping candidate (after the finishing run). Only the
-choice of the re-mapping waits for the conventional candidates (their depth is its bound).
+choice of the re-mapping waits for the conventional candidates (their depth is its bound). When the
+run goes on to the back end, each candidate is also packed as soon as it is made (a job of the
+``backend`` stage started here, :func:`_pack_early`).
 """
 
 from __future__ import annotations
