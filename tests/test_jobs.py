@@ -205,9 +205,12 @@ def _tools(sid: int) -> list[int]:
 @pytest.mark.parametrize("sig, status, word", [(signal.SIGTERM, 143, "terminated"), (signal.SIGINT, 130, "interrupted")])
 def test_interrupt_during_parallel_steps_ends_every_child(tmp_path, sig, status, word):
     out = tmp_path / "b"
+    # Ctrl-C raises KeyboardInterrupt only where SIGINT is not ignored at start-up; a test run started
+    # as a background job of a non-interactive shell passes SIGINT ignored to its children, so the
+    # build gets it as a terminal would give it
     p = subprocess.Popen([sys.executable, "-m", "dcsflow.flow", "build", "picipher", "--out", str(out), "-j", "2",
                           "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                         start_new_session=True)
+                         start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.time() + 300
     while time.time() < deadline and p.poll() is None:
         if (out / "stages" / "frontend.json").exists() and len(_tools(p.pid)) >= 2:
