@@ -118,8 +118,8 @@ endmodule
 
 @pytest.mark.parametrize("n_bits, chain_luts", [(3, None), (40, 4), (70, 1)])
 def test_core_declares_every_wire_before_its_first_use(n_bits, chain_luts):
-    """Verilog-2005 (IEEE 1364-2005 4.5): a net used before its declaration is an implicit net, and
-    declaring it later is an error in Vivado; the chain elements are written in cell order, not
+    """Verilog-2005 (IEEE 1364-2005 4.5): a net used before its declaration becomes an implicit net,
+    and a tool may refuse its later declaration; the chain elements are written in cell order, not
     chain order, so each CDO wire must be declared before every cell."""
     import re
 
