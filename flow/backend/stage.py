@@ -261,7 +261,7 @@ def _choose_conventional(r: _Run, baselines, packed: dict) -> tuple[str, dict, l
 
     def early(name: str, src: str):
         f = packed.get(name)
-        if f is None or f.exception() is not None:
+        if f is None or f.cancelled() or f.exception() is not None:
             return None
         got = f.result()
         return got[1:] if got is not None and got[0] == src else None
