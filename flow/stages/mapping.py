@@ -169,7 +169,8 @@ def _static_remap(ctx: Context, jobs: Jobs, top: str, defaults: dict, after, con
 
 def _pack_early(ctx: Context, jobs: Jobs, conv: dict, top: str) -> None:
     """When this run goes on to the ``backend`` stage: pack each conventional candidate as soon as
-    it is made (jobs recorded under ``backend``, after everything of this stage in priority), into
+    it is made (jobs recorded under ``backend``; in priority after the stage's own jobs but TMAP's
+    reference figures), into
     ``ctx.started["packs"]`` (name -> future of
     :func:`dcsflow.flow.backend.stage.pack_candidate_job`). The back end then finds them packed and
     places the TLUT build and the chosen candidate side by side, instead of packing them all first."""
