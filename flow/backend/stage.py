@@ -275,10 +275,11 @@ def _choose_conventional(r: _Run, baselines, packed: dict) -> tuple[str, dict, l
     for b in baselines:
         name, src = b[0], b[1]
         depth = b[2] if len(b) > 2 and b[2] is not None else lut_depth(_load_module(r.out, src, r.top))
-        got = early(name, src) if name in packed else None
-        if got is None and name in packed:         # started earlier, but for no (or another) netlist
-            got = pack_job(r.out, src, r.top, r.be.name, r.tlut_pairs, r.lut_size)
-        packing, util, secs = got if got is not None else f_packs[name].result()
+        if name in packed:       # started earlier; packed here when that was for no (or another) netlist
+            packing, util, secs = early(name, src) or pack_job(r.out, src, r.top, r.be.name, r.tlut_pairs,
+                                                               r.lut_size)
+        else:
+            packing, util, secs = f_packs[name].result()
         cands[name] = {"packing": packing, "src": src,
                        "util": {**util, "depth": depth, "how": how(name, r.lut_size), "placed": False,
                                 "seconds": {"pack": round(secs, 3)}}}
