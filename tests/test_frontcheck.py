@@ -530,3 +530,37 @@ def test_altered_record_netlist_is_caught(record_build, tmp_path, change):
     bad.write_text(json.dumps(pre))
     with pytest.raises(fc.FrontCheckError, match=r"^frontend check: " + msg):
         fc.check_frontend(spec, bad, "fc_records", ["key"], tmp_path / "bad", cycles=300, seed=5)
+
+
+def test_wide_connections_are_written_one_wire_per_assignment(tmp_path):
+    """A 64-bit alias of a rotated register (a module connection in pre.json) is written as one
+    assignment per wire, never as ``assign {a, b, ...} = {...}``, which Icarus re-evaluates whole
+    (every bit of the left side) when one bit changes; the check still passes on it."""
+    from dcsflow.flow.yosys import run_script
+
+    src = tmp_path / "rot.v"
+    src.write_text("module rot(input clk, input [63:0] d, output [63:0] q);\n"
+                   "  reg [63:0] r = 0;\n"
+                   "  wire [63:0] t = {r[31:0], r[63:32]};\n"
+                   "  always @(posedge clk) r <= d ^ t;\n"
+                   "  assign q = t;\n"
+                   "endmodule\n")
+    run_script(f"read_verilog {src}\nsynth -flatten -top rot\nwrite_json pre.json\n", tmp_path, "pre")
+    pre = json.loads((tmp_path / "pre.json").read_text())
+    assert _wide_aliases(pre["modules"]["rot"]), "the test needs a wide connection in pre.json"
+    netlist = fc._write_netlist_verilog(tmp_path / "pre.json", tmp_path)
+    text = netlist.read_text()
+    assert "assign" in text and not re.search(r"^\s*assign\s*\{", text, re.M), text
+    res = fc.check_frontend(fc.CheckSpec("verilog", (src,), "rot"), tmp_path / "pre.json", "rot", [],
+                            tmp_path / "check", cycles=50, seed=3)
+    assert res.passed is True and res.compared_bits > 0
+
+
+def _wide_aliases(module: dict) -> list[list[str]]:
+    """Groups of netnames of more than one bit that name the same bits (connections, which
+    ``write_verilog`` writes as assignments)."""
+    by_bits: dict = {}
+    for name, n in module["netnames"].items():
+        if len(n["bits"]) > 1:
+            by_bits.setdefault(tuple(n["bits"]), []).append(name)
+    return [names for names in by_bits.values() if len(names) > 1]
