@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from dcsflow.flow import frontcheck as fc  # noqa: E402
-from dcsflow.flow.build import BuildOptions, _context, build  # noqa: E402
+from dcsflow.flow.build import BuildOptions, _context, _lut_options, build  # noqa: E402
 from dcsflow.flow.registry import resolve  # noqa: E402
 from dcsflow.flow.stages import load_record  # noqa: E402
 
@@ -39,8 +39,11 @@ def _children_cpu() -> float:
 def bench(name: str, root: Path, cycles: int) -> dict:
     """Front end (reused when its record is current), then the timed check of design ``name``."""
     out = root / name
-    opts = BuildOptions(design=name, out=out, progress=False, stop="frontend")
-    ctx = _context(opts, resolve(name, None, [], None), lambda s: None)
+    design = resolve(name, None, [], None)
+    # the options as the build completes them from the design (its LUT size and adder mode), so that
+    # the context's design hash is the one the build records
+    opts = _lut_options(BuildOptions(design=name, out=out, progress=False, stop="frontend"), design)
+    ctx = _context(opts, design, lambda s: None)
     try:
         front, _ = load_record(out, "frontend", ctx.design_hash, {})
     except Exception:                       # missing or stale: run the front end
