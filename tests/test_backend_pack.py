@@ -205,3 +205,39 @@ def test_ffs_by_control_set_driver_slice_and_bypass_budget():
         assert len(s.ffs) <= 8 and len(s.bypass) <= 4
         assert len({pack_mod.control_set(cells[f]) for f, _ in s.ffs}) <= 1
     assert len({slice_of(p, f"e{i}")[0] for i in range(6)}) == 2
+
+
+_MATCHING_SCRIPT = r"""
+import random, sys
+import networkx as nx
+import dcsflow.flow.backend.pack_lut as pl
+pl.EXACT_MATCHING_NODES = 40               # the component path, on a small graph
+rng = random.Random(7)
+g = nx.Graph()
+start = 0
+for size in (120, 30, 25, 30, 12):          # one component matched greedily, the others exactly
+    names = [f"lut{start + i}" for i in range(size)]
+    g.add_nodes_from(names)
+    for i in range(1, size):                # connected, with extra chords
+        g.add_edge(names[rng.randrange(i)], names[i])
+        for _ in range(2):
+            g.add_edge(names[rng.randrange(i)], names[i])
+    start += size
+print(sorted(tuple(sorted(e)) for e in pl._matching(g)))
+"""
+
+
+def test_lut_pair_matching_does_not_depend_on_string_hashing():
+    """The LUT6_2 pair matching of a graph with components of several sizes is the same under
+    different PYTHONHASHSEEDs (a run of the same build must give the same slices)."""
+    import os
+    import subprocess
+    import sys
+
+    outs = set()
+    for seed in ("1", "2", "3", "4"):
+        r = subprocess.run([sys.executable, "-c", _MATCHING_SCRIPT], capture_output=True, text=True,
+                           env={**os.environ, "PYTHONHASHSEED": seed}, timeout=120)
+        assert r.returncode == 0, r.stderr
+        outs.add(r.stdout)
+    assert len(outs) == 1 and len(next(iter(outs))) > 10

@@ -182,12 +182,28 @@ def _matching(g) -> set:
     comps = list(nx.connected_components(g))
     if all(len(c) <= EXACT_MATCHING_NODES for c in comps) and g.number_of_edges() <= EXACT_MATCHING_EDGES:
         return nx.max_weight_matching(g, maxcardinality=True)
+    pos = {n: i for i, n in enumerate(g)}
     out: set = set()
     for comp in comps:
-        sub = g.subgraph(comp)
+        sub = _component_graph(g, comp, pos)
         exact = len(comp) <= EXACT_MATCHING_NODES and sub.number_of_edges() <= EXACT_MATCHING_EDGES
         out |= nx.max_weight_matching(sub, maxcardinality=True) if exact else _greedy_matching(sub)
     return out
+
+
+def _component_graph(g, comp: set, pos: dict):
+    """The subgraph of ``g`` on the nodes ``comp`` as a graph of its own, its nodes in ``g``'s order
+    (``pos``: node -> index in ``g``) and each node's edges in ``g``'s order. A networkx subgraph
+    *view* of a component smaller than half the graph iterates the component's set, whose order
+    follows Python's string hashing and so changes from run to run; the matchings found on it, and
+    with them the slice count, changed with it (keccak's yosys-abc candidate: 3920 or 3921 slices)."""
+    import networkx as nx
+
+    nodes = sorted(comp, key=pos.__getitem__)
+    sub = nx.Graph()
+    sub.add_nodes_from(nodes)
+    sub.add_edges_from((u, v) for u in nodes for v in g.adj[u])
+    return sub
 
 
 def _apply_matching(ctx: PackContext, matching, pos: dict, fixed_sites: dict) -> tuple[dict, set]:
