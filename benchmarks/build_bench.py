@@ -200,8 +200,8 @@ def main() -> None:
         print(f"{name:14s} synth_xilinx {ys:7.1f} s   dcsflow build {bs:7.1f} s   ratio {bs / ys:5.2f}   "
               f"CPU {t['cpu']:7.1f} s   AND nodes {front['aig_ands']:,}", flush=True)
         if yc is not None:
-            print(f"{'':14s} synth_xilinx of the conventional variant {yc:7.1f} s   ratio to both {bs / (ys + yc):5.2f}",
-                  flush=True)
+            print(f"{'':14s} synth_xilinx of the conventional variant {yc:7.1f} s   "
+                  f"ratio to both {bs / (ys + yc):5.2f}", flush=True)
         for s in t["slowest"]:
             print(f"    {s['wall']:7.1f} s wall {s['cpu']:7.1f} s CPU  {s['path']}", flush=True)
     demo = None
@@ -223,9 +223,9 @@ def main() -> None:
         page.write_text(markdown(rows, demo, jobs, exponent, title))
         print(f"wrote {page}")
     met = all(r["ratio"] <= TARGET_RATIO for r in rows) and (demo is None or demo <= TARGET_DEMO_SECONDS)
-    print(json.dumps({"designs": {r["design"]: {k: r[k] for k in ("build_seconds", "yosys_seconds", "ratio",
-                                                                  "cpu_seconds", "aig_ands",
-                                                                  "yosys_conventional_seconds", "ratio_both")} for r in rows},
+    keys = ("build_seconds", "yosys_seconds", "ratio", "cpu_seconds", "aig_ands", "yosys_conventional_seconds",
+            "ratio_both")
+    print(json.dumps({"designs": {r["design"]: {k: r[k] for k in keys} for r in rows},
                       "demo_seconds": None if demo is None else round(demo, 1), "jobs": jobs,
                       "scaling_exponent": None if exponent is None else round(exponent, 3),
                       "target_ratio": TARGET_RATIO, "met": met, "machine": machine(), "commit": commit()}))
