@@ -194,10 +194,10 @@ def _matching(g) -> set:
 def _component_graph(g, comp: set, pos: dict):
     """The subgraph of ``g`` on the nodes ``comp`` as a graph of its own: its nodes in ``g``'s order
     (``pos``: node -> index in ``g``), its edges added node by node in that order, each node's in
-    the order of ``g``'s adjacency, so the same on every run. A networkx subgraph
-    *view* of a component smaller than half the graph iterates the component's set, whose order
-    follows Python's string hashing and so changes from run to run; the matchings found on it, and
-    with them the slice count, changed with it (keccak's yosys-abc candidate: 3920 or 3921 slices)."""
+    the order of ``g``'s adjacency, so the same on every run. A networkx subgraph *view* of a
+    component smaller than half the graph iterates the component's set, whose order follows
+    Python's string hashing and so changes from run to run; the matchings found on it, and with
+    them the slice count, changed with it (keccak's yosys-abc candidate: 3920 or 3921 slices)."""
     import networkx as nx
 
     nodes = sorted(comp, key=pos.__getitem__)
