@@ -55,13 +55,24 @@ from dcsflow.fileio import NETLIST_LIMIT, load_json_file, read_input_text, write
 
 from . import frontend as fe
 from .errors import FlowError
+from .loadreg import FORMS as _FORMS
 
-__all__ = ["CANDIDATES", "REFERENCE", "ABC_SCRIPTS", "WIDE_SCRIPTS", "HOW", "BaselineError", "BaselineRun", "conventional_pre",
+__all__ = ["CANDIDATES", "FORMS", "ALL_CANDIDATES", "split_name", "REFERENCE", "ABC_SCRIPTS", "WIDE_SCRIPTS", "HOW", "BaselineError", "BaselineRun", "conventional_pre",
            "submit_candidates", "candidate_runs", "prepare_logic", "make_candidate", "abc_lut_netlist", "abc_wide_netlist", "pick_variant", "choose", "finished_depth",
            "parse_names", "how", "reference_mapping", "skip_reason", "check_lut_width"]
 
-#: every candidate, in the order they are tried and reported
+#: every mapper, in the order the candidates are tried and reported; a candidate is a mapper on the
+#: design's conventional variant (named as the mapper) or on a register form of the TLUT build's RTL
+#: (``<mapper>@<form>``, :data:`dcsflow.flow.loadreg.FORMS`)
 CANDIDATES = ("yosys-abc", "tmap", "abc-synch2", "abc-dch", "abc-wide")
+#: the register forms (:mod:`dcsflow.flow.loadreg`)
+FORMS = _FORMS
+#: every candidate name, in report order: the mappers on the conventional variant, then on each form
+ALL_CANDIDATES = CANDIDATES + tuple(f"{m}@{f}" for f in FORMS for m in CANDIDATES)
+#: what each register form holds (report lines)
+FORM_HOW = {"register": "the TLUT build's RTL with every parameter bit in a register the host loads",
+            "precomputed": "the TLUT build's RTL cut at its parameter-only logic, every frontier net in a "
+                           "register the host loads with its precomputed value"}
 #: the candidate whose LUT depth bounds the others' (today's conventional build)
 REFERENCE = "yosys-abc"
 #: ABC scripts of the ABC candidates: structural choices, depth-oriented ``&if`` with area recovery,
@@ -113,8 +124,18 @@ def skip_reason(name: str, K: int = 6) -> str | None:
     return None
 
 
+def split_name(name: str) -> tuple[str, str | None]:
+    """(mapper, register form or None) of a candidate name (``abc-dch``, ``abc-dch@register``)."""
+    mapper, at, form = name.partition("@")
+    return mapper, (form if at else None)
+
+
 def how(name: str, K: int = 6) -> str:
-    """One line: how candidate ``name`` is made at LUT size ``K`` (:data:`HOW` at 6)."""
+    """One line: how candidate ``name`` is made at LUT size ``K`` (:data:`HOW` at 6; a register
+    form's candidate: the mapper's line and what the form holds, :data:`FORM_HOW`)."""
+    mapper, form = split_name(name)
+    if form is not None:
+        return f"{how(mapper, K)}; on {FORM_HOW.get(form, form)}"
     if K == 6 or name not in HOW:
         return HOW.get(name, name)
     if name == "yosys-abc":
@@ -147,7 +168,10 @@ class BaselineRun:
     or None when not applicable), ``failed``: why it could not be made (one line), or None, and
     ``script``: the ABC script of the mapping kept (None for ``yosys-abc`` and ``tmap``), ``depth``:
     the LUT depth of the finished netlist (:func:`dcsflow.flow.netlist.lut_depth`; None when not
-    made), ``skipped``: why it was not made at the build's LUT size (:func:`skip_reason`), or None."""
+    made), ``skipped``: why it was not made (:func:`skip_reason`, or a register form that cannot be
+    made or equals another), or None; ``variant``: ``conventional`` (the design's conventional
+    variant) or the register form; ``register_bits`` / ``load_words``: a register form's flip-flops
+    the host loads and the 32-bit words it writes per load (None for the conventional variant)."""
 
     name: str
     netlist: str | None
@@ -159,13 +183,74 @@ class BaselineRun:
     script: str | None = None
     depth: int | None = None
     skipped: str | None = None
+    variant: str = "conventional"
+    register_bits: int | None = None
+    load_words: int | None = None
 
     def as_dict(self) -> dict:
-        """JSON form (stage record; ``skipped`` only when set)."""
+        """JSON form (stage record; ``skipped`` only when set; the register fields only for a
+        register form)."""
         return {"name": self.name, "netlist": self.netlist, "seconds": round(self.seconds, 3),
                 "mapper_luts": self.mapper_luts, "mapper_depth": self.mapper_depth, "proved": self.proved,
                 "failed": self.failed, "script": self.script, "depth": self.depth,
-                **({"skipped": self.skipped} if self.skipped else {})}
+                **({"skipped": self.skipped} if self.skipped else {}),
+                **({"variant": self.variant, "register_bits": self.register_bits, "load_words": self.load_words}
+                   if self.variant != "conventional" else {})}
+
+
+@dataclass
+class FormInfo:
+    """A register form prepared for its candidates (:func:`prepare_form`): ``form``, its folder
+    (relative to the build folder: ``baselines/@<form>``, holding ``pre.json``, ``load.json``,
+    ``load.aag`` and the extracted ``logic/``), ``register_bits``, ``load_words``, and ``why_not``:
+    why its candidates are not made (one line: it cannot be made, the design has no parameter
+    inputs, or it is the same netlist as the ``register`` form), else None."""
+
+    form: str
+    folder: str
+    register_bits: int = 0
+    load_words: int = 0
+    why_not: str | None = None
+
+    def not_made(self, name: str) -> BaselineRun:
+        """The run of candidate ``name`` on this form when the form is not made."""
+        return BaselineRun(name, None, 0.0, skipped=self.why_not, variant=self.form)
+
+
+def form_run(run: BaselineRun, form: "FormInfo | None") -> BaselineRun:
+    """``run`` with the register form's fields set (unchanged for the conventional variant)."""
+    if form is not None:
+        run.variant, run.register_bits, run.load_words = form.form, form.register_bits, form.load_words
+    return run
+
+
+def prepare_form(out: Path, top: str, params: list[str], form: str) -> FormInfo:
+    """Job: register form ``form`` of the TLUT front end's netlist (``frontend/pre.json``; ``params``:
+    its parameter ports) into ``baselines/@<form>/`` (:func:`dcsflow.flow.loadreg.register_form`),
+    with its logic extracted for the mappers (:func:`prepare_logic`). A form that cannot be made
+    (:class:`~dcsflow.flow.loadreg.LoadRegisterError`), a build without parameter inputs and a
+    ``precomputed`` form equal to the ``register`` one give a :class:`FormInfo` with ``why_not``.
+    Raises FrontendError."""
+    from .loadreg import LoadRegisterError, register_form, write_form
+
+    folder = f"baselines/@{form}"
+    d = Path(out) / folder
+    if d.exists():
+        shutil.rmtree(d)
+    if not params:
+        return FormInfo(form, folder, why_not="the build has no parameter inputs")
+    pre = load_json_file(Path(out) / "frontend" / "pre.json", NETLIST_LIMIT)
+    try:
+        doc, lm, aig = register_form(pre, top, params, form)
+    except LoadRegisterError as e:
+        return FormInfo(form, folder, why_not=str(e))
+    if lm.same_as_register:
+        return FormInfo(form, folder, lm.bits, lm.words,
+                        why_not="the same netlist as the register form: the parameter-only logic's frontier is "
+                                "the parameter bits themselves")
+    write_form(d, doc, lm, aig)
+    prepare_logic(out, top, form)
+    return FormInfo(form, folder, lm.bits, lm.words)
 
 
 def conventional_pre(out: Path) -> Path:
@@ -177,30 +262,42 @@ def conventional_pre(out: Path) -> Path:
 
 
 def check_names(names) -> tuple[str, ...]:
-    """The candidate names in :data:`CANDIDATES` order, the reference always included.
+    """The candidate names in :data:`ALL_CANDIDATES` order, the reference always included. A name
+    is a mapper (:data:`CANDIDATES`, on the design's conventional variant), ``MAPPER@FORM`` (on a
+    register form, :data:`FORMS`), ``@FORM`` for every mapper on that form, or ``all``.
 
     Raises:
-        BaselineError: an unknown name (the message lists the known ones).
+        BaselineError: an unknown name (the message lists the known mappers and forms).
     """
-    names = list(names)
+    want = set()
     for n in names:
-        if n not in CANDIDATES:
-            raise BaselineError(f"unknown baseline {n!r}; baselines: {', '.join(CANDIDATES)}")
-    return tuple(n for n in CANDIDATES if n in names or n == REFERENCE)
+        if n == "all":
+            want |= set(ALL_CANDIDATES)
+            continue
+        mapper, form = split_name(n)
+        if form is not None and form not in FORMS or mapper and mapper not in CANDIDATES or not (mapper or form):
+            raise BaselineError(f"unknown baseline {n!r}; baselines: {', '.join(CANDIDATES)}, each also as "
+                                f"NAME@FORM on a register form ({', '.join(FORMS)}), or @FORM for all of them")
+        want |= {f"{m}@{form}" for m in CANDIDATES} if not mapper else {n}
+    return tuple(n for n in ALL_CANDIDATES if n in want or n == REFERENCE)
 
 
-def _yosys_abc(out: Path, top: str, defaults: dict, K: int = 6) -> BaselineRun:
+def _yosys_abc(out: Path, top: str, defaults: dict, K: int = 6, form: "FormInfo | None" = None) -> BaselineRun:
     """The reference candidate: the rest of synth_xilinx with Yosys's own LUT mapping
-    (:func:`reference_mapping` at LUT size ``K``)."""
+    (:func:`reference_mapping` at LUT size ``K``) — on register form ``form`` when given (the
+    candidate ``yosys-abc@<form>``)."""
     t0 = time.perf_counter()
-    d = Path(out) / "baselines" / "yosys-abc"
+    name = REFERENCE if form is None else f"{REFERENCE}@{form.form}"
+    if form is not None and form.why_not is not None:
+        return form.not_made(name)
+    d = Path(out) / "baselines" / name
     d.mkdir(parents=True, exist_ok=True)
-    what = ("rest of synth_xilinx with abc -luts (yosys-abc candidate)" if K == 6 else
-            f"rest of synth_xilinx with {reference_mapping(K)} (yosys-abc candidate)")
-    fe.continue_synthesis(conventional_pre(out), top, reference_mapping(K), d / "post.json", d, "yosys",
-                          what=what, lut_width=K)
-    depth = _finish(d, top, defaults, K, "yosys-abc")
-    return BaselineRun("yosys-abc", "baselines/yosys-abc/netlist.json", time.perf_counter() - t0, depth=depth)
+    what = (f"rest of synth_xilinx with abc -luts ({name} candidate)" if K == 6 else
+            f"rest of synth_xilinx with {reference_mapping(K)} ({name} candidate)")
+    src = conventional_pre(out) if form is None else Path(out) / form.folder / "pre.json"
+    fe.continue_synthesis(src, top, reference_mapping(K), d / "post.json", d, "yosys", what=what, lut_width=K)
+    depth = _finish(d, top, defaults, K, name)
+    return form_run(BaselineRun(name, f"baselines/{name}/netlist.json", time.perf_counter() - t0, depth=depth), form)
 
 
 def _finish(d: Path, top: str, defaults: dict, K: int = 6, name: str = "") -> int:
@@ -451,40 +548,52 @@ def _abc_map(aig: Aig, script: str, K: int, timeout: float | None, wide: bool):
 LOGIC_DIR = "baselines/logic"
 
 
-def prepare_logic(out: Path, top: str) -> int:
+def logic_dir(form: str | None = None) -> str:
+    """The folder (relative to the build folder) of the logic the AIG-based candidates on the
+    conventional variant (``form`` None) or on register form ``form`` map."""
+    return LOGIC_DIR if form is None else f"baselines/@{form}/logic"
+
+
+def prepare_logic(out: Path, top: str, form: str | None = None) -> int:
     """Extract the conventional logic (no parameters, parameter registers kept) of build folder
-    ``out`` into ``baselines/logic/``: ``logic.aag``, ``extract.json`` and ``module.json`` (the
-    module the candidates are re-imported into). Returns its AND nodes. Raises FrontendError."""
-    ldir = Path(out) / LOGIC_DIR
+    ``out`` — of register form ``form`` when given (``baselines/@<form>/pre.json``) — into
+    :func:`logic_dir`: ``logic.aag``, ``extract.json`` and ``module.json`` (the module the
+    candidates are re-imported into). Returns its AND nodes. Raises FrontendError."""
+    ldir = Path(out) / logic_dir(form)
     if ldir.exists():
         shutil.rmtree(ldir)
-    cpre = load_json_file(conventional_pre(out), NETLIST_LIMIT)
+    src = conventional_pre(out) if form is None else Path(out) / "baselines" / f"@{form}" / "pre.json"
+    cpre = load_json_file(src, NETLIST_LIMIT)
     ext, module = fe.extract_logic(cpre, top, None, ldir)
     write_text_atomic(ldir / "module.json", json.dumps(module))
     return ext.ands
 
 
 def make_candidate(out: Path, top: str, name: str, defaults: dict, ref_depth: int | None = None,
-                   premapped: list | None = None, K: int = 6) -> BaselineRun:
-    """Make the AIG-based candidate ``name`` (``tmap``, ``abc-*``) of build folder ``out`` from
-    ``baselines/logic/`` (:func:`prepare_logic`) into ``baselines/<name>/``: map, prove, re-import
-    and finish with the rest of synth_xilinx (``defaults``: pre.json's parameter defaults of the
-    top; ``ref_depth``: the reference's finished LUT depth, used by ``abc-wide`` only, with
-    ``premapped``: its mappings if already made, :func:`wide_mappings`; ``K``: the LUT size). One that
-    cannot be made (a mapper or proof error, a tool that fails or times out) is returned with
-    ``failed`` (one line) and no netlist: it is left out of the choice."""
+                   premapped: list | None = None, K: int = 6, form: FormInfo | None = None) -> BaselineRun:
+    """Make the AIG-based candidate ``name`` (``tmap``, ``abc-*``, or one of them ``@<form>``) of
+    build folder ``out`` from :func:`logic_dir` (:func:`prepare_logic`) into ``baselines/<name>/``:
+    map, prove, re-import and finish with the rest of synth_xilinx (``defaults``: pre.json's
+    parameter defaults of the top; ``ref_depth``: the reference's finished LUT depth, used by
+    ``abc-wide`` only, with ``premapped``: its mappings if already made, :func:`wide_mappings`;
+    ``K``: the LUT size; ``form``: the prepared register form of a ``@<form>`` candidate). One
+    that cannot be made (a mapper or proof error, a tool that fails or times out) is returned with
+    ``failed`` (one line) and no netlist: it is left out of the choice; one whose form is not made
+    with ``skipped``."""
     from dcsflow.tmap.errors import TmapError
 
+    if form is not None and form.why_not is not None:
+        return form.not_made(name)
     t0 = time.perf_counter()
     d = Path(out) / "baselines" / name
     if d.exists():
         shutil.rmtree(d)
     d.mkdir(parents=True)
     try:
-        return _aig_candidate(Path(out), name, d, top, defaults, ref_depth, t0, premapped, K)
+        return form_run(_aig_candidate(Path(out), name, d, top, defaults, ref_depth, t0, premapped, K), form)
     except (FlowError, TmapError) as e:
         (d / "netlist.json").unlink(missing_ok=True)
-        return BaselineRun(name, None, time.perf_counter() - t0, failed=str(e).splitlines()[0][:300])
+        return form_run(BaselineRun(name, None, time.perf_counter() - t0, failed=str(e).splitlines()[0][:300]), form)
 
 
 def _aig_candidate(out: Path, name: str, d: Path, top: str, defaults: dict, ref_depth, t0,
@@ -494,20 +603,21 @@ def _aig_candidate(out: Path, name: str, d: Path, top: str, defaults: dict, ref_
 
     from .mapping import map_logic
 
-    ldir = out / LOGIC_DIR
+    mapper, form = split_name(name)
+    ldir = out / logic_dir(form)
     with steps.step("map"):
-        if name == "tmap":
+        if mapper == "tmap":
             mo = map_logic(ldir / "logic.aag", [], d / "map", K=K)
             netlist, luts, depth = mo.netlist, mo.stats.get("luts"), mo.stats.get("depth")
             proved = mo.stats.get("verified")
             script = None
         else:
             aig = read_aiger(str(ldir / "logic.aag"))
-            if name == "abc-wide":
+            if mapper == "abc-wide":
                 netlist, depth, script = abc_wide_netlist(aig, ref_depth, nets=premapped)
             else:
-                netlist, depth, _ = abc_lut_netlist(aig, ABC_SCRIPTS[name], K=K)
-                script = ABC_SCRIPTS[name].format(K=K)
+                netlist, depth, _ = abc_lut_netlist(aig, ABC_SCRIPTS[mapper], K=K)
+                script = ABC_SCRIPTS[mapper].format(K=K)
             luts, proved = len(netlist["luts"]), True
     with steps.step("re-import"):
         extract = ldir / "extract.json"
@@ -522,13 +632,16 @@ def _aig_candidate(out: Path, name: str, d: Path, top: str, defaults: dict, ref_
                        bool(proved) if proved is not None else None, script=script, depth=fdepth)
 
 
-def submit_candidates(jobs, out: Path, top: str, names: tuple[str, ...], defaults: dict, K: int = 6) -> dict:
+def submit_candidates(jobs, out: Path, top: str, names: tuple[str, ...], defaults: dict, K: int = 6,
+                      params: list[str] | tuple[str, ...] = ()) -> dict:
     """Submit the jobs making the candidates ``names`` (:func:`check_names`) of build folder ``out``
     (module docstring) to ``jobs`` (:class:`dcsflow.flow.jobs.Jobs`); ``defaults``: pre.json's
-    parameter defaults of the top; ``K``: the LUT size. ``abc-wide`` waits for the reference (its
-    depth bound); the others for the extracted logic only. A candidate not made at LUT size ``K``
-    (:func:`skip_reason`) gets a finished future of a :class:`BaselineRun` with ``skipped``. Returns
-    name -> future of its :class:`BaselineRun`, in :data:`CANDIDATES` order."""
+    parameter defaults of the top; ``K``: the LUT size; ``params``: the TLUT build's parameter
+    ports (the register forms' registers). ``abc-wide`` (on any variant) waits for the reference
+    (its depth bound); the others for their extracted logic only; a register form's candidates for
+    the form (:func:`prepare_form`). A candidate not made at LUT size ``K`` (:func:`skip_reason`)
+    gets a finished future of a :class:`BaselineRun` with ``skipped``. Returns name -> future of
+    its :class:`BaselineRun`, in :data:`ALL_CANDIDATES` order."""
     from concurrent.futures import Future
 
     base = Path(out) / "baselines"
@@ -536,35 +649,52 @@ def submit_candidates(jobs, out: Path, top: str, names: tuple[str, ...], default
         shutil.rmtree(base)
     futs: dict = {}
     for name in names:
-        why = skip_reason(name, K)
+        why = skip_reason(split_name(name)[0], K)
         if why is not None:
             futs[name] = Future()
-            futs[name].set_result(BaselineRun(name, None, 0.0, skipped=why))
+            futs[name].set_result(BaselineRun(name, None, 0.0, skipped=why, variant=split_name(name)[1] or "conventional"))
     if REFERENCE in names:       # the longest job; abc-wide's choice waits for it
         futs[REFERENCE] = jobs.submit(f"baseline {REFERENCE}", _yosys_abc, out, top, defaults, K, priority=0)
-    todo = [n for n in names if n != REFERENCE and n not in futs]
-    if todo:
-        logic = jobs.submit("baselines logic", prepare_logic, out, top, priority=1)
+    ref = futs.get(REFERENCE)
+    for form in (None, *FORMS):
+        todo = [n for n in names if n not in futs and split_name(n)[1] == form]
+        if not todo:
+            continue
+        finfo = None
+        if form is not None:
+            finfo = jobs.submit(f"baselines {form} form", prepare_form, out, top, list(params), form, priority=1)
+            logic = finfo
+        else:
+            logic = jobs.submit("baselines logic", prepare_logic, out, top, priority=1)
         for name in todo:
-            if name == "abc-wide" and REFERENCE in futs:
-                maps = jobs.submit("baseline abc-wide mappings", _wide_mappings, out, after=(logic,), priority=2)
-                futs[name] = jobs.submit(f"baseline {name}", _wide_candidate, out, top, defaults, futs[REFERENCE],
-                                         maps, priority=1)
+            mapper = split_name(name)[0]
+            if mapper == REFERENCE:
+                futs[name] = jobs.submit(f"baseline {name}", _yosys_abc, out, top, defaults, K, finfo, priority=1)
+            elif mapper == "abc-wide" and ref is not None:
+                maps = jobs.submit(f"baseline {name} mappings", _wide_mappings, out, form, finfo, after=(logic,),
+                                   priority=2)
+                futs[name] = jobs.submit(f"baseline {name}", _wide_candidate, out, top, defaults, ref, maps, finfo,
+                                         priority=1)
             else:
                 futs[name] = jobs.submit(f"baseline {name}", make_candidate, out, top, name, defaults, None, None, K,
-                                         after=(logic,), priority=2 if name == "abc-dch" else 3)
-    return {n: futs[n] for n in CANDIDATES if n in futs}
+                                         finfo, after=(logic,), priority=2 if mapper == "abc-dch" else 3)
+    return {n: futs[n] for n in ALL_CANDIDATES if n in futs}
 
 
-def _wide_mappings(out: Path) -> list:
-    """:func:`wide_mappings` of the conventional logic in ``baselines/logic/``."""
-    return wide_mappings(read_aiger(str(Path(out) / LOGIC_DIR / "logic.aag")))
+def _wide_mappings(out: Path, form: str | None = None, finfo: FormInfo | None = None) -> list:
+    """:func:`wide_mappings` of the logic in :func:`logic_dir` (none when the form is not made)."""
+    if finfo is not None and finfo.why_not is not None:
+        return []
+    return wide_mappings(read_aiger(str(Path(out) / logic_dir(form) / "logic.aag")))
 
 
-def _wide_candidate(out: Path, top: str, defaults: dict, ref: BaselineRun, nets: list) -> BaselineRun:
-    """``abc-wide`` from its mappings ``nets`` (:func:`wide_mappings`), the one kept bounded by the
-    reference's finished LUT depth (``ref``: its run)."""
-    return make_candidate(out, top, "abc-wide", defaults, ref.depth, premapped=nets)
+def _wide_candidate(out: Path, top: str, defaults: dict, ref: BaselineRun, nets: list,
+                    finfo: FormInfo | None = None) -> BaselineRun:
+    """``abc-wide`` (on register form ``finfo`` when given) from its mappings ``nets``
+    (:func:`wide_mappings`), the one kept bounded by the reference's finished LUT depth (``ref``:
+    its run)."""
+    name = "abc-wide" if finfo is None else f"abc-wide@{finfo.form}"
+    return make_candidate(out, top, name, defaults, ref.depth, premapped=nets, form=finfo)
 
 
 def candidate_runs(futs: dict) -> list[BaselineRun]:
@@ -579,7 +709,8 @@ def candidate_runs(futs: dict) -> list[BaselineRun]:
         elif name == REFERENCE:
             raise err
         else:
-            runs.append(BaselineRun(name, None, 0.0, failed=(str(err).splitlines() or [type(err).__name__])[0][:300]))
+            runs.append(BaselineRun(name, None, 0.0, failed=(str(err).splitlines() or [type(err).__name__])[0][:300],
+                                    variant=split_name(name)[1] or "conventional"))
     return runs
 
 
@@ -596,7 +727,7 @@ def finished_depth(out: Path, top: str, run: BaselineRun) -> int:
 
 def choose(utilization: dict[str, dict], reference: str = REFERENCE) -> tuple[str, dict[str, bool]]:
     """The conventional implementation among the candidates: the fewest slices (then LUTs, then
-    LUT depth, then :data:`CANDIDATES` order) among those whose LUT depth is no greater than the
+    LUT depth, then :data:`ALL_CANDIDATES` order) among those whose LUT depth is no greater than the
     reference's.
 
     Args:
@@ -611,7 +742,7 @@ def choose(utilization: dict[str, dict], reference: str = REFERENCE) -> tuple[st
         raise BaselineError(f"the reference baseline {reference} was not made")
     limit = utilization[reference]["depth"]
     eligible = {n: u["depth"] <= limit for n, u in utilization.items()}
-    order = {n: i for i, n in enumerate(CANDIDATES)}
+    order = {n: i for i, n in enumerate(ALL_CANDIDATES)}
     best = min((n for n in utilization if eligible[n]),
                key=lambda n: (utilization[n]["slices"], utilization[n]["luts"], utilization[n]["depth"],
                               order.get(n, len(order))))

@@ -41,7 +41,7 @@ from dcsflow.scg.buildfolder import FOLDER_FORMAT, FOLDER_RECORD, FOLDER_VERSION
 from dcsflow.scg.folderlock import LOCK_FILE, is_lock_file, locked_folder
 from dcsflow.scg.device import DEFAULT_PART
 
-from .baselines import CANDIDATES, check_names
+from .baselines import ALL_CANDIDATES, check_names
 from .design import LUT_SIZES, TLUT_KINDS, Design, design_time_limit
 from .frontcheck import submit_for_build
 from .frontend import check_param_names
@@ -93,7 +93,8 @@ class BuildOptions:
     ghdl_options: further GHDL options (:func:`dcsflow.flow.vhdl.ghdl_options`);
     frontend_check: the ``verify`` stage simulates the source against the front end's netlist
     (:mod:`dcsflow.flow.frontcheck`) for ``frontend_cycles`` cycles (>= 1); baselines: the
-    conventional candidates to make (:data:`dcsflow.flow.baselines.CANDIDATES`; the reference
+    conventional candidates to make (:func:`dcsflow.flow.baselines.check_names`; every mapper on the
+    design's conventional variant and on both register forms by default; the reference
     ``yosys-abc`` is always made); static_remap: ABC re-maps the TLUT build's static logic where that
     saves LUTs within the shallowest conventional candidate's LUT depth
     (:mod:`dcsflow.flow.static_remap`); jobs: steps that may run in parallel do so on up to this many
@@ -126,7 +127,7 @@ class BuildOptions:
     ghdl_options: tuple[str, ...] | list[str] = ()
     frontend_check: bool = True
     frontend_cycles: int = 2000
-    baselines: tuple[str, ...] | list[str] = CANDIDATES
+    baselines: tuple[str, ...] | list[str] = ALL_CANDIDATES
     static_remap: bool = True
     jobs: int | None = None
     lut_size: int | None = None

@@ -267,18 +267,31 @@ def conventional_verilog(build_dir: str | Path) -> tuple[str, str]:
     written by :func:`dcsflow.flow.netlist.write_verilog`: one net per bit, which Icarus simulates
     at the speed of the specialized netlists (Yosys's ``write_verilog`` keeps wide vectors whose
     every bit change re-evaluates the whole vector). The parameter inputs are ordinary ports of it.
-    Returns (top module name, Verilog text).
+    A register form's candidate (``<mapper>@<form>``, :mod:`dcsflow.flow.loadreg`) comes behind
+    the design's own interface, its register held at the value the parameter ports give
+    (:func:`dcsflow.flow.loadreg.simulation_view`). Returns (top module name, Verilog text).
 
     Raises:
         CheckError: no report, no chosen candidate, or its netlist is missing or unreadable.
     """
     from dcsflow.fileio import InputError as FileInputError, NETLIST_LIMIT, load_json_file
 
+    from .baselines import split_name
+    from .loadreg import LoadRegisterError, simulation_view
+
     b = Path(build_dir)
     try:
         rep = load_json_file(b / "report.json")
         name, top = rep["conventional"]["baseline"], rep["top"]
         mod = load_json_file(b / "baselines" / str(name) / "netlist.json", NETLIST_LIMIT)["modules"][top]
+        form = split_name(str(name))[1]
+        ports = (load_json_file(b / "frontend" / "pre.json", NETLIST_LIMIT)["modules"][top]["ports"]
+                 if form is not None else None)
     except (OSError, KeyError, TypeError, ValueError, FileInputError) as e:
         raise CheckError(f"{b}: no conventional netlist in this build folder ({type(e).__name__})") from None
-    return top, nl.write_verilog(mod, top)
+    if form is None:
+        return top, nl.write_verilog(mod, top)
+    try:
+        return top, simulation_view(mod, top, ports, b / "baselines" / f"@{form}")
+    except LoadRegisterError as e:
+        raise CheckError(f"{b}: {e}") from None

@@ -33,8 +33,13 @@ def build_report(ctx, front, mapped, verified, backend, tlut_stats, conv_stats, 
     for name, st in (baseline_stats or {}).items():
         u = (be.get("baselines") or {}).get(name, {})
         r = runs.get(name, {})
+        form = {k: r[k] for k in ("variant", "register_bits", "load_words") if r.get(k) is not None}
+        how = u.get("how", name)
+        if form.get("register_bits") is not None:
+            how += f" ({form['register_bits']} register bits, {form['load_words']} words per load)"
         baselines[name] = {
-            "how": u.get("how", name), **st.as_dict(),
+            "how": how, "variant": form.get("variant", "conventional"), **st.as_dict(),
+            **{k: form[k] for k in ("register_bits", "load_words") if k in form},
             **{k: u[k] for k in ("slices", "slicem", "lut_sites", "lut6_2_pairs", "hpwl") if k in u},
             "eligible": u.get("eligible"), "chosen": name == chosen,
             "mapper_luts": r.get("mapper_luts"), "mapper_depth": r.get("mapper_depth"), "proved": r.get("proved"),
@@ -367,8 +372,12 @@ def print_table(report: dict, file=None) -> None:
         con.print(baselines_table(report))
     for name, why in (report.get("baselines_failed") or {}).items():
         con.print(f"candidate {name} not made: {why}", markup=False, highlight=False)
+    by_why: dict = {}
     for name, why in (report.get("baselines_skipped") or {}).items():
-        con.print(f"candidate {name} skipped: {why}", markup=False, highlight=False)
+        by_why.setdefault(why, []).append(name)
+    for why, names in by_why.items():
+        con.print(f"{'candidate' if len(names) == 1 else 'candidates'} {', '.join(names)} skipped: {why}",
+                  markup=False, highlight=False)
     if report.get("savings"):
         con.print(savings_table(report))
 

@@ -12,7 +12,7 @@ import random
 import pytest
 
 from dcsflow.aig import Aig
-from dcsflow.flow.baselines import (ABC_SCRIPTS, CANDIDATES, REFERENCE, BaselineError, _truth, abc_lut_netlist,
+from dcsflow.flow.baselines import (ABC_SCRIPTS, ALL_CANDIDATES, CANDIDATES, REFERENCE, BaselineError, _truth, abc_lut_netlist,
                                     check_names, choose, parse_names)
 from dcsflow.flow.report import CAUSES, savings
 
@@ -186,8 +186,14 @@ def test_choice_fewest_slices_at_no_greater_depth():
 def test_candidate_names():
     assert check_names(["tmap"]) == (REFERENCE, "tmap")
     assert check_names(reversed(CANDIDATES)) == CANDIDATES
+    assert check_names(["abc-dch@precomputed", "tmap"]) == (REFERENCE, "tmap", "abc-dch@precomputed")
+    assert check_names(["@register"]) == (REFERENCE, *(f"{m}@register" for m in CANDIDATES))
+    assert check_names(["all"]) == ALL_CANDIDATES and len(ALL_CANDIDATES) == 3 * len(CANDIDATES)
     with pytest.raises(BaselineError, match=r"unknown baseline 'vivado'; baselines: yosys-abc, tmap"):
         check_names(["vivado"])
+    for bad in ("tmap@rom", "@", "vivado@register"):
+        with pytest.raises(BaselineError, match=f"unknown baseline '{bad}'"):
+            check_names([bad])
 
 
 def test_savings_split_adds_up():

@@ -146,12 +146,14 @@ TB = """
 `timescale 1ns/1ps
 module tb;
   reg clk = 0, load = 1; reg [7:0] key = 8'h%(key)s; reg [7:0] d = 0;
+  reg [31:0] ld = 0; reg [15:0] la = 0; reg lwe = 0;
   wire [7:0] q_r, q_s, q_c, m_r, m_s, m_c;
   keyxor rtl (.clk(clk), .load(load), .key(key), .d(d), .q(q_r), .m(m_r));
   keyxor_spec spec (.clk(clk), .load(1'b0), .key(8'h00), .d(d), .q(q_s), .m(m_s));
-  keyxor_conv conv (.clk(clk), .load(load), .key(key), .d(d), .q(q_c), .m(m_c));
+  keyxor_conv conv (.clk(clk), .load(load), %(conv_key)s, .d(d), .q(q_c), .m(m_c));
   integer i, bad = 0;
   initial begin
+%(load_words)s    lwe = 0;
     #1 clk = 1; #1 clk = 0; load = 0;
     for (i = 0; i < 300; i = i + 1) begin
       d = $random; #1 clk = 1; #1 clk = 0; #1;
@@ -166,19 +168,54 @@ endmodule
 @pytest.mark.parametrize("key", [0x00, 0xA5, 0x3C])
 def test_specialized_netlist_simulates_like_rtl(keyxor_build, tmp_path, key):
     """Icarus: RTL (with its key buffer loaded) == specialized TLUT netlist == every conventional
-    candidate's netlist (Yosys/ABC, TMAP and ABC without parameters)."""
-    from dcsflow.flow.baselines import CANDIDATES
+    candidate's netlist (Yosys/ABC, TMAP and ABC without parameters; on the register forms with the
+    register written through the load port first, the values from the form's load map)."""
+    from dcsflow.flow.baselines import ALL_CANDIDATES, split_name
+    from dcsflow.flow.loadreg import load_values, read_load_map
 
     out, rep = keyxor_build
     b = load_build(out)
     (tmp_path / "spec.v").write_text(specialized_verilog(b, {"key": key}, "keyxor_spec"))
-    assert sorted(rep["baselines"]) == sorted(CANDIDATES)
-    for name in CANDIDATES:
+    # keyxor's parameter-only logic is its key register alone: the precomputed form is the register form
+    skipped = rep.get("baselines_skipped") or {}
+    assert sorted([*rep["baselines"], *skipped]) == sorted(ALL_CANDIDATES)
+    assert sorted(skipped) == sorted(n for n in ALL_CANDIDATES if n.endswith("@precomputed"))
+    for name in rep["baselines"]:
         conv = json.loads((out / "baselines" / name / "netlist.json").read_text())["modules"]["keyxor"]
         (tmp_path / "conv.v").write_text(nl.write_verilog(conv, "keyxor_conv"))
-        (tmp_path / "tb.v").write_text(TB % {"key": f"{key:02x}"})
+        form = split_name(name)[1]
+        if form is None:
+            (tmp_path / "tb.v").write_text(TB % {"key": f"{key:02x}", "conv_key": ".key(key)", "load_words": ""})
+        else:        # the register form: its register written through the load port before the run
+            lm = read_load_map(out / "baselines" / f"@{form}")
+            reg = load_values(out / "baselines" / f"@{form}", {"key": key})
+            words = [sum(reg[i] << (i % 32) for i in range(w * 32, min(lm.bits, w * 32 + 32))) for w in range(lm.words)]
+            port = (".dcs_load_data(ld), .dcs_load_we(lwe)"
+                    + (f", .dcs_load_addr(la[{lm.addr_bits - 1}:0])" if lm.addr_bits else ""))
+            (tmp_path / "tb.v").write_text(TB % {"key": f"{key:02x}", "conv_key": port, "load_words": "".join(
+                f"    la = {w}; ld = 32'h{v:08x}; lwe = 1; #1 clk = 1; #1 clk = 0;\n" for w, v in enumerate(words))})
         res = _run_iverilog(tmp_path, [tmp_path / "tb.v", DATA / "keyxor.v", tmp_path / "spec.v", tmp_path / "conv.v"])
         assert "BAD 0" in res, name
+
+
+@pytest.mark.parametrize("cand", ["abc-synch2@register", "yosys-abc@register"])
+def test_a_register_forms_simulation_view_takes_the_parameter_ports(keyxor_build, tmp_path, cand):
+    """The simulation view of a register form's candidate (its register held at the value of the
+    parameter ports, flow.loadreg.simulation_view) behaves like the RTL for every key."""
+    from dcsflow.flow.baselines import split_name
+    from dcsflow.flow.loadreg import simulation_view
+
+    out, rep = keyxor_build
+    ports = json.loads((out / "frontend" / "pre.json").read_text())["modules"]["keyxor"]["ports"]
+    mod = json.loads((out / "baselines" / cand / "netlist.json").read_text())["modules"]["keyxor"]
+    view = simulation_view(mod, "keyxor", ports, out / "baselines" / f"@{split_name(cand)[1]}", name="keyxor_conv")
+    (tmp_path / "conv.v").write_text(view)
+    b = load_build(out)
+    for key in (0x00, 0x5A, 0xC3):
+        (tmp_path / "spec.v").write_text(specialized_verilog(b, {"key": key}, "keyxor_spec"))
+        (tmp_path / "tb.v").write_text(TB % {"key": f"{key:02x}", "conv_key": ".key(key)", "load_words": ""})
+        res = _run_iverilog(tmp_path, [tmp_path / "tb.v", DATA / "keyxor.v", tmp_path / "spec.v", tmp_path / "conv.v"])
+        assert "BAD 0" in res, (cand, key)
 
 
 def test_design_without_parameters_has_no_tluts(tmp_path):

@@ -79,10 +79,13 @@ from ._limits import timeout_option
                    "cycle; on by default).")
 @click.option("--frontend-cycles", type=click.IntRange(min=1), default=2000, show_default=True,
               help="Cycles the front-end check simulates.")
-@click.option("--baselines", default=",".join(CANDIDATES), show_default=True, metavar="LIST",
-              help="Conventional candidates to make, comma-separated (yosys-abc is always made: it bounds the "
-                   "LUT depth); the one with the fewest slices at no greater LUT depth is the conventional "
-                   "implementation.")
+@click.option("--baselines", default="all", show_default=True, metavar="LIST",
+              help="Conventional candidates to make, comma-separated: a mapper (" + ", ".join(CANDIDATES) + ") on "
+                   "the design's conventional variant; MAPPER@FORM on a register form of the TLUT build's RTL "
+                   "(register: the parameters in a register the host loads; precomputed: the values of its "
+                   "parameter-only logic in that register); @FORM for every mapper on it; all. yosys-abc is "
+                   "always made: it bounds the LUT depth. The one with the fewest slices at no greater LUT depth "
+                   "is the conventional implementation.")
 @click.option("--no-static-remap", "no_static_remap", is_flag=True,
               help="TLUT build: keep TMAP's mapping of the static logic (by default ABC re-maps it where that "
                    "saves LUTs within the shallowest conventional candidate's LUT depth, never below TMAP's own).")

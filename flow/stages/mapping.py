@@ -222,7 +222,7 @@ def run(ctx: Context, front: FrontendResult) -> MapResult:
     # then the TLUT chain (TMAP, its finishing run, the static re-mapping), the other candidates, and
     # last TMAP's reference figures (nothing waits for them)
     K = ctx.options.lut_size
-    conv = submit_candidates(jobs, out, top, names, defaults, K)
+    conv = submit_candidates(jobs, out, top, names, defaults, K, list(ext.param_ports))
     _pack_early(ctx, jobs, conv, top)
     tlut_k = min(K, CFGLUT5_INPUTS) if ctx.options.tlut == "cfglut5" else None
     f_map = jobs.submit("tmap", map_tluts_job, out, params, ctx.options.area, K, tlut_k, priority=1)
