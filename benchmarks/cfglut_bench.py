@@ -212,6 +212,7 @@ def main() -> None:
     ap.add_argument("-j", "--jobs", type=int, default=2)
     _results.add_docs_option(ap)
     a = ap.parse_args()
+    _results.check_docs(a)
     given = dict(x.split("=", 1) for x in a.build)
     results = {}
     with tempfile.TemporaryDirectory() as td:
