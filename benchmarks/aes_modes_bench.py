@@ -149,8 +149,10 @@ def main() -> None:
     ap.add_argument("--build", action="append", default=[], metavar="aes_modes=DIR|ghash=DIR")
     ap.add_argument("--keys", type=int, default=100, help="parameter values for the SCG's spread")
     ap.add_argument("--all", action="store_true", help="every kept NIST record on the TLUT netlists")
-    ap.add_argument("--docs", action="store_true", help="also write docs/results/aes_modes.md from this run")
+    import _results
+    _results.add_docs_option(ap, "docs/results/aes_modes.md")
     a = ap.parse_args()
+    _results.check_docs(a)
     given = dict(x.split("=", 1) for x in a.build)
     rb = _rekey_bench()
     with tempfile.TemporaryDirectory() as td:

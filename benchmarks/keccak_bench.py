@@ -166,8 +166,10 @@ def main() -> None:
     ap.add_argument("--keys", type=int, default=100, help="parameter values for the SCG's spread")
     ap.add_argument("--mac-keys", type=int, default=4, help="KMAC128 keys in the netlist runs")
     ap.add_argument("--all", action="store_true", help="also the long-message and variable-output CAVP files")
-    ap.add_argument("--docs", action="store_true", help="also write docs/results/keccak.md from this run")
+    import _results
+    _results.add_docs_option(ap, "docs/results/keccak.md")
     a = ap.parse_args()
+    _results.check_docs(a)
     given = dict(x.split("=", 1) for x in a.build)
     rb = _rekey_bench()
     with tempfile.TemporaryDirectory() as td:

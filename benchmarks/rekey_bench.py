@@ -307,8 +307,10 @@ def main() -> None:
     ap.add_argument("--keys", type=int, default=100)
     ap.add_argument("--write-figures", action="store_true",
                     help="write firmware_figures.json into each build folder given with --build")
-    ap.add_argument("--docs", action="store_true", help="also write docs/results/rekey.md from this run")
+    import _results
+    _results.add_docs_option(ap, "docs/results/rekey.md")
     a = ap.parse_args()
+    _results.check_docs(a)
     given = dict(x.split("=", 1) for x in a.build)
     results = {}
     with tempfile.TemporaryDirectory() as td:

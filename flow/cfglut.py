@@ -411,13 +411,24 @@ def sources(module: dict, top: str, layout: Layout, hs: Handshake | None, param:
     return out
 
 
-def summary(layout: Layout, n_luts: int) -> dict:
-    """The report's ``cfglut`` entry: CFGLUT5s, parameter bits and their registers, chains, chain
-    length (elements), chain words, shift cycles and
+def param_bit_luts(tmap_netlist: dict) -> int:
+    """How many LUTs of TMAP's netlist (``tmap/netlist.json``, format ``dcsflow-tlut-netlist``) read a
+    parameter bit (a TLUT without inputs): the TLUTs that read one parameter function and became
+    static LUTs on a parameter bit (:func:`dcsflow.tmap.parambits.split_param_bits`)."""
+    luts = tmap_netlist.get("luts") or []
+    bits = {t["name"] for t in luts if "ppc" in t and not t.get("inputs")}
+    return sum(1 for t in luts if "ppc" not in t and bits.intersection(t.get("inputs") or ()))
+
+
+def summary(layout: Layout, n_luts: int, pbit_luts: int = 0) -> dict:
+    """The report's ``cfglut`` entry: CFGLUT5s, parameter bits and their registers, ``param_bit_luts``
+    (``pbit_luts``: TLUTs that became static LUTs on parameter bits, :func:`param_bit_luts`), chains,
+    chain length (elements), chain words, shift cycles and
     microseconds at :data:`SHIFT_MHZ` (the loader's START to DONE: S + 2 cycles), and ``luts`` the
     build's LUTs."""
     cycles = layout.shift_cycles + 2
-    return {"cfglut5": len(layout.cfglut5s), "param_bits": layout.param_bits, "registers": len(layout.registers),
+    return {"cfglut5": len(layout.cfglut5s), "param_bits": layout.param_bits, "param_bit_luts": pbit_luts,
+            "registers": len(layout.registers),
             "chains": layout.n_chains, "chain_luts": layout.chain_luts, "words": layout.words,
             "shift_cycles": cycles, "shift_us": round(cycles / SHIFT_MHZ, 3), "shift_mhz": SHIFT_MHZ,
             "build_id": f"{layout.build_id:08x}", "luts": n_luts}

@@ -43,7 +43,11 @@ from ._limits import timeout_option
 @click.option("--tlut", type=click.Choice(["frames", "cfglut5"]), default=None,
               help="TLUT realization [the project's [build] tlut, else frames]: frames = LUTs rewritten through "
                    "the configuration port (HWICAP); cfglut5 = CFGLUT5s (SLICEM only, at most 5 regular inputs) "
-                   "shifted from the fabric by a generated loader, a rekey in microseconds.")
+                   "shifted from the fabric by a generated loader. cfglut5 pays off where TLUTs read many "
+                   "parameter bits (a CFGLUT5 replaces logic); a TLUT that reads one parameter function becomes a "
+                   "static LUT on a flip-flop of the chain, and when every TLUT does, the build is the conventional "
+                   "circuit with a shift-loaded key register: larger, and slower to load than a key register "
+                   "written over AXI4-Lite.")
 @click.option("--chain-luts", type=click.IntRange(1, 0xFFFF), default=None, metavar="N",
               help="--tlut cfglut5: elements per shift chain (a CFGLUT5, or a register of 32 parameter bits); "
                    "the shift takes 32*N cycles [the fewest chain words with N <= 4: a shift within 1.3 us "

@@ -109,9 +109,8 @@ def run(ctx: Context, front: FrontendResult, mapped: MapResult, verified: Verify
     write_text_atomic(out / "template.v", nl.write_verilog(module, top))
     write_text_atomic(out / "conventional.v", nl.write_verilog(conv["modules"][top], top))
     tstats = nl.stats(module)
-    report = build_report(ctx, front, mapped, verified, backend, tstats, nl.stats(conv["modules"][top]),
-                          ppc, {n: nl.stats(m) for n, m in cand.items()})
     cfglut_files: tuple = ()
+    cfglut_summary = None
     if ctx.options.tlut == "cfglut5":
         from .. import cfglut
 
@@ -122,14 +121,17 @@ def run(ctx: Context, front: FrontendResult, mapped: MapResult, verified: Verify
                                           (ppc, entries, dict(front.params)) if pil else None)
         except cfglut.CfglutBuildError as e:
             raise BuildError(str(e)) from None
-        report["cfglut"] = cfglut.summary(layout, tstats.luts)
+        cfglut_summary = cfglut.summary(layout, tstats.luts,
+                                        cfglut.param_bit_luts(_load(out / "tmap" / "netlist.json", "tmap")))
         cfglut_files = cfglut.OUTPUT_FILES
         if pil:
             ctx.step("CFGLUT5: parameter generator's LUT cost (synth_xilinx)")
-            report["cfglut"]["param_in_loader"] = {
+            cfglut_summary["param_in_loader"] = {
                 "param_words": len(cfglut.param_words({p: 0 for p in front.params}, dict(front.params))),
                 **cfglut.generator_cost(out / cfglut.PARAM_FILE, out / "cfglut" / "work")}
             cfglut_files = (*cfglut_files, cfglut.PARAM_FILE)
+    report = build_report(ctx, front, mapped, verified, backend, tstats, nl.stats(conv["modules"][top]),
+                          ppc, {n: nl.stats(m) for n, m in cand.items()}, cfglut_summary)
     write_text_atomic(out / "report.json", json.dumps(report, indent=1) + "\n")
     files = {n: sha256_file(out / n) for n in (*OUTPUT_FILES, *cfglut_files)}
     if backend.summary.get("tlut"):
