@@ -82,6 +82,25 @@ def build_report(ctx, front, mapped, verified, backend, tlut_stats, conv_stats, 
     return report
 
 
+def best_by_variant(report: dict) -> dict[str, str]:
+    """For each RTL variant among report.json's ``baselines`` (``conventional``: the design's
+    conventional variant; ``register`` / ``precomputed``: the register forms of the TLUT build's RTL,
+    :mod:`dcsflow.flow.loadreg`), the candidate the conventional choice's rule picks among that
+    variant's (fewest slices, then LUTs, then LUT depth, among the eligible ones, else among all):
+    variant -> candidate name, in report order. The same variant side by side with the TLUT build
+    separates what a precomputation gives from what specialization adds."""
+    groups: dict[str, list] = {}
+    for name, b in (report.get("baselines") or {}).items():
+        groups.setdefault(b.get("variant") or "conventional", []).append((name, b))
+    out = {}
+    for v, cands in groups.items():
+        pool = [c for c in cands if c[1].get("eligible") is not False] or cands
+        key = [(c[1].get("slices") if c[1].get("slices") is not None else float("inf"), c[1].get("luts", 0),
+                c[1].get("depth", 0), i) for i, c in enumerate(pool)]
+        out[v] = pool[min(range(len(pool)), key=key.__getitem__)][0]
+    return out
+
+
 def timing(ctx, records: dict) -> dict:
     """report.json's ``timing``: where the build's time went (docs/formats.md).
 

@@ -307,3 +307,22 @@ def test_a_crashing_tool_in_a_parallel_branch_is_recorded_and_the_others_finish(
     assert rep["tlut"]["luts"] > 0 and rep["timing"]["jobs"] == 2
     crashed = [s for s in rep["timing"]["steps"] if s["kind"] == "tool" and s["failed"]]
     assert crashed and all("baseline abc-dch" in s["path"] and "SIGSEGV" in s["failed"] for s in crashed)
+
+
+def test_the_best_candidate_of_each_variant():
+    from dcsflow.flow.report import best_by_variant
+
+    rep = {"baselines": {
+        "yosys-abc": {"variant": "conventional", "slices": 50, "luts": 200, "depth": 6, "eligible": True},
+        "abc-dch": {"variant": "conventional", "slices": 40, "luts": 150, "depth": 7, "eligible": False},
+        "tmap": {"variant": "conventional", "slices": 45, "luts": 190, "depth": 6, "eligible": True},
+        "tmap@register": {"variant": "register", "slices": 44, "luts": 180, "depth": 6, "eligible": True},
+        "abc-dch@register": {"variant": "register", "slices": 44, "luts": 170, "depth": 6, "eligible": True},
+        "abc-dch@precomputed": {"variant": "precomputed", "slices": 30, "luts": 90, "depth": 8, "eligible": False},
+        "tmap@precomputed": {"variant": "precomputed", "slices": 31, "luts": 99, "depth": 9, "eligible": False}}}
+    # deeper candidates lose to eligible ones; a variant with none eligible still has its best
+    assert best_by_variant(rep) == {"conventional": "tmap", "register": "abc-dch@register",
+                                    "precomputed": "abc-dch@precomputed"}
+    # a report of before the register forms: every candidate is of the conventional variant
+    assert best_by_variant({"baselines": {"yosys-abc": {"slices": 3, "luts": 1, "depth": 1}}}) == \
+        {"conventional": "yosys-abc"}
