@@ -54,6 +54,7 @@ from dcsflow.aig import Aig, read_aiger, truth_vars, write_aiger
 from dcsflow.fileio import NETLIST_LIMIT, load_json_file, read_input_text, write_text_atomic
 
 from . import frontend as fe
+from .cache import cached
 from .errors import FlowError
 from .loadreg import FORMS as _FORMS
 
@@ -224,6 +225,7 @@ def form_run(run: BaselineRun, form: "FormInfo | None") -> BaselineRun:
     return run
 
 
+@cached(inputs=lambda out, *a, **k: ["frontend/pre.json"], outputs=lambda out, top, params, form: [f"baselines/@{form}"])
 def prepare_form(out: Path, top: str, params: list[str], form: str) -> FormInfo:
     """Job: register form ``form`` of the TLUT front end's netlist (``frontend/pre.json``; ``params``:
     its parameter ports) into ``baselines/@<form>/`` (:func:`dcsflow.flow.loadreg.register_form`),
@@ -282,12 +284,19 @@ def check_names(names) -> tuple[str, ...]:
     return tuple(n for n in ALL_CANDIDATES if n in want or n == REFERENCE)
 
 
+def _ref_name(form) -> str:
+    return REFERENCE if form is None else f"{REFERENCE}@{form.form}"
+
+
+@cached(inputs=lambda out, top, defaults, K=6, form=None: [
+            conventional_pre(out) if form is None else Path(out) / form.folder / "pre.json"],
+        outputs=lambda out, top, defaults, K=6, form=None: [f"baselines/{_ref_name(form)}"])
 def _yosys_abc(out: Path, top: str, defaults: dict, K: int = 6, form: "FormInfo | None" = None) -> BaselineRun:
     """The reference candidate: the rest of synth_xilinx with Yosys's own LUT mapping
     (:func:`reference_mapping` at LUT size ``K``) — on register form ``form`` when given (the
     candidate ``yosys-abc@<form>``)."""
     t0 = time.perf_counter()
-    name = REFERENCE if form is None else f"{REFERENCE}@{form.form}"
+    name = _ref_name(form)
     if form is not None and form.why_not is not None:
         return form.not_made(name)
     d = Path(out) / "baselines" / name
@@ -554,6 +563,9 @@ def logic_dir(form: str | None = None) -> str:
     return LOGIC_DIR if form is None else f"baselines/@{form}/logic"
 
 
+@cached(inputs=lambda out, top, form=None: [
+            conventional_pre(out) if form is None else Path(out) / "baselines" / f"@{form}" / "pre.json"],
+        outputs=lambda out, top, form=None: [logic_dir(form)])
 def prepare_logic(out: Path, top: str, form: str | None = None) -> int:
     """Extract the conventional logic (no parameters, parameter registers kept) of build folder
     ``out`` — of register form ``form`` when given (``baselines/@<form>/pre.json``) — into
@@ -569,6 +581,10 @@ def prepare_logic(out: Path, top: str, form: str | None = None) -> int:
     return ext.ands
 
 
+@cached(inputs=lambda out, top, name, *a, **k: [logic_dir(split_name(name)[1])],
+        outputs=lambda out, top, name, *a, **k: [f"baselines/{name}"],
+        key=lambda out, top, name, defaults, ref_depth=None, premapped=None, K=6, form=None:
+            [top, name, defaults, ref_depth, K, form])
 def make_candidate(out: Path, top: str, name: str, defaults: dict, ref_depth: int | None = None,
                    premapped: list | None = None, K: int = 6, form: FormInfo | None = None) -> BaselineRun:
     """Make the AIG-based candidate ``name`` (``tmap``, ``abc-*``, or one of them ``@<form>``) of
@@ -681,6 +697,7 @@ def submit_candidates(jobs, out: Path, top: str, names: tuple[str, ...], default
     return {n: futs[n] for n in ALL_CANDIDATES if n in futs}
 
 
+@cached(inputs=lambda out, form=None, finfo=None: [logic_dir(form)])
 def _wide_mappings(out: Path, form: str | None = None, finfo: FormInfo | None = None) -> list:
     """:func:`wide_mappings` of the logic in :func:`logic_dir` (none when the form is not made)."""
     if finfo is not None and finfo.why_not is not None:

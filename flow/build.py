@@ -41,6 +41,7 @@ from dcsflow.scg.buildfolder import FOLDER_FORMAT, FOLDER_RECORD, FOLDER_VERSION
 from dcsflow.scg.folderlock import LOCK_FILE, is_lock_file, locked_folder
 from dcsflow.scg.device import DEFAULT_PART
 
+from . import cache
 from .baselines import ALL_CANDIDATES, check_names
 from .design import LUT_SIZES, TLUT_KINDS, Design, design_time_limit
 from .frontcheck import submit_for_build
@@ -77,7 +78,9 @@ class BuildOptions:
     :func:`~dcsflow.flow.cfglut.choose_chain_luts`, the fewest chain words with chains whose shift meets the
     rekey-time target); param_in_loader: a ``cfglut5`` build also generates the logic that computes
     the chain words from the raw parameter words (its PPC must have no AND nodes) and reports its
-    LUT cost (:func:`dcsflow.flow.cfglut.param_generator_verilog`);
+    LUT cost (:func:`dcsflow.flow.cfglut.param_generator_verilog`); cache: every job's result is
+    taken from, and stored in, the job cache (:mod:`dcsflow.flow.cache`; a design's
+    ``cache_max_gb`` caps it; False: ``--no-cache``, every job runs);
     mul_chunk: front end, regular-operand bits per chunk product of a multiplier with a parameter
     operand (:mod:`dcsflow.flow.param_arith`; 0 = leave it to synth_xilinx; None = the LUT size);
     lut_size: the LUT size K, one of :data:`~dcsflow.flow.design.LUT_SIZES` (None: the design's
@@ -135,6 +138,7 @@ class BuildOptions:
     tlut: str | None = None
     chain_luts: int | None = None
     param_in_loader: bool = False
+    cache: bool = True
 
 
 @dataclass
@@ -417,6 +421,9 @@ def _build(opts: BuildOptions, design: Design, i0: int, i1: int, njobs: int) -> 
     """:func:`build` once the options are checked and the design is found."""
     out = Path(opts.out)
     _check_out(out, opts.force)
+    note = cache.configure(opts.cache, design.cache_max_gb)
+    if note is not None:
+        print(f"dcsflow: {note}", file=sys.stderr)
     with ExitStack() as held:
         if out.is_dir():          # an existing folder: held before anything of an earlier run is removed
             held.enter_context(_claim(out))

@@ -296,6 +296,8 @@ class Design:
         timeout: seconds every external tool run of its builds and checks may take when neither
             ``--timeout`` nor the caller sets a limit (None: each tool's default,
             :mod:`dcsflow.limits`; a project's ``[build] timeout``; :func:`design_time_limit`).
+        cache_max_gb: the job cache's size cap in GB for its builds (a project's ``[cache] max_gb``;
+            None: :data:`dcsflow.flow.cache.DEFAULT_MAX_GB`).
     """
 
     name: str
@@ -318,6 +320,7 @@ class Design:
     tlut: str | None = None
     handshake: "Handshake | None" = None
     timeout: float | None = None
+    cache_max_gb: float | None = None
 
     @property
     def language(self) -> str:

@@ -66,6 +66,7 @@ from dcsflow.fileio import NETLIST_LIMIT, load_json_file, write_text_atomic
 from dcsflow.limits import DEFAULT_LIMITS
 from dcsflow.tools import failure_message, find_tool, run_tool
 
+from .cache import cached, hdl_inputs
 from .errors import FlowError
 
 __all__ = ["DEFAULT_CYCLES", "DEFAULT_SEED", "SEGMENTS", "RESET_CYCLES", "FrontCheckError", "LatchError",
@@ -985,6 +986,15 @@ def _vhdl_port_problem(ports: Sequence[CheckPort], vhdl_ports: Sequence,
     return mapping, None
 
 
+def _check_inputs(spec: CheckSpec, pre_json: Path, *a, **k) -> list:
+    """The files the front-end check reads (the job cache's inputs): the netlist and the sources."""
+    return [pre_json, *hdl_inputs(spec.sources), *([spec.ghdl_dir] if spec.ghdl_dir is not None else [])]
+
+
+@cached(base=lambda spec, pre_json, top, params, workdir, *a, **k: Path(workdir).parent, inputs=_check_inputs,
+        outputs=lambda spec, pre_json, top, params, workdir, *a, **k: [Path(workdir).name],
+        key=lambda spec, pre_json, top, params, workdir, cycles=DEFAULT_CYCLES, seed=DEFAULT_SEED, step=None:
+            [spec, top, list(params), cycles, seed])
 def check_frontend(spec: CheckSpec, pre_json: Path, top: str, params: Sequence[str], workdir: Path,
                    cycles: int = DEFAULT_CYCLES, seed: int = DEFAULT_SEED,
                    step: Callable[[str], None] | None = None) -> FrontCheckResult:

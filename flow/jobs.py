@@ -90,12 +90,17 @@ def _parse_jobs(value, what: str) -> int:
     return n
 
 
-def _worker_init(time_limit: tuple[float, str] | None = None) -> None:
+def _worker_init(time_limit: tuple[float, str] | None = None, cache_settings=None) -> None:
     """A worker ends the tools it runs when the build ends it (SIGTERM), then exits; Ctrl-C reaches
     the whole process group, the build handles it. ``time_limit``: the time-limit override of the
-    process that started the workers (:func:`dcsflow.limits.get_time_limit`), theirs too."""
+    process that started the workers (:func:`dcsflow.limits.get_time_limit`), theirs too;
+    ``cache_settings``: its job cache (:func:`dcsflow.flow.cache.settings`)."""
     if time_limit is not None:
         limits.set_time_limit(*time_limit)
+    if cache_settings is not None:
+        from . import cache
+
+        cache.apply(cache_settings)
     def on_term(signum, frame):
         terminate_children(grace=0.5)
         os._exit(143)
@@ -183,8 +188,11 @@ class Jobs:
                 if self._closed:
                     raise RuntimeError("the job runner is closed")
             if pool is None:
+                from . import cache
+
                 pool = ProcessPoolExecutor(self.jobs, mp_context=multiprocessing.get_context("spawn"),
-                                           initializer=_worker_init, initargs=(limits.get_time_limit(),))
+                                           initializer=_worker_init,
+                                           initargs=(limits.get_time_limit(), cache.settings()))
                 self._unhook = on_terminate(self._kill_workers)
                 _start_workers(pool, self.jobs)
                 with self._lock:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from dcsflow.fileio import NETLIST_LIMIT, load_json_file
 
+from .cache import cached
 from .errors import FlowError
 
 
@@ -76,6 +77,7 @@ def tmap_mapper(aig_path: Path, params: list[str], out_dir: Path, K: int = 6, ar
                       seconds=time.perf_counter() - t0)
 
 
+@cached(base=lambda aig_path, *a, **k: Path(aig_path).parent, inputs=lambda aig_path, *a, **k: [aig_path])
 def reference_figures(aig_path: Path, params: list[str], K: int = 6, area: bool = False) -> dict:
     """TMAP's reference figures of the AIGER ``aig_path`` (not used for the build): the same TMAP
     run as :func:`tmap_mapper` (same ABC variants, same cuts) with the parameters ``params`` as

@@ -19,6 +19,8 @@ Format (version 1, docs/formats.md "dcsflow.toml")::
     tlut = "cfglut5"                   # TLUT realization: frames or cfglut5 (optional; --tlut overrides it)
     timeout = 7200                     # seconds per external tool run, builds and checks (optional;
                                        # default: each tool's own, dcsflow.limits; --timeout overrides it)
+    [cache]
+    max_gb = 5                         # size cap of the job cache in GB (optional; dcsflow.flow.cache)
 
 ``dcsflow build -p dcsflow.toml`` builds it; ``dcsflow check BUILD`` runs the cocotb test against the
 specialized netlist for random parameter values (:mod:`dcsflow.flow.cocotb_check`). Any other key,
@@ -46,7 +48,8 @@ _DESIGN_KEYS = {"name": str, "top": str, "sources": list, "params": list, "chpar
                 "conventional_chparams": dict, "description": str}
 _CHECK_KEYS = {"cocotb": str, "keys": int}
 _BUILD_KEYS = {"lut_size": int, "timeout": (int, float), "tlut": str}
-_SECTIONS = {"version": int, "design": dict, "check": dict, "build": dict}
+_CACHE_KEYS = {"max_gb": (int, float)}
+_SECTIONS = {"version": int, "design": dict, "check": dict, "build": dict, "cache": dict}
 
 
 class ProjectError(DesignError):
@@ -117,6 +120,11 @@ def load_project(path: str | Path) -> Design:
     tlut = build.get("tlut")
     if tlut is not None and tlut not in TLUT_KINDS:
         raise ProjectError(f"{path}: build.tlut must be one of {', '.join(TLUT_KINDS)}, got {tlut!r}")
+    cache = doc.get("cache", {})
+    _keys("cache.", cache, _CACHE_KEYS, path)
+    max_gb = cache.get("max_gb")
+    if max_gb is not None and not 0 < max_gb <= 1e6:
+        raise ProjectError(f"{path}: cache.max_gb must be a number of GB above 0 (at most 1000000), got {max_gb}")
     timeout = build.get("timeout")
     if timeout is not None:
         try:
@@ -155,4 +163,4 @@ def load_project(path: str | Path) -> Design:
                   conventional_chparams=dict(design.get("conventional_chparams", {})),
                   check=chk, description=design.get("description", ""),
                   origin=f"project {path.resolve()}", project=path.resolve(), lut_size=lut_size,
-                  timeout=timeout, tlut=tlut)
+                  timeout=timeout, tlut=tlut, cache_max_gb=None if max_gb is None else float(max_gb))

@@ -104,8 +104,9 @@ def best_by_variant(report: dict) -> dict[str, str]:
 def timing(ctx, records: dict) -> dict:
     """report.json's ``timing``: where the build's time went (docs/formats.md).
 
-    ``jobs`` (parallel jobs allowed), ``stages`` (stage -> ``wall``/``cpu`` seconds and ``reused``:
-    true when its result came from an earlier run, ``--from``), ``wall``/``cpu`` (their sums),
+    ``jobs`` (parallel jobs allowed), ``stages`` (stage -> ``wall``/``cpu`` seconds, ``reused``:
+    true when its result came from an earlier run, ``--from``, and ``cached``: how many of its jobs
+    came from the job cache, :mod:`dcsflow.flow.cache`), ``wall``/``cpu`` (their sums),
     ``steps`` (every step and external tool run, :mod:`dcsflow.steps`), ``slowest`` (the five
     slowest of them without parts of their own). The ``outputs`` stage counts until report.json is
     written.
@@ -117,7 +118,8 @@ def timing(ctx, records: dict) -> dict:
     stages, allsteps = {}, []
     for name, rec in records.items():
         t = getattr(rec, "timing", None) or {}
-        stages[name] = {"wall": t.get("wall", 0.0), "cpu": t.get("cpu", 0.0), "reused": name not in ctx.ran}
+        stages[name] = {"wall": t.get("wall", 0.0), "cpu": t.get("cpu", 0.0), "reused": name not in ctx.ran,
+                        "cached": len(t.get("cached") or [])}
         allsteps += t.get("steps", [])
     if ctx.recorder is not None and "outputs" in ctx.ran:
         w0, c0 = ctx.ran["outputs"]

@@ -19,6 +19,7 @@ never deeper than the conventional implementation it is compared with.
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Callable
 
 from dcsflow.aig import Aig
@@ -26,6 +27,7 @@ from dcsflow.tmap.errors import ToolError
 from dcsflow.tmap.netlist import Lut, Mux, TlutNetlist, compose
 
 from .baselines import ABC_SCRIPTS, BaselineError, _abc_map, _prove
+from .cache import cached
 from .errors import FlowError
 from .netlist import LUT_TYPES, cell_levels, lut_depth
 
@@ -140,6 +142,7 @@ def remap(net: TlutNetlist, kept: set[str], script: str = SCRIPT, timeout: float
     return res if prove else (*res, (aig, got, script, timeout))
 
 
+@cached(base=lambda proof: Path("/"), key=lambda proof: list(proof[:3]))
 def prove_remap(proof: tuple) -> str | None:
     """ABC ``cec`` of a candidate's re-mapped logic against the logic it replaces (``proof``: the
     fourth item of :func:`remap` with ``prove`` False). Returns None when proved, else why not

@@ -25,6 +25,7 @@ from dcsflow.scg.ppc import Ppc
 from dcsflow import steps
 from dcsflow.fileio import NETLIST_LIMIT, load_json_file, write_bytes_atomic, write_text_atomic
 
+from ..cache import cached
 from . import BackendError, BackendRequest, ExportJob, get_backend
 from .pack import LETTERS
 from .report import rekey_model
@@ -102,6 +103,7 @@ class BackendOutcome:
     files: list = field(default_factory=list)
 
 
+@cached(inputs=lambda out, src, *a, **k: [src])
 def pack_job(out: Path, src: str, top: str, backend: str, tlut_pairs: bool, lut_size: int = 6,
              tlut: str = "frames") -> tuple:
     """Job: the packing of the netlist ``out/src`` (module ``top``) by back end ``backend`` for LUT
@@ -125,9 +127,15 @@ def pack_candidate_job(out: Path, run, top: str, backend: str, tlut_pairs: bool,
     return (run.netlist, *pack_job(out, run.netlist, top, backend, tlut_pairs, lut_size))
 
 
-def place_job(out: Path, src: str, top: str, backend: str, device_name: str, seed: int, packing) -> tuple:
+@cached(inputs=lambda out, src, *a, **k: [src],
+        key=lambda out, src, top, backend, device_name, seed, packing, pack_options=(): [
+            src, top, backend, device_name, seed, list(pack_options)])
+def place_job(out: Path, src: str, top: str, backend: str, device_name: str, seed: int, packing,
+              pack_options: tuple = ()) -> tuple:
     """Job: the placement of ``packing`` (of the netlist ``out/src``) on ``device_name``. Returns
-    (placement, seconds)."""
+    (placement, seconds). ``pack_options``: the :func:`pack_job` options the packing was made with
+    (``tlut_pairs``, ``lut_size``, ``tlut``; the job cache's key: the packing follows from them and
+    the netlist)."""
     import time
 
     t0 = time.perf_counter()
@@ -199,7 +207,7 @@ def run_backend(out: Path, *, top: str, design_hash: str, ppc_path: Path, params
     f_tpack = jobs.submit("pack tlut", pack_job, out, TLUT_NETLIST, top, be.name, tlut_pairs, lut_size, tlut,
                           priority=1)
     f_tplace = jobs.submit("place tlut", _place_after, out, TLUT_NETLIST, top, be.name, dev.name, seed, f_tpack,
-                           priority=1)
+                           (tlut_pairs, lut_size, tlut), priority=1)
     chosen, cands, files = _choose_conventional(ctx, baselines, packed or {})
     tl_module, tl_impl, tl_namer = _finish_tlut(ctx, f_tpack, f_tplace, ppc_zero)
     files += _write_implementation(out / "tlut", "tlut", tl_impl, tl_module, dev, design_hash, top, tl_namer, step)
@@ -288,7 +296,7 @@ def _choose_conventional(r: _Run, baselines, packed: dict) -> tuple[str, dict, l
         c["eligible"] = eligible[n]
     c = cands[chosen]
     c["placing"] = r.jobs.submit(f"place baseline {chosen}", place_job, r.out, c["src"], r.top, r.be.name,
-                                 r.dev.name, r.seed, c["packing"], priority=1)
+                                 r.dev.name, r.seed, c["packing"], (r.tlut_pairs, r.lut_size, "frames"), priority=1)
     files = [_write_candidate(r.out, n, c["util"], r.dev, r.design_hash) for n, c in cands.items() if n != chosen]
     return chosen, cands, files
 
@@ -334,9 +342,11 @@ def _write_framemap(out: Path, conf, dev, design_hash: str, ppc) -> str:
     return "tlut/framemap.json"
 
 
-def _place_after(out: Path, src: str, top: str, backend: str, device_name: str, seed: int, packed: tuple) -> tuple:
-    """Job: :func:`place_job` of the packing in ``packed`` (the result of :func:`pack_job`)."""
-    return place_job(out, src, top, backend, device_name, seed, packed[0])
+def _place_after(out: Path, src: str, top: str, backend: str, device_name: str, seed: int, packed: tuple,
+                 pack_options: tuple = ()) -> tuple:
+    """Job: :func:`place_job` of the packing in ``packed`` (the result of :func:`pack_job` with
+    ``pack_options``)."""
+    return place_job(out, src, top, backend, device_name, seed, packed[0], pack_options)
 
 
 def _write_candidate(out: Path, name: str, util: dict, dev, design_hash: str) -> str:

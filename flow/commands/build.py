@@ -97,12 +97,16 @@ from ._limits import timeout_option
               help="Run independent steps (conventional candidates, static re-mapping candidates, proofs, the "
                    "front-end check, packing and placement) on up to N cores [$DCSFLOW_JOBS, else the "
                    "machine's cores]; -j 1 runs them in turn. The results are the same.")
+@click.option("--no-cache", "no_cache", is_flag=True,
+              help="Run every job, reading and writing nothing of the job cache (by default a job whose inputs, "
+                   "options and tools are those of one run before takes its results from the cache: "
+                   "$DCSFLOW_CACHE, else $XDG_CACHE_HOME/dcsflow or ~/.cache/dcsflow; `dcsflow cache` shows it).")
 @click.option("--quiet", is_flag=True, help="No progress display.")
 @timeout_option
 def COMMAND(design, project, top, params, device, out, start, stop, area, seed, lut_size, tlut_pairs, tlut, chain_luts,
             param_in_loader, mul_chunk,
             adders, backend, board, force, allow_no_params, ghdl_opts, no_frontend_check, frontend_cycles, baselines,
-            no_static_remap, jobs, quiet):
+            no_static_remap, no_cache, jobs, quiet):
     """Build DESIGN with TLUTs (TMAP, parameters in the PPC) and conventionally (the best of several
     candidates with the parameters as ordinary inputs: --baselines).
 
@@ -143,7 +147,7 @@ def COMMAND(design, project, top, params, device, out, start, stop, area, seed, 
                              frontend_cycles=frontend_cycles, static_remap=not no_static_remap,
                              baselines=tuple(b.strip() for b in baselines.split(",") if b.strip()),
                              jobs=check_jobs(jobs), lut_size=lut_size, tlut=tlut, chain_luts=chain_luts,
-                             param_in_loader=param_in_loader))
+                             param_in_loader=param_in_loader, cache=not no_cache))
     if res.report:
         print_table(res.report)
         click.echo(summary_line(res.report))

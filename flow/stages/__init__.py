@@ -190,12 +190,14 @@ DEPENDS = {"frontend": (), "tmap": ("frontend",), "verify": ("frontend", "tmap")
 def stage_timing(records: list[dict], stage: str, jobs: int) -> dict:
     """The ``timing`` of a stage's record from the build's step records (JSON form,
     :meth:`dcsflow.steps.Recorder.as_list`): ``wall`` and ``cpu`` seconds of the stage, ``jobs``
-    (the parallel jobs allowed) and ``steps``, every record inside the stage (paths start with
-    ``<stage>/``)."""
+    (the parallel jobs allowed), ``steps``, every record inside the stage (paths start with
+    ``<stage>/``), and ``cached``: the jobs whose results came from the job cache
+    (:mod:`dcsflow.flow.cache`; the paths of the steps holding a ``cached`` step)."""
     from dcsflow.steps import totals
 
     inside = [r for r in records if r["path"].startswith(stage + "/")]
-    return {**totals(records, stage), "jobs": jobs, "steps": inside}
+    cached = [r["path"].rsplit("/", 1)[0] for r in inside if r["path"].endswith("/cached")]
+    return {**totals(records, stage), "jobs": jobs, "steps": inside, "cached": cached}
 
 
 class StaleStage(BuildError):

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from dcsflow.fileio import JSON_LIMIT, NETLIST_LIMIT, load_json_file
 
+from .. import cache
 from .. import frontend as fe
 from ..frontcheck import check_latches, submit_for_build
 from . import STAGES, Context, FrontendResult, no_params_error
@@ -66,6 +67,34 @@ def run(ctx: Context) -> FrontendResult:
     fdir = ctx.out / "frontend"
     if fdir.exists():
         shutil.rmtree(fdir)
+    key = _cache_key(ctx)
+    rec = cache.lookup(key, JOB, ctx.out)
+    if rec is cache.MISS:
+        rec = _run(ctx, fdir)
+        cache.store(key, JOB, ctx.out, ["frontend"], replace(rec, timing={}))
+    elif STAGES.index(ctx.options.stop) >= STAGES.index("verify"):
+        ctx.started["frontcheck"] = submit_for_build(ctx, rec)
+    return rec
+
+
+#: the job cache's name of the whole stage (:mod:`dcsflow.flow.cache`)
+JOB = "frontend stage"
+
+
+def _cache_key(ctx: Context) -> str | None:
+    """The job cache's key of the stage: the design's sources (and the files beside them), its
+    description's fields the front end reads, and the options that change the front end."""
+    d, o = ctx.design, ctx.options
+    what = {"design": d.name, "sources": [str(p) for p in d.sources], "top": ctx.top, "params": list(ctx.params),
+            "design_params": list(d.params), "chparams": dict(d.chparams),
+            "conventional_chparams": dict(d.conventional_chparams), "mul_chunk": o.mul_chunk, "adders": o.adders,
+            "lut_size": o.lut_size, "allow_no_params": o.allow_no_params, "ghdl_options": list(o.ghdl_options),
+            "language": d.language}
+    return cache.key_of(JOB, what, cache.hdl_inputs(d.sources), ctx.out)
+
+
+def _run(ctx: Context, fdir: Path) -> FrontendResult:
+    """The stage's work when the cache has no result for it (:func:`run`)."""
     d = ctx.design
     vhdl = None
     if ctx.vhdl is not None:
@@ -108,7 +137,7 @@ def run(ctx: Context) -> FrontendResult:
                          adders={k: adders[k] for k in ("mode", "K", "fed_by_parameters", "carry") if k in adders}
                          | {"logic": len(adders.get("logic", []))} if adders else {})
     if STAGES.index(ctx.options.stop) >= STAGES.index("verify"):
-        ctx.started["frontcheck"] = submit_for_build(ctx, rec)
+        ctx.started["frontcheck"] = submit_for_build(ctx, rec)     # beside the conventional front end
     if pending:
         ctx.step("waiting for the conventional build's front end")
         rec = replace(rec, seconds_yosys=t_pre + sum(wait() for wait in pending))

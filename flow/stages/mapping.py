@@ -27,6 +27,7 @@ from pathlib import Path
 from dcsflow.fileio import NETLIST_LIMIT, load_json_file, read_input_text, write_files_atomic, write_text_atomic
 
 from .. import frontend as fe
+from ..cache import cached
 from ..baselines import REFERENCE, candidate_runs, check_lut_width, check_names, submit_candidates
 from ..jobs import Jobs
 from ..cfglut import CFGLUT5_INPUTS
@@ -43,6 +44,7 @@ def _read(path: Path, stage: str) -> str:
     return read_input_text(path, NETLIST_LIMIT)
 
 
+@cached(inputs=lambda out, *a, **k: ["frontend/logic.aag"], outputs=lambda out, *a, **k: ["tmap"])
 def map_tluts_job(out: Path, params: list[str], area: bool, K: int = 6, tlut_k: int | None = None) -> dict:
     """Job: TMAP on ``frontend/logic.aag`` into ``tmap/`` with ``K``-input LUTs (TLUTs of at most
     ``tlut_k`` inputs when given). Returns the outcome's stats, seconds and PPC path (the netlist is
@@ -85,6 +87,8 @@ def finish_tlut(netlist: dict, into: Path, top: str, ext: fe.Extraction, module:
     return final
 
 
+@cached(inputs=lambda out, *a, **k: ["frontend/extract.json", "frontend/pre.json", "tmap/netlist.json"],
+        outputs=lambda out, *a, **k: ["tmap/module.json", "tlut"])
 def finish_tmap_job(out: Path, top: str, defaults: dict, K: int = 6) -> dict:
     """Job: TMAP's netlist finished into ``tlut/`` (``tlut/netlist.json``); writes ``tmap/module.json``
     (the module the re-mapping candidates are re-imported into). Returns the Yosys seconds."""
@@ -103,6 +107,8 @@ def finish_tmap_job(out: Path, top: str, defaults: dict, K: int = 6) -> dict:
     return {"yosys_seconds": time.perf_counter() - t0}
 
 
+@cached(inputs=lambda out, *a, **k: ["frontend/extract.json", "tmap/module.json", "tmap/netlist.json"],
+        outputs=lambda out, top, tail, *a, **k: [f"{REMAP_DIR}/t{tail}"])
 def remap_candidate_job(out: Path, top: str, tail: int, kept: set, defaults: dict, K: int = 6) -> dict:
     """Job: one static re-mapping candidate (:func:`dcsflow.flow.static_remap.candidate`) finished in
     ``tmap/static_remap/t<tail>/`` (``final.json`` the finished document). Returns its result dict
