@@ -263,10 +263,12 @@ def conventional_pre(out: Path) -> Path:
     return src if src.exists() else Path(out) / "frontend" / "pre.json"
 
 
-def check_names(names) -> tuple[str, ...]:
+def check_names(names, reference: bool = True) -> tuple[str, ...]:
     """The candidate names in :data:`ALL_CANDIDATES` order, the reference always included. A name
     is a mapper (:data:`CANDIDATES`, on the design's conventional variant), ``MAPPER@FORM`` (on a
     register form, :data:`FORMS`), ``@FORM`` for every mapper on that form, or ``all``.
+    ``reference`` False: the reference is made only when named (a build given the LUT depths it
+    bounds, ``BuildOptions.depth_bounds``).
 
     Raises:
         BaselineError: an unknown name (the message lists the known mappers and forms).
@@ -281,7 +283,7 @@ def check_names(names) -> tuple[str, ...]:
             raise BaselineError(f"unknown baseline {n!r}; baselines: {', '.join(CANDIDATES)}, each also as "
                                 f"NAME@FORM on a register form ({', '.join(FORMS)}), or @FORM for all of them")
         want |= {f"{m}@{form}" for m in CANDIDATES} if not mapper else {n}
-    return tuple(n for n in ALL_CANDIDATES if n in want or n == REFERENCE)
+    return tuple(n for n in ALL_CANDIDATES if n in want or (reference and n == REFERENCE))
 
 
 def _ref_name(form) -> str:
@@ -649,13 +651,14 @@ def _aig_candidate(out: Path, name: str, d: Path, top: str, defaults: dict, ref_
 
 
 def submit_candidates(jobs, out: Path, top: str, names: tuple[str, ...], defaults: dict, K: int = 6,
-                      params: list[str] | tuple[str, ...] = ()) -> dict:
+                      params: list[str] | tuple[str, ...] = (), ref_depth: int | None = None) -> dict:
     """Submit the jobs making the candidates ``names`` (:func:`check_names`) of build folder ``out``
     (module docstring) to ``jobs`` (:class:`dcsflow.flow.jobs.Jobs`); ``defaults``: pre.json's
     parameter defaults of the top; ``K``: the LUT size; ``params``: the TLUT build's parameter
     ports (the register forms' registers). ``abc-wide`` (on any variant) waits for the reference
     (its depth bound); the others for their extracted logic only; a register form's candidates for
-    the form (:func:`prepare_form`). A candidate not made at LUT size ``K`` (:func:`skip_reason`)
+    the form (:func:`prepare_form`); ``ref_depth``: the reference's LUT depth when known without it
+    (then ``abc-wide`` waits for nothing of it). A candidate not made at LUT size ``K`` (:func:`skip_reason`)
     gets a finished future of a :class:`BaselineRun` with ``skipped``. Returns name -> future of
     its :class:`BaselineRun`, in :data:`ALL_CANDIDATES` order."""
     from concurrent.futures import Future
@@ -671,7 +674,7 @@ def submit_candidates(jobs, out: Path, top: str, names: tuple[str, ...], default
             futs[name].set_result(BaselineRun(name, None, 0.0, skipped=why, variant=split_name(name)[1] or "conventional"))
     if REFERENCE in names:       # the longest job; abc-wide's choice waits for it
         futs[REFERENCE] = jobs.submit(f"baseline {REFERENCE}", _yosys_abc, out, top, defaults, K, priority=0)
-    ref = futs.get(REFERENCE)
+    ref = ref_depth if ref_depth is not None else futs.get(REFERENCE)
     for form in (None, *FORMS):
         todo = [n for n in names if n not in futs and split_name(n)[1] == form]
         if not todo:
@@ -705,25 +708,27 @@ def _wide_mappings(out: Path, form: str | None = None, finfo: FormInfo | None = 
     return wide_mappings(read_aiger(str(Path(out) / logic_dir(form) / "logic.aag")))
 
 
-def _wide_candidate(out: Path, top: str, defaults: dict, ref: BaselineRun, nets: list,
+def _wide_candidate(out: Path, top: str, defaults: dict, ref: "BaselineRun | int", nets: list,
                     finfo: FormInfo | None = None) -> BaselineRun:
     """``abc-wide`` (on register form ``finfo`` when given) from its mappings ``nets``
     (:func:`wide_mappings`), the one kept bounded by the reference's finished LUT depth (``ref``:
-    its run)."""
+    its run, or the depth itself)."""
     name = "abc-wide" if finfo is None else f"abc-wide@{finfo.form}"
-    return make_candidate(out, top, name, defaults, ref.depth, premapped=nets, form=finfo)
+    return make_candidate(out, top, name, defaults, ref if isinstance(ref, int) else ref.depth, premapped=nets,
+                          form=finfo)
 
 
-def candidate_runs(futs: dict) -> list[BaselineRun]:
+def candidate_runs(futs: dict, reference: bool = True) -> list[BaselineRun]:
     """The :class:`BaselineRun` of every candidate future (:func:`submit_candidates`), in order; a
     candidate whose job failed outside the candidate's own errors (a worker that died) is recorded
-    as failed. Raises the reference's error: the reference must be made."""
+    as failed. Raises the reference's error: the reference must be made (unless ``reference`` is
+    False: a build given the LUT depths it bounds)."""
     runs = []
     for name, f in futs.items():
         err = f.exception()
         if err is None:
             runs.append(f.result())
-        elif name == REFERENCE:
+        elif name == REFERENCE and reference:
             raise err
         else:
             runs.append(BaselineRun(name, None, 0.0, failed=(str(err).splitlines() or [type(err).__name__])[0][:300],
@@ -742,7 +747,8 @@ def finished_depth(out: Path, top: str, run: BaselineRun) -> int:
     return lut_depth(load_json_file(Path(out) / run.netlist, NETLIST_LIMIT)["modules"][top])
 
 
-def choose(utilization: dict[str, dict], reference: str = REFERENCE) -> tuple[str, dict[str, bool]]:
+def choose(utilization: dict[str, dict], reference: str = REFERENCE,
+           depth_limit: int | None = None) -> tuple[str, dict[str, bool]]:
     """The conventional implementation among the candidates: the fewest slices (then LUTs, then
     LUT depth, then :data:`ALL_CANDIDATES` order) among those whose LUT depth is no greater than the
     reference's.
@@ -750,14 +756,18 @@ def choose(utilization: dict[str, dict], reference: str = REFERENCE) -> tuple[st
     Args:
         utilization: candidate name -> figures with at least ``slices``, ``luts`` and ``depth``.
         reference: the candidate bounding the depth (always eligible).
+        depth_limit: the reference's LUT depth when it is not among the candidates (a build given
+            it, ``BuildOptions.depth_bounds``); None: the reference's own.
     Returns:
         (chosen name, name -> eligible).
     Raises:
         BaselineError: the reference is not among the candidates.
     """
-    if reference not in utilization:
+    if depth_limit is None and reference not in utilization:
         raise BaselineError(f"the reference baseline {reference} was not made")
-    limit = utilization[reference]["depth"]
+    limit = utilization[reference]["depth"] if depth_limit is None else depth_limit
+    if not any(u["depth"] <= limit for u in utilization.values()):
+        raise BaselineError(f"no candidate is within the LUT depth bound {limit}")
     eligible = {n: u["depth"] <= limit for n, u in utilization.items()}
     order = {n: i for i, n in enumerate(ALL_CANDIDATES)}
     best = min((n for n in utilization if eligible[n]),

@@ -80,7 +80,11 @@ class BuildOptions:
     the chain words from the raw parameter words (its PPC must have no AND nodes) and reports its
     LUT cost (:func:`dcsflow.flow.cfglut.param_generator_verilog`); cache: every job's result is
     taken from, and stored in, the job cache (:mod:`dcsflow.flow.cache`; a design's
-    ``cache_max_gb`` caps it; False: ``--no-cache``, every job runs);
+    ``cache_max_gb`` caps it; False: ``--no-cache``, every job runs); depth_bounds: (the LUT depth
+    of ``yosys-abc``, the LUT depth of the shallowest candidate) as a full build of the same design
+    found them: the choice and the static re-mapping are bounded by them, and ``yosys-abc`` is made
+    only when ``baselines`` names it (the form of a build that makes only the candidate it compares
+    with, e.g. the test suite's; None: computed from the candidates made);
     mul_chunk: front end, regular-operand bits per chunk product of a multiplier with a parameter
     operand (:mod:`dcsflow.flow.param_arith`; 0 = leave it to synth_xilinx; None = the LUT size);
     lut_size: the LUT size K, one of :data:`~dcsflow.flow.design.LUT_SIZES` (None: the design's
@@ -139,6 +143,7 @@ class BuildOptions:
     chain_luts: int | None = None
     param_in_loader: bool = False
     cache: bool = True
+    depth_bounds: tuple[int, int] | None = None
 
 
 @dataclass

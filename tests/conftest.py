@@ -30,6 +30,23 @@ def shared() -> Path:
 def pytest_configure(config):
     config.addinivalue_line("markers", "main_job: runs the main job (dcsflow demo), whose builds other tests read")
     config.addinivalue_line("markers", "demo_builds: reads a build the main job makes (tests/_buildcache.py)")
+    # one job cache for the session (dcsflow.flow.cache), shared by every xdist worker and every
+    # dcsflow subprocess (they inherit the environment): tests that build the same design with the
+    # same options compute each job once; removed when the session ends
+    if not hasattr(config, "workerinput"):
+        import os
+        import tempfile
+
+        config._dcsflow_cache = tempfile.mkdtemp(prefix="dcsflow-test-cache-")
+        os.environ["DCSFLOW_CACHE"] = config._dcsflow_cache
+
+
+def pytest_unconfigure(config):
+    path = getattr(config, "_dcsflow_cache", None)
+    if path:
+        import shutil
+
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def pytest_collection_modifyitems(config, items):

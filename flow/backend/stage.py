@@ -156,7 +156,8 @@ def run_backend(out: Path, *, top: str, design_hash: str, ppc_path: Path, params
                 tlut_pairs: bool = False, board_ports: frozenset[str] = frozenset(),
                 baselines: list | tuple = DEFAULT_BASELINES, jobs=None,
                 step: Callable[[str], None] = lambda s: None, lut_size: int = 6, tlut: str = "frames",
-                chain_luts: int | None = None, handshake=None, packed: dict | None = None) -> BackendOutcome:
+                chain_luts: int | None = None, handshake=None, packed: dict | None = None,
+                depth_limit: int | None = None) -> BackendOutcome:
     """Run the back end on the TLUT implementation and every conventional candidate of the build
     folder ``out`` (module docstring): every netlist is packed, the conventional implementation
     chosen by the packings' slice counts (:func:`dcsflow.flow.baselines.choose`), and the TLUT
@@ -180,7 +181,8 @@ def run_backend(out: Path, *, top: str, design_hash: str, ppc_path: Path, params
         packed: candidate name -> future of :func:`pack_candidate_job` started earlier with the same
         back end, ``tlut_pairs`` and ``lut_size`` (the ``tmap`` stage packs each candidate as soon
         as it is made); a candidate without one, or whose future holds another netlist path or
-        None, is packed here.
+        None, is packed here; depth_limit: the reference's LUT depth when the reference is not
+        among the candidates (``BuildOptions.depth_bounds``).
     Raises:
         BackendError: inputs of earlier stages missing, unknown back end or board, a board the back
             end does not use, board of another device, a TLUT realization the back end cannot
@@ -202,7 +204,7 @@ def run_backend(out: Path, *, top: str, design_hash: str, ppc_path: Path, params
     ppc_zero = ppc.evaluate({p: 0 for p in ppc.ports}) if ppc.inputs else ppc.evaluate({})
     summary = {"backend": be.name, "device": dev.name, "idcode": f"0x{dev.idcode:08X}", "design_hash": design_hash,
                "seed": seed, "tlut_pairs": tlut_pairs}
-    ctx = _Run(out, top, design_hash, dev, be, seed, tlut_pairs, jobs, step, lut_size, tlut)
+    ctx = _Run(out, top, design_hash, dev, be, seed, tlut_pairs, jobs, step, lut_size, tlut, depth_limit)
     step(f"packing {len(baselines) + 1} netlists, placing ({dev.name})")
     f_tpack = jobs.submit("pack tlut", pack_job, out, TLUT_NETLIST, top, be.name, tlut_pairs, lut_size, tlut,
                           priority=1)
@@ -256,6 +258,7 @@ class _Run:
     step: Callable[[str], None]
     lut_size: int = 6
     tlut: str = "frames"
+    depth_limit: int | None = None
 
 
 def _choose_conventional(r: _Run, baselines, packed: dict) -> tuple[str, dict, list[str]]:
@@ -291,7 +294,7 @@ def _choose_conventional(r: _Run, baselines, packed: dict) -> tuple[str, dict, l
         cands[name] = {"packing": packing, "src": src,
                        "util": {**util, "depth": depth, "how": how(name, r.lut_size), "placed": False,
                                 "seconds": {"pack": round(secs, 3)}}}
-    chosen, eligible = choose({n: c["util"] for n, c in cands.items()})
+    chosen, eligible = choose({n: c["util"] for n, c in cands.items()}, depth_limit=r.depth_limit)
     for n, c in cands.items():
         c["eligible"] = eligible[n]
     c = cands[chosen]

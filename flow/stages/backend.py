@@ -20,5 +20,6 @@ def run(ctx: Context, front: FrontendResult, mapped: MapResult) -> BackendResult
                                  if b.get("netlist")],
                       jobs=ctx.jobs, step=ctx.step, lut_size=o.lut_size, tlut=o.tlut or "frames",
                       chain_luts=o.chain_luts, handshake=ctx.design.handshake,
-                      packed=ctx.started.pop("packs", None))
+                      packed=ctx.started.pop("packs", None),
+                      depth_limit=(getattr(o, "depth_bounds", None) or (None,))[0])
     return BackendResult(summary=res.summary, files=res.files, seconds=time.perf_counter() - t0)

@@ -156,8 +156,10 @@ def _static_remap(ctx: Context, jobs: Jobs, top: str, defaults: dict, after, con
     ctx.step("TLUT: static re-mapping; waiting for the conventional candidates (their LUT depth is its bound)")
     results = [f.result() for f in futs]
     seconds = time.perf_counter() - t0
+    bounds = getattr(ctx.options, "depth_bounds", None)
     depths = [r.depth for r in candidate_runs(conv) if r.netlist]
-    best, rec = select(base, results, min(depths) if depths else None,
+    bound = bounds[1] if bounds else (min(depths) if depths else None)
+    best, rec = select(base, results, bound,
                        prove=lambda r: jobs.submit(f"static remap proof T={r['tail']}", prove_remap, r["proof"],
                                                    priority=1).result())
     if best is not None:
@@ -218,7 +220,8 @@ def run(ctx: Context, front: FrontendResult) -> MapResult:
     _read(out / "frontend" / "pre.json", "frontend")
     ext = fe.Extraction.from_json(_read(out / "frontend" / "extract.json", "frontend"))
     top, params = ext.top, [n for n, _ in ext.params]
-    names = check_names(ctx.options.baselines)
+    bounds = getattr(ctx.options, "depth_bounds", None)
+    names = check_names(ctx.options.baselines, reference=bounds is None)
     defaults = dict(front.parameter_defaults)
     for d in ("tmap", "tlut"):
         shutil.rmtree(out / d, ignore_errors=True)
@@ -228,7 +231,8 @@ def run(ctx: Context, front: FrontendResult) -> MapResult:
     # then the TLUT chain (TMAP, its finishing run, the static re-mapping), the other candidates, and
     # last TMAP's reference figures (nothing waits for them)
     K = ctx.options.lut_size
-    conv = submit_candidates(jobs, out, top, names, defaults, K, list(ext.param_ports))
+    conv = submit_candidates(jobs, out, top, names, defaults, K, list(ext.param_ports),
+                             ref_depth=bounds[0] if bounds else None)
     _pack_early(ctx, jobs, conv, top)
     tlut_k = min(K, CFGLUT5_INPUTS) if ctx.options.tlut == "cfglut5" else None
     f_map = jobs.submit("tmap", map_tluts_job, out, params, ctx.options.area, K, tlut_k, priority=1)
@@ -249,7 +253,7 @@ def run(ctx: Context, front: FrontendResult) -> MapResult:
         _param_bit_registers(out / "tlut" / "netlist.json", top)
     if f_ref is not None:
         st.update(f_ref.result())
-    runs = candidate_runs(conv)
+    runs = candidate_runs(conv, reference=bounds is None)
     t_conv = next((r.seconds for r in runs if r.name == REFERENCE), 0.0)
     files = [out / mo["ppc"], out / "tmap" / "ppc.json", out / "tmap" / "netlist.json", out / "tlut" / "netlist.json",
              *(out / r.netlist for r in runs if r.netlist)]
