@@ -263,9 +263,13 @@ module tb;
   integer port_writes = 0, busy_cycles = 0;
   reg abort_seen = 1'b0;
   always @(posedge clk) if (dut.ctl.busy === 1'b1) busy_cycles = busy_cycles + 1;
-  always @(posedge clk) if (dut.icap_csib === 1'b0 && dut.icap_rdwrb === 1'b0) begin
-    $display("P %08x", dut.icap_i);
-    port_writes = port_writes + 1;
+  reg prev_csib = 1'b1, prev_rdwrb = 1'b0;          // an edge that changes RDWRB under CSIB low is the abort
+  always @(posedge clk) begin
+    if (dut.icap_csib === 1'b0 && dut.icap_rdwrb === 1'b0 && !(prev_csib === 1'b0 && prev_rdwrb === 1'b1)) begin
+      $display("P %08x", dut.icap_i);
+      port_writes = port_writes + 1;
+    end
+    prev_csib <= dut.icap_csib; prev_rdwrb <= dut.icap_rdwrb;
   end
   always @(posedge clk) begin
     if (dut.ctl.abort_req === 1'b1 && !abort_seen) $display("ABORTREQ %0d", dut.ctl.words_sent);
@@ -321,12 +325,13 @@ endmodule
 
 def _memory_image(template, device) -> tuple[str, str]:
     """$readmemh texts of the model's initial memory (``@word address`` blocks of every written or
-    nonzero frame of ``template``) and of its marks (one 0/1 line per frame)."""
+    nonzero frame of ``template``) and of its marks (one line per frame: 0, 1 for a frame set, 3 for
+    a frame set and written, as ``template``'s written flags)."""
     marks = ["0"] * device.n_frames
     blocks = []
     for far in sorted(set(template.written_fars()) | set(template.nonzero_fars()), key=device.far_index.__getitem__):
         f = device.far_index[far]
-        marks[f] = "1"
+        marks[f] = "3" if template.written[f] else "1"
         blocks.append(f"@{f * 101:x}\n" + "\n".join(f"{w:08x}" for w in template.frame(far)))
     return "\n".join(blocks) + "\n", "\n".join(marks) + "\n"
 

@@ -25,7 +25,8 @@ configuration logic writes a frame when the next one has arrived (FACTS.md; the 
 Registers (byte offsets, 32-bit; :data:`REGISTERS`):
 
 ======  ===========  ===========================================================================
-0x00    CONTROL      W1 [0] START, [1] ABORT, [2] CLEAR (DONE and the error bits); R/W [3]
+0x00    CONTROL      W1 [0] START, [1] ABORT, [2] CLEAR (DONE, PORT_ABORTED, DESYNC_ADDED and
+                     the error bits); R/W [3]
                      IRQ_ENABLE
 0x04    STATUS       R [0] BUSY, [1] DONE (sticky), [2] ERROR (any of [12:8]), [3] SYNCED (the
                      port is between a sync word and DESYNC), [4] PORT_ABORTED (the transfer
@@ -216,11 +217,13 @@ class PacketTracker:
 # ---------------------------------------------------------------------------------- memory
 class PhysMemory:
     """``size`` bytes of memory at physical address ``phys`` (a DMA buffer in tests): 32-bit
-    little-endian words, as the controller's AXI4 master reads them."""
+    little-endian words, as the controller's AXI4 master reads them. Reads of the byte addresses in
+    :attr:`bad` answer with a bus error (tests)."""
 
     def __init__(self, phys: int, size: int):
         self.phys, self.size = phys, size
         self.data = bytearray(size)
+        self.bad: set = set()
 
     def write_words(self, words, offset: int = 0) -> None:
         """Store ``words`` from byte ``offset`` of the buffer."""
@@ -230,7 +233,7 @@ class PhysMemory:
     def read_word(self, addr: int) -> int | None:
         """The word at physical byte address ``addr``; None outside the buffer (a bus error)."""
         off = addr - self.phys
-        if off < 0 or off + 4 > self.size:
+        if off < 0 or off + 4 > self.size or addr in self.bad:
             return None
         return int.from_bytes(self.data[off:off + 4], "little")
 
@@ -244,10 +247,11 @@ class IcapDmaModel:
 
     A START runs the whole transfer at once; BUSY then stays set for ``busy_polls`` STATUS reads
     (an ABORT written in that time comes too late: the words were sent). Fault hooks (set before
-    START): ``bus_error_at`` (index of the first word whose read answers with a bus error),
-    ``abort_at`` (ABORT arrives after that many words were sent), ``stuck`` (BUSY never falls).
-    Attributes: ``sent`` (every word the ICAP took, the controller's own finishing words included),
-    ``starts`` (accepted STARTs), ``tracker`` (:class:`PacketTracker` of the port).
+    START): ``memory.bad`` (addresses that answer with a bus error), ``abort_at`` (ABORT arrives
+    once that many words were sent), ``stuck`` (BUSY never falls). Attributes: ``sent`` (every
+    word the ICAP took, the controller's own finishing words included), ``port_aborts`` (for each
+    ICAP abort, how many words of ``sent`` came before it), ``starts`` (accepted STARTs),
+    ``tracker`` (:class:`PacketTracker` of the port).
     """
 
     def __init__(self, emulator, memory: PhysMemory | None = None, build_id: int = 0, rekey_words: int = 0,
@@ -258,9 +262,10 @@ class IcapDmaModel:
         self.irq_enable = False
         self.status = self.address = self.length = self.words_sent = 0
         self.stream: list = []
-        self.bus_error_at = self.abort_at = None
+        self.abort_at = None
         self.stuck = False
         self.sent: list = []
+        self.port_aborts: list = []
         self.starts = 0
         self._left = 0
         self.tracker = PacketTracker()
@@ -289,7 +294,7 @@ class IcapDmaModel:
         elif off == CONTROL:
             self.irq_enable = bool(value & IRQ_ENABLE)
             if value & CLEAR:
-                self.status &= ~(DONE | ERR_BITS)
+                self.status &= ~(DONE | PORT_ABORTED | DESYNC_ADDED | ERR_BITS)
             if value & START:
                 self._start()
 
@@ -308,13 +313,12 @@ class IcapDmaModel:
         self.status = BUSY
         self.words_sent = 0
         self._left = self.busy_polls
-        self.status |= self._run()
+        err = self._run()               # (it sets PORT_ABORTED or DESYNC_ADDED itself)
+        self.status |= err
 
     def _word(self, i: int) -> int | None:
         if self.stream_input:
             return self.stream[i] if i < len(self.stream) else None
-        if self.bus_error_at is not None and i >= self.bus_error_at:
-            return None
         return self.memory.read_word(self.address + 4 * i) if self.memory is not None else None
 
     def _send(self, w: int, counted: bool = True) -> None:
@@ -342,6 +346,7 @@ class IcapDmaModel:
             self._send(w)
         if t.synced and t.remaining:         # a cut packet: ICAP abort, then sync and DESYNC
             self.emulator.abort()
+            self.port_aborts.append(len(self.sent))
             t.synced, t.remaining = False, 0
             self.status |= PORT_ABORTED
             for w in FINISH_WORDS:

@@ -41,7 +41,7 @@
 // ADDRESS and LENGTH read 0. START is refused (ERR_START, nothing else changes) while BUSY, with
 // LENGTH 0, with LENGTH not REKEY_WORDS (when REKEY_WORDS is not 0) or, from memory, an ADDRESS not
 // 64-byte aligned; an accepted START clears DONE, the error bits, PORT_ABORTED and DESYNC_ADDED.
-// CLEAR clears DONE and the error bits. ABORT while idle does nothing. Writes to ADDRESS and LENGTH
+// CLEAR clears the same bits. ABORT while idle does nothing. Writes to ADDRESS and LENGTH
 // while BUSY are ignored. BUSY falls (DONE rises) once the port is finished and every read burst
 // issued has returned its beats. irq = DONE & IRQ_ENABLE.
 //
@@ -233,6 +233,7 @@ module dcs_icap_dma #(
       irq_en <= s_axi_wdata[3];
       if (s_axi_wdata[2]) begin
         done_q <= 1'b0; e_packet <= 1'b0; e_bus <= 1'b0; e_abort <= 1'b0; e_start <= 1'b0; e_short <= 1'b0;
+        port_aborted <= 1'b0; desync_added <= 1'b0;
       end
       if (s_axi_wdata[1] && busy_q) abort_req <= 1'b1;
       if (start_req && !start_ok) e_start <= 1'b1;

@@ -28,9 +28,11 @@
 // Parameters: IDCODE; N_FRAMES, the device's frames; FAR_FILE (N_FRAMES hex lines: the FAR of frame
 // index i in FDRI order), ROW_END_FILE (N_FRAMES lines 0/1: frame i ends a configuration row);
 // INIT_FILE ($readmemh image of the initial memory, word address = 101 * frame index + word, "" for
-// zeros) and INIT_MARK_FILE (N_FRAMES lines 0/1: the frames INIT_FILE sets, "" for none); VERBOSE
+// zeros) and INIT_MARK_FILE (N_FRAMES lines: 0, or 1 for a frame INIT_FILE sets, 3 for one it sets that
+// counts as written; "" for none); VERBOSE
 // (1: every ICAP abort prints "ABORT <words taken so far>").
-// Task dump: one line "F <far> <written> <101 words>" per frame written or set by INIT_FILE, then
+// Task dump: one line "F <far> <written> <101 words>" per frame written or set by INIT_FILE (written: 1
+// after an FDRI write, or marked 3), then
 // "STAT <words> <packets> <frames_written> <pad_frames> <dropped_frames> <crc_checks> <crc_errors>
 // <bad_headers> <ignored_writes> <aborts> <synced> <id_error> <crc_error> <far>".
 module dcs_icape2_model #(
@@ -53,7 +55,7 @@ module dcs_icape2_model #(
 
   reg [31:0] mem [0:N_FRAMES*FW-1];        // frames neither in INIT_FILE nor written stay unknown (never read)
   reg        written [0:N_FRAMES-1];
-  reg        marked [0:N_FRAMES-1];
+  reg [1:0]  marked [0:N_FRAMES-1];
   reg [31:0] fars [0:N_FRAMES-1];
   reg        row_end [0:N_FRAMES-1];
   reg [31:0] buf_w [0:FW-1];
@@ -71,11 +73,12 @@ module dcs_icape2_model #(
   assign O = 32'd0;
 
   initial begin
-    for (k = 0; k < N_FRAMES; k = k + 1) begin written[k] = 1'b0; marked[k] = 1'b0; end
+    for (k = 0; k < N_FRAMES; k = k + 1) marked[k] = 2'd0;
     $readmemh(FAR_FILE, fars);
     $readmemh(ROW_END_FILE, row_end);
     if (INIT_FILE != "") $readmemh(INIT_FILE, mem);
     if (INIT_MARK_FILE != "") $readmemh(INIT_MARK_FILE, marked);
+    for (k = 0; k < N_FRAMES; k = k + 1) written[k] = marked[k][1];
     fidx = index_of(32'd0);
   end
 
@@ -208,7 +211,7 @@ module dcs_icape2_model #(
     integer f, j;
     begin
       for (f = 0; f < N_FRAMES; f = f + 1)
-        if (written[f] || marked[f]) begin
+        if (written[f] || marked[f] != 2'd0) begin
           $write("F %08x %0d", fars[f], written[f]);
           for (j = 0; j < FW; j = j + 1) $write(" %08x", mem[f * FW + j]);
           $write("\n");
