@@ -247,8 +247,10 @@ class IcapDmaModel:
 
     A START runs the whole transfer at once; BUSY then stays set for ``busy_polls`` STATUS reads
     (an ABORT written in that time comes too late: the words were sent). Fault hooks (set before
-    START): ``memory.bad`` (addresses that answer with a bus error), ``abort_at`` (ABORT arrives
-    once that many words were sent), ``stuck`` (BUSY never falls). Attributes: ``sent`` (every
+    START): ``memory.bad`` (addresses that answer with a bus error), ``bus_error_at`` (the next
+    transfer's word of that index answers with a bus error), ``abort_at`` (ABORT arrives in the next
+    transfer once that many words were sent), ``stuck`` (BUSY never falls); the two ``_at`` hooks
+    are used by one transfer. Attributes: ``sent`` (every
     word the ICAP took, the controller's own finishing words included), ``port_aborts`` (for each
     ICAP abort, how many words of ``sent`` came before it), ``starts`` (accepted STARTs),
     ``tracker`` (:class:`PacketTracker` of the port).
@@ -262,7 +264,7 @@ class IcapDmaModel:
         self.irq_enable = False
         self.status = self.address = self.length = self.words_sent = 0
         self.stream: list = []
-        self.abort_at = None
+        self.abort_at = self.bus_error_at = None
         self.stuck = False
         self.sent: list = []
         self.port_aborts: list = []
@@ -315,10 +317,13 @@ class IcapDmaModel:
         self._left = self.busy_polls
         err = self._run()               # (it sets PORT_ABORTED or DESYNC_ADDED itself)
         self.status |= err
+        self.abort_at = self.bus_error_at = None
 
     def _word(self, i: int) -> int | None:
         if self.stream_input:
             return self.stream[i] if i < len(self.stream) else None
+        if i == self.bus_error_at:
+            return None
         return self.memory.read_word(self.address + 4 * i) if self.memory is not None else None
 
     def _send(self, w: int, counted: bool = True) -> None:
