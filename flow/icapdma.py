@@ -54,8 +54,10 @@ def top_verilog(build_id: int, rekey_words: int, idcode: int, note: str = "", st
     """Module ``dcs_icap_dma_top`` (Verilog-2005): ``dcs_icap_dma`` with ``BUILD_ID``,
     ``REKEY_WORDS`` and ``STREAM_INPUT`` and ICAPE2 (``ICAP_WIDTH "X32"``, ``DEVICE_ID`` =
     ``idcode``, UG953) on its port; the ports are the controller's ``s_axi_*`` (6 address bits),
-    ``m_axi_ar*``/``m_axi_r*``, ``s_axis_*``, ``aclk``, ``aresetn`` and ``irq`` (names Vivado's IP
-    integrator infers as interfaces). ``note``: a comment line (the build it is for)."""
+    ``m_axi_ar*``/``m_axi_r*``, ``s_axis_*``, ``aclk``, ``aresetn`` and ``irq``: the bus ports' names
+    are those Vivado's IP integrator infers as AXI interfaces, and ``X_INTERFACE_INFO`` /
+    ``X_INTERFACE_PARAMETER`` attributes (UG994) tie the clock to the three interfaces and declare
+    the reset and the interrupt. ``note``: a comment line (the build it is for)."""
     axil = ["s_axi_awaddr", "s_axi_awvalid", "s_axi_awready", "s_axi_wdata", "s_axi_wstrb", "s_axi_wvalid",
             "s_axi_wready", "s_axi_bresp", "s_axi_bvalid", "s_axi_bready", "s_axi_araddr", "s_axi_arvalid",
             "s_axi_arready", "s_axi_rdata", "s_axi_rresp", "s_axi_rvalid", "s_axi_rready"]
@@ -63,7 +65,11 @@ def top_verilog(build_id: int, rekey_words: int, idcode: int, note: str = "", st
            "m_axi_arvalid", "m_axi_arready", "m_axi_rdata", "m_axi_rresp", "m_axi_rlast", "m_axi_rvalid",
            "m_axi_rready"]
     axis = ["s_axis_tdata", "s_axis_tvalid", "s_axis_tready", "s_axis_tlast"]
-    decl = """  input  wire        aclk,
+    decl = """  (* X_INTERFACE_INFO = "xilinx.com:signal:clock:1.0 aclk CLK" *)
+  (* X_INTERFACE_PARAMETER = "ASSOCIATED_BUSIF s_axi:m_axi:s_axis, ASSOCIATED_RESET aresetn" *)
+  input  wire        aclk,
+  (* X_INTERFACE_INFO = "xilinx.com:signal:reset:1.0 aresetn RST" *)
+  (* X_INTERFACE_PARAMETER = "POLARITY ACTIVE_LOW" *)
   input  wire        aresetn,
   input  wire [5:0]  s_axi_awaddr,
   input  wire        s_axi_awvalid,
@@ -99,6 +105,8 @@ def top_verilog(build_id: int, rekey_words: int, idcode: int, note: str = "", st
   input  wire        s_axis_tvalid,
   output wire        s_axis_tready,
   input  wire        s_axis_tlast,
+  (* X_INTERFACE_INFO = "xilinx.com:signal:interrupt:1.0 irq INTERRUPT" *)
+  (* X_INTERFACE_PARAMETER = "SENSITIVITY LEVEL_HIGH" *)
   output wire        irq"""
     conns = ",\n    ".join(f".{n}({n})" for n in axil + axi + axis)
     return f"""// dcsflow: the ICAPE2 stream controller of one build (docs/formats.md, "ICAP stream controller, version 1").

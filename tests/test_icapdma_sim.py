@@ -13,6 +13,7 @@ emulator fed the same words; the bit order on the bus with ICAPE2.md's fact (AA9
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 from pathlib import Path
@@ -236,18 +237,29 @@ def test_axi_protocol_and_outstanding_reads(scenarios):
 
 
 # ------------------------------------------------------------------------------------ a real build
+#: keyxor, the flow's small test design, through the Vivado back end with --transport icap-dma
+KEYXOR_ICAP_DMA = {"base": ("keyxor", KEYXOR), "start": "backend", "backend": "vivado", "transport": "icap-dma",
+                   "design": KEYXOR["design"]}
+
+
 @pytest.fixture(scope="module")
 def keyxor(builds):
-    return bf.load_build(builds.get("keyxor", **KEYXOR))
+    return builds.get("keyxor-icap-dma", **KEYXOR_ICAP_DMA)
 
 
-def test_real_build_rekey_through_the_controller(keyxor, tmp_path):
-    """keyxor's rekey (the runtime's words for a key), from memory with a 50-cycle latency and random
-    stalls on both AXI channels: the configuration memory equals the emulator's after the same words."""
-    b = keyxor
+def test_real_build_rekey_through_its_exported_controller(keyxor, tmp_path):
+    """keyxor built with --backend vivado --transport icap-dma: the top the export wrote
+    (vivado/dcs_icap_dma_top.v, REKEY_WORDS the build's) takes the runtime's words for a key from memory
+    with a 50-cycle latency and random stalls on both AXI channels; the configuration memory afterwards
+    equals the emulator's after the same words."""
+    b = bf.load_build(keyxor)
+    top = (keyxor / "vivado" / "dcs_icap_dma_top.v").read_text()
+    assert json.loads((keyxor / "report.json").read_text())["backend"]["transport"] == "icap-dma"
     lay = ic.rekey_stream(b, pl.plan(b, {"key": 0xA5}).frames)
     n = len(lay.words)
-    sim = simulate(lay.words, b.device, tmp_path, template=b.template, stall_percent=30, latency=50, seed=7)
+    assert f"REKEY_WORDS {n}," in top
+    sim = simulate(lay.words, b.device, tmp_path, template=b.template, stall_percent=30, latency=50, seed=7,
+                   top_text=top)
     emu = ConfigEmulator(b.device, b.template.copy())
     emu.write_words(lay.words)
     assert_memory_equal(sim, emu)
