@@ -50,65 +50,47 @@ def controller_text() -> str:
     return CONTROLLER.read_text()
 
 
+#: the bus ports of ``dcs_icap_dma_top``, as the controller has them: (name, direction, bits)
+TOP_BUSES = (
+    ("s_axi_awaddr", "input", 6), ("s_axi_awvalid", "input", 1), ("s_axi_awready", "output", 1),
+    ("s_axi_wdata", "input", 32), ("s_axi_wstrb", "input", 4), ("s_axi_wvalid", "input", 1),
+    ("s_axi_wready", "output", 1), ("s_axi_bresp", "output", 2), ("s_axi_bvalid", "output", 1),
+    ("s_axi_bready", "input", 1), ("s_axi_araddr", "input", 6), ("s_axi_arvalid", "input", 1),
+    ("s_axi_arready", "output", 1), ("s_axi_rdata", "output", 32), ("s_axi_rresp", "output", 2),
+    ("s_axi_rvalid", "output", 1), ("s_axi_rready", "input", 1),
+    ("m_axi_araddr", "output", 32), ("m_axi_arlen", "output", 8), ("m_axi_arsize", "output", 3),
+    ("m_axi_arburst", "output", 2), ("m_axi_arcache", "output", 4), ("m_axi_arprot", "output", 3),
+    ("m_axi_arvalid", "output", 1), ("m_axi_arready", "input", 1), ("m_axi_rdata", "input", 32),
+    ("m_axi_rresp", "input", 2), ("m_axi_rlast", "input", 1), ("m_axi_rvalid", "input", 1),
+    ("m_axi_rready", "output", 1),
+    ("s_axis_tdata", "input", 32), ("s_axis_tvalid", "input", 1), ("s_axis_tready", "output", 1),
+    ("s_axis_tlast", "input", 1))
+
+
+def _port(name: str, direction: str, bits: int, attributes: tuple = ()) -> str:
+    rng = f"[{bits - 1}:0]" if bits > 1 else ""
+    return "".join(f"  (* {a} *)\n" for a in attributes) + f"  {direction:<6} wire {rng:<6} {name}"
+
+
 def top_verilog(build_id: int, rekey_words: int, idcode: int, note: str = "", stream_input: bool = False) -> str:
     """Module ``dcs_icap_dma_top`` (Verilog-2005): ``dcs_icap_dma`` with ``BUILD_ID``,
     ``REKEY_WORDS`` and ``STREAM_INPUT`` and ICAPE2 (``ICAP_WIDTH "X32"``, ``DEVICE_ID`` =
-    ``idcode``, UG953) on its port; the ports are the controller's ``s_axi_*`` (6 address bits),
-    ``m_axi_ar*``/``m_axi_r*``, ``s_axis_*``, ``aclk``, ``aresetn`` and ``irq``: the bus ports' names
-    are those Vivado's IP integrator infers as AXI interfaces, and ``X_INTERFACE_INFO`` /
-    ``X_INTERFACE_PARAMETER`` attributes (UG994) tie the clock to the three interfaces and declare
-    the reset and the interrupt. ``note``: a comment line (the build it is for)."""
-    axil = ["s_axi_awaddr", "s_axi_awvalid", "s_axi_awready", "s_axi_wdata", "s_axi_wstrb", "s_axi_wvalid",
-            "s_axi_wready", "s_axi_bresp", "s_axi_bvalid", "s_axi_bready", "s_axi_araddr", "s_axi_arvalid",
-            "s_axi_arready", "s_axi_rdata", "s_axi_rresp", "s_axi_rvalid", "s_axi_rready"]
-    axi = ["m_axi_araddr", "m_axi_arlen", "m_axi_arsize", "m_axi_arburst", "m_axi_arcache", "m_axi_arprot",
-           "m_axi_arvalid", "m_axi_arready", "m_axi_rdata", "m_axi_rresp", "m_axi_rlast", "m_axi_rvalid",
-           "m_axi_rready"]
-    axis = ["s_axis_tdata", "s_axis_tvalid", "s_axis_tready", "s_axis_tlast"]
-    decl = """  (* X_INTERFACE_INFO = "xilinx.com:signal:clock:1.0 aclk CLK" *)
-  (* X_INTERFACE_PARAMETER = "ASSOCIATED_BUSIF s_axi:m_axi:s_axis, ASSOCIATED_RESET aresetn" *)
-  input  wire        aclk,
-  (* X_INTERFACE_INFO = "xilinx.com:signal:reset:1.0 aresetn RST" *)
-  (* X_INTERFACE_PARAMETER = "POLARITY ACTIVE_LOW" *)
-  input  wire        aresetn,
-  input  wire [5:0]  s_axi_awaddr,
-  input  wire        s_axi_awvalid,
-  output wire        s_axi_awready,
-  input  wire [31:0] s_axi_wdata,
-  input  wire [3:0]  s_axi_wstrb,
-  input  wire        s_axi_wvalid,
-  output wire        s_axi_wready,
-  output wire [1:0]  s_axi_bresp,
-  output wire        s_axi_bvalid,
-  input  wire        s_axi_bready,
-  input  wire [5:0]  s_axi_araddr,
-  input  wire        s_axi_arvalid,
-  output wire        s_axi_arready,
-  output wire [31:0] s_axi_rdata,
-  output wire [1:0]  s_axi_rresp,
-  output wire        s_axi_rvalid,
-  input  wire        s_axi_rready,
-  output wire [31:0] m_axi_araddr,
-  output wire [7:0]  m_axi_arlen,
-  output wire [2:0]  m_axi_arsize,
-  output wire [1:0]  m_axi_arburst,
-  output wire [3:0]  m_axi_arcache,
-  output wire [2:0]  m_axi_arprot,
-  output wire        m_axi_arvalid,
-  input  wire        m_axi_arready,
-  input  wire [31:0] m_axi_rdata,
-  input  wire [1:0]  m_axi_rresp,
-  input  wire        m_axi_rlast,
-  input  wire        m_axi_rvalid,
-  output wire        m_axi_rready,
-  input  wire [31:0] s_axis_tdata,
-  input  wire        s_axis_tvalid,
-  output wire        s_axis_tready,
-  input  wire        s_axis_tlast,
-  (* X_INTERFACE_INFO = "xilinx.com:signal:interrupt:1.0 irq INTERRUPT" *)
-  (* X_INTERFACE_PARAMETER = "SENSITIVITY LEVEL_HIGH" *)
-  output wire        irq"""
-    conns = ",\n    ".join(f".{n}({n})" for n in axil + axi + axis)
+    ``idcode``, UG953) on its port; the ports are the controller's buses (:data:`TOP_BUSES`:
+    ``s_axi_*`` with 6 address bits, ``m_axi_ar*``/``m_axi_r*``, ``s_axis_*``), ``aclk``,
+    ``aresetn`` and ``irq``: the bus ports' names are those Vivado's IP integrator infers as AXI
+    interfaces, and ``X_INTERFACE_INFO`` / ``X_INTERFACE_PARAMETER`` attributes (UG994) tie the clock
+    to the three interfaces and declare the reset and the interrupt. ``note``: a comment line (the
+    build it is for)."""
+    ports = [_port("aclk", "input", 1, ('X_INTERFACE_INFO = "xilinx.com:signal:clock:1.0 aclk CLK"',
+                                        'X_INTERFACE_PARAMETER = "ASSOCIATED_BUSIF s_axi:m_axi:s_axis, '
+                                        'ASSOCIATED_RESET aresetn"')),
+             _port("aresetn", "input", 1, ('X_INTERFACE_INFO = "xilinx.com:signal:reset:1.0 aresetn RST"',
+                                           'X_INTERFACE_PARAMETER = "POLARITY ACTIVE_LOW"'))]
+    ports += [_port(*p) for p in TOP_BUSES]
+    ports.append(_port("irq", "output", 1, ('X_INTERFACE_INFO = "xilinx.com:signal:interrupt:1.0 irq INTERRUPT"',
+                                            'X_INTERFACE_PARAMETER = "SENSITIVITY LEVEL_HIGH"')))
+    decl = ",\n".join(ports)
+    conns = ",\n    ".join(f".{n}({n})" for n, _d, _b in TOP_BUSES)
     return f"""// dcsflow: the ICAPE2 stream controller of one build (docs/formats.md, "ICAP stream controller, version 1").
 // {note or 'generated by dcsflow.flow.icapdma.top_verilog'}
 // BUILD_ID {build_id:08x}, REKEY_WORDS {rekey_words}, {"AXI4-Stream" if stream_input else "memory"} input, ICAPE2 DEVICE_ID {idcode:08x}.

@@ -62,7 +62,7 @@ from dataclasses import dataclass, field
 
 from .bitstream import CMD_DESYNC, DUMMY, NOOP, OP_WRITE, R_CMD, SYNC_WORD, type1
 from .device import FRAME_WORDS
-from .driver import DriverError, frame_write_sequence
+from .driver import CountedRegisters, DriverError, frame_write_sequence
 
 #: register offsets
 CONTROL, STATUS, ADDRESS, LENGTH, WORDS_SENT = 0x00, 0x04, 0x08, 0x0C, 0x10
@@ -364,7 +364,7 @@ class IcapDmaModel:
 
 
 # ---------------------------------------------------------------------------------- the driver
-class IcapDmaSession:
+class IcapDmaSession(CountedRegisters):
     """Driver of the controller behind ``bus`` (``read(offset)`` / ``write(offset, value)``,
     32-bit registers) with the DMA buffer ``buffer`` (``phys``, ``size`` in bytes,
     ``write_words(words)`` from its start; :class:`PhysMemory` in tests). The same steps as the
@@ -384,14 +384,6 @@ class IcapDmaSession:
         self.bus, self.buffer = bus, buffer
         self.build_id, self.rekey_words, self.polls = build_id, rekey_words, polls
         self.reg_accesses = self.polls_used = self.words_sent = 0
-
-    def _rd(self, off: int) -> int:
-        self.reg_accesses += 1
-        return self.bus.read(off) & 0xFFFFFFFF
-
-    def _wr(self, off: int, value: int) -> None:
-        self.reg_accesses += 1
-        self.bus.write(off, value & 0xFFFFFFFF)
 
     def check(self) -> None:
         """MAGIC, INFO (version, memory input), BUILD_ID and REKEY_WORDS against the build's.

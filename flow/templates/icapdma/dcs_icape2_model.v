@@ -82,11 +82,12 @@ module dcs_icape2_model #(
     fidx = index_of(32'd0);
   end
 
-  function [31:0] unswap;                  // UG470 parallel bit order back to the bitstream's
-    input [31:0] w;
-    integer b;
+  function [31:0] unswap;                  // UG470 parallel bit order back to the bitstream's: byte k, bit j
+    input [31:0] w;                        // of the word is bit 7 - j of byte k on the bus
+    integer k, j;
     begin
-      for (b = 0; b < 32; b = b + 1) unswap[b] = w[(b & ~7) + 7 - (b & 7)];
+      for (k = 0; k < 4; k = k + 1)
+        for (j = 0; j < 8; j = j + 1) unswap[8 * k + j] = w[8 * k + 7 - j];
     end
   endfunction
 
