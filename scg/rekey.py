@@ -259,8 +259,10 @@ def rekey(build, assignment: dict, target: str = DEFAULT_TARGET, *, verify: bool
     h = frames_hash(p.frames, build.device)
     prev = previous if previous is not None else {f: build.template.frame(f) for f in build.fars}
     if t.kind in ("icap-dma", "hwicap-dev"):
-        send = rekey_icap_dma if t.kind == "icap-dma" else rekey_hwicap_dev
-        extra = send(build, t, p.frames, prev, icap_dma) if t.kind == "icap-dma" else send(build, t, p.frames)
+        if t.kind == "icap-dma":
+            extra = rekey_icap_dma(build, t, p.frames, prev, icap_dma)
+        else:
+            extra = rekey_hwicap_dev(build, t, p.frames)
         return RekeyResult(t.text, len(build.fars), len(build.runs), extra.pop("icap_words"),
                            extra.pop("register_accesses"), 0, time.perf_counter() - t0, h, False, extra)
     if t.path is not None:

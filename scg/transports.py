@@ -86,7 +86,8 @@ class DmaBuffer:
             u-dma-buf device (map offset 0). Opened with ``O_SYNC``: the mapping is uncached, so
             the words are in DDR when the controller reads them (u-dma-buf: "CPU cache is disabled
             by setting the O_SYNC flag"; /dev/mem maps with O_SYNC uncached on ARM).
-        phys, size: the buffer's bus address and bytes.
+        phys, size: the buffer's bus address and bytes; offset: where the buffer starts in
+            ``path`` (``phys`` for ``/dev/mem``, 0 for a u-dma-buf device).
     Raises:
         RekeyError: code ``arg``: the device cannot be opened or mapped.
     """

@@ -52,6 +52,7 @@ from dcsflow.fileio import JSON_LIMIT, load_json_file, write_text_atomic
 from dcsflow.scg.device import device_facts
 from dcsflow.scg.lut import template_init
 from dcsflow.scg.vivado_import import DUMP_FORMAT, PLAN_FORMAT
+from ..icapdma import SOURCE_FILES as ICAP_DMA_FILES, controller_text, top_verilog
 from ..yosys import run_script
 from .base import BackendError, BuiltinBackend
 
@@ -395,9 +396,7 @@ def export_vivado(out: Path, module: dict, top: str, tluts: list, device, design
         texts["block_design.tcl"] = render(f"boards/{board.block_design}", ctx)
         texts[board.wrapper_name] = render(f"boards/{board.block_design_wrapper}", ctx)
     if transport == "icap-dma":
-        from ..icapdma import SOURCE_FILES, controller_text
-
-        texts.update(zip(SOURCE_FILES, (controller_text(), icap_dma_top(tluts, device, design_hash, top))))
+        texts.update(zip(ICAP_DMA_FILES, (controller_text(), icap_dma_top(tluts, device, design_hash, top))))
     vdir = Path(out) / "vivado"
     vdir.mkdir(parents=True, exist_ok=True)
     mod = export_module(module, plan)
@@ -422,9 +421,7 @@ def export_vivado(out: Path, module: dict, top: str, tluts: list, device, design
         write_text_atomic(vdir / "block_design.tcl", texts["block_design.tcl"])
         write_text_atomic(vdir / board.wrapper_name, texts[board.wrapper_name])
         files += ["vivado/block_design.tcl", f"vivado/{board.wrapper_name}"]
-    from ..icapdma import SOURCE_FILES
-
-    for n in SOURCE_FILES:        # an earlier icap-dma export of this folder is not this build's
+    for n in ICAP_DMA_FILES:      # an earlier icap-dma export of this folder is not this build's
         if transport == "icap-dma":
             write_text_atomic(vdir / n, texts[n])
             files.append(f"vivado/{n}")
@@ -441,8 +438,6 @@ def icap_dma_top(tluts: list, device, design_hash: str, top: str) -> str:
     from dcsflow.scg.bitstream import frame_runs
     from dcsflow.scg.driver import rekey_icap_words
     from dcsflow.scg.icapdma import build_id_of
-
-    from ..icapdma import top_verilog
 
     fars = {far for t in tluts for far, _w, _b in device.lut_bits(t["site"], t["bel"])}
     words = rekey_icap_words(frame_runs(device, fars), device.idcode)
