@@ -22,7 +22,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dcsflow.fileio import write_text_atomic
 from dcsflow.scg.icapdma import ADDRESS, CONTROL, LENGTH, START, STATUS, WORDS_SENT, build_id_of
 
 from .errors import FlowError
@@ -33,7 +32,7 @@ CONTROLLER = _TEMPLATES / "dcs_icap_dma.v"
 #: simulation only: the ICAPE2 model and the AXI4 memory model
 ICAPE2_MODEL = _TEMPLATES / "dcs_icape2_model.v"
 AXI_MEMORY_MODEL = _TEMPLATES / "dcs_axi_mem_model.v"
-#: the files :func:`write_sources` writes
+#: the controller's files in a build's Vivado folder: the controller, the build's top
 SOURCE_FILES = ("dcs_icap_dma.v", "dcs_icap_dma_top.v")
 #: the controller's clock in the figures: ICAPE2's maximum (DS187 F_ICAPCK, ICAPE2.md)
 CLOCK_MHZ = 100.0
@@ -118,18 +117,6 @@ def build_top(build, note: str = "") -> str:
 
     return top_verilog(build_id_of(build.design_hash), rekey_icap_words(build.runs, build.idcode), build.idcode,
                        note)
-
-
-def write_sources(folder: Path, top_text: str) -> list[Path]:
-    """Write the controller and ``top_text`` (:func:`top_verilog`) into ``folder`` as
-    :data:`SOURCE_FILES` (atomically); returns the paths."""
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    out = []
-    for name, text in zip(SOURCE_FILES, (controller_text(), top_text)):
-        write_text_atomic(folder / name, text)
-        out.append(folder / name)
-    return out
 
 
 # ------------------------------------------------------------------------------------------ simulation
@@ -424,8 +411,3 @@ def controller_cost(workdir: Path) -> dict:
                       "icap_dma_cost", "ICAP stream controller: cost (synth_xilinx)")
     cost.pop("cfglut5", None)
     return cost
-
-
-def words_per_cycle(words: int, cycles: int) -> float:
-    """Stream words per clock cycle of a transfer of ``cycles`` (:attr:`SimResult.busy`)."""
-    return words / cycles if cycles else 0.0

@@ -26,8 +26,7 @@ Registers (byte offsets, 32-bit; :data:`REGISTERS`):
 
 ======  ===========  ===========================================================================
 0x00    CONTROL      W1 [0] START, [1] ABORT, [2] CLEAR (DONE, PORT_ABORTED, DESYNC_ADDED and
-                     the error bits); R/W [3]
-                     IRQ_ENABLE
+                     the error bits); R/W [3] IRQ_ENABLE
 0x04    STATUS       R [0] BUSY, [1] DONE (sticky), [2] ERROR (any of [12:8]), [3] SYNCED (the
                      port is between a sync word and DESYNC), [4] PORT_ABORTED (the transfer
                      ended with the ICAP abort), [5] DESYNC_ADDED (the controller sent DESYNC);
@@ -130,7 +129,7 @@ def rekey_stream(build, frames: dict) -> StreamLayout:
     AXI HWICAP driver sends (:func:`dcsflow.scg.driver.rekey_icap_words` counts them).
 
     Raises:
-        KeyError: a FAR of the runs missing from ``frames``.
+        KeyError: a FAR of the runs missing from ``frames``; ValueError: a frame not of 101 words.
     """
     words: list = []
     placed = []

@@ -10,7 +10,7 @@
 //
 // Memory input: ADDRESS must be 64-byte aligned; the controller reads whole 64-byte lines, so the
 // memory must be readable up to the end of the line that holds the last word (words past LENGTH are
-// read and dropped; a bus error on one of them is still ERR_BUS).
+// read and dropped; a bus error on one of them may still set ERR_BUS, after every word was sent).
 //
 // The controller follows the packets it sends (sync word; type-1 and type-2 write headers and their
 // word counts; CMD DESYNC) and never leaves the port inside a packet:
