@@ -39,6 +39,10 @@ HDL_SUFFIXES = VERILOG_SUFFIXES + VHDL_SUFFIXES
 #: ``frames`` rewrites configuration frames through the ICAP; ``cfglut5`` makes every TLUT a CFGLUT5
 #: (UG953) whose truth table the fabric shifts in (:mod:`dcsflow.flow.cfglut`)
 TLUT_KINDS = ("frames", "cfglut5")
+#: configuration ports a ``--backend vivado`` block design can give the rekey (``dcsflow build
+#: --transport``): the AXI HWICAP (PG134) or the generated ICAP stream controller
+#: (:mod:`dcsflow.flow.icapdma`, reading the rekey's words from DDR)
+TRANSPORTS = ("hwicap", "icap-dma")
 
 
 @dataclass(frozen=True)
@@ -296,6 +300,8 @@ class Design:
         timeout: seconds every external tool run of its builds and checks may take when neither
             ``--timeout`` nor the caller sets a limit (None: each tool's default,
             :mod:`dcsflow.limits`; a project's ``[build] timeout``; :func:`design_time_limit`).
+        transport: the configuration port of its Vivado builds when ``dcsflow build --transport``
+            is not given (:data:`TRANSPORTS`; None: ``hwicap``; a project's ``[build] transport``).
     """
 
     name: str
@@ -318,6 +324,7 @@ class Design:
     tlut: str | None = None
     handshake: "Handshake | None" = None
     timeout: float | None = None
+    transport: str | None = None
 
     @property
     def language(self) -> str:

@@ -624,16 +624,20 @@ def _array(name: str, words: list[int], per_line: int = 8, static: bool = False)
 
 def _hwicap_define(build: BuildFolder) -> str:
     """``#define SCG_GEN_HWICAP_BASE`` from the board of a ``--backend vivado --board`` build
-    (``vivado/tluts.json`` key ``hwicap_base``, copied from the board file), else nothing. The file
+    (``vivado/tluts.json`` key ``hwicap_base``, copied from the board file: the configuration port's
+    address), and ``#define SCG_GEN_ICAP_DMA 1`` when that port is the ICAP stream controller
+    (``transport`` ``icap-dma``: the firmware is then built with its driver); else nothing. The file
     is read only when ``build.json`` lists it (its hash was checked by the reader); a plan without
     a readable base gives nothing either (firmware/board_main.c then takes -DHWICAP_BASE or its
     default)."""
     if not build.lists("vivado/tluts.json"):
         return ""
     try:
-        base = build.read_json("vivado/tluts.json", "Vivado plan").get("hwicap_base")
-        return f"#define SCG_GEN_HWICAP_BASE 0x{int(base, 16):08X}u\n" if base else ""
-    except (BuildFolderError, ValueError, TypeError):
+        plan = build.read_json("vivado/tluts.json", "Vivado plan")
+        base = plan.get("hwicap_base")
+        out = f"#define SCG_GEN_HWICAP_BASE 0x{int(base, 16):08X}u\n" if base else ""
+        return out + ("#define SCG_GEN_ICAP_DMA 1\n" if plan.get("transport") == "icap-dma" else "")
+    except (BuildFolderError, ValueError, TypeError, AttributeError):
         return ""
 
 
