@@ -105,6 +105,7 @@ def main() -> None:
                     help="memory model: cycles from a read address to its first beat")
     _results.add_docs_option(ap)
     a = ap.parse_args()
+    _results.check_docs(a)
     rekeys, latency_rows = {}, {}
     with tempfile.TemporaryDirectory() as td:
         tmp = Path(td)
