@@ -19,6 +19,7 @@ from .commands import sim_command
 from .errors import InputError
 from .model import gcm_hash_key
 from .sim import rtl_files
+from .transform import hash_key_program
 
 #: the user parameter (``--param key=HEX``): the AES key, byte 0 in the MSBs
 USER_PARAMS = {"key": 128}
@@ -41,7 +42,7 @@ def hash_key_transform(user: dict[str, int]) -> dict[str, int]:
 AES_MODES = Design(
     name="aes_modes", top="aes_modes", sources=tuple(rtl_files()),
     chparams={"KEY_TABLE": 1}, conventional_chparams={"KEY_TABLE": 0},
-    transform=ParamTransform(USER_PARAMS, hash_key_transform),
+    transform=ParamTransform(USER_PARAMS, hash_key_transform, program=hash_key_program),
     check=aes_modes_check,
     sims={"aes_modes": sim_command()},
     description="AES-128-CMAC / AES-128-GCM on the iterative AES-128 core; key as parameter")

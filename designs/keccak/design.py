@@ -23,6 +23,7 @@ from .commands import sim_command
 from .errors import InputError
 from .model import KEYAK_KEY_MAX, KEYAK_KEY_MIN, kmac128_key_state
 from .sim import MAX_CUSTOM, MAX_KEY, keyak_pack, rtl_files
+from .transform import key_state_program
 
 #: the user parameters (``--param NAME=HEX``): port values, byte k of the key / customization
 #: string in bits [8k +: 8], lengths in bytes
@@ -115,7 +116,7 @@ KEYAK = NamedParam("keyak", KMAC.sets, keyak_values,
 KECCAK = Design(
     name="keccak", top="keccak_core", sources=tuple(rtl_files()),
     chparams={"KEY_STATE": 1}, conventional_chparams={"KEY_STATE": 0},
-    transform=ParamTransform(USER_PARAMS, key_state_transform),
+    transform=ParamTransform(USER_PARAMS, key_state_transform, program=key_state_program),
     check=keccak_check,
     demo=Demo(order=50, default=False, note="not in the default main job yet"),
     sims={"keccak": sim_command()},

@@ -26,6 +26,7 @@ from .check import pi16_check
 from .commands import golden_model, rtl_sim, sim_command
 from .model import cipher, cis_parameters
 from .sim import rtl_files
+from .transform import cis_program
 
 #: the message processor's input handshake (a message: s_valid/s_ready beats up to s_last; it has
 #: left at the done pulse), which a cfglut5 build's loader holds while it shifts a new key in
@@ -63,7 +64,8 @@ def _wide(word_bits: int) -> tuple[Design, Design]:
     cis = Design(
         name=f"{n}_cis", top="picipher_cis_mp", sources=tuple(rtl_files(cis=True)),
         chparams={"W": word_bits},
-        transform=ParamTransform({"key_mn": 256}, partial(wide_cis_transform, word_bits=word_bits)),
+        transform=ParamTransform({"key_mn": 256}, partial(wide_cis_transform, word_bits=word_bits),
+                                 program=partial(cis_program, word_bits)),
         check=partial(pi16_check, key_bits=128, cis=True, word_bits=word_bits),
         board_ports=BOARD_PORTS, handshake=HANDSHAKE,
         sims={f"{n}_cis": sim_command(f"{n}_cis", 128, True, word_bits),
@@ -91,7 +93,7 @@ PICIPHER128 = Design(
 
 PICIPHER_CIS = Design(
     name="picipher_cis", top="picipher_cis_mp", sources=tuple(rtl_files(cis=True)),
-    transform=ParamTransform({"key_mn": 128}, cis_transform),
+    transform=ParamTransform({"key_mn": 128}, cis_transform, program=partial(cis_program, 16)),
     check=partial(pi16_check, key_bits=96, cis=True),
     demo=Demo(order=20, cycles=16, cycles_label="16 B", note="checked on the 25 official no-AD/no-SMN vectors"),
     board_ports=BOARD_PORTS, handshake=HANDSHAKE,
