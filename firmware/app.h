@@ -16,7 +16,8 @@ void con_key_error(int why, uint32_t pos, uint32_t bits);
 
 /* Set up: HWICAP on `bus` (devcfg may be NULL), open the generated SCG. Prints "init rc=..". */
 int app_init(hal_bus bus, const hal_bus *devcfg);
-/* One command line: "rekey <hex>", "verify on|off", "hash", "bench <n>", "help" (+ model commands
+/* One command line: "rekey <hex>" (the user parameters of a build with a parameter transform),
+ * "verify on|off", "hash", "bench <n> [BASE MASK]", "help" (+ model commands
  * "fault stall <n>|abort <n>|idcode|blob", "dump" when built with SCG_MODEL). */
 int app_command(char *line);
 
