@@ -28,6 +28,9 @@ from dcsflow.scg.transform import Builder, Program
 from .model import PI_SOURCE, RHO_OFFSETS, ROUND_CONSTANTS, SHAKE128_RATE
 from .sim import KEYAK_PACK_BYTES, KEYAK_PACK_KEY, MAX_CUSTOM, MAX_KEY
 
+#: the user parameters (``--param NAME=HEX``): port values, byte k of the key / customization
+#: string in bits [8k +: 8], lengths in bytes (the design's ``ParamTransform.user_params``)
+USER_PARAMS = {"key": 256, "key_len": 6, "custom": 1256, "custom_len": 8}
 #: the circuit parameters the program computes (port -> width; the TLUT build's parameter inputs)
 CIRCUIT_PARAMS = {"key": 256, "key_len": 6, "custom": 1256, "custom_len": 8, "key_state": 1600, "keyak_pack": 240}
 #: 32-bit words of the rate (168 bytes)
@@ -146,8 +149,6 @@ def _keyak_pack(b: Builder, pk: list[int], key: list[int], klen: int) -> None:
 def key_state_program() -> Program:
     """The program of :func:`dcsflow.designs.keccak.design.key_state_transform`: user parameters
     (``key``, ``key_len``, ``custom``, ``custom_len``) -> :data:`CIRCUIT_PARAMS` (module docstring)."""
-    from .design import USER_PARAMS
-
     b = Builder(USER_PARAMS, CIRCUIT_PARAMS, alias={p: p for p in USER_PARAMS})
     key, cus = b.input("key"), b.input("custom")
     klen, clen = b.input("key_len")[0], b.input("custom_len")[0]

@@ -7,7 +7,9 @@ Registered in ``setup.py`` (entry-point group ``dcsflow.designs``), one line eac
 - ``picipher128``: the same with a 128-bit key.
 - ``picipher_cis``: top ``picipher_cis_mp`` (no initialization path); its circuit parameter
   ``cis_param`` (CIS, counter and tag accumulator after initialization and the empty-AD step, 448
-  bits) is derived from the user's ``key_mn`` by the golden model (:func:`cis_transform`).
+  bits) is derived from the user's ``key_mn`` by the parameter transform: its program
+  (:func:`~dcsflow.designs.picipher.transform.cis_program`) in every SCG, :func:`cis_transform` its
+  golden model.
 - ``picipher32`` / ``picipher64``: top ``picipher_mp`` with ``W`` = 32 / 64 (π32/π64-Cipher), 128-bit
   key, 128-bit PMN, ``BUFFER_KEY=1``; parameter input ``key_mn`` = Key‖PMN (256 bits). Their
   ``dcsflow sim`` commands also run the 256-bit key RTL (``picipher32_256``, ``picipher64_256``).
