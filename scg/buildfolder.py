@@ -398,19 +398,23 @@ class BuildFolder:
         transform that has no program: only the flow, with the design installed, can run that).
 
         Raises:
-            BuildFolderError: the file is refused (:func:`dcsflow.scg.transform.load`: malformed, of
-                another build), its inputs are not ``user_params`` (names, order, widths), or it does
-                not compute every circuit parameter (``params``) at its width.
+            BuildFolderError: the file is refused (unreadable, larger than
+                :data:`dcsflow.scg.transform.MAX_FILE_BYTES`, malformed:
+                :func:`dcsflow.scg.transform.from_json`), of another build (design hash), its inputs
+                are not ``user_params`` (names, order, widths), or it does not compute every circuit
+                parameter (``params``) at its width.
         """
-        from .transform import TransformError, load
+        from .transform import MAX_FILE_BYTES, TransformError, from_json
 
         if "transform" not in self.manifest:
             return None
+        p = self._listed(TRANSFORM_FILE, "parameter transform")
         try:
-            prog = load(self._listed(TRANSFORM_FILE, "parameter transform"), self.design_hash)
+            prog = from_json(read_json(p, "parameter transform", limit=MAX_FILE_BYTES), str(p))
         except TransformError as e:
             raise BuildFolderError(str(e)) from None
-        p = self.path / TRANSFORM_FILE
+        if prog.design_hash != self.design_hash:
+            raise BuildFolderError(f"{p}: the parameter transform of another build (design hash); rebuild")
         if list(prog.input_widths.items()) != list(self.user_params.items()):
             raise BuildFolderError(f"{p}: its inputs are not the build's user parameters (build.json user_params)")
         outs = prog.output_widths

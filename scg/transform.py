@@ -36,8 +36,8 @@ or an address: every run of a program executes the same instructions at the same
 the values. Checks accumulate; a program whose check failed gives no outputs
 (:class:`TransformRefused`, the first failed check's message).
 
-The reader (:func:`from_json`) takes the file as untrusted input: bounded size, types, every index
-in range (addresses, tables, loop levels, checks, subroutines), bounded work
+The reader (:func:`from_json`; the build folder's reader reads the file, at most
+:data:`MAX_FILE_BYTES`) takes the file as untrusted input: bounded size, types, every index in range (addresses, tables, loop levels, checks, subroutines), bounded work
 (:data:`MAX_STEPS`), one-line refusals. :class:`Builder` writes programs.
 
 Standard library only.
@@ -343,29 +343,6 @@ def from_json(doc, where: str = FILE) -> Program:
     p = Program(inputs, outputs, words, tables, tuple(checks), code, sub_code, dh)
     if p.steps() > MAX_STEPS:
         raise r.bad(f"a run would execute more than {MAX_STEPS} instructions")
-    return p
-
-
-def load(path, design_hash: str | None = None) -> Program:
-    """The checked program in the file ``path`` (at most :data:`MAX_FILE_BYTES`), tied to
-    ``design_hash`` when given.
-
-    Raises:
-        TransformError: unreadable, not JSON, malformed (:func:`from_json`), or of another build.
-    """
-    from dcsflow.fileio import InputError, load_json_file
-
-    try:
-        doc = load_json_file(path, MAX_FILE_BYTES, what="parameter transform")
-    except FileNotFoundError:
-        raise TransformError(f"{path}: missing (parameter transform)") from None
-    except InputError as e:
-        raise TransformError(f"{path}: {e.strerror}") from None
-    except (OSError, ValueError) as e:          # ValueError: also UnicodeDecodeError
-        raise TransformError(f"{path}: corrupted parameter transform ({e})") from None
-    p = from_json(doc, str(path))
-    if design_hash is not None and p.design_hash != design_hash:
-        raise TransformError(f"{path}: the parameter transform of another build (design hash); rebuild")
     return p
 
 
