@@ -18,16 +18,17 @@ TLUT bits of the all-zero key and a consistent ECC, the design hash of ``build.j
 Instruction counts: the QEMU image (firmware + C model, ``make -C firmware qemu``) runs ``bench N``
 (N evaluations for pseudo-random keys) under ``qemu-system-arm -M xilinx-zynq-a9`` with
 ``-d in_asm,exec,nochain`` filtered to ``scg_evaluate`` and every function it calls, transitively
-(``scg_ppc_eval`` and its chunk functions, ``scg_gen_patch``); the executed instructions of each call
-are the sum of the sizes of its executed translation blocks.
-``scg_instructions`` = whole evaluation (PPC + frame patch + ECC), ``ppc_instructions`` = the PPC part
-alone. A build whose design derives its circuit parameters (a parameter transform, ``transform.json``)
-is rekeyed from the user's values, so its count includes the transform: ``bench N BASE MASK`` runs
+(``scg_ppc_eval`` and its chunk functions, ``scg_gen_patch``); the executed instructions of each
+call are the sum of the sizes of its executed translation blocks. ``scg_instructions`` = whole
+evaluation (PPC + frame patch + ECC), ``ppc_instructions`` = the PPC part alone. A build whose
+design derives its circuit parameters (a parameter transform, ``transform.json``) is rekeyed from
+the user's values, so its count includes the transform: ``bench N BASE MASK`` runs
 ``scg_evaluate_user`` (``scg_transform`` then ``scg_evaluate``) with the user parameters named by
 ``--fix NAME=HEX`` held fixed (e.g. key lengths) and the rest pseudo-random;
-``transform_instructions`` is the transform's share and ``scg_instructions_without_transform`` the rest. (Before 2026-11-23 the filter missed ``scg_gen_patch``: earlier figures left the frame patch
-out.) Table-style code (``codegen --style table``, chosen for large PPCs) is counted the same way. QEMU's
-log (a line per executed translation block) streams through a FIFO and is counted while QEMU
+``transform_instructions`` is the transform's share and ``scg_instructions_without_transform`` the
+rest. (Before 2026-11-23 the filter missed ``scg_gen_patch``: earlier figures left the frame patch
+out.) Table-style code (``codegen --style table``, chosen for large PPCs) is counted the same way.
+QEMU's log (a line per executed translation block) streams through a FIFO and is counted while QEMU
 writes it, so no key count fills the disk.
 
 Cost model: AXI HWICAP driven word by word ≈ 20x below the ICAP's 400 MB/s (FACTS.md) = 5 Mwords/s

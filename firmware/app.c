@@ -139,7 +139,8 @@ int app_command(char *line) {
             uint32_t c0, c;
             scg_pseudo_fill(param, (APP_VEC_BITS + 7u) / 8u, &x);
             if (given)
-                for (k = 0; k < (APP_VEC_BITS + 7u) / 8u; k++) param[k] = (uint8_t)(bench_base[k] | (param[k] & bench_mask[k]));
+                for (k = 0; k < (APP_VEC_BITS + 7u) / 8u; k++)
+                    param[k] = (uint8_t)(bench_base[k] | (param[k] & bench_mask[k]));
             c0 = hal_cycles();
 #ifdef SCG_GEN_TRANSFORM
             failed |= scg_evaluate_user(&S, param);

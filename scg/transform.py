@@ -37,8 +37,9 @@ the values. Checks accumulate; a program whose check failed gives no outputs
 (:class:`TransformRefused`, the first failed check's message).
 
 The reader (:func:`from_json`; the build folder's reader reads the file, at most
-:data:`MAX_FILE_BYTES`) takes the file as untrusted input: bounded size, types, every index in range (addresses, tables, loop levels, checks, subroutines), bounded work
-(:data:`MAX_STEPS`), one-line refusals. :class:`Builder` writes programs.
+:data:`MAX_FILE_BYTES`) takes the file as untrusted input: bounded size, types, every index in range
+(addresses, tables, loop levels, checks, subroutines), bounded work (:data:`MAX_STEPS`), one-line
+refusals. :class:`Builder` writes programs.
 
 Standard library only.
 """

@@ -142,6 +142,7 @@ def test_design_programs_in_c_match_the_interpreter(tmp_path):
         key = rng.getrandbits(8 * min(klen, 32)) | ((1 << 40) if klen == 3 else 0)
         cases.append((0, _keccak_user(klen, clen, key, rng.getrandbits(8 * min(clen, 157)))))
     cases += [(1, {"key": rng.getrandbits(128)}) for _ in range(4)]
-    cases += [(k, {"key_mn": rng.getrandbits(p.inputs[0].bits)}) for k, p in enumerate(progs) if k >= 2 for _ in range(3)]
+    cases += [(k, {"key_mn": rng.getrandbits(p.inputs[0].bits)}) for k, p in enumerate(progs) if k >= 2
+              for _ in range(3)]
     _check_c(exe, progs, layouts, cases)
 

@@ -250,7 +250,10 @@ int main(void) {{
     while (scanf("%d %8191s", &k, h) == 2) {{
         size_t n = strlen(h), i; uint32_t e = 0; int nb = 0;
         memset(u, 0, sizeof u);
-        for (i = 0; i < n; i++) {{ int c = h[n - 1 - i]; u[i / 2] |= (uint8_t)((c <= '9' ? c - '0' : c - 'a' + 10) << (4 * (i % 2))); }}
+        for (i = 0; i < n; i++) {{
+            int c = h[n - 1 - i];
+            u[i / 2] |= (uint8_t)((c <= '9' ? c - '0' : c - 'a' + 10) << (4 * (i % 2)));
+        }}
         {' '.join(calls)}
         printf("%u ", e);
         for (i = (size_t)nb; i-- > 0;) printf("%02x", q[i]);

@@ -1,14 +1,15 @@
 """The AES-128 modes core's :class:`~dcsflow.flow.design.Design` description (``aes_modes``).
 
 Registered in ``setup.py`` (entry-point group ``dcsflow.designs``). Top ``aes_modes``: AES-128-CMAC
-and AES-128-GCM on the iterative AES-128 core (README.md here). The user gives the key (``--param key=HEX``); the parameter transform
-adds the hash subkey H = E_K(0^128) as the circuit parameter ``hkey``: its program
-(:func:`~dcsflow.designs.aes_modes.transform.hash_key_program`, bitsliced AES) is what every SCG runs
-— also the firmware on the board —, :func:`hash_key_transform` its golden model. The TLUT build sets ``KEY_TABLE=1``: the round keys and the CMAC subkeys K1, K2 (from H)
-are a parameter-only cone (they leave the circuit for the PPC) and GHASH's multiplier by H maps
-onto TLUTs. The conventional build sets ``KEY_TABLE=0``: it encrypts 0^128
-after reset to get H into a register, forms K1/K2 from it, has the generic GF(2^128) multiplier
-and steps the round keys on the fly.
+and AES-128-GCM on the iterative AES-128 core (README.md here). The user gives the key
+(``--param key=HEX``); the parameter transform adds the hash subkey H = E_K(0^128) as the circuit
+parameter ``hkey``: its program (:func:`~dcsflow.designs.aes_modes.transform.hash_key_program`, bitsliced AES)
+is what every SCG runs — also the firmware on the board —, :func:`hash_key_transform` its golden
+model. The TLUT build sets ``KEY_TABLE=1``: the round keys and the CMAC subkeys K1, K2 (from H) are
+a parameter-only cone (they leave the circuit for the PPC) and GHASH's multiplier by H maps onto
+TLUTs. The conventional build sets ``KEY_TABLE=0``: it encrypts 0^128 after reset to get H into a
+register, forms K1/K2 from it, has the generic GF(2^128) multiplier and steps the round keys on the
+fly.
 """
 
 from __future__ import annotations

@@ -4,13 +4,13 @@ Registered in ``setup.py`` (entry-point group ``dcsflow.designs``). Top ``keccak
 SHAKE128, KMAC128 and Lake Keyak on one Keccak-p[1600] datapath, one round per clock (README.md
 here). The parameter inputs are the key (KMAC128's and Lake Keyak's) and KMAC128's customization
 string. The TLUT build sets ``KEY_STATE=1``: the core starts a KMAC128 message from the circuit
-parameter ``key_state``, the state after the customization block and the key block, and a Lake
-Keyak session from ``keyak_pack``, the key pack; the parameter transform computes both from the
-user's key and customization string, so KMAC's two prefix permutations leave the core: its program
+parameter ``key_state``, the state after the customization block and the key block, and a Lake Keyak
+session from ``keyak_pack``, the key pack; the parameter transform computes both from the user's key
+and customization string, so KMAC's two prefix permutations leave the core: its program
 (:func:`~dcsflow.designs.keccak.transform.key_state_program`) is what every SCG runs — also the
-firmware on the board —, :func:`key_state_transform` its golden model. The conventional build sets ``KEY_STATE=0``: it absorbs both KMAC blocks from the key
-and customization ports for every message and forms the key pack from the key port, as a core
-without specialization does.
+firmware on the board —, :func:`key_state_transform` its golden model. The conventional build sets
+``KEY_STATE=0``: it absorbs both KMAC blocks from the key and customization ports for every message
+and forms the key pack from the key port, as a core without specialization does.
 """
 
 from __future__ import annotations
