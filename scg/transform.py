@@ -158,7 +158,10 @@ class Program:
 
     def steps(self) -> int:
         """Instructions one run executes (every run the same: no instruction chooses a branch)."""
-        return _steps(self.code, [_steps(s, None) for s in self.subs] if self.subs else [])
+        costs: list[int] = []
+        for sub in self.subs:                    # a subroutine calls only those before it
+            costs.append(_steps(sub, costs))
+        return _steps(self.code, costs)
 
     def to_json(self) -> dict:
         """The ``transform.json`` document (format :data:`FORMAT` v :data:`VERSION`)."""

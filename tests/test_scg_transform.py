@@ -80,6 +80,27 @@ def test_loops_indexed_operands_tables_and_subroutines():
     assert got == sum(v << (32 * i) for i, v in enumerate(ref))
 
 
+def test_subroutines_call_earlier_ones_and_steps_count_them(tmp_path):
+    """A subroutine calling an earlier one, inside loops: the result, and the instructions a run
+    executes (known before it runs) as counted by hand."""
+    b = tf.Builder({"x": 32}, {"y": 32})
+    x, y = b.input("x")[0], b.output("y")[0]
+    with b.subroutine() as inc:                  # 2 instructions
+        b.add(y, b.const(1), out=y)
+    with b.subroutine() as inc3:                 # 1 + 3 (1 + 2) = 10
+        with b.loop(3):
+            b.call(inc)
+    b.mov(x, out=y)                              # 1
+    with b.loop(5):                              # 1 + 5 (1 + 10)
+        b.call(inc3)
+    p = b.program()
+    assert tf.run(p, {"x": 7}) == {"y": 22}
+    assert p.steps() == 1 + 1 + 5 * 11
+    if shutil.which("cc"):
+        lay = [("y", 0, 32)]
+        _check_c(_compile(tmp_path, [p], [lay]), [p], [lay], [(0, {"x": 7}), (0, {"x": M})])
+
+
 def test_checks_refuse_with_their_message_and_ports_keep_their_width():
     """A failed check refuses with its message (the first failed one), never a value; an output's
     bits above its width are dropped; an input value wider than its port is refused."""
