@@ -33,6 +33,12 @@ _KINDS = {
 }
 
 
+#: C of the instructions whose operands are all memory words ({0}, {1}, {2}; {p}: the helpers' prefix)
+_C_EXPR = {"mov": "{0}", "not": "~{0}", "xor": "{0} ^ {1}", "and": "{0} & {1}", "or": "{0} | {1}",
+           "add": "{0} + {1}", "sub": "{0} - {1}", "andn": "{0} & ~{1}", "ltu": "{p}_ltu({0}, {1})",
+           "eq": "{p}_eq({0}, {1})", "sel": "{p}_sel({0}, {1}, {2})"}
+
+
 def _memory_operands(ins):
     """``(kind, operand)`` of the memory operands of a simple instruction, the reads first (an
     instruction reads before it writes)."""
@@ -136,38 +142,21 @@ class _Emitter:
         return f"{self.prefix}_t{t}[{a}u]"
 
     def expr(self, ins) -> str:
+        """The C expression of a simple instruction that writes a word (its operands formatted)."""
         op, a = ins[0], ins[2:]
-        r = self.mem
         if op == "const":
             return f"0x{a[0]:08X}u"
-        if op == "mov":
-            return r(a[0])
-        if op == "not":
-            return f"~{r(a[0])}"
-        if op in ("xor", "and", "or", "add", "sub"):
-            sym = {"xor": "^", "and": "&", "or": "|", "add": "+", "sub": "-"}[op]
-            return f"{r(a[0])} {sym} {r(a[1])}"
-        if op == "andn":
-            return f"{r(a[0])} & ~{r(a[1])}"
-        if op == "shl":
-            return f"{r(a[0])} << {a[1]}"
-        if op == "shr":
-            return f"{r(a[0])} >> {a[1]}"
-        if op == "rotl":
-            x = r(a[0])
-            return x if a[1] == 0 else f"({x} << {a[1]}) | ({x} >> {32 - a[1]})"
-        if op == "ltu":
-            return f"{self.prefix}_ltu({r(a[0])}, {r(a[1])})"
-        if op == "eq":
-            return f"{self.prefix}_eq({r(a[0])}, {r(a[1])})"
-        if op == "sel":
-            return f"{self.prefix}_sel({r(a[0])}, {r(a[1])}, {r(a[2])})"
+        if op in ("shl", "shr", "rotl"):
+            x, k = self.mem(a[0]), a[1]
+            if op == "rotl":
+                return x if k == 0 else f"({x} << {k}) | ({x} >> {32 - k})"
+            return f"{x} {'<<' if op == 'shl' else '>>'} {k}"
         if op == "load":
             return self.tix(a[0], a[1])
         if op == "index":
             level, scale, offset = a
             return f"0x{offset:08X}u + 0x{scale:08X}u * i{level}"
-        raise AssertionError(op)
+        return _C_EXPR[op].format(*map(self.mem, a), p=self.prefix)
 
     def block(self, block, ind: str) -> list[str]:
         lines = []
