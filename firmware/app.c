@@ -68,11 +68,6 @@ static uint64_t model_hash(void) {   /* hash of the touched frames as they are i
 }
 #endif
 
-#ifdef SCG_GEN_TRANSFORM
-#define APP_VEC_BITS SCG_GEN_USER_BITS    /* rekey takes the user parameters; the transform runs first */
-#else
-#define APP_VEC_BITS SCG_GEN_PARAM_BITS
-#endif
 static uint8_t param[(APP_VEC_BITS + 7u) / 8u + 8u];
 static uint8_t bench_base[(APP_VEC_BITS + 7u) / 8u + 8u], bench_mask[(APP_VEC_BITS + 7u) / 8u + 8u];
 

@@ -3,6 +3,17 @@
 #define SCG_APP_H
 #include <stdint.h>
 #include "hal.h"
+#include "scg_gen.h"
+
+/* Bits of the value "rekey <hex>" takes: the user parameters of a build with a parameter transform
+ * (the firmware runs it first), else the PPC's parameter vector. */
+#ifdef SCG_GEN_TRANSFORM
+#define APP_VEC_BITS SCG_GEN_USER_BITS
+#else
+#define APP_VEC_BITS SCG_GEN_PARAM_BITS
+#endif
+/* The longest command line a console reads: "bench <n> BASE MASK" with both values in hex, margin. */
+#define APP_LINE_MAX (2u * ((APP_VEC_BITS + 3u) / 4u) + 64u)
 
 void con_putc(char c);            /* provided by the platform (UART, semihosting, stdio) */
 void con_puts(const char *s);

@@ -29,10 +29,7 @@ static uint32_t x_in[SCG_GEN_INPUTS + 1u];
 static uint32_t y_out[SCG_GEN_YWORDS + 1u];
 static uint32_t words[SCG_GEN_CFG_WORDS];
 #ifdef SCG_GEN_TRANSFORM
-#define APP_VEC_BITS SCG_GEN_USER_BITS    /* rekey takes the user parameters; the transform runs first */
 static uint32_t tf_param_w[((SCG_GEN_PARAM_BITS + 7u) / 8u + 8u + 3u) / 4u];   /* its parameter vector */
-#else
-#define APP_VEC_BITS SCG_GEN_PARAM_BITS
 #endif
 static uint8_t param[(APP_VEC_BITS + 7u) / 8u + 8u];
 
