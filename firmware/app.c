@@ -5,6 +5,9 @@
  *   ... hw_error=<n> frames_done=<n> last_far=<hex8> (ffffffff: none)
  * and, when the value is refused (rc=SCG_ERR_KEY), the reason and position, never the value (a key):
  *   ... key_error=not_hex at=<1-based character> | key_error=digits got=<n> expected=<n> | key_error=too_large bits=<n>
+ * A build with a parameter transform (SCG_GEN_TRANSFORM) takes the user parameter vector
+ * (SCG_GEN_USER_BITS) and runs the transform first; when it refuses the values (rc=SCG_ERR_TRANSFORM,
+ * no frame written) the line ends with transform_failed=<hex: bit c = check c failed>.
  */
 #include "scg_util.h"
 #include "app.h"
@@ -89,7 +92,8 @@ static uint64_t model_hash(void) {   /* hash of the touched frames as they are i
 }
 #endif
 
-static uint8_t param[(SCG_GEN_PARAM_BITS + 7u) / 8u + 1u];
+static uint8_t param[(APP_VEC_BITS + 7u) / 8u + 8u];
+static uint8_t bench_base[(APP_VEC_BITS + 7u) / 8u + 8u], bench_mask[(APP_VEC_BITS + 7u) / 8u + 8u];
 
 int app_command(char *line) {
     char *p = line, *cmd = scg_word(&p);
@@ -98,8 +102,9 @@ int app_command(char *line) {
         scg_stats st;
         int rc, why;
         uint32_t pos = 0;
+        uint32_t failed = 0;
         char *hex = scg_word(&p);
-        why = scg_parse_hex_at(hex, param, SCG_GEN_PARAM_BITS, &pos);
+        why = scg_parse_hex_at(hex, param, APP_VEC_BITS, &pos);
         if (why) {
             rc = SCG_ERR_KEY;
             st.frames_written = st.runs = st.icap_words = st.reg_accesses = st.eval_cycles = st.total_cycles = 0;
@@ -111,7 +116,11 @@ int app_command(char *line) {
 #endif
             st.frames_written = st.runs = st.icap_words = st.reg_accesses = st.eval_cycles = st.total_cycles = 0;
         } else {
+#ifdef SCG_GEN_TRANSFORM
+            rc = scg_rekey_user(&S, param, SCG_GEN_USER_BITS, flags, &st, &failed);
+#else
             rc = scg_rekey(&S, param, SCG_GEN_PARAM_BITS, flags, &st);
+#endif
         }
         scg_zeroize(param, sizeof param);
         scg_zeroize(hex, (uint32_t)(p - hex));
@@ -134,7 +143,8 @@ int app_command(char *line) {
             con_puts(" last_far="); con_hex(st.last_far, 8);
         }
 #endif
-        con_key_error(why, pos, SCG_GEN_PARAM_BITS);
+        con_key_error(why, pos, APP_VEC_BITS);
+        if (rc == SCG_ERR_TRANSFORM) { con_puts(" transform_failed="); con_hex(failed, 8); }
         con_putc('\n');
         return rc;
     }
@@ -145,18 +155,35 @@ int app_command(char *line) {
         return 0;
     }
     if (scg_streq(cmd, "bench")) {   /* evaluation only, n pseudo-random parameter vectors */
-        uint32_t n = scg_num(scg_word(&p)), i, lo = 0xFFFFFFFFu, hi = 0, x = 0x12345678u;
+        /* "bench <n> [BASE MASK]": each vector is BASE | (pseudo-random & MASK) (hex, as rekey takes
+         * them), e.g. random keys of fixed lengths; without them, all bits pseudo-random */
+        uint32_t n = scg_num(scg_word(&p)), i, k, lo = 0xFFFFFFFFu, hi = 0, x = 0x12345678u, failed = 0;
+        char *base = scg_word(&p), *mask = scg_word(&p);
+        int given = *base != 0;
+        if (given && (scg_parse_hex_at(base, bench_base, APP_VEC_BITS, &k) ||
+                      scg_parse_hex_at(mask, bench_mask, APP_VEC_BITS, &k))) {
+            con_puts("bench: BASE and MASK must be hex of the vector's width\n");
+            return SCG_ERR_KEY;
+        }
         for (i = 0; i < n; i++) {
             uint32_t c0, c;
-            scg_pseudo_fill(param, sizeof param, &x);
+            scg_pseudo_fill(param, (APP_VEC_BITS + 7u) / 8u, &x);
+            if (given)
+                for (k = 0; k < (APP_VEC_BITS + 7u) / 8u; k++)
+                    param[k] = (uint8_t)(bench_base[k] | (param[k] & bench_mask[k]));
             c0 = hal_cycles();
+#ifdef SCG_GEN_TRANSFORM
+            failed |= scg_evaluate_user(&S, param);
+#else
             scg_evaluate(&S, param);
+#endif
             c = hal_cycles() - c0;
             if (c < lo) lo = c;
             if (c > hi) hi = c;
         }
         scg_zeroize(param, sizeof param);
         con_puts("bench n="); con_dec(n); con_puts(" eval_min="); con_dec(lo); con_puts(" eval_max="); con_dec(hi);
+        if (failed) { con_puts(" transform_failed="); con_hex(failed, 8); }
         con_putc('\n');
         return 0;
     }
@@ -192,6 +219,6 @@ int app_command(char *line) {
         return 0;
     }
 #endif
-    con_puts("commands: rekey <hex> | verify on|off | bench <n>\n");
+    con_puts("commands: rekey <hex> | verify on|off | bench <n> [BASE MASK]\n");
     return 0;
 }

@@ -42,6 +42,7 @@ typedef hwicap scg_port;
 #define SCG_ERR_WRITE (-14)    /* HWICAP error while writing; previous frames restored */
 #define SCG_ERR_VERIFY (-15)   /* read-back differs; previous frames restored */
 #define SCG_ERR_ROLLBACK (-16) /* restoring the previous frames failed too: device state unknown */
+#define SCG_ERR_TRANSFORM (-17) /* the parameter transform refused the values (e.g. a key length); nothing written */
 
 #define SCG_VERIFY 1u          /* rekey flag: read back and compare */
 
@@ -68,6 +69,20 @@ int scg_open(scg *s, const uint32_t *blob, uint32_t words, scg_port *icap);
 int scg_rekey(scg *s, const uint8_t *param, uint32_t param_bits, unsigned flags, scg_stats *st);
 /* Evaluate only (no write): fills s->next. Used by benchmarks; constant time. */
 void scg_evaluate(scg *s, const uint8_t *param);
+#ifdef SCG_GEN_TRANSFORM
+/* A build whose design derives its circuit parameters from the user's (scg_gen.h SCG_GEN_TRANSFORM):
+ * user = the user parameter vector (SCG_GEN_USER_BITS bits, ports concatenated in build.json
+ * user_params order, bit i = byte i/8 bit i%8; 4 more zero bytes). scg_rekey_user runs the generated
+ * parameter transform (scg_transform: constant time) and then scg_rekey on the parameter vector it
+ * computes; eval_cycles and total_cycles include the transform. When the transform refuses the
+ * values it returns SCG_ERR_TRANSFORM, *failed = the failed checks (bit c: check c of
+ * transform.json), and writes no frame. */
+int scg_rekey_user(scg *s, const uint8_t *user, uint32_t user_bits, unsigned flags, scg_stats *st,
+                   uint32_t *failed);
+/* Transform and evaluate only (benchmarks; fills s->next): the same work for every value. Returns
+ * the failed checks (0: the values were taken). */
+uint32_t scg_evaluate_user(scg *s, const uint8_t *user);
+#endif
 /* FNV-1a 64 over frames (FDRI order, words little-endian), as scg.plan.frames_hash. */
 uint64_t scg_frames_hash(const uint32_t *frames, uint32_t n_frames);
 /* Parse a hex string into a little-endian byte vector of `bits` bits; 0 ok, -1 bad. */

@@ -57,7 +57,7 @@ FINISHED_FILES = ("build.json", "report.json", "report.html")
 #: what a build writes at the top of its folder (besides FINISHED_FILES): with ``force`` into a
 #: folder that is not a build folder, none of these may exist already
 BUILD_ENTRIES = ("stages", "frontend", "tmap", "tlut", "baselines", "conventional", "conv", "backend", "vivado",
-                 "cfglut", "cfglut.json", "template.json",
+                 "cfglut", "cfglut.json", "template.json", "transform.json",
                  "template.v", "conventional.v", "ppc.aig", "ppc.json", "frontcheck", "report",
                  LOCK_FILE)
 

@@ -84,11 +84,19 @@ class ParamTransform:
     parameter values from them (e.g. a cipher state after initialization from Key‖nonce).
 
     user_params: port name -> width in bits of what the user gives (``--param NAME=HEX``);
-    function: ``{user port: int} -> {circuit port: int}``.
+    function: ``{user port: int} -> {circuit port: int}``;
+    program: ``program() -> dcsflow.scg.transform.Program``, the same derivation in the SCG's
+    transform language (constant time), or None. With a program, ``dcsflow build`` writes it into
+    the build folder (``transform.json``) and every SCG of the build runs it — ``dcsflow
+    rekey``/``specialize``/``check``, the runtime's ``rekey`` and the firmware — so a board needs
+    only the user's values; ``function`` stays the golden model the program is tested against.
+    Its inputs must be ``user_params`` (names, order, widths) and its outputs every circuit
+    parameter at its width.
     """
 
     user_params: Mapping[str, int]
     function: Callable[[dict[str, int]], dict[str, int]]
+    program: Callable[[], Any] | None = None
 
     def apply(self, values: Mapping[str, int]) -> dict[str, int]:
         """Circuit parameter values for ``values`` (every user port present).

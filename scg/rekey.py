@@ -42,6 +42,7 @@ __all__ = ["CFGLUT_KINDS", "DEFAULT_TARGET", "ERROR_CODES", "RekeyError", "Rekey
 ERROR_CODES = {
     "timeout": -1, "idcode": -2, "config": -3, "sync": -4, "arg": -5,
     "blob": -10, "design": -11, "device": -12, "key": -13, "write": -14, "verify": -15, "rollback": -16,
+    "transform": -17,
 }
 
 #: The targets of :func:`rekey`, one row each: (kind, its form in the error for an unknown target,
