@@ -308,7 +308,7 @@ def write_outputs(out: Path, module: dict, top: str, design_hash: str, chain_lut
     return layout
 
 
-def _synth_cost(reads: str, top: str, workdir: Path, name: str, what: str) -> dict:
+def synth_cost(reads: str, top: str, workdir: Path, name: str, what: str) -> dict:
     """Cells of module ``top`` as Yosys's ``synth_xilinx -flatten`` maps it after the ``reads``
     commands: LUTs, FFs, MUXF7, MUXF8, CARRY4, RAMB18 (a RAMB36E1 counts two), CFGLUT5. Raises
     YosysError."""
@@ -333,7 +333,7 @@ def generator_cost(path: Path, workdir: Path) -> dict:
     the script and its log). Raises YosysError."""
     from .yosys import script_path
 
-    cost = _synth_cost(f"read_verilog {script_path(path, workdir)}\n", "dcs_cfglut_param", workdir, "param_cost",
+    cost = synth_cost(f"read_verilog {script_path(path, workdir)}\n", "dcs_cfglut_param", workdir, "param_cost",
                        "parameter generator: LUT cost (synth_xilinx)")
     cost.pop("ramb18")
     cost.pop("cfglut5")
@@ -344,7 +344,7 @@ def loader_cost(build: Path, top: str, workdir: Path, with_core: bool = False) -
     """Resources a ``cfglut5`` build adds around its core: ``cfglut/top.v`` (module ``<top>_cfglut``)
     with the core a black box, i.e. the loader, the gate and (``--param-in-loader``) the parameter
     generator with the build's parameters, as Yosys's ``synth_xilinx -flatten`` maps them: LUTs, FFs,
-    MUXF7, MUXF8, CARRY4, RAMB18 (:func:`_synth_cost`; ``workdir`` receives the script and its log;
+    MUXF7, MUXF8, CARRY4, RAMB18 (:func:`synth_cost`; ``workdir`` receives the script and its log;
     CFGLUT5 0 unless ``with_core``, for comparison). Not part of the build's slice figures, which
     are the core's. Raises YosysError."""
     from .yosys import script_path
@@ -355,7 +355,7 @@ def loader_cost(build: Path, top: str, workdir: Path, with_core: bool = False) -
     lib = "" if with_core else "-lib "
     reads = f"read_verilog {lib}{script_path(d / 'core.v', workdir)}\n" + "".join(
         f"read_verilog {script_path(p, workdir)}\n" for p in srcs)
-    return _synth_cost(reads, f"{top}_cfglut", workdir, "loader_cost", "CFGLUT5 loader and gate (synth_xilinx)")
+    return synth_cost(reads, f"{top}_cfglut", workdir, "loader_cost", "CFGLUT5 loader and gate (synth_xilinx)")
 
 
 def module_layout(module: dict, design_hash: str, chain_luts: int | None) -> Layout:

@@ -69,6 +69,11 @@ from ._limits import timeout_option
 @click.option("--board", type=click.Choice(board_names()), default=None,
               help="Board file for --backend vivado (flow/boards/<name>.json: device, part, clock, reset pins, "
                    "block design).")
+@click.option("--transport", type=click.Choice(["hwicap", "icap-dma"]), default=None,
+              help="--backend vivado: the configuration port the rekey writes through [the project's [build] "
+                   "transport, else hwicap]: hwicap = the AXI HWICAP; icap-dma = the generated ICAP stream "
+                   "controller (vivado/dcs_icap_dma*.v; in the block design in place of the AXI HWICAP, reading "
+                   "the rekey's words from DDR through S_AXI_HP0, one word per cycle).")
 @click.option("--force", is_flag=True,
               help="Build into an --out folder that is not empty and not a build folder (only the build's own "
                    "files are written; names it needs that are taken are still refused).")
@@ -105,8 +110,8 @@ from ._limits import timeout_option
 @timeout_option
 def COMMAND(design, project, top, params, device, out, start, stop, area, seed, lut_size, tlut_pairs, tlut, chain_luts,
             param_in_loader, mul_chunk,
-            adders, backend, board, force, allow_no_params, ghdl_opts, no_frontend_check, frontend_cycles, baselines,
-            no_static_remap, no_cache, jobs, quiet):
+            adders, backend, board, transport, force, allow_no_params, ghdl_opts, no_frontend_check, frontend_cycles,
+            baselines, no_static_remap, no_cache, jobs, quiet):
     """Build DESIGN with TLUTs (TMAP, parameters in the PPC) and conventionally (the best of several
     candidates with the parameters as ordinary inputs: --baselines).
 
@@ -147,7 +152,7 @@ def COMMAND(design, project, top, params, device, out, start, stop, area, seed, 
                              frontend_cycles=frontend_cycles, static_remap=not no_static_remap,
                              baselines=tuple(b.strip() for b in baselines.split(",") if b.strip()),
                              jobs=check_jobs(jobs), lut_size=lut_size, tlut=tlut, chain_luts=chain_luts,
-                             param_in_loader=param_in_loader, cache=not no_cache))
+                             param_in_loader=param_in_loader, transport=transport, cache=not no_cache))
     if res.report:
         print_table(res.report)
         click.echo(summary_line(res.report))
