@@ -161,16 +161,31 @@ def _tool_version(cmd: list[str]) -> str:
     return next((ln for ln in lines if "command line" not in ln), f"exit {r.returncode}")
 
 
+#: environment variables that change what a job makes: the tools' overrides (another executable)
+#: and a mapper named by the environment (flow.mapping)
+def _env() -> tuple:
+    from dcsflow.tools import TOOLS
+
+    names = sorted({t.env for t in TOOLS.values()} | {"DCSFLOW_MAPPER"})
+    return tuple((n, os.environ.get(n)) for n in names)
+
+
 def fingerprint() -> dict:
-    """What every key includes (:func:`_fingerprint`); in a job worker, the one its parent computed."""
-    return _SETTINGS.fingerprint or _fingerprint()
+    """What every key includes (:func:`_fingerprint`); in a job worker, the one its parent computed
+    (when its environment is the parent's)."""
+    env = _env()
+    fp = _SETTINGS.fingerprint
+    if fp is not None and fp.get("env") == dict(env):
+        return fp
+    return _fingerprint(env)
 
 
-@functools.lru_cache(maxsize=1)
-def _fingerprint() -> dict:
+@functools.lru_cache(maxsize=4)
+def _fingerprint(env: tuple) -> dict:
     """What every key includes: the dcsflow version, the SHA-256 of the package's own source (every
-    file of its folders but caches and compiled objects, in path order), the tool versions and the
-    environment variables that change results (``DCSFLOW_MAPPER``)."""
+    file of its folders but caches and compiled objects, in path order), each tool's path and
+    version, and the environment variables that change results (``env``: the tools' overrides,
+    ``DCSFLOW_MAPPER``)."""
     from dcsflow import __version__
     from dcsflow.tools import which_tool
 
@@ -197,10 +212,8 @@ def _fingerprint() -> dict:
             path = which_tool(tool)
         except Exception:  # noqa: BLE001 - a broken override: the tool's runs fail on their own
             path = None
-        tools[tool] = _tool_version([path, *args]) if path else "missing"
-    # a mapper named by the environment (flow.mapping) changes what TMAP's jobs make
-    env = {k: os.environ.get(k) for k in ("DCSFLOW_MAPPER",)}
-    return {"dcsflow": __version__, "source": h.hexdigest(), "tools": tools, "env": env}
+        tools[tool] = f"{path}: {_tool_version([path, *args])}" if path else "missing"
+    return {"dcsflow": __version__, "source": h.hexdigest(), "tools": tools, "env": dict(env)}
 
 
 class _Uncacheable(Exception):
