@@ -16,9 +16,9 @@ record ``stages/folder.json`` every build writes before anything else, so that a
 can be resumed; :func:`dcsflow.scg.buildfolder.is_build_folder`), empty or new; any other folder
 (also one that merely has a ``stages/`` subfolder) is refused unless ``force`` is given, and then
 only the build's own files are written (a name the build needs that is already taken by the user's
-file or folder is refused). A build holds the folder's lock (``.lock``,
+file or folder is refused). A build holds the folder's lock (a lock on the folder itself,
 :mod:`dcsflow.scg.folderlock`) from before it writes anything until it ends: a second build into
-the same folder fails at once with one line.
+the same folder fails at once with one line, also when every file in the folder was deleted meanwhile.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from dcsflow.steps import Recorder, recording, step
 
 from dcsflow.fileio import write_text_atomic
 from dcsflow.scg.buildfolder import FOLDER_FORMAT, FOLDER_RECORD, FOLDER_VERSION, is_build_folder
-from dcsflow.scg.folderlock import LOCK_FILE, is_lock_file, locked_folder
+from dcsflow.scg.folderlock import LOCK_FILE, check_not_in_use, is_lock_file, locked_folder
 from dcsflow.scg.device import DEFAULT_PART
 
 from .baselines import CANDIDATES, check_names
@@ -310,9 +310,11 @@ def _check_out(out: Path, force: bool) -> None:
 
     Raises:
         BuildError: one line naming the path.
+        dcsflow.scg.folderlock.FolderInUse: another build holds the folder (whatever is left in it).
     """
     if out.exists() and not out.is_dir():
         raise BuildError(f"--out {out}: a file, not a folder")
+    check_not_in_use(out)          # held by another build: refused whatever its files say
     if not out.is_dir() or is_build_folder(out):
         return
     try:
