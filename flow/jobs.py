@@ -31,7 +31,8 @@ import threading
 import types
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Callable
+from contextlib import contextmanager
+from typing import Callable, Iterator
 
 from dcsflow import limits, steps
 from dcsflow.tools import on_terminate, terminate_children
@@ -92,8 +93,10 @@ def _parse_jobs(value, what: str) -> int:
 
 def _worker_init(time_limit: tuple[float, str] | None = None) -> None:
     """A worker ends the tools it runs when the build ends it (SIGTERM), then exits; Ctrl-C reaches
-    the whole process group, the build handles it. ``time_limit``: the time-limit override of the
-    process that started the workers (:func:`dcsflow.limits.get_time_limit`), theirs too."""
+    the whole process group, the build handles it (a worker starts with SIGINT blocked,
+    :func:`_blocked_sigint`, so that a Ctrl-C during its start-up is no traceback of its own; here it
+    is ignored, then unblocked). ``time_limit``: the time-limit override of the process that started
+    the workers (:func:`dcsflow.limits.get_time_limit`), theirs too."""
     if time_limit is not None:
         limits.set_time_limit(*time_limit)
     def on_term(signum, frame):
@@ -101,6 +104,20 @@ def _worker_init(time_limit: tuple[float, str] | None = None) -> None:
         os._exit(143)
     signal.signal(signal.SIGTERM, on_term)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+@contextmanager
+def _blocked_sigint() -> Iterator[None]:
+    """SIGINT blocked in this thread for the block: a process started meanwhile inherits the mask, so
+    a Ctrl-C to the process group while it starts is held for it (and discarded once it ignores
+    SIGINT) instead of interrupting its start-up. A Ctrl-C meant for this process is delivered to
+    another of its threads, or when the block ends."""
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def _noop() -> None:
@@ -108,14 +125,16 @@ def _noop() -> None:
 
 
 def _start_workers(pool: ProcessPoolExecutor, n: int) -> None:
-    """Start all ``n`` workers of ``pool`` now, in this thread, with the main module hidden: a
-    ``spawn`` worker otherwise imports the program's main module again, which runs a script that
-    calls :func:`dcsflow.flow.build.build` without an ``if __name__ == "__main__"`` guard a second
-    time (and fails). Job functions are found by their own modules."""
+    """Start all ``n`` workers of ``pool`` now, in this thread, with SIGINT blocked
+    (:func:`_blocked_sigint`) and the main module hidden: a ``spawn`` worker otherwise imports the
+    program's main module again, which runs a script that calls :func:`dcsflow.flow.build.build`
+    without an ``if __name__ == "__main__"`` guard a second time (and fails). Job functions are found
+    by their own modules."""
     main = sys.modules.get("__main__")
     sys.modules["__main__"] = types.ModuleType("__main__")
     try:
-        started = [pool.submit(_noop) for _ in range(n)]    # each submit starts one more worker
+        with _blocked_sigint():
+            started = [pool.submit(_noop) for _ in range(n)]    # each submit starts one more worker
     finally:
         if main is not None:
             sys.modules["__main__"] = main

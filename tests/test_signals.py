@@ -1,0 +1,81 @@
+"""SIGINT and SIGTERM at any moment end both command lines with one line and 130 / 143.
+
+Each command line gets each signal at 20 points from 0 to 2 s after its start, the 20 runs of one
+signal at the same time (a loaded machine: on 2 cores, 20 start-ups take seconds, so the points fall
+into the imports, the folder checks and the first tool run alike); tests/_signals.py says how the
+signal is sent and what counts as handled. Every run that got a signal after ``main`` began must end
+with 130 / 143 and ``interrupted`` / ``terminated`` as its last line, never a traceback, or (a run
+that had just finished) exit 0; no process of its session may be left running, and no temporary
+file or finished-looking output may be left:
+
+- ``dcsflow build`` of tests/data/flow/keyxor.v with ``-j 2`` up to the front end (imports, folder
+  record, worker processes, Yosys);
+- ``python -m dcsflow.scg rekey`` of the synthetic build to a bitstream file (the output is written
+  whole or not at all).
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from _signals import leftover_temporaries, run_and_signal
+from dcsflow.scg._synthetic import make_build
+
+DATA = Path(__file__).parent / "data" / "flow"
+#: 20 points from 0 to 2 s after the start
+POINTS = [round(2.0 * i / 19, 3) for i in range(20)]
+SIGNALS = [pytest.param(signal.SIGINT, id="SIGINT"), pytest.param(signal.SIGTERM, id="SIGTERM")]
+
+
+def _dcsflow() -> list[str]:
+    """The console script (the entry point users run), else ``python -m dcsflow.flow``."""
+    script = Path(sys.executable).parent / "dcsflow"
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "dcsflow.flow"]
+
+
+def _all_at_once(make_argv, sig) -> list:
+    with ThreadPoolExecutor(len(POINTS)) as ex:
+        return list(ex.map(lambda i: run_and_signal(make_argv(i), sig, POINTS[i]), range(len(POINTS))))
+
+
+@pytest.mark.parametrize("sig", SIGNALS)
+def test_dcsflow_build_at_any_moment(tmp_path, sig):
+    outs = _all_at_once(lambda i: [*_dcsflow(), "build", str(DATA / "keyxor.v"), "--out", str(tmp_path / f"b{i}"),
+                                   "-j", "2", "--to", "frontend", "--quiet"], sig)
+    problems = [f"{POINTS[i]} s: {p}" for i, o in enumerate(outs) for p in o.problems(sig, finished_ok=False)]
+    for i, o in enumerate(outs):
+        out = tmp_path / f"b{i}"
+        if o.returncode != 0:
+            if (out / "build.json").exists() or (out / "stages" / "frontend.json").exists():
+                problems.append(f"{POINTS[i]} s: an interrupted build left a finished record")
+        left = leftover_temporaries(out)
+        if left:
+            problems.append(f"{POINTS[i]} s: temporaries left: {left}")
+    assert not problems, "\n".join(problems)
+    handled = sum(o.handled for o in outs)
+    assert handled >= len(POINTS) // 2, f"only {handled} of {len(POINTS)} signals reached main"
+
+
+@pytest.mark.parametrize("sig", SIGNALS)
+def test_runtime_rekey_at_any_moment(tmp_path, sig):
+    syn = make_build(tmp_path / "syn")
+    outs = _all_at_once(lambda i: [sys.executable, "-m", "dcsflow.scg", "rekey", str(syn), "--param", "key=beef",
+                                   "--to", f"bitfile:{tmp_path / f'k{i}.bit'}"], sig)
+    problems = [f"{POINTS[i]} s: {p}" for i, o in enumerate(outs) for p in o.problems(sig)]
+    sizes = set()
+    for i, o in enumerate(outs):
+        bit = tmp_path / f"k{i}.bit"
+        if o.returncode == 0:
+            sizes.add(bit.stat().st_size)
+        elif bit.exists():
+            problems.append(f"{POINTS[i]} s: an interrupted rekey left its output")
+    if leftover_temporaries(tmp_path):
+        problems.append(f"temporaries left: {leftover_temporaries(tmp_path)}")
+    assert len(sizes) <= 1, sizes                 # every finished output is the whole file
+    assert not problems, "\n".join(problems)
+    assert sum(o.handled for o in outs) >= len(POINTS) // 2
