@@ -33,8 +33,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from dcsflow.fileio import TEXT_LIMIT, read_input_bytes
-from dcsflow.limits import time_limit
+from dcsflow.limits import memory_limit, time_limit
 from dcsflow.steps import Recorder, recording, step
+from dcsflow.tools import progress
 
 from dcsflow.fileio import write_text_atomic
 from dcsflow.scg.buildfolder import FOLDER_FORMAT, FOLDER_RECORD, FOLDER_VERSION, is_build_folder
@@ -100,8 +101,10 @@ class BuildOptions:
     cores (None: $DCSFLOW_JOBS, else the machine's cores, :func:`dcsflow.flow.jobs.default_jobs`; 1:
     every step in turn; the results are the same); timeout: seconds every external tool run may
     take (None: the design's :attr:`~dcsflow.flow.design.Design.timeout`, a project's ``[build]
-    timeout``, else each tool's default, :mod:`dcsflow.limits`). A limit never changes a result: it
-    is in no hash and no stage record.
+    timeout``, else each tool's default, :mod:`dcsflow.limits`); max_memory: bytes of memory every
+    external tool run may use (None: the design's :attr:`~dcsflow.flow.design.Design.max_memory`, a
+    project's ``[build] max_memory``, else :func:`dcsflow.limits.default_memory_limit`). A limit
+    never changes a result: it is in no hash and no stage record.
     """
 
     design: str | None
@@ -131,6 +134,7 @@ class BuildOptions:
     jobs: int | None = None
     lut_size: int | None = None
     timeout: float | None = None
+    max_memory: int | None = None
     tlut: str | None = None
     chain_luts: int | None = None
     param_in_loader: bool = False
@@ -187,13 +191,16 @@ class _Progress:
 
     @contextmanager
     def running(self):
+        """The status line for the block; the progress lines of long tool runs
+        (:func:`dcsflow.tools.set_progress`) go above it, and nowhere when progress is off."""
         if not self.enabled:
-            yield self
+            with progress(None):
+                yield self
             return
         from rich.console import Console
 
         self._console = Console(stderr=True)
-        with self._console.status(f"{self.title}: starting") as st:
+        with self._console.status(f"{self.title}: starting") as st, progress(self.say):
             self._status = st
             yield self
             self._stage_done()
@@ -410,7 +417,8 @@ def build(opts: BuildOptions) -> BuildResult:
     njobs = check_jobs(opts.jobs)
     design = resolve(opts.design, opts.top, list(opts.more), opts.project)
     opts = _lut_options(opts, design)
-    with time_limit(opts.timeout, "--timeout"), design_time_limit(design):
+    with time_limit(opts.timeout, "--timeout"), memory_limit(opts.max_memory, "--max-memory"), \
+            design_time_limit(design):
         return _build(opts, design, i0, i1, njobs)
 
 

@@ -17,7 +17,9 @@ arguments and the files it reads, and writes only its own files.
 
 Interruption (Ctrl-C, SIGTERM: :func:`dcsflow.tools.terminate_children`) ends the worker processes
 and every tool they run; :meth:`Jobs.close` (also on leaving a ``with`` block by an exception)
-cancels what has not started.
+cancels what has not started. A worker whose parent process has gone (killed, also by SIGKILL)
+ends its tools and itself (:func:`_watch_parent`); the workers run their tools under the parent's
+time and memory limits and progress setting.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import heapq
 import signal
 import sys
 import threading
+import time
 import types
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -35,7 +38,7 @@ from contextlib import contextmanager
 from typing import Callable, Iterator
 
 from dcsflow import limits, steps
-from dcsflow.tools import on_terminate, terminate_children
+from dcsflow.tools import on_terminate, progress_enabled, set_progress, terminate_children
 
 from .errors import FlowError
 
@@ -91,20 +94,42 @@ def _parse_jobs(value, what: str) -> int:
     return n
 
 
-def _worker_init(time_limit: tuple[float, str] | None = None) -> None:
+#: seconds between two looks of a worker at its parent (a worker whose parent has gone ends itself)
+PARENT_POLL_SECONDS = 0.5
+
+
+def _worker_init(time_limit: tuple[float, str] | None = None, memory_limit: tuple[int, str] | None = None,
+                 progress: bool = True, parent: int = 0) -> None:
     """A worker ends the tools it runs when the build ends it (SIGTERM), then exits; Ctrl-C reaches
     the whole process group, the build handles it (a worker starts with SIGINT blocked,
     :func:`_blocked_sigint`, so that a Ctrl-C during its start-up is no traceback of its own; here it
-    is ignored, then unblocked). ``time_limit``: the time-limit override of the process that started
-    the workers (:func:`dcsflow.limits.get_time_limit`), theirs too."""
+    is ignored, then unblocked). ``time_limit``, ``memory_limit``, ``progress``: the time-limit and
+    memory-limit overrides and whether tools print progress lines in the process that started the
+    workers (:mod:`dcsflow.limits`, :func:`dcsflow.tools.progress_enabled`), theirs too. ``parent``:
+    that process's pid; a worker whose parent has gone (killed, also by SIGKILL) ends its tools and
+    itself within :data:`PARENT_POLL_SECONDS`."""
     if time_limit is not None:
         limits.set_time_limit(*time_limit)
+    if memory_limit is not None:
+        limits.set_memory_limit(*memory_limit)
+    if not progress:
+        set_progress(None)
     def on_term(signum, frame):
         terminate_children(grace=0.5)
         os._exit(143)
     signal.signal(signal.SIGTERM, on_term)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    if parent:
+        threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    """In a worker: end its tools and itself once its parent ``parent`` has gone."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_SECONDS)
+    terminate_children(grace=0.5)
+    os._exit(137)
 
 
 @contextmanager
@@ -203,7 +228,9 @@ class Jobs:
                     raise RuntimeError("the job runner is closed")
             if pool is None:
                 pool = ProcessPoolExecutor(self.jobs, mp_context=multiprocessing.get_context("spawn"),
-                                           initializer=_worker_init, initargs=(limits.get_time_limit(),))
+                                           initializer=_worker_init,
+                                           initargs=(limits.get_time_limit(), limits.get_memory_limit(),
+                                                     progress_enabled(), os.getpid()))
                 self._unhook = on_terminate(self._kill_workers)
                 _start_workers(pool, self.jobs)
                 with self._lock:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from pathlib import Path
 
 import click
+
+from dcsflow.tools import progress
 
 from ..check import check_build
 from ..design import MAX_KEYS, CheckOptions
@@ -36,12 +39,13 @@ def COMMAND(build, vectors, keys, seed, frames, param_in_loader, quiet):
     --tlut cfglut5) is simulated with its CFGLUT5 loader: two keys per simulation, the second loaded
     between two data items."""
     opts = CheckOptions(vectors=vectors, keys=keys, seed=seed)
-    if frames:
-        from ..backend.verify import check_frames
+    with progress(None) if quiet else nullcontext():      # --quiet: no progress lines of long tool runs either
+        if frames:
+            from ..backend.verify import check_frames
 
-        res = check_frames(build, opts, progress=not quiet)
-    else:
-        res = check_build(build, opts, progress=not quiet, param_in_loader=param_in_loader)
+            res = check_frames(build, opts, progress=not quiet)
+        else:
+            res = check_build(build, opts, progress=not quiet, param_in_loader=param_in_loader)
     if res.total == 0:
         click.echo(f"error: {build}: the check ran no case (no parameter value was tested)", err=True)
         raise SystemExit(1)
