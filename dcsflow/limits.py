@@ -126,14 +126,15 @@ def format_seconds(seconds: float) -> str:
 
 
 def check_time_limit(value, what: str = "--timeout") -> float:
-    """``value`` (a number, or a string holding one) as seconds, checked: finite, at least
+    """``value`` (a number, or a string holding one in ASCII) as seconds, checked: finite, at least
     :data:`MIN_TIME_LIMIT`, at most :data:`MAX_TIME_LIMIT`.
 
     Raises:
         TimeLimitError: one line naming ``what`` (e.g. ``--timeout`` or the file and key).
     """
-    if isinstance(value, bool):
-        raise TimeLimitError(f"{what}: a number of seconds is needed, got {value!r}")
+    if isinstance(value, bool) or (isinstance(value, str) and not value.isascii()):
+        # ASCII only: float() also reads other scripts' digits ('６０')
+        raise TimeLimitError(f"{what}: a number of seconds is needed (ASCII digits), got {value!r}")
     try:
         seconds = float(value.strip() if isinstance(value, str) else value)
     except (TypeError, ValueError):

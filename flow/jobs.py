@@ -67,7 +67,7 @@ def default_jobs() -> int:
     :func:`machine_cores`.
 
     Raises:
-        JobsError: one line, when ``DCSFLOW_JOBS`` is not a whole number >= 1.
+        JobsError: one line, when ``DCSFLOW_JOBS`` is not a whole number >= 1 in ASCII digits.
     """
     value = os.environ.get(JOBS_ENV, "").strip()
     return _parse_jobs(value, f"{JOBS_ENV}={value}") if value else machine_cores()
@@ -83,11 +83,14 @@ def check_jobs(value) -> int:
 
 
 def _parse_jobs(value, what: str) -> int:
-    try:
-        n = int(str(value).strip())
-    except ValueError:
-        raise JobsError(f"{what}: not a number of parallel jobs; give a whole number >= 1 "
-                        f"(this machine has {machine_cores()} cores)") from None
+    text = str(value).strip()
+    digits = text[1:] if text[:1] in "+-" else text
+    if isinstance(value, bool) or not (isinstance(value, int) or (digits.isascii() and digits.isdigit()
+                                                                  and len(digits) <= 9)):
+        # ASCII digits only: int() also reads other scripts' digits ('２')
+        raise JobsError(f"{what}: not a number of parallel jobs; give a whole number >= 1 in ASCII digits "
+                        f"(this machine has {machine_cores()} cores)")
+    n = int(text)
     if n < 1:
         raise JobsError(f"{what}: at least 1 job is needed (1 runs every step in turn; this machine has "
                         f"{machine_cores()} cores)")

@@ -76,31 +76,17 @@ class MapResult:
 
     def write(self, out_dir) -> list[Path]:
         """Write ``netlist.json``, ``netlist.blif``, ``ppc.aig`` and ``ppc.json`` into ``out_dir``
-        (created if needed; each file written atomically). All four or none: when one cannot be
-        written, the others of the set are removed too (no new netlist beside an old PPC).
-        Returns the paths.
+        (created if needed) as one group (:func:`dcsflow.fileio.write_files_atomic`): all four or
+        none. When one cannot be written (a full disk, an interrupt), every file of an earlier run
+        stays as it was and no folder is left created. Returns the paths.
 
         Raises:
-            OSError: the folder or a file cannot be written (``filename`` names it).
+            OSError: the folder or a file cannot be written (``filename`` names it;
+                :class:`dcsflow.fileio.OutputError`).
         """
-        from dcsflow.fileio import write_bytes_atomic, write_text_atomic  # flow is installed with tmap
+        from dcsflow.fileio import write_files_atomic  # flow is installed with tmap
 
         d = Path(out_dir)
-        paths = [d / "netlist.json", d / "netlist.blif", d / "ppc.aig", d / "ppc.json"]
-        texts = [json.dumps(self.netlist.to_json_obj()) + "\n", self.netlist.to_blif(), self.ppc.to_bytes(),
-                 json.dumps(self.manifest(), indent=1) + "\n"]
-        try:
-            d.mkdir(parents=True, exist_ok=True)
-            for path, data in zip(paths, texts):
-                if isinstance(data, bytes):
-                    write_bytes_atomic(path, data)
-                else:
-                    write_text_atomic(path, data)
-        except BaseException:
-            for path in paths:
-                try:
-                    path.unlink()
-                except OSError:
-                    pass
-            raise
-        return paths
+        files = {d / "netlist.json": json.dumps(self.netlist.to_json_obj()) + "\n", d / "netlist.blif": self.netlist.to_blif(),
+                 d / "ppc.aig": self.ppc.to_bytes(), d / "ppc.json": json.dumps(self.manifest(), indent=1) + "\n"}
+        return write_files_atomic(files)

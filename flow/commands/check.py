@@ -9,6 +9,7 @@ import click
 
 from dcsflow.tools import progress
 
+from ..clitypes import ASCII_INT, int_range
 from ..check import check_build
 from ..design import MAX_KEYS, CheckOptions
 from ._limits import timeout_option
@@ -19,10 +20,10 @@ from ._limits import timeout_option
 @click.option("--vectors", type=click.Path(dir_okay=False, exists=True, path_type=Path),
               help="Vector file in the design's own format (e.g. π-Cipher reference records, a CAVP .rsp "
                    "file); default: the design's own vectors.")
-@click.option("--keys", type=click.IntRange(min=1, max=MAX_KEYS), default=None,
+@click.option("--keys", type=int_range(min=1, max=MAX_KEYS), default=None,
               help=f"Random parameter values for designs checked without vectors (a dcsflow.toml's cocotb "
                    f"test), 1 to {MAX_KEYS} [3, or the project's check.keys].")
-@click.option("--seed", type=int, default=None, help="Seed of those random values (default: fresh ones).")
+@click.option("--seed", type=ASCII_INT, default=None, help="Seed of those random values (default: fresh ones).")
 @click.option("--frames", is_flag=True,
               help="Configuration-level check: specialize the template FRAMES (SCG patches), decode every "
                    "LUT INIT back from them and simulate the netlist rebuilt from INITs + placement.")
