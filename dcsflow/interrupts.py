@@ -14,6 +14,10 @@ the handlers of this module, before any import of the command's own modules. Fro
   the work), nor while the command is ending: a signal there is recorded and decides the status;
 - a second signal within :data:`REPEAT_SECONDS` of the first does not interrupt the cleanup the
   first one started; a later one raises again (a cleanup that hangs can still be interrupted);
+- an interruption raised where Python cannot let an exception out (a weakref callback of the import
+  system, a ``__del__``: Python would print "Exception ignored in ..." and go on) is not printed: the
+  signal is sent to the main thread again from another thread, to reach the code that runs next
+  (``sys.unraisablehook``);
 - after :func:`run_main` returned in a program (``program=True``: the handlers stay installed), a
   signal during the interpreter's own shutdown prints the line and exits at once with its status.
 
@@ -72,10 +76,14 @@ class _State:
         self.first: int | None = None
         self.raised_at: float | None = None
         self.replaced: dict = {}
+        self.hook = None               # the unraisable hook replaced (None: none replaced)
+        self.in_hook = False           # the unraisable hook runs: the handler only records
+        self.resend = False            # an interruption was swallowed: send the signal until one is raised
 
     def reset(self, active: bool) -> None:
         """A new command (``active``) or none."""
         self.active, self.phase, self.first, self.raised_at, self.replaced = active, _RUNNING, None, None, {}
+        self.hook, self.in_hook, self.resend = None, False, False
 
 
 _STATE = _State()
@@ -116,12 +124,13 @@ def _handler(signum, frame):
     if st.phase == _FINISHED:              # the command ended; the interpreter is shutting down
         _say(st.first)
         os._exit(exit_status(st.first))
-    if st.phase != _RUNNING or (frame is not None and frame.f_code is _SHIELDED):
+    if st.phase != _RUNNING or st.in_hook or (frame is not None and frame.f_code in _SHIELDED):
         return                             # decided by run_main once the work has ended
     now = time.monotonic()
     if st.raised_at is not None and now - st.raised_at < REPEAT_SECONDS:
         return                             # the first signal's cleanup is running
     st.raised_at = now
+    st.resend = False
     raise Terminated() if signum == signal.SIGTERM else Interrupted()
 
 
@@ -131,11 +140,47 @@ def _is_default(signum: int, current) -> bool:
     return signum == signal.SIGINT and current is signal.default_int_handler
 
 
+def _unraisable(info) -> None:
+    """``sys.unraisablehook`` while a command runs: an interruption raised where Python could not let
+    it out is raised again (the signal sent anew) instead of printed; anything else goes to the hook
+    that was in place."""
+    st = _STATE
+    exc = getattr(info, "exc_value", None)
+    if isinstance(exc, Interrupted) and st.active and st.phase == _RUNNING:
+        st.in_hook = True
+        try:
+            st.raised_at, st.resend = None, True
+            # from another thread, to the main thread, until the handler raises it where it reaches
+            # the code (also a sleep or a wait), outside this hook
+            threading.Thread(target=_resend, args=(threading.main_thread().ident, exc.signum), daemon=True).start()
+        finally:
+            st.in_hook = False
+        return
+    (st.hook or sys.__unraisablehook__)(info)
+
+
+def _resend(thread_id: int, signum: int) -> None:
+    """Send ``signum`` to the main thread every 20 ms while an interruption is still to be raised
+    (at most 5 s)."""
+    st = _STATE
+    for _ in range(250):
+        time.sleep(0.02)
+        if not st.resend or st.phase != _RUNNING:
+            return
+        try:
+            signal.pthread_kill(thread_id, signum)
+        except (ValueError, OSError):
+            return
+
+
 def _install() -> None:
     """Install the handler for SIGINT and SIGTERM where each has its default action (module
-    docstring); each handler replaced is kept in the state at once (to be put back)."""
+    docstring), and the unraisable hook; each handler replaced is kept in the state at once (to be
+    put back)."""
     if threading.current_thread() is not threading.main_thread():
         return
+    _STATE.hook = sys.unraisablehook
+    sys.unraisablehook = _unraisable
     for signum in (signal.SIGTERM, signal.SIGINT):
         try:
             current = signal.getsignal(signum)
@@ -217,8 +262,11 @@ def _leave(program: bool) -> None:
             signal.signal(signum, handler)
         except (ValueError, OSError):
             pass
+    if st.hook is not None and sys.unraisablehook is _unraisable:
+        sys.unraisablehook = st.hook
     st.reset(False)
 
 
-#: the code object of :func:`run_main`: the handler never raises in its frame
-_SHIELDED = run_main.__code__
+#: the code objects in whose frames the handler never raises: :func:`run_main` (its bookkeeping) and
+#: :func:`_unraisable` (it sends the signal again)
+_SHIELDED = frozenset({run_main.__code__, _unraisable.__code__})

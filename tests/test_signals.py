@@ -17,7 +17,9 @@ file or finished-looking output may be left:
 from __future__ import annotations
 
 import signal
+import subprocess
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -79,3 +81,32 @@ def test_runtime_rekey_at_any_moment(tmp_path, sig):
     assert len(sizes) <= 1, sizes                 # every finished output is the whole file
     assert not problems, "\n".join(problems)
     assert sum(o.handled for o in outs) >= len(POINTS) // 2
+
+
+_IN_A_FINALIZER = """
+import os, signal, sys, time
+from dcsflow import interrupts
+
+class Finalized:
+    def __del__(self):                      # Python cannot let an exception out of here
+        os.kill(os.getpid(), signal.SIGTERM)
+        for _ in range(100_000):
+            pass
+
+def body():
+    f = Finalized()
+    del f
+    time.sleep(30)
+    return 0
+
+sys.exit(interrupts.run_main(body, program=True))
+"""
+
+
+def test_a_signal_inside_a_finalizer_still_ends_the_command_in_one_line():
+    """A signal whose handler runs inside a ``__del__`` (or an import-system weakref callback) is not
+    printed as "Exception ignored in ..." and swallowed: it ends the command as anywhere else."""
+    t0 = time.monotonic()
+    r = subprocess.run([sys.executable, "-c", _IN_A_FINALIZER], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 143 and r.stderr == "terminated\n", (r.returncode, r.stderr)
+    assert time.monotonic() - t0 < 15, "the interruption waited for the 30 s sleep"     # it reached the sleep
