@@ -227,7 +227,9 @@ class DesignCheck:
     output; run_group: ``run_group(work, verilog, top, cases) -> ([(ok, reason)] per case, figures)``
     simulates the netlist text (``work`` is a private, empty folder for its files) on the group's
     cases; figures: a list of ``(size, cycles)`` for the report. each_line: print one line per case
-    (``label: passed`` / ``label: FAILED (reason)``) instead of failures only.
+    (``label: passed`` / ``label: FAILED (reason)``) instead of failures only. vector_file: the
+    vector file the cases were read from when the check read the options' ``vectors`` (None: the
+    check reads no file it was given; ``dcsflow check --vectors`` then refuses to run it).
     """
 
     vectors: list
@@ -235,6 +237,7 @@ class DesignCheck:
     label: Callable[[Any], str]
     run_group: Callable[..., tuple[list, list]]
     each_line: bool = False
+    vector_file: Path | None = None
 
 
 @dataclass(frozen=True)
