@@ -77,9 +77,14 @@ def _strings(value: list, what: str, path: Path) -> tuple[str, ...]:
 
 
 def _file(base: Path, rel: str, what: str, path: Path) -> Path:
-    f = (base / rel).resolve()
-    if not f.is_file():
-        raise ProjectError(f"{path}: {what} {rel} not found ({f})")
+    shown = rel if rel.isprintable() and len(rel) <= 200 else repr(rel[:200])   # one line, whatever the name
+    try:
+        f = (base / rel).resolve()
+        found = f.is_file()
+    except (OSError, ValueError) as e:       # a name too long, a NUL in it
+        raise ProjectError(f"{path}: {what} {shown}: {getattr(e, 'strerror', None) or e}") from None
+    if not found:
+        raise ProjectError(f"{path}: {what} {shown} not found" + (f" ({f})" if str(f).isprintable() else ""))
     return f
 
 

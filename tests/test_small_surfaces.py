@@ -14,6 +14,7 @@ numbers in ASCII digits, project names.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import struct
@@ -201,3 +202,29 @@ def test_project_names_inside_the_safe_set_are_read(tmp_path):
     p = tmp_path / "dcsflow.toml"
     p.write_text('[design]\nname = "keyxor_1.2-b+c"\nsources = ["t.v"]\n')
     assert load_project(p).name == "keyxor_1.2-b+c"
+
+
+def test_bit_frames_never_writes_inside_a_build_folder(small_bit, tmp_path, capsys):
+    syn = make_build(tmp_path / "syn")
+    before = _snapshot(syn)
+    for target in (syn / "ppc.json", syn / "tlut" / "mine.frm"):
+        assert cli.main(["bit", "frames", str(small_bit), "-o", str(target)]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith(f"error: cannot write {target}: it is inside the build folder {syn}") \
+            and err.count("\n") == 1, err
+    assert _snapshot(syn) == before
+
+
+@pytest.mark.parametrize("rel, shown", [("a\nb.py", "'a\\nb.py'"), ("A" * 5000, "'" + "A" * 200 + "'")])
+def test_project_paths_that_cannot_be_files_are_one_line(tmp_path, rel, shown):
+    import tomllib
+
+    from dcsflow.flow.project import ProjectError, load_project
+
+    (tmp_path / "t.v").write_text("module t(input a, output y); assign y = a; endmodule\n")
+    p = tmp_path / "dcsflow.toml"
+    p.write_text('[design]\nname = "t"\nsources = ["t.v"]\n[check]\ncocotb = ' + json.dumps(rel) + "\n")
+    assert tomllib.loads(p.read_text())["check"]["cocotb"] == rel
+    with pytest.raises(ProjectError) as ei:
+        load_project(p)
+    assert "\n" not in str(ei.value) and f"cocotb test {shown}" in str(ei.value), str(ei.value)

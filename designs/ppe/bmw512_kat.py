@@ -37,11 +37,17 @@ _ORDER = ("Len", "Msg", "MD")
 
 
 class KatFormatError(ValueError):
-    """The KAT file is malformed; the message names the file, the line number and what is wrong."""
+    """The KAT file is malformed; the message names the file, the line number and what is wrong.
+    ``user_error``: the command lines print it as one line ``error: ...``."""
+
+    user_error = True
 
 
 class ChecksumError(ValueError):
-    """A packaged vector file does not match its SHA256SUMS entry (or has none)."""
+    """A packaged vector file does not match its SHA256SUMS entry (or has none). ``user_error``: one
+    line ``error: ...``."""
+
+    user_error = True
 
 
 @dataclass(frozen=True)
