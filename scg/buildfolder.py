@@ -541,7 +541,25 @@ class BuildFolder:
             if len(e) != 4 or e[0] not in far_index or not 0 <= e[1] < FRAME_WORDS \
                     or not 0 <= e[2] < 32 or not 0 <= e[3] < n_out:
                 raise BuildFolderError(f"{p}: frame map entry {list(e)} out of range")
+        bits = [e[:3] for e in entries]
+        if len(set(bits)) != len(bits) or set(bits) != self._tlut_bits():
+            raise BuildFolderError(f"{p}: the frame map's entries are not the INIT bits of its TLUTs (one missing, "
+                                   "added or given twice)")
         return sorted(entries)
+
+    def _tlut_bits(self) -> set:
+        """The configuration bits ``(far, word, bit)`` of the INITs of the frame map's TLUTs: all 64 of
+        a LUT6 TLUT, INIT[31:0] of a ``X5LUT`` and INIT[63:32] of the ``X6LUT`` of a pair (the one
+        with ``input_pins``; :func:`dcsflow.scg.device.Device.lut_bits`)."""
+        out: set = set()
+        for t in self.framemap_tluts:
+            try:
+                locs = self.device.lut_bits(t["site"], t["bel"][0] + "6LUT")
+            except DeviceError as e:
+                raise BuildFolderError(f"{self.path}/tlut/framemap.json: {e}") from None
+            half = locs[:32] if t["bel"][1] == "5" else locs[32:] if "input_pins" in t else locs
+            out.update(tuple(x) for x in half)
+        return out
 
     @property
     def framemap_tluts(self) -> list[dict]:

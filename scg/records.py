@@ -67,15 +67,16 @@ _SITE = Str(r"SLICE_X[0-9]{1,4}Y[0-9]{1,4}", what="a SLICE site name")
 _BEL = Str(r"[A-D][56]LUT", what="a LUT BEL name (A6LUT .. D5LUT)")
 
 #: ``tlut/framemap.json`` (format ``dcsflow-frame-map`` version 1): entries (FAR, word < 101, bit < 32,
-#: PPC output); the reader checks each FAR against the device and each output against the PPC
+#: PPC output) and the TLUTs whose INIT bits they are; the reader checks each FAR against the device,
+#: each output against the PPC, and that the entries are exactly the INIT bits of the TLUTs
 FRAME_MAP = Obj(
     required={"format": _FORMAT, "version": _VERSION, "design_hash": HEX64,
               "idcode": OneOf(_HEX, Int(0, _U32)), "ppc_outputs": Int(0, MAX_PPC_OUTPUTS),
-              "entries": List(Tuple(Int(0, _U32), Int(0, 100), Int(0, 31), Int(0, MAX_PPC_OUTPUTS)))},
-    optional={"device": NAME, "unused_pins": Str(),
+              "entries": List(Tuple(Int(0, _U32), Int(0, 100), Int(0, 31), Int(0, MAX_PPC_OUTPUTS))),
               "tluts": List(Obj(required={"name": NAME, "site": _SITE, "bel": _BEL},
                                 optional={"pins": List(Optional(Str()), 0, 6),
-                                          "input_pins": List(Optional(Str()), 0, 6)}))})
+                                          "input_pins": List(Int(0, 5), 0, 5)}))},
+    optional={"device": NAME, "unused_pins": Str()})
 
 #: ``cfglut.json`` (format ``dcsflow-cfglut-layout`` version 1 or 2; :func:`dcsflow.scg.cfglut.layout_from_json`
 #: checks the chains, registers, chain length and build id)
