@@ -39,6 +39,33 @@ def session_processes(sid: int) -> list[int]:
     return pids
 
 
+def descendants(pid: int) -> set[int]:
+    """Every process below ``pid`` (its children, their children, ...), from ``/proc``."""
+    kids: dict[int, list[int]] = {}
+    for p in Path("/proc").iterdir():
+        if p.name.isdigit():
+            try:
+                ppid = int((p / "stat").read_text().rsplit(")", 1)[-1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            kids.setdefault(ppid, []).append(int(p.name))
+    out, todo = set(), [pid]
+    while todo:
+        for c in kids.get(todo.pop(), []):
+            if c not in out:
+                out.add(c)
+                todo.append(c)
+    return out
+
+
+def alive(pid: int) -> bool:
+    """True while process ``pid`` runs (a zombie does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
 def catches_sigterm(pid: int) -> bool:
     """True when process ``pid`` has a handler for SIGTERM (``SigCgt`` of ``/proc/PID/status``)."""
     try:

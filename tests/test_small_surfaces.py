@@ -16,10 +16,8 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import struct
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest

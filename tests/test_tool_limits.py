@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from _signals import session_processes
+from _signals import alive, descendants, session_processes
 from dcsflow import limits, steps, tools
 
 DATA = Path(__file__).parent / "data"
@@ -197,27 +197,8 @@ def test_project_max_memory_applies_and_the_option_wins(tmp_path):
 
 # ------------------------------------------------------------------------------ dying with dcsflow
 
-def _children_of(pid: int) -> set[int]:
-    """Every process below ``pid`` (children, their children, ...)."""
-    kids: dict[int, list[int]] = {}
-    for p in Path("/proc").iterdir():
-        if p.name.isdigit():
-            try:
-                ppid = int((p / "stat").read_text().rsplit(")", 1)[-1].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
-            kids.setdefault(ppid, []).append(int(p.name))
-    out, todo = set(), [pid]
-    while todo:
-        for c in kids.get(todo.pop(), []):
-            if c not in out:
-                out.add(c)
-                todo.append(c)
-    return out
-
-
 def _alive(pids) -> list[int]:
-    return [p for p in pids if tools._alive(p)]
+    return [p for p in pids if alive(p)]
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
@@ -238,7 +219,7 @@ def test_sigkill_of_dcsflow_during_a_yosys_run_leaves_no_process(tmp_path, jobs,
         while not (started.exists() and len(started.read_text().split()) == 2) and time.monotonic() < deadline:
             assert p.poll() is None
             time.sleep(0.05)
-        below = _children_of(p.pid)
+        below = descendants(p.pid)
         assert {int(x) for x in started.read_text().split()} <= below
         if whom == "group":
             os.killpg(p.pid, signal.SIGKILL)
@@ -251,7 +232,7 @@ def test_sigkill_of_dcsflow_during_a_yosys_run_leaves_no_process(tmp_path, jobs,
         assert _alive(below) == [], "left running after dcsflow was killed"
         assert session_processes(p.pid) == []
     finally:
-        for pid in _alive(_children_of(p.pid)) if p.poll() is None else []:
+        for pid in _alive(descendants(p.pid)) if p.poll() is None else []:
             os.kill(pid, signal.SIGKILL)
         if p.poll() is None:
             os.killpg(p.pid, signal.SIGKILL)
@@ -281,7 +262,7 @@ def test_a_worker_whose_build_was_killed_ends_its_tool(tmp_path):
         deadline = time.monotonic() + 120
         while not (pids.exists() and len(pids.read_text().split()) == 2) and time.monotonic() < deadline:
             time.sleep(0.05)
-        below = _children_of(p.pid)
+        below = descendants(p.pid)
         assert {int(x) for x in pids.read_text().split()} <= below
         p.send_signal(signal.SIGKILL)
         p.wait()
