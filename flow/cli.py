@@ -73,8 +73,7 @@ def _is_user_error(exc: BaseException) -> bool:
     return bool(getattr(type(exc), "user_error", False))
 
 
-#: raised by the SIGTERM handler of :func:`main` (:mod:`dcsflow.interrupts`)
-Terminated = interrupts.Terminated
+Terminated = interrupts.Terminated      # the SIGTERM handler's exception (dcsflow.interrupts)
 
 
 def main(argv: list[str] | None = None, program: bool = False) -> int:

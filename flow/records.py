@@ -35,7 +35,7 @@ _BASELINE_RUN = Obj(required={"name": CANDIDATE},
                               "mapper_depth": Optional(_COUNT)})
 _SIDE = Obj(optional={"slices": _COUNT, "luts": _COUNT, "baseline": Optional(CANDIDATE)})
 
-#: the ``data`` of each stage's record (the fields of :data:`dcsflow.flow.stages.RECORD_TYPES`)
+#: the ``data`` of each stage's record (the fields of the record dataclasses of :mod:`dcsflow.flow.stages`)
 STAGE_DATA = {
     "frontend": Obj(required={"design": NAME, "top": NAME, "params": PORT_WIDTHS, "folded": _COUNT,
                               "aig_ands": _COUNT, "gates": _COUNT, "seconds_yosys": _SECONDS,

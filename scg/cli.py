@@ -35,8 +35,7 @@ from .commands import last_resort_message, lenient_output, parse_args, run_comma
 PROG = "python -m dcsflow.scg"
 
 
-#: raised by the SIGTERM handler of :func:`main` (:mod:`dcsflow.interrupts`)
-Terminated = interrupts.Terminated
+Terminated = interrupts.Terminated      # the SIGTERM handler's exception (dcsflow.interrupts)
 
 
 def _is_user_error(exc: BaseException) -> bool:
