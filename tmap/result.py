@@ -78,7 +78,8 @@ class MapResult:
         """Write ``netlist.json``, ``netlist.blif``, ``ppc.aig`` and ``ppc.json`` into ``out_dir``
         (created if needed) as one group (:func:`dcsflow.fileio.write_files_atomic`): all four or
         none. When one cannot be written (a full disk, an interrupt), every file of an earlier run
-        stays as it was and no folder is left created. Returns the paths.
+        stays as it was and no folder is left created; should the renames at the end fail half-way,
+        all four are removed (never a new netlist beside an old PPC). Returns the paths.
 
         Raises:
             OSError: the folder or a file cannot be written (``filename`` names it;
@@ -89,4 +90,23 @@ class MapResult:
         d = Path(out_dir)
         files = {d / "netlist.json": json.dumps(self.netlist.to_json_obj()) + "\n", d / "netlist.blif": self.netlist.to_blif(),
                  d / "ppc.aig": self.ppc.to_bytes(), d / "ppc.json": json.dumps(self.manifest(), indent=1) + "\n"}
-        return write_files_atomic(files)
+        before = {p: _identity(p) for p in files}
+        try:
+            return write_files_atomic(files)
+        except BaseException:
+            if any(_identity(p) != before[p] for p in files):     # some replaced, some not: none
+                for p in files:
+                    try:
+                        p.unlink()
+                    except OSError:
+                        pass
+            raise
+
+
+def _identity(path: Path) -> tuple | None:
+    """(inode, modification time) of ``path``, None when there is none: a file replaced has another."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_ino, st.st_mtime_ns

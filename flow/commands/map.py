@@ -10,7 +10,6 @@ from pathlib import Path
 
 import click
 
-from dcsflow.fileio import check_output_dir
 from dcsflow.tmap.options import FULL_MODE_ANDS
 
 from ..clitypes import int_range
@@ -24,10 +23,8 @@ def _check_out_dir(out_dir: str) -> Path:
     outputs are written as one group that creates the folder, :meth:`dcsflow.tmap.result.MapResult.write`).
     Raises FlowError (one line naming the folder)."""
     d = Path(out_dir)
-    try:
-        check_output_dir(d)
-    except OSError as e:
-        raise FlowError(f"--out {out_dir}: {e.strerror or e}") from None
+    if d.exists() and not d.is_dir():
+        raise FlowError(f"--out {out_dir}: is a file, not a folder")
     probe_in = d
     while not probe_in.exists() and probe_in != probe_in.parent:
         probe_in = probe_in.parent
