@@ -39,6 +39,10 @@ HDL_SUFFIXES = VERILOG_SUFFIXES + VHDL_SUFFIXES
 #: ``frames`` rewrites configuration frames through the ICAP; ``cfglut5`` makes every TLUT a CFGLUT5
 #: (UG953) whose truth table the fabric shifts in (:mod:`dcsflow.flow.cfglut`)
 TLUT_KINDS = ("frames", "cfglut5")
+#: configuration ports a ``--backend vivado`` block design can give the rekey (``dcsflow build
+#: --transport``): the AXI HWICAP (PG134) or the generated ICAP stream controller
+#: (:mod:`dcsflow.flow.icapdma`, reading the rekey's words from DDR)
+TRANSPORTS = ("hwicap", "icap-dma")
 
 
 @dataclass(frozen=True)
@@ -80,11 +84,19 @@ class ParamTransform:
     parameter values from them (e.g. a cipher state after initialization from Key‖nonce).
 
     user_params: port name -> width in bits of what the user gives (``--param NAME=HEX``);
-    function: ``{user port: int} -> {circuit port: int}``.
+    function: ``{user port: int} -> {circuit port: int}``;
+    program: ``program() -> dcsflow.scg.transform.Program``, the same derivation in the SCG's
+    transform language (constant time), or None. With a program, ``dcsflow build`` writes it into
+    the build folder (``transform.json``) and every SCG of the build runs it — ``dcsflow
+    rekey``/``specialize``/``check``, the runtime's ``rekey`` and the firmware — so a board needs
+    only the user's values; ``function`` stays the golden model the program is tested against.
+    Its inputs must be ``user_params`` (names, order, widths) and its outputs every circuit
+    parameter at its width.
     """
 
     user_params: Mapping[str, int]
     function: Callable[[dict[str, int]], dict[str, int]]
+    program: Callable[[], Any] | None = None
 
     def apply(self, values: Mapping[str, int]) -> dict[str, int]:
         """Circuit parameter values for ``values`` (every user port present).
@@ -302,6 +314,8 @@ class Design:
         max_memory: bytes of memory every external tool run of its builds and checks may use when
             neither ``--max-memory`` nor the caller sets a limit (None:
             :func:`dcsflow.limits.default_memory_limit`; a project's ``[build] max_memory``).
+        transport: the configuration port of its Vivado builds when ``dcsflow build --transport``
+            is not given (:data:`TRANSPORTS`; None: ``hwicap``; a project's ``[build] transport``).
     """
 
     name: str
@@ -325,6 +339,7 @@ class Design:
     handshake: "Handshake | None" = None
     timeout: float | None = None
     max_memory: int | None = None
+    transport: str | None = None
 
     @property
     def language(self) -> str:

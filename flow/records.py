@@ -83,7 +83,7 @@ REPORT = Obj(
             "conventional": Optional(Obj(optional={"slices": _FIG})), "tlut": Optional(Obj(optional={"slices": _FIG}))})),
         "cfglut": Optional(Obj(required={k: _FIG for k in ("cfglut5", "chains", "chain_luts", "words", "shift_cycles",
                                                            "shift_us", "shift_mhz")},
-                               optional={"param_bits": _FIG, "registers": _FIG,
+                               optional={"param_bits": _FIG, "registers": _FIG, "param_bit_luts": _FIG,
                                          "param_in_loader": Optional(Obj(required={"param_words": _FIG,
                                                                                    "luts": _FIG}))})),
         "baselines": Optional(Map(Obj(optional={**{k: _OPT_FIG for k in ("luts", "ffs", "carry4", "muxf7", "muxf8",

@@ -481,6 +481,7 @@ def page_context(inputs: PageInputs, images: dict, missing: dict) -> dict:
     ctx["cfglut"] = None if not cf else {
         "cfglut5": _fmt(cf["cfglut5"]), "chains": _fmt(cf["chains"]), "chain_luts": _fmt(cf["chain_luts"]),
         "param_bits": _fmt(cf.get("param_bits", 0)), "registers": _fmt(cf.get("registers", 0)),
+        "param_bit_luts": _fmt(cf.get("param_bit_luts")),
         "words": _fmt(cf["words"]), "shift_cycles": _fmt(cf["shift_cycles"]), "shift_us": _fmt(cf["shift_us"], 2),
         "shift_mhz": f"{cf['shift_mhz']:g}", "build_id": cf.get("build_id") or "",
         "param_in_loader": None if not cf.get("param_in_loader") else {
