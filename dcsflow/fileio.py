@@ -362,9 +362,37 @@ def make_output_dir(path: str | os.PathLike, inputs: Iterable[str | os.PathLike]
     return p
 
 
-def _temp_beside(dest: Path, shown: Path, private: bool) -> tuple[int, str]:
+def _make_parents(folder: Path, made: list[Path]) -> None:
+    """Create ``folder`` and its missing ancestors; append each one created to ``made`` (outermost
+    first) as soon as it exists, so that a failure later can remove them (:func:`_remove_made`)."""
+    todo = []
+    p = folder
+    while not os.path.lexists(p) and p != p.parent:
+        todo.append(p)
+        p = p.parent
+    for d in reversed(todo):
+        try:
+            d.mkdir()
+        except FileExistsError:
+            continue                       # made meanwhile by someone else: not ours to remove
+        made.append(d)
+
+
+def _remove_made(made: list[Path]) -> None:
+    """Remove the folders of ``made`` that are still empty, innermost first (a failed write leaves
+    no folder it created behind; one that meanwhile holds a file stays)."""
+    for d in reversed(made):
+        try:
+            d.rmdir()
+        except OSError:
+            pass
+
+
+def _temp_beside(dest: Path, shown: Path, private: bool, made: list[Path] | None = None) -> tuple[int, str]:
+    """A temporary file beside ``dest`` (its folders created; those created listed in ``made``)."""
+    made = [] if made is None else made
     try:
-        dest.parent.mkdir(parents=True, exist_ok=True)
+        _make_parents(dest.parent, made)
         fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent)
     except OSError as e:
         raise OutputError(shown, _reason(e), e.errno or errno.EIO) from None
@@ -397,13 +425,19 @@ def atomic_open(path: str | os.PathLike, mode: str = "w", private: bool = False,
         inputs: files the command reads: ``path`` may not be one of them.
     Raises:
         OutputError: the destination is refused, or creating, writing or renaming the file failed
-            (the message names ``path`` and the reason; nothing is left behind).
+            (the message names ``path`` and the reason; nothing is left behind, not even a folder
+            it created for the file).
     """
     if mode not in ("w", "wb"):
         raise ValueError("atomic_open mode must be 'w' or 'wb'")
     shown = Path(path)
     dest = check_output_file(shown, inputs)
-    fd, tmp = _temp_beside(dest, shown, private)
+    made: list[Path] = []
+    try:
+        fd, tmp = _temp_beside(dest, shown, private, made)
+    except BaseException:
+        _remove_made(made)
+        raise
     try:
         try:
             f = os.fdopen(fd, mode, **({"encoding": "utf-8", "errors": "surrogateescape"} if mode == "w" else {}))
@@ -415,11 +449,13 @@ def atomic_open(path: str | os.PathLike, mode: str = "w", private: bool = False,
         os.replace(tmp, dest)
     except OSError as e:
         _unlink_quietly(tmp)
+        _remove_made(made)
         if isinstance(e, OutputError):
             raise
         raise OutputError(shown, _reason(e), e.errno or errno.EIO) from None
     except BaseException:
         _unlink_quietly(tmp)
+        _remove_made(made)
         raise
 
 
@@ -441,8 +477,9 @@ def write_files_atomic(files: Mapping[str | os.PathLike, str | bytes], private: 
                        inputs: Iterable[str | os.PathLike] = ()) -> list[Path]:
     """Write several files as a group: every destination is checked and every temporary written
     before the first rename, so a refused path, a full disk or an interrupt while writing leaves all
-    destinations as they were (the renames that follow are atomic one by one). Text is written as
-    UTF-8 (surrogate escapes as their original bytes). Returns the destination paths (as given).
+    destinations as they were, and no folder the group created (the renames that follow are atomic
+    one by one). Text is written as UTF-8 (surrogate escapes as their original bytes). Returns the
+    destination paths (as given).
 
     Raises:
         OutputError: a destination refused (:func:`check_output_file`) or not writable.
@@ -450,9 +487,10 @@ def write_files_atomic(files: Mapping[str | os.PathLike, str | bytes], private: 
     inputs = list(inputs)
     plan = [(Path(p), check_output_file(p, inputs), content) for p, content in files.items()]
     done: list[tuple[str, Path, Path]] = []
+    made: list[Path] = []
     try:
         for shown, dest, content in plan:
-            fd, tmp = _temp_beside(dest, shown, private)
+            fd, tmp = _temp_beside(dest, shown, private, made)
             done.append((tmp, dest, shown))
             try:
                 with os.fdopen(fd, "wb") as f:
@@ -469,5 +507,7 @@ def write_files_atomic(files: Mapping[str | os.PathLike, str | bytes], private: 
         for tmp, _, _ in done:
             if tmp:
                 _unlink_quietly(tmp)
+        if not any(not tmp for tmp, _, _ in done):     # nothing renamed yet: the folders are ours alone
+            _remove_made(made)
         raise
     return [shown for shown, _, _ in plan]

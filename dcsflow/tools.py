@@ -27,10 +27,20 @@ printed (the Yosys, ABC and GHDL runners of the flow and of ``tmap`` all use it)
 Every external program the flow runs goes through :func:`run_tool`: it records the run (wall and
 CPU seconds, what it did) under the current step (:mod:`dcsflow.steps`), enforces a time limit
 (:mod:`dcsflow.limits`: a default per tool, one override for the process; a run past it raises
-:class:`ToolTimeout`), and keeps a list of the programs running so that :func:`terminate_children`
-can end them all when the flow is interrupted (Ctrl-C, SIGTERM) — also in parallel branches. Each
-program runs in a process group of its own, and ending it (time limit, interruption) ends the whole
-group: what it started itself (a simulator under cocotb, a shell's children) ends with it.
+:class:`ToolTimeout`) and a memory limit (``RLIMIT_AS``, set in the child before the program starts;
+a run that fails for want of memory raises :class:`ToolMemoryLimit`), prints a line of progress
+(:func:`set_progress`) every :data:`PROGRESS_SECONDS` while it runs, and keeps a list of the programs
+running so that :func:`terminate_children` can end them all when the flow is interrupted (Ctrl-C,
+SIGTERM) — also in parallel branches. Each program runs in a process group of its own, and ending it
+(time limit, interruption) ends the whole group: what it started itself (a simulator under cocotb, a
+shell's children) ends with it.
+
+The programs die with the process that started them however it dies, also by SIGKILL: each gets
+``PR_SET_PDEATHSIG`` = SIGKILL (Linux ``prctl``, set in the child before the program starts), and a
+watchdog process (started with the first run, in a session of its own so that a signal to the
+caller's process group does not reach it) holds the process groups of the programs running and kills
+them when the caller's end of its pipe closes, i.e. when the caller has ended in any way (so also
+what a program started, which the parent-death signal does not reach).
 
 Standard library only (the core layer).
 """
@@ -38,20 +48,28 @@ Standard library only (the core layer).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterator
 
 from . import limits, steps
 
+try:
+    import resource
+except ImportError:          # not a POSIX system: no memory limit (the flow targets Linux)
+    resource = None
+
 __all__ = ["ToolMissing", "ToolStartError", "Tool", "TOOLS", "find_tool", "which_tool", "has_tool", "tool_env_var",
-           "exit_description", "last_line", "failure_message", "ToolRun", "ToolTimeout", "run_tool",
-           "terminate_children", "on_terminate"]
+           "exit_description", "last_line", "failure_message", "ToolRun", "ToolTimeout", "ToolMemoryLimit",
+           "run_tool", "terminate_children", "on_terminate", "PROGRESS_SECONDS", "set_progress", "progress",
+           "progress_enabled"]
 
 
 class ToolStartError(OSError):
@@ -89,6 +107,27 @@ class ToolTimeout(Exception):
         hint = "" if self.source.startswith("the flow's budget") else f"; {limits.HOW_TO_RAISE}"
         return (f"{self.tool}{where} ran past its time limit of {limits.format_seconds(self.seconds)} s "
                 f"({self.source}){hint}")
+
+
+class ToolMemoryLimit(Exception):
+    """An external program failed for want of memory under its memory limit (:mod:`dcsflow.limits`;
+    it and what it started have ended). The message is one line naming the tool, the step it ran in
+    (or what it did), the limit and where it came from, and how to raise it, e.g. ``yosys
+    (frontend: synth) ran out of its memory limit of 2 GiB (--max-memory); raise it with
+    --max-memory SIZE or [build] max_memory in dcsflow.toml``. ``user_error``: the command lines
+    print it as ``error: ...`` (exit status 1). Attributes: ``tool``, ``where``, ``limit`` (bytes),
+    ``source``."""
+
+    user_error = True
+
+    def __init__(self, tool: str, where: str, limit: int, source: str):
+        super().__init__(tool, where, limit, source)
+        self.tool, self.where, self.limit, self.source = tool, where, limit, source
+
+    def __str__(self) -> str:
+        where = f" ({self.where})" if self.where else ""
+        return (f"{self.tool}{where} ran out of its memory limit of {limits.format_bytes(self.limit)} "
+                f"({self.source}); {limits.HOW_TO_RAISE_MEMORY}")
 
 
 class ToolMissing(Exception):
@@ -309,6 +348,216 @@ def _alive(pid: int) -> bool:
         return True
 
 
+#: seconds between two progress lines of a program that is still running (the first after as many)
+PROGRESS_SECONDS = 60.0
+
+
+def _print_progress(line: str) -> None:
+    try:
+        print(line, file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass
+
+
+_PROGRESS: list = [_print_progress]
+
+
+def set_progress(hook: Callable[[str], None] | None) -> Callable[[str], None] | None:
+    """Where the progress lines of long runs go (:data:`PROGRESS_SECONDS`): ``hook(line)`` (default:
+    a line on stderr), None for nowhere. Process-wide (the runs may be in any thread); returns the
+    hook it replaces."""
+    with _LOCK:
+        before, _PROGRESS[0] = _PROGRESS[0], hook
+    return before
+
+
+def progress_enabled() -> bool:
+    """True when progress lines go somewhere (:func:`set_progress`)."""
+    return _PROGRESS[0] is not None
+
+
+@contextmanager
+def progress(hook: Callable[[str], None] | None) -> Iterator[None]:
+    """:func:`set_progress` for the block, then the earlier hook again."""
+    before = set_progress(hook)
+    try:
+        yield
+    finally:
+        set_progress(before)
+
+
+def _say_progress(line: str) -> None:
+    hook = _PROGRESS[0]
+    if hook is not None:
+        try:
+            hook(line)
+        except Exception:  # noqa: BLE001 - a progress display never stops a tool
+            pass
+
+
+#: the watchdog (module docstring): reads "+PGID" / "-PGID" lines; at the end of its input it kills
+#: the process groups still listed. Runs as ``python -I -S -c`` (no site, no user path).
+_WATCHDOG_CODE = """
+import os, signal
+groups, buf = set(), b""
+while True:
+    try:
+        data = os.read(0, 4096)
+    except InterruptedError:
+        continue
+    except OSError:
+        data = b""
+    if not data:
+        break
+    buf += data
+    *lines, buf = buf.split(b"\\n")
+    for ln in lines:
+        try:
+            (groups.add if ln[:1] == b"+" else groups.discard)(int(ln[1:]))
+        except ValueError:
+            pass
+for g in groups:
+    try:
+        os.killpg(g, signal.SIGKILL)
+    except OSError:
+        pass
+"""
+
+
+class _Watchdog:
+    """This process's watchdog (module docstring): started with the first program, told every
+    process group it starts and every one that ended."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._proc: subprocess.Popen | None = None
+        self._pid = 0                          # the process that started it (a forked child starts its own)
+        self._broken = False
+
+    def _ensure(self) -> subprocess.Popen | None:
+        if self._proc is not None and self._pid == os.getpid():
+            return self._proc
+        if self._broken or not sys.executable:
+            return None
+        try:
+            self._proc = subprocess.Popen([sys.executable, "-I", "-S", "-c", _WATCHDOG_CODE], stdin=subprocess.PIPE,
+                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                          start_new_session=True)
+            self._pid = os.getpid()
+        except OSError:
+            self._broken = True                # the parent-death signal still ends each program
+            return None
+        return self._proc
+
+    def _send(self, line: str) -> None:
+        with self._lock:
+            proc = self._ensure()
+            if proc is None:
+                return
+            try:
+                proc.stdin.write(line.encode("ascii"))
+                proc.stdin.flush()
+            except (OSError, ValueError):
+                self._broken = True
+
+    def add(self, pgid: int) -> None:
+        """Kill the process group ``pgid`` should this process end before it does."""
+        self._send(f"+{pgid}\n")
+
+    def discard(self, pgid: int) -> None:
+        """The process group ``pgid`` has ended (or was ended by this process)."""
+        self._send(f"-{pgid}\n")
+
+    def start(self) -> None:
+        """Start the watchdog now (before the first program is started)."""
+        with self._lock:
+            self._ensure()
+
+
+_WATCHDOG = _Watchdog()
+
+#: ``prctl`` option that sets the signal a process gets when its parent thread ends (linux/prctl.h)
+_PR_SET_PDEATHSIG = 1
+_PRCTL: list = []
+
+
+def _prctl():
+    """libc's ``prctl`` (ctypes), looked up once; None where there is none."""
+    if not _PRCTL:
+        fn = None
+        if sys.platform.startswith("linux"):
+            try:
+                import ctypes
+
+                fn = ctypes.CDLL(None, use_errno=True).prctl
+                fn.restype = ctypes.c_int
+            except (OSError, AttributeError, ImportError):
+                fn = None
+        _PRCTL.append(fn)
+    return _PRCTL[0]
+
+
+def _child_setup(memory: int, parent: int) -> Callable[[], None]:
+    """The function the child runs between fork and exec (it may not take a lock another thread of
+    the parent might hold: no import, no allocation of Python locks): the parent-death signal
+    (SIGKILL; exit at once when the parent is already gone), then the memory limit (soft and hard
+    ``RLIMIT_AS``, at most the hard limit in force)."""
+    prctl = _prctl()
+    setrlimit, rlimit_as = (resource.setrlimit, resource.RLIMIT_AS) if resource is not None else (None, None)
+    hard = None
+    if resource is not None:
+        try:
+            hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+        except (OSError, ValueError):
+            setrlimit = None
+    if hard is not None and hard != getattr(resource, "RLIM_INFINITY", -1):
+        memory = min(memory, hard)
+
+    def setup() -> None:
+        if prctl is not None:
+            prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+            if os.getppid() != parent:
+                os._exit(127)
+        if setrlimit is not None:
+            try:
+                setrlimit(rlimit_as, (memory, memory))
+            except (OSError, ValueError):
+                pass
+    return setup
+
+
+def _vm_peak(pid: int) -> int:
+    """The peak virtual memory size of process ``pid`` in bytes (``VmPeak``), 0 when unknown."""
+    try:
+        with open(f"/proc/{pid}/status", "rb") as f:
+            for line in f:
+                if line.startswith(b"VmPeak:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+#: what programs print when an allocation fails (C++ ``std::bad_alloc``, C ``ENOMEM``, Python, GHDL)
+_NO_MEMORY = re.compile(r"bad_alloc|out of memory|cannot allocate memory|MemoryError|memory exhausted|"
+                        r"failed to allocate|allocation failed|insufficient memory", re.I)
+
+
+def _out_of_memory(returncode: int, tail: str, peak: int, limit: int) -> bool:
+    """Whether a failed run failed for want of memory: it printed an allocation failure in its last
+    lines, or its sampled peak virtual size reached 90 % of its limit."""
+    if returncode == 0:
+        return False
+    return (peak > 0 and peak >= 0.9 * limit) or bool(_NO_MEMORY.search(tail))
+
+
+def _where(what: str) -> str:
+    """The current step and what the run does (the messages of the limits and of progress)."""
+    path = steps.current_path()
+    doing = what if len(what) <= 60 else what[:57] + "..."
+    return f"{path}: {doing}" if path and doing else path or doing
+
+
 def _reader(stream, sink: list, on_line) -> Callable[[], None]:
     def read() -> None:
         for line in stream:
@@ -346,19 +595,24 @@ def run_tool(argv: list[str], *, tool: str, what: str = "", cwd=None, env: dict 
         ToolTimeout: it ran past its time limit (it and what it started have been killed); one line
             naming the tool, the current step (:func:`dcsflow.steps.current_path`) or ``what``, and
             the limit.
+        ToolMemoryLimit: it failed for want of memory under its memory limit
+            (:func:`dcsflow.limits.memory_limit_for`); one line naming the tool, the step and the limit.
     """
     seconds, source = limits.limit_for(tool, timeout)
+    memory, memory_source = limits.memory_limit_for(tool)
     t0 = time.perf_counter()
     kw = {"encoding": "utf-8", "errors": "replace"} if text else {}
+    _WATCHDOG.start()
     try:
         p = subprocess.Popen(argv, cwd=cwd, env=env,
                              stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT if merge_stderr else subprocess.PIPE,
-                             **_OWN_GROUP, **kw)
+                             preexec_fn=_child_setup(memory, os.getpid()), **_OWN_GROUP, **kw)
     except OSError as e:
         if e.filename is not None and cwd is not None and os.fsdecode(e.filename) == os.fsdecode(cwd):
             raise                      # the working folder, not the program: the caller's error
         raise ToolStartError(tool, argv[0], e) from None
+    _WATCHDOG.add(p.pid)
     with _LOCK:
         _RUNNING.add(p)
     out: list = []
@@ -384,6 +638,21 @@ def run_tool(argv: list[str], *, tool: str, what: str = "", cwd=None, env: dict 
     timer = threading.Timer(seconds, expire)
     timer.daemon = True
     timer.start()
+    done = threading.Event()
+    peak = [0]
+
+    def monitor() -> None:
+        """Every second: the program's peak virtual size; every PROGRESS_SECONDS: a progress line."""
+        next_line = PROGRESS_SECONDS
+        while not done.wait(1.0):
+            peak[0] = max(peak[0], _vm_peak(p.pid))
+            elapsed = time.perf_counter() - t0
+            if elapsed >= next_line:
+                next_line += PROGRESS_SECONDS
+                _say_progress(f"{tool} ({_where(what) or 'running'}): still running after {elapsed:.0f} s (time limit "
+                              f"{limits.format_seconds(seconds)} s, memory limit {limits.format_bytes(memory)})")
+    watcher = threading.Thread(target=steps.bind(monitor), daemon=True)
+    watcher.start()
     try:
         while True:
             try:
@@ -404,6 +673,7 @@ def run_tool(argv: list[str], *, tool: str, what: str = "", cwd=None, env: dict 
         raise
     finally:
         timer.cancel()
+        done.set()
         with _LOCK:
             _RUNNING.discard(p)
     p.returncode = os.waitstatus_to_exitcode(status) if usage is not None else 0
@@ -414,16 +684,25 @@ def run_tool(argv: list[str], *, tool: str, what: str = "", cwd=None, env: dict 
     wall = time.perf_counter() - t0
     cpu = usage.ru_utime + usage.ru_stime if usage is not None else 0.0
     join = "" if text else b""
+    _WATCHDOG.discard(p.pid)
     res = ToolRun(p.returncode, join.join(out), join.join(err), wall, cpu)
+    tail = "\n".join(_text(res.stdout).splitlines()[-20:] + _text(res.stderr).splitlines()[-20:])
+    no_memory = not timed_out.is_set() and _out_of_memory(res.returncode, tail, peak[0], memory)
     failed = None
     if timed_out.is_set():
         failed = f"timed out after {limits.format_seconds(seconds)} s"
+    elif no_memory:
+        failed = f"out of its memory limit of {limits.format_bytes(memory)}"
     elif res.returncode != 0:
         failed = exit_description(res.returncode)
     steps.record_tool(tool, what, t0, wall, cpu, failed)
     if timed_out.is_set():
-        path = steps.current_path()
-        doing = what if len(what) <= 60 else what[:57] + "..."
-        where = f"{path}: {doing}" if path and doing else path or doing
-        raise ToolTimeout(tool, where, seconds, source)
+        raise ToolTimeout(tool, _where(what), seconds, source)
+    if no_memory:
+        _signal_group(p, signal.SIGKILL)   # what it started, should that outlive it
+        raise ToolMemoryLimit(tool, _where(what), memory, memory_source)
     return res
+
+
+def _text(out: str | bytes) -> str:
+    return out if isinstance(out, str) else out[-65536:].decode("utf-8", "replace")

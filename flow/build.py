@@ -16,9 +16,9 @@ record ``stages/folder.json`` every build writes before anything else, so that a
 can be resumed; :func:`dcsflow.scg.buildfolder.is_build_folder`), empty or new; any other folder
 (also one that merely has a ``stages/`` subfolder) is refused unless ``force`` is given, and then
 only the build's own files are written (a name the build needs that is already taken by the user's
-file or folder is refused). A build holds the folder's lock (``.lock``,
+file or folder is refused). A build holds the folder's lock (a lock on the folder itself,
 :mod:`dcsflow.scg.folderlock`) from before it writes anything until it ends: a second build into
-the same folder fails at once with one line.
+the same folder fails at once with one line, also when every file in the folder was deleted meanwhile.
 """
 
 from __future__ import annotations
@@ -33,12 +33,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from dcsflow.fileio import TEXT_LIMIT, read_input_bytes
-from dcsflow.limits import time_limit
+from dcsflow.limits import memory_limit, time_limit
 from dcsflow.steps import Recorder, recording, step
+from dcsflow.tools import progress
 
 from dcsflow.fileio import write_text_atomic
 from dcsflow.scg.buildfolder import FOLDER_FORMAT, FOLDER_RECORD, FOLDER_VERSION, is_build_folder
-from dcsflow.scg.folderlock import LOCK_FILE, is_lock_file, locked_folder
+from dcsflow.scg.folderlock import LOCK_FILE, check_not_in_use, is_lock_file, locked_folder
 from dcsflow.scg.device import DEFAULT_PART
 
 from . import cache
@@ -108,9 +109,11 @@ class BuildOptions:
     cores (None: $DCSFLOW_JOBS, else the machine's cores, :func:`dcsflow.flow.jobs.default_jobs`; 1:
     every step in turn; the results are the same); timeout: seconds every external tool run may
     take (None: the design's :attr:`~dcsflow.flow.design.Design.timeout`, a project's ``[build]
-    timeout``, else each tool's default, :mod:`dcsflow.limits`). A limit never changes a result: it
-    is in no hash and no stage record. transport: the configuration port of the Vivado export's
-    block design (:data:`~dcsflow.flow.design.TRANSPORTS`; None: the design's
+    timeout``, else each tool's default, :mod:`dcsflow.limits`); max_memory: bytes of memory every
+    external tool run may use (None: the design's :attr:`~dcsflow.flow.design.Design.max_memory`, a
+    project's ``[build] max_memory``, else :func:`dcsflow.limits.default_memory_limit`). A limit
+    never changes a result: it is in no hash and no stage record. transport: the configuration port
+    of the Vivado export's block design (:data:`~dcsflow.flow.design.TRANSPORTS`; None: the design's
     :attr:`~dcsflow.flow.design.Design.transport`, else ``hwicap``); ``icap-dma`` needs the Vivado
     back end and a ``frames`` build. It changes no netlist, so it is in no hash either.
     """
@@ -142,6 +145,7 @@ class BuildOptions:
     jobs: int | None = None
     lut_size: int | None = None
     timeout: float | None = None
+    max_memory: int | None = None
     tlut: str | None = None
     chain_luts: int | None = None
     param_in_loader: bool = False
@@ -201,13 +205,16 @@ class _Progress:
 
     @contextmanager
     def running(self):
+        """The status line for the block; the progress lines of long tool runs
+        (:func:`dcsflow.tools.set_progress`) go above it, and nowhere when progress is off."""
         if not self.enabled:
-            yield self
+            with progress(None):
+                yield self
             return
         from rich.console import Console
 
         self._console = Console(stderr=True)
-        with self._console.status(f"{self.title}: starting") as st:
+        with self._console.status(f"{self.title}: starting") as st, progress(self.say):
             self._status = st
             yield self
             self._stage_done()
@@ -334,9 +341,11 @@ def _check_out(out: Path, force: bool) -> None:
 
     Raises:
         BuildError: one line naming the path.
+        dcsflow.scg.folderlock.FolderInUse: another build holds the folder (whatever is left in it).
     """
     if out.exists() and not out.is_dir():
         raise BuildError(f"--out {out}: a file, not a folder")
+    check_not_in_use(out)          # held by another build: refused whatever its files say
     if not out.is_dir() or is_build_folder(out):
         return
     try:
@@ -432,7 +441,8 @@ def build(opts: BuildOptions) -> BuildResult:
     njobs = check_jobs(opts.jobs)
     design = resolve(opts.design, opts.top, list(opts.more), opts.project)
     opts = _lut_options(opts, design)
-    with time_limit(opts.timeout, "--timeout"), design_time_limit(design):
+    with time_limit(opts.timeout, "--timeout"), memory_limit(opts.max_memory, "--max-memory"), \
+            design_time_limit(design):
         return _build(opts, design, i0, i1, njobs)
 
 

@@ -77,7 +77,8 @@ def prepare_check(build_dir: str | Path, options: CheckOptions = CheckOptions())
 
     Raises:
         BuildFolderError: the build folder is refused. DesignError: its design is not installed.
-        CheckError: the design has no check, or its check refuses the build/options.
+        CheckError: the design has no check, or its check refuses the build/options; ``options.vectors``
+            given to a check that reads no vector file, or from which it runs no record.
     """
     from .registry import design_of
 
@@ -87,7 +88,16 @@ def prepare_check(build_dir: str | Path, options: CheckOptions = CheckOptions())
     if d is None or d.check is None:
         raise CheckError(f"{b.path}: design {name} has no check (a design describes one in its Design, "
                          "a dcsflow.toml project names a cocotb test in [check])")
-    return CheckSetup(b, d, d.check(b, options))
+    check = d.check(b, options)
+    if options.vectors is not None:
+        if check.vector_file is None:
+            raise CheckError(f"--vectors {options.vectors}: the check of design {name} reads no vector file "
+                             "(its cases come from elsewhere, e.g. a cocotb test or generated programs); "
+                             "leave --vectors out")
+        if not check.vectors:
+            raise CheckError(f"--vectors {options.vectors}: no record of the file can be run by the check of "
+                             f"design {name}")
+    return CheckSetup(b, d, check)
 
 
 def simulate_vectors(setup: CheckSetup, netlist_for: Callable[[int], str], label: str, progress: bool = True,
@@ -274,7 +284,10 @@ def conventional_verilog(build_dir: str | Path) -> tuple[str, str]:
     Raises:
         CheckError: no report, no chosen candidate, or its netlist is missing or unreadable.
     """
-    from dcsflow.fileio import InputError as FileInputError, NETLIST_LIMIT, load_json_file
+    from dcsflow.fileio import NETLIST_LIMIT, load_json_file
+    from dcsflow.schema import SchemaError, validate
+
+    from .records import REPORT, top_module
 
     from .baselines import split_name
     from .loadreg import LoadRegisterError, simulation_view
@@ -282,12 +295,21 @@ def conventional_verilog(build_dir: str | Path) -> tuple[str, str]:
     b = Path(build_dir)
     try:
         rep = load_json_file(b / "report.json")
-        name, top = rep["conventional"]["baseline"], rep["top"]
-        mod = load_json_file(b / "baselines" / str(name) / "netlist.json", NETLIST_LIMIT)["modules"][top]
+        validate(rep, REPORT)
+        name, top = rep["conventional"].get("baseline"), rep["top"]
+        if name is None:
+            raise SchemaError("conventional.baseline", "missing")
+        path = b / "baselines" / str(name) / "netlist.json"
+        mod = top_module(load_json_file(path, NETLIST_LIMIT), top, path, CheckError)
         form = split_name(str(name))[1]
-        ports = (load_json_file(b / "frontend" / "pre.json", NETLIST_LIMIT)["modules"][top]["ports"]
-                 if form is not None else None)
-    except (OSError, KeyError, TypeError, ValueError, FileInputError) as e:
+        if form is not None:
+            pre = b / "frontend" / "pre.json"
+            ports = top_module(load_json_file(pre, NETLIST_LIMIT), top, pre, CheckError)["ports"]
+        else:
+            ports = None
+    except SchemaError as e:
+        raise CheckError(f"{b}/report.json: malformed report (field {e.field}: {e.reason})") from None
+    except (OSError, KeyError, TypeError, ValueError, RecursionError) as e:
         raise CheckError(f"{b}: no conventional netlist in this build folder ({type(e).__name__})") from None
     if form is None:
         return top, nl.write_verilog(mod, top)

@@ -8,8 +8,9 @@ stderr and exit with status 1; never a traceback. So do, as a last resort, an OS
 program no command turned into its own message (it names the file or program and the reason),
 input nested too deeply to read, running out of memory and text that cannot be encoded
 (:func:`dcsflow.scg.commands.last_resort_message`); names that are not UTF-8 are printed escaped. Ctrl-C exits with status 130 (``interrupted``),
-SIGTERM with 143 (``terminated``), as the runtime's command line does; either way every external
-program still running (also in parallel branches of a build) is ended first
+SIGTERM with 143 (``terminated``), at any moment from the first instruction of the entry point
+(:mod:`dcsflow.interrupts`), as the runtime's command line does; either way every external program
+still running (also in parallel branches of a build) is ended first
 (:func:`dcsflow.tools.terminate_children`).
 """
 
@@ -17,13 +18,11 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-import signal
 import sys
-import threading
 
 import click
 
-from dcsflow import __version__
+from dcsflow import __version__, interrupts
 from dcsflow.tools import terminate_children
 from . import commands as _commands_pkg
 
@@ -74,33 +73,22 @@ def _is_user_error(exc: BaseException) -> bool:
     return bool(getattr(type(exc), "user_error", False))
 
 
-class Terminated(KeyboardInterrupt):
-    """Raised by the SIGTERM handler :func:`main` installs, so that cleanup code runs (a
-    KeyboardInterrupt: click and every ``except KeyboardInterrupt`` treat it as an interruption)."""
+Terminated = interrupts.Terminated      # the SIGTERM handler's exception (dcsflow.interrupts)
 
 
-def _terminate(signum, frame):
-    raise Terminated
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``dcsflow`` console script; returns the exit status. SIGTERM is handled as
-    an interrupt, so that temporary folders (which may hold key material) are removed on the way out."""
-    scoped = threading.current_thread() is threading.main_thread() \
-        and signal.getsignal(signal.SIGTERM) is signal.SIG_DFL      # an embedder's own handler stays
-    if scoped:
-        signal.signal(signal.SIGTERM, _terminate)
-    try:
-        from dcsflow.scg.commands import lenient_output
-
-        lenient_output()            # names that are not UTF-8 are printed escaped, not a traceback
-        return _main(argv)
-    finally:
-        if scoped:
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+def main(argv: list[str] | None = None, program: bool = False) -> int:
+    """Run the ``dcsflow`` command line on ``argv`` (default ``sys.argv[1:]``); returns the exit status.
+    SIGINT and SIGTERM end it at any moment with one line and 130 / 143, after every external program
+    still running was ended (:func:`dcsflow.interrupts.run_main`; ``program``: the caller is the
+    program's entry point, the handlers stay installed), so that temporary folders (which may hold
+    key material) are removed on the way out."""
+    return interrupts.run_main(lambda: _main(argv), on_interrupt=terminate_children, program=program)
 
 
 def _main(argv: list[str] | None) -> int:
+    from dcsflow.scg.commands import lenient_output
+
+    lenient_output()            # names that are not UTF-8 are printed escaped, not a traceback
     try:
         rv = cli.main(args=argv, prog_name="dcsflow", standalone_mode=False)
         return rv if isinstance(rv, int) else 0
@@ -113,20 +101,17 @@ def _main(argv: list[str] | None) -> int:
     except click.ClickException as e:
         e.show()
         return e.exit_code
-    except Terminated:
+    except click.exceptions.Abort:         # click turns Ctrl-C into Abort
+        if interrupts.received() is not None:
+            raise
         terminate_children()
-        click.echo("terminated", err=True)
-        return 143
-    except (click.exceptions.Abort, KeyboardInterrupt) as e:    # click turns Ctrl-C into Abort
-        terminate_children()
-        if isinstance(e.__context__, Terminated):
-            click.echo("terminated", err=True)
-            return 143
         click.echo("interrupted", err=True)
         return 130
     except BrokenPipeError:
         return 1
     except Exception as e:  # noqa: BLE001 - user errors become one line; others re-raise
+        if interrupts.received() is not None:
+            raise                          # ended by a signal: run_main says so in one line
         if _is_user_error(e):
             click.echo(f"error: {e}", err=True)
             return 1
@@ -140,8 +125,8 @@ def _main(argv: list[str] | None) -> int:
 
 
 def run() -> None:
-    """Console-script wrapper: ``sys.exit(main())``."""
-    sys.exit(main())
+    """Program entry: ``sys.exit(main(program=True))``."""
+    sys.exit(main(program=True))
 
 
 if __name__ == "__main__":

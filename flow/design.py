@@ -239,7 +239,9 @@ class DesignCheck:
     output; run_group: ``run_group(work, verilog, top, cases) -> ([(ok, reason)] per case, figures)``
     simulates the netlist text (``work`` is a private, empty folder for its files) on the group's
     cases; figures: a list of ``(size, cycles)`` for the report. each_line: print one line per case
-    (``label: passed`` / ``label: FAILED (reason)``) instead of failures only.
+    (``label: passed`` / ``label: FAILED (reason)``) instead of failures only. vector_file: the
+    vector file the cases were read from when the check read the options' ``vectors`` (None: the
+    check reads no file it was given; ``dcsflow check --vectors`` then refuses to run it).
     """
 
     vectors: list
@@ -247,6 +249,7 @@ class DesignCheck:
     label: Callable[[Any], str]
     run_group: Callable[..., tuple[list, list]]
     each_line: bool = False
+    vector_file: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -308,6 +311,9 @@ class Design:
         timeout: seconds every external tool run of its builds and checks may take when neither
             ``--timeout`` nor the caller sets a limit (None: each tool's default,
             :mod:`dcsflow.limits`; a project's ``[build] timeout``; :func:`design_time_limit`).
+        max_memory: bytes of memory every external tool run of its builds and checks may use when
+            neither ``--max-memory`` nor the caller sets a limit (None:
+            :func:`dcsflow.limits.default_memory_limit`; a project's ``[build] max_memory``).
         transport: the configuration port of its Vivado builds when ``dcsflow build --transport``
             is not given (:data:`TRANSPORTS`; None: ``hwicap``; a project's ``[build] transport``).
         cache_max_gb: the job cache's size cap in GB for its builds (a project's ``[cache] max_gb``;
@@ -334,6 +340,7 @@ class Design:
     tlut: str | None = None
     handshake: "Handshake | None" = None
     timeout: float | None = None
+    max_memory: int | None = None
     transport: str | None = None
     cache_max_gb: float | None = None
 
@@ -368,12 +375,15 @@ def is_vhdl(path: str | Path) -> bool:
 
 @contextmanager
 def design_time_limit(design: Design) -> Iterator[None]:
-    """Inside the block, every tool run has the design's time limit (:attr:`Design.timeout`, a
-    project's ``[build] timeout``) unless a limit is set already (``--timeout``,
-    :func:`dcsflow.limits.set_time_limit`: the command line wins over the project file)."""
-    if design.timeout is None or limits.get_time_limit() is not None:
-        yield
-        return
-    where = f"[build] timeout in {design.project}" if design.project is not None else f"design {design.name}: timeout"
-    with limits.time_limit(design.timeout, where):
+    """Inside the block, every tool run has the design's time and memory limits
+    (:attr:`Design.timeout`, :attr:`Design.max_memory`: a project's ``[build] timeout`` and ``[build]
+    max_memory``), each unless a limit is set already (``--timeout``, ``--max-memory``,
+    :func:`dcsflow.limits.set_time_limit`, :func:`dcsflow.limits.set_memory_limit`: the command line
+    wins over the project file)."""
+    def where(key: str) -> str:
+        return f"[build] {key} in {design.project}" if design.project is not None else f"design {design.name}: {key}"
+
+    seconds = design.timeout if limits.get_time_limit() is None else None
+    memory = design.max_memory if limits.get_memory_limit() is None else None
+    with limits.time_limit(seconds, where("timeout")), limits.memory_limit(memory, where("max_memory")):
         yield

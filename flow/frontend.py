@@ -48,6 +48,7 @@ from dataclasses import dataclass, field, asdict
 from pathlib import Path
 from typing import Callable
 
+from dcsflow import limits
 from dcsflow.aig import Aig, write_aiger
 from dcsflow.fileio import TEXT_LIMIT, InputError, loads_json, read_input_bytes, write_text_atomic
 
@@ -157,14 +158,32 @@ def _source_words(spec: DesignSpec, workdir: Path) -> tuple[list[str], dict[str,
     return incs + words, names
 
 
-def _run_writing(lines: list[str], out_name: str, workdir: Path, name: str, status, names: dict[str, str]) -> float:
+def frontend_limits(sources) -> dict[str, tuple[float, str]]:
+    """The front end's default time limits of Yosys and GHDL for the HDL files ``sources``
+    (:func:`dcsflow.limits.frontend_time_limit` of their total size; a file that cannot be read
+    counts 0 bytes, its reader says why), for :func:`dcsflow.limits.tool_defaults`."""
+    total = 0
+    for p in sources:
+        try:
+            total += os.stat(p).st_size
+        except OSError:
+            pass
+    seconds = limits.frontend_time_limit(total)
+    source = f"the front end's default for {limits.format_bytes(total)} of HDL"
+    return {"yosys": (seconds, source), "ghdl": (seconds, source)}
+
+
+def _run_writing(lines: list[str], out_name: str, workdir: Path, name: str, status, names: dict[str, str],
+                 defaults: dict | None = None) -> float:
     """:func:`_run` of the commands ``lines`` followed by ``write_json`` of the design into
     ``workdir/out_name``: Yosys writes a temporary file beside it, renamed only when Yosys has
     finished, so a run that fails or is killed while writing never leaves a partial file under
-    the name later steps read (the temporary is removed)."""
+    the name later steps read (the temporary is removed). ``defaults``: the front end's default
+    time limits (:func:`frontend_limits`) for a run in a job of its own (another thread or process)."""
     tmp = Path(workdir) / f".{out_name}.tmp"
     try:
-        secs = _run("\n".join([*lines, f"write_json {tmp.name}"]) + "\n", workdir, name, status, names)
+        with limits.tool_defaults(defaults):
+            secs = _run("\n".join([*lines, f"write_json {tmp.name}"]) + "\n", workdir, name, status, names)
         os.replace(tmp, Path(workdir) / out_name)
     finally:
         tmp.unlink(missing_ok=True)
@@ -319,7 +338,7 @@ def _both_front_ends(lines: list[str], conv_lines: list[str] | None, workdir: Pa
     conv = (conv_lines, CONVENTIONAL_PRE, workdir, "frontend_conventional")
     if submit is None:
         return _run_writing(*conv, status, names) + _run_writing(*tlut, status, names)
-    fut = submit("frontend conventional", _run_writing, *conv, None, names)
+    fut = submit("frontend conventional", _run_writing, *conv, None, names, limits.current_defaults())
     try:
         secs = _run_writing(*tlut, status, names)
     except BaseException:

@@ -17,7 +17,9 @@ arguments and the files it reads, and writes only its own files.
 
 Interruption (Ctrl-C, SIGTERM: :func:`dcsflow.tools.terminate_children`) ends the worker processes
 and every tool they run; :meth:`Jobs.close` (also on leaving a ``with`` block by an exception)
-cancels what has not started.
+cancels what has not started. A worker whose parent process has gone (killed, also by SIGKILL)
+ends its tools and itself (:func:`_watch_parent`); the workers run their tools under the parent's
+time and memory limits and progress setting.
 """
 
 from __future__ import annotations
@@ -28,13 +30,15 @@ import heapq
 import signal
 import sys
 import threading
+import time
 import types
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Callable
+from contextlib import contextmanager
+from typing import Callable, Iterator
 
 from dcsflow import limits, steps
-from dcsflow.tools import on_terminate, terminate_children
+from dcsflow.tools import on_terminate, progress_enabled, set_progress, terminate_children
 
 from .errors import FlowError
 
@@ -63,7 +67,7 @@ def default_jobs() -> int:
     :func:`machine_cores`.
 
     Raises:
-        JobsError: one line, when ``DCSFLOW_JOBS`` is not a whole number >= 1.
+        JobsError: one line, when ``DCSFLOW_JOBS`` is not a whole number >= 1 in ASCII digits.
     """
     value = os.environ.get(JOBS_ENV, "").strip()
     return _parse_jobs(value, f"{JOBS_ENV}={value}") if value else machine_cores()
@@ -79,33 +83,75 @@ def check_jobs(value) -> int:
 
 
 def _parse_jobs(value, what: str) -> int:
-    try:
-        n = int(str(value).strip())
-    except ValueError:
-        raise JobsError(f"{what}: not a number of parallel jobs; give a whole number >= 1 "
-                        f"(this machine has {machine_cores()} cores)") from None
+    text = str(value).strip()
+    digits = text[1:] if text[:1] in "+-" else text
+    if isinstance(value, bool) or not (isinstance(value, int) or (digits.isascii() and digits.isdigit()
+                                                                  and len(digits) <= 9)):
+        # ASCII digits only: int() also reads other scripts' digits ('２')
+        raise JobsError(f"{what}: not a number of parallel jobs; give a whole number >= 1 in ASCII digits "
+                        f"(this machine has {machine_cores()} cores)")
+    n = int(text)
     if n < 1:
         raise JobsError(f"{what}: at least 1 job is needed (1 runs every step in turn; this machine has "
                         f"{machine_cores()} cores)")
     return n
 
 
-def _worker_init(time_limit: tuple[float, str] | None = None, cache_settings=None) -> None:
+#: seconds between two looks of a worker at its parent (a worker whose parent has gone ends itself)
+PARENT_POLL_SECONDS = 0.5
+
+
+def _worker_init(time_limit: tuple[float, str] | None = None, memory_limit: tuple[int, str] | None = None,
+                 progress: bool = True, parent: int = 0, cache_settings=None) -> None:
     """A worker ends the tools it runs when the build ends it (SIGTERM), then exits; Ctrl-C reaches
-    the whole process group, the build handles it. ``time_limit``: the time-limit override of the
-    process that started the workers (:func:`dcsflow.limits.get_time_limit`), theirs too;
-    ``cache_settings``: its job cache (:func:`dcsflow.flow.cache.settings`)."""
+    the whole process group, the build handles it (a worker starts with SIGINT blocked,
+    :func:`_blocked_sigint`, so that a Ctrl-C during its start-up is no traceback of its own; here it
+    is ignored, then unblocked). ``time_limit``, ``memory_limit``, ``progress``: the time-limit and
+    memory-limit overrides and whether tools print progress lines in the process that started the
+    workers (:mod:`dcsflow.limits`, :func:`dcsflow.tools.progress_enabled`), theirs too. ``parent``:
+    that process's pid; a worker whose parent has gone (killed, also by SIGKILL) ends its tools and
+    itself within :data:`PARENT_POLL_SECONDS`. ``cache_settings``: the job cache of that process
+    (:func:`dcsflow.flow.cache.settings`), the worker's too."""
     if time_limit is not None:
         limits.set_time_limit(*time_limit)
+    if memory_limit is not None:
+        limits.set_memory_limit(*memory_limit)
+    if not progress:
+        set_progress(None)
     if cache_settings is not None:
         from . import cache
 
         cache.apply(cache_settings)
+
     def on_term(signum, frame):
         terminate_children(grace=0.5)
         os._exit(143)
     signal.signal(signal.SIGTERM, on_term)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    if parent:
+        threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    """In a worker: end its tools and itself once its parent ``parent`` has gone."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_SECONDS)
+    terminate_children(grace=0.5)
+    os._exit(137)
+
+
+@contextmanager
+def _blocked_sigint() -> Iterator[None]:
+    """SIGINT blocked in this thread for the block: a process started meanwhile inherits the mask, so
+    a Ctrl-C to the process group while it starts is held for it (and discarded once it ignores
+    SIGINT) instead of interrupting its start-up. A Ctrl-C meant for this process is delivered to
+    another of its threads, or when the block ends."""
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def _noop() -> None:
@@ -113,14 +159,16 @@ def _noop() -> None:
 
 
 def _start_workers(pool: ProcessPoolExecutor, n: int) -> None:
-    """Start all ``n`` workers of ``pool`` now, in this thread, with the main module hidden: a
-    ``spawn`` worker otherwise imports the program's main module again, which runs a script that
-    calls :func:`dcsflow.flow.build.build` without an ``if __name__ == "__main__"`` guard a second
-    time (and fails). Job functions are found by their own modules."""
+    """Start all ``n`` workers of ``pool`` now, in this thread, with SIGINT blocked
+    (:func:`_blocked_sigint`) and the main module hidden: a ``spawn`` worker otherwise imports the
+    program's main module again, which runs a script that calls :func:`dcsflow.flow.build.build`
+    without an ``if __name__ == "__main__"`` guard a second time (and fails). Job functions are found
+    by their own modules."""
     main = sys.modules.get("__main__")
     sys.modules["__main__"] = types.ModuleType("__main__")
     try:
-        started = [pool.submit(_noop) for _ in range(n)]    # each submit starts one more worker
+        with _blocked_sigint():
+            started = [pool.submit(_noop) for _ in range(n)]    # each submit starts one more worker
     finally:
         if main is not None:
             sys.modules["__main__"] = main
@@ -192,7 +240,8 @@ class Jobs:
 
                 pool = ProcessPoolExecutor(self.jobs, mp_context=multiprocessing.get_context("spawn"),
                                            initializer=_worker_init,
-                                           initargs=(limits.get_time_limit(), cache.settings()))
+                                           initargs=(limits.get_time_limit(), limits.get_memory_limit(),
+                                                     progress_enabled(), os.getpid(), cache.settings()))
                 self._unhook = on_terminate(self._kill_workers)
                 _start_workers(pool, self.jobs)
                 with self._lock:

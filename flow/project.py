@@ -21,6 +21,9 @@ Format (version 1, docs/formats.md "dcsflow.toml")::
                                        # icap-dma (optional; --transport overrides it)
     timeout = 7200                     # seconds per external tool run, builds and checks (optional;
                                        # default: each tool's own, dcsflow.limits; --timeout overrides it)
+    max_memory = "8G"                  # memory per external tool run (optional; bytes or a size with a
+                                       # unit K, M, G, T; default: 3/4 of the machine's; --max-memory
+                                       # overrides it)
     [cache]
     max_gb = 5                         # size cap of the job cache in GB (optional; dcsflow.flow.cache)
 
@@ -31,10 +34,11 @@ a missing file or a value of the wrong type is a one-line :class:`ProjectError`.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from dcsflow.fileio import TEXT_LIMIT, read_input_text
-from dcsflow.limits import TimeLimitError, check_time_limit
+from dcsflow.limits import MemoryLimitError, TimeLimitError, check_memory_limit, check_time_limit
 
 from .design import LUT_SIZES, TLUT_KINDS, TRANSPORTS, CheckError, Design, DesignError, check_keys
 
@@ -49,9 +53,11 @@ PROJECT_VERSION = 1
 _DESIGN_KEYS = {"name": str, "top": str, "sources": list, "params": list, "chparams": dict,
                 "conventional_chparams": dict, "description": str}
 _CHECK_KEYS = {"cocotb": str, "keys": int}
-_BUILD_KEYS = {"lut_size": int, "timeout": (int, float), "tlut": str, "transport": str}
+_BUILD_KEYS = {"lut_size": int, "timeout": (int, float), "tlut": str, "transport": str, "max_memory": (int, str)}
 _CACHE_KEYS = {"max_gb": (int, float)}
 _SECTIONS = {"version": int, "design": dict, "check": dict, "build": dict, "cache": dict}
+#: a design name: it names the default build folder and appears in reports and messages
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}")
 
 
 class ProjectError(DesignError):
@@ -64,7 +70,8 @@ def _keys(where: str, table: dict, allowed: dict, path: Path) -> None:
             raise ProjectError(f"{path}: unknown key {where}{k} (allowed: {', '.join(allowed)})")
         t = allowed[k]
         if not isinstance(v, t) or (isinstance(v, bool) and t is not bool):
-            kind = "number" if t == (int, float) else t.__name__
+            kind = {(int, float): "number", (int, str): "size (a number of bytes, or a string such as "
+                                                        "'8G')"}.get(t) or t.__name__
             raise ProjectError(f"{path}: {where}{k} must be a {kind}, got {type(v).__name__}")
 
 
@@ -75,9 +82,14 @@ def _strings(value: list, what: str, path: Path) -> tuple[str, ...]:
 
 
 def _file(base: Path, rel: str, what: str, path: Path) -> Path:
-    f = (base / rel).resolve()
-    if not f.is_file():
-        raise ProjectError(f"{path}: {what} {rel} not found ({f})")
+    shown = rel if rel.isprintable() and len(rel) <= 200 else repr(rel[:200])   # one line, whatever the name
+    try:
+        f = (base / rel).resolve()
+        found = f.is_file()
+    except (OSError, ValueError) as e:       # a name too long, a NUL in it
+        raise ProjectError(f"{path}: {what} {shown}: {getattr(e, 'strerror', None) or e}") from None
+    if not found:
+        raise ProjectError(f"{path}: {what} {shown} not found" + (f" ({f})" if str(f).isprintable() else ""))
     return f
 
 
@@ -86,9 +98,11 @@ def load_project(path: str | Path) -> Design:
 
     The design's ``check`` runs the cocotb test named in ``[check]`` (if any); its ``origin`` is
     ``project <path>`` and ``project`` the resolved path of the file; ``lut_size`` is ``[build]
-    lut_size``, ``tlut`` ``[build] tlut``, ``transport`` ``[build] transport`` and ``timeout`` is
+    lut_size``, ``tlut`` ``[build] tlut``, ``transport`` ``[build] transport``, ``timeout`` is
     ``[build] timeout`` in seconds (None when not given; a number from
-    :data:`dcsflow.limits.MIN_TIME_LIMIT` to :data:`dcsflow.limits.MAX_TIME_LIMIT`).
+    :data:`dcsflow.limits.MIN_TIME_LIMIT` to :data:`dcsflow.limits.MAX_TIME_LIMIT`) and
+    ``max_memory`` is ``[build] max_memory`` in bytes (None when not given;
+    :func:`dcsflow.limits.check_memory_limit`).
 
     Raises:
         ProjectError: unreadable or malformed file (also: not a regular file, larger than
@@ -137,12 +151,19 @@ def load_project(path: str | Path) -> Design:
             timeout = check_time_limit(timeout, f"{path}: build.timeout")
         except TimeLimitError as e:
             raise ProjectError(str(e)) from None
+    max_memory = build.get("max_memory")
+    if max_memory is not None:
+        try:
+            max_memory = check_memory_limit(max_memory, f"{path}: build.max_memory")
+        except MemoryLimitError as e:
+            raise ProjectError(str(e)) from None
     for k in ("name", "sources"):
         if k not in design:
             raise ProjectError(f"{path}: design.{k} is required")
     name = design["name"]
-    if not name or "/" in name:
-        raise ProjectError(f"{path}: design.name must be a non-empty name without '/'")
+    if not _NAME.fullmatch(name):
+        raise ProjectError(f"{path}: design.name must be 1 to 64 ASCII letters, digits, '_', '-', '.' or '+', "
+                           "starting with a letter or digit (it names the build folder)")
     base = path.resolve().parent
     sources = tuple(_file(base, s, "source", path) for s in _strings(design["sources"], "design.sources", path))
     if not sources:
@@ -169,5 +190,5 @@ def load_project(path: str | Path) -> Design:
                   conventional_chparams=dict(design.get("conventional_chparams", {})),
                   check=chk, description=design.get("description", ""),
                   origin=f"project {path.resolve()}", project=path.resolve(), lut_size=lut_size,
-                  timeout=timeout, tlut=tlut, transport=transport,
+                  timeout=timeout, tlut=tlut, transport=transport, max_memory=max_memory,
                   cache_max_gb=None if max_gb is None else float(max_gb))

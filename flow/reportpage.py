@@ -31,9 +31,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dcsflow.fileio import JSON_LIMIT, load_json_file, write_files_atomic
+from dcsflow.schema import SchemaError, validate
 from dcsflow.scg.buildfolder import BUILD_FORMAT, BUILD_VERSION, sha256_file
 
 from .errors import FlowError
+from .records import PLACEMENT, REPORT
 
 #: the page and the folder of its figures, relative to the build folder
 PAGE = "report.html"
@@ -190,8 +192,9 @@ def load_inputs(build_dir, *, lenient: bool = False, force: bool = False) -> Pag
     _load_firmware(inputs, lenient)
     try:
         pl = load_json_file(b / "tlut" / "placement.json", JSON_LIMIT)
-        inputs.placement = pl if isinstance(pl, dict) and isinstance(pl.get("slices"), list) else None
-    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
+        validate(pl, PLACEMENT)
+        inputs.placement = pl
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError):     # SchemaError too: drawn without it
         inputs.placement = None
     return inputs
 
@@ -209,85 +212,17 @@ def _reader_refusal(b: Path, manifest: dict) -> str:
     return ""
 
 
-def _is_num(x) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool)
-
-
 def _check_report(r: dict, rpath: Path, rebuild: str) -> None:
-    """The keys the page reads have the types it needs (ReportPageError naming the first one that
-    does not). Optional sections may be missing; present ones must be whole."""
-    def bad(key, why):
-        raise ReportPageError(f"{rpath}: malformed report ({key} {why}); {rebuild}")
-
-    for k in ("design", "top", "device"):
-        if not isinstance(r.get(k), str):
-            bad(k, "is not a string")
-    if not isinstance(r.get("params"), dict) or not all(_is_num(w) for w in r["params"].values()):
-        bad("params", "is not {port: width}")
-    for impl in ("conventional", "tlut"):
-        d = r.get(impl)
-        if not isinstance(d, dict):
-            bad(impl, "is missing")
-        for k in ("luts", "ffs", "carry4", "muxf7", "muxf8", "depth"):
-            if not _is_num(d.get(k)):
-                bad(f"{impl}.{k}", "is not a number")
-    be = r.get("backend")
-    if be is not None and not isinstance(be, dict):
-        bad("backend", "is not an object")
-    if be and be.get("rekey") is not None:
-        rk = be["rekey"]
-        for k in ("tluts", "frames_per_rekey", "frames_lower_bound", "icap_words_batched", "icap_words_per_tlut_rmw",
-                  "us_per_word_hwicap"):
-            if not isinstance(rk, dict) or not _is_num(rk.get(k)):
-                bad(f"backend.rekey.{k}", "is not a number")
-        for impl in ("conventional", "tlut"):
-            if not isinstance(be.get(impl), dict) or not _is_num(be[impl].get("slices")):
-                bad(f"backend.{impl}.slices", "is not a number")
-    cf = r.get("cfglut")
-    if cf is not None:
-        for k in ("cfglut5", "chains", "chain_luts", "words", "shift_cycles", "shift_us", "shift_mhz"):
-            if not isinstance(cf, dict) or not _is_num(cf.get(k)):
-                bad(f"cfglut.{k}", "is not a number")
-        for k in ("param_bits", "registers", "param_bit_luts"):   # absent in older cfglut5 reports
-            if isinstance(cf, dict) and k in cf and not _is_num(cf[k]):
-                bad(f"cfglut.{k}", "is not a number")
-        pil = cf.get("param_in_loader")
-        if pil is not None and (not isinstance(pil, dict) or not _is_num(pil.get("param_words"))
-                                or not _is_num(pil.get("luts"))):
-            bad("cfglut.param_in_loader", "is not {param_words, luts, ...}")
-    bl = r.get("baselines")
-    if bl is not None:
-        if not isinstance(bl, dict) or not bl:
-            bad("baselines", "is not a non-empty {name: figures}")
-        for name, d in bl.items():
-            if not isinstance(d, dict):
-                bad(f"baselines.{name}", "is not an object")
-            for k, _ in BASELINE_COLUMNS:
-                if d.get(k) is not None and not _is_num(d[k]):
-                    bad(f"baselines.{name}.{k}", "is not a number")
-            if d.get("seconds") is not None and not _is_num(d["seconds"]):
-                bad(f"baselines.{name}.seconds", "is not a number")
-    vd = r.get("verdict")
-    if vd is not None:
-        if not isinstance(vd, dict) or not isinstance(vd.get("pays"), bool):
-            bad("verdict", "is not {pays, line, reasons}")
-        if not vd["pays"] and not isinstance(vd.get("line"), str):
-            bad("verdict.line", "is not a string")
-    sv = r.get("savings")
-    if sv is not None:
-        if not isinstance(sv, dict):
-            bad("savings", "is not an object")
-        for k in ("slices", "slices_percent", "luts", "ffs"):
-            if not _is_num(sv.get(k)):
-                bad(f"savings.{k}", "is not a number")
-        if sv.get("unexplained_luts") is not None and not _is_num(sv["unexplained_luts"]):
-            bad("savings.unexplained_luts", "is not a number")
-        if not isinstance(sv.get("breakdown", []), list):
-            bad("savings.breakdown", "is not a list")
-        for i, row in enumerate(sv.get("breakdown", [])):
-            if not isinstance(row, dict) or not isinstance(row.get("cause"), str) \
-                    or not _is_num(row.get("luts")) or not _is_num(row.get("ffs")):
-                bad(f"savings.breakdown[{i}]", "is not {cause, label, luts, ffs, how}")
+    """The keys the page reads have the types it needs (:data:`dcsflow.flow.records.REPORT`;
+    ReportPageError naming the first field that does not). Optional sections may be missing; present
+    ones must be whole."""
+    try:
+        validate(r, REPORT)
+        vd = r.get("verdict")
+        if vd is not None and not vd["pays"] and not isinstance(vd.get("line"), str):
+            raise SchemaError("verdict.line", "a string expected when pays is false")
+    except SchemaError as e:
+        raise ReportPageError(f"{rpath}: malformed report (field {e.field}: {e.reason}); {rebuild}") from None
 
 
 def _load_firmware(inputs: PageInputs, lenient: bool) -> None:

@@ -33,6 +33,12 @@ Everything else is read on first use (each reader needs a different part: ``reke
   the imported Vivado template that ``build.json`` key ``template`` names), listed in ``files``; the
   logic-only one's header must name the build's design hash (:func:`check_template_header`).
 
+Every JSON document is checked against its schema (:mod:`dcsflow.scg.records`: types, required
+keys, ranges; unknown keys accepted) before any of its fields is used, and the names it gives that
+must exist elsewhere (a TLUT in the netlist, a frame-map site on the device, the top module) are
+looked up before use; ``template.json``'s top module names the build's design hash (attribute
+``dcs_design_hash``), like every other artifact.
+
 Every refusal is a :class:`BuildFolderError` with a one-line message naming the file. Every JSON
 file is read by :func:`read_json` (the runtime's one JSON reader; :meth:`BuildFolder.read_json` for
 a listed file); :func:`read_manifest` reads ``build.json`` alone, so that a caller may look at it
@@ -50,6 +56,7 @@ from pathlib import Path, PurePosixPath
 from dcsflow.fileio import BITSTREAM_LIMIT, JSON_LIMIT, NETLIST_LIMIT, InputError, load_json_file, open_input, \
     read_input_text
 
+from . import records
 from .bitstream import FrameMemory, frame_runs
 from .device import DEFAULT_PART, FRAME_WORDS, Device, get_device
 from .errors import BitstreamError, BuildFolderError, DeviceError
@@ -87,7 +94,6 @@ MANIFEST_KEYS = ("format", "version", "design", "design_source", "top", "device"
                  "user_params", "files")
 #: ``build.json`` keys that ``report.json`` (listed, hashed) records too: they must agree
 REPORT_KEYS = ("design", "top", "device", "params")
-_HEX64 = re.compile(r"[0-9a-f]{64}")
 _HEADER_HASH = re.compile(r"(?:^|[\s;])design_hash=([0-9a-f]{64})(?=$|[\s;])")
 
 
@@ -374,8 +380,10 @@ class BuildFolder:
         if self.tlut_kind != "cfglut5":
             raise BuildFolderError(f"{self.path}: a {self.tlut_kind} build has no CFGLUT5 chains; build with "
                                    "dcsflow build --tlut cfglut5")
+        doc = records.check(self.read_json("cfglut.json", "CFGLUT5 layout"), records.CFGLUT_LAYOUT,
+                            self.path / "cfglut.json", "CFGLUT5 layout")
         try:
-            lay = layout_from_json(self.read_json("cfglut.json", "CFGLUT5 layout"), f"{self.path}/cfglut.json")
+            lay = layout_from_json(doc, f"{self.path}/cfglut.json")
         except CfglutError as e:
             raise BuildFolderError(str(e)) from None
         if lay.design_hash != self.design_hash:
@@ -483,19 +491,27 @@ class BuildFolder:
         """Top module of the template netlist (``template.json``, Yosys JSON).
 
         Raises:
-            BuildFolderError: not listed, unreadable, no such top module, the PPC hash it records
-                (attribute ``dcs_ppc_sha256``) is not ppc.aig's, or a TLUT of ``ppc.json`` is not
-                a TLUT cell (or parameter-bit flip-flop) of it.
+            BuildFolderError: not listed, unreadable, not a Yosys netlist (:data:`~dcsflow.scg.records.NETLIST`),
+                no such top module, the PPC hash it records (attribute ``dcs_ppc_sha256``) is not
+                ppc.aig's, the design hash it records (attribute ``dcs_design_hash``) is not
+                build.json's, or a TLUT of ``ppc.json`` is not a TLUT cell (or parameter-bit flip-flop) of it.
         """
         p = self.path / "template.json"
         doc = read_json(self._listed("template.json", "template netlist"), "template netlist", limit=NETLIST_LIMIT)
-        try:
-            module = doc["modules"][self.top]
-            cells = module["cells"]
-        except (KeyError, TypeError):
-            raise BuildFolderError(f"{p}: no module {self.top!r} with cells (corrupted template netlist)") from None
-        if (module.get("attributes") or {}).get("dcs_ppc_sha256") != self._digests["ppc.aig"]:
+        module = doc.get("modules", {}).get(self.top) if isinstance(doc.get("modules"), dict) else None
+        if not isinstance(module, dict) or "cells" not in module:
+            raise BuildFolderError(f"{p}: no module {self.top!r} with cells (corrupted template netlist)")
+        records.check(module, records.MODULE, p, f"template netlist (module {self.top})")
+        cells = module["cells"]
+        attrs = module.get("attributes") or {}
+        if attrs.get("dcs_ppc_sha256") != self._digests["ppc.aig"]:
             raise BuildFolderError(f"{self.path}: PPC hash does not match the template netlist (mismatched build folder)")
+        if "dcs_design_hash" not in attrs:
+            raise BuildFolderError(f"{p}: the template netlist names no design hash (written before template.json "
+                                   "recorded it); rebuild with dcsflow build --from outputs")
+        if attrs["dcs_design_hash"] != self.design_hash:
+            raise BuildFolderError(f"{p}: the template netlist of another build (its design hash is not build.json's); "
+                                   "rebuild with dcsflow build --from outputs")
         for cell in self.tlut_entries:
             attrs = (cells[cell].get("attributes") or {}) if cell in cells else {}
             # a cfglut5 build's parameter bits are flip-flops marked dcs_pbit
@@ -516,6 +532,7 @@ class BuildFolder:
         fm = self.read_json("tlut/framemap.json", "frame map", "frame map; run the back end")
         if fm.get("format") != FRAMEMAP_FORMAT or fm.get("version") != FRAMEMAP_VERSION:
             raise BuildFolderError(f"{p}: not a {FRAMEMAP_FORMAT} version {FRAMEMAP_VERSION} file")
+        records.check(fm, records.FRAME_MAP, p, "frame map")
         if fm.get("design_hash") != self.design_hash:
             raise BuildFolderError("design hash of tlut/framemap.json differs from build.json: "
                                    "the frame map belongs to another build")
@@ -531,6 +548,11 @@ class BuildFolder:
             raise BuildFolderError(f"frame map IDCODE 0x{idcode:08X} is not {dev.name}'s", "device")
         if n_out != self.ppc.num_outputs:
             raise BuildFolderError(f"frame map names {n_out} PPC outputs, ppc.aig has {self.ppc.num_outputs}")
+        for t in fm.get("tluts") or ():
+            try:
+                dev.slice(t["site"])
+            except DeviceError as e:
+                raise BuildFolderError(f"{p}: TLUT {t['name'][:60]!r}: {e}") from None
         return fm
 
     @property
@@ -558,7 +580,25 @@ class BuildFolder:
             if len(e) != 4 or e[0] not in far_index or not 0 <= e[1] < FRAME_WORDS \
                     or not 0 <= e[2] < 32 or not 0 <= e[3] < n_out:
                 raise BuildFolderError(f"{p}: frame map entry {list(e)} out of range")
+        bits = [e[:3] for e in entries]
+        if len(set(bits)) != len(bits) or set(bits) != self._tlut_bits():
+            raise BuildFolderError(f"{p}: the frame map's entries are not the INIT bits of its TLUTs (one missing, "
+                                   "added or given twice)")
         return sorted(entries)
+
+    def _tlut_bits(self) -> set:
+        """The configuration bits ``(far, word, bit)`` of the INITs of the frame map's TLUTs: all 64 of
+        a LUT6 TLUT, INIT[31:0] of a ``X5LUT`` and INIT[63:32] of the ``X6LUT`` of a pair (the one
+        with ``input_pins``; :func:`dcsflow.scg.device.Device.lut_bits`)."""
+        out: set = set()
+        for t in self.framemap_tluts:
+            try:
+                locs = self.device.lut_bits(t["site"], t["bel"][0] + "6LUT")
+            except DeviceError as e:
+                raise BuildFolderError(f"{self.path}/tlut/framemap.json: {e}") from None
+            half = locs[:32] if t["bel"][1] == "5" else locs[32:] if "input_pins" in t else locs
+            out.update(tuple(x) for x in half)
+        return out
 
     @property
     def framemap_tluts(self) -> list[dict]:
@@ -632,10 +672,6 @@ class BuildFolder:
         check_template_header(self._listed(name, "template configuration"), self.design_hash)
 
 
-def _widths(v) -> bool:
-    return isinstance(v, dict) and all(isinstance(k, str) and type(w) is int and w > 0 for k, w in v.items())
-
-
 def _check_manifest(root: Path, bj: Path, manifest: dict, digests: dict[str, str],
                     replacing_import: bool = False) -> None:
     """Every field of ``build.json`` that a reader may use is well-formed and agrees with the hashed
@@ -646,15 +682,10 @@ def _check_manifest(root: Path, bj: Path, manifest: dict, digests: dict[str, str
     missing = [k for k in MANIFEST_KEYS if k not in manifest]
     if missing:
         raise bad(f"no {', '.join(missing)}")
-    for k in ("design", "top", "device"):
-        if not isinstance(manifest[k], str) or not manifest[k]:
-            raise bad(f"{k} is not a name")
-    if not isinstance(manifest["design_hash"], str) or not _HEX64.fullmatch(manifest["design_hash"]):
-        raise bad("design_hash is not a SHA-256 in lower-case hex")
-    if not _widths(manifest["params"]):
-        raise bad("params is not a map of port names to widths")
-    if manifest["user_params"] is not None and not _widths(manifest["user_params"]):
-        raise bad("user_params is neither null nor a map of port names to widths")
+    try:
+        records.BUILD_MANIFEST.check(manifest, "")
+    except records.SchemaError as e:
+        raise bad(f"field {e.field}: {e.reason}") from None
     src = manifest["design_source"]
     need = {"installed": "name", "project": "path", "files": None}
     kind = src.get("kind") if isinstance(src, dict) else None
@@ -671,7 +702,8 @@ def _check_manifest(root: Path, bj: Path, manifest: dict, digests: dict[str, str
     if not replacing_import:
         _check_import(root, bj, manifest, digests)
     if "report.json" in digests:
-        rep = read_json(root / "report.json", "build report")
+        rep = records.check(read_json(root / "report.json", "build report"), records.REPORT_LINK,
+                            root / "report.json", "build report")
         for k in REPORT_KEYS:
             if rep.get(k) != manifest[k]:
                 raise BuildFolderError(f"{root}: build.json and report.json name another {k} "
@@ -706,6 +738,7 @@ def _check_import(root: Path, bj: Path, manifest: dict, digests: dict[str, str])
     rec = read_json(root / IMPORT_RECORD, "import record")
     if rec.get("format") != IMPORT_FORMAT or rec.get("version") != IMPORT_VERSION:
         raise BuildFolderError(f"{root}/{IMPORT_RECORD}: not a {IMPORT_FORMAT} version {IMPORT_VERSION} record")
+    records.check(rec, records.IMPORT_RECORD, root / IMPORT_RECORD, "import record")
     for key, mine in (("design_hash", manifest["design_hash"]), ("device", manifest["device"]),
                       ("bitstream_sha256", t["bitstream_sha256"])):
         if rec.get(key) != mine:
@@ -775,6 +808,7 @@ def load_build(path, manifest: dict | None = None, *, replacing_import: bool = F
     pj = read_json(root / "ppc.json", "PPC manifest")
     if pj.get("format") != PPC_FORMAT or pj.get("version") != PPC_VERSION:
         raise BuildFolderError(f"{root}: ppc.json is not a {PPC_FORMAT} version {PPC_VERSION} manifest")
+    records.check(pj, records.PPC_MANIFEST, root / "ppc.json", "PPC manifest")
     if pj.get("sha256") != digests["ppc.aig"]:
         raise BuildFolderError(f"{root}: PPC hash does not match ppc.json (ppc.aig of another build: "
                                "mismatched build folder)")

@@ -224,9 +224,16 @@ def _cmd_bit_diff(a) -> int:
 
 
 def _cmd_bit_frames(a) -> int:
-    from dcsflow.fileio import check_output_file, write_text_atomic
+    import errno
+
+    from dcsflow.fileio import OutputError, check_output_file, write_text_atomic
+
+    from .buildfolder import build_folder_of
 
     check_output_file(a.output, inputs=[a.file])        # before the (slow) parse: never the input
+    inside = build_folder_of(a.output)
+    if inside is not None:     # never over a file of a build, and the frames may hold key material
+        raise OutputError(a.output, f"it is inside the build folder {inside}; write it elsewhere", errno.EINVAL)
     bs = _load(a.file, allow_unchecked=a.allow_unchecked)
     fars = list(bs.device.frame_addresses) if a.all_frames else None
     try:                 # the frames of a specialized bitstream hold key material: keep them private

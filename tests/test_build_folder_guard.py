@@ -134,11 +134,11 @@ def test_build_interrupted_before_its_first_stage_is_still_a_build_folder(dcsflo
 
 # ------------------------------------------------------------------ the lock
 def _hold(folder: Path, pid_text: str | None = None):
-    """Take the folder's lock in this process (as another dcsflow would); returns the fd."""
-    fd = os.open(folder / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+    """Take the folder's lock in this process (as another dcsflow would: a lock on the folder itself,
+    its pid in the lock file); returns the folder's fd."""
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
     fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    os.ftruncate(fd, 0)
-    os.write(fd, (pid_text if pid_text is not None else f"{os.getpid()}\nbuild\n").encode())
+    (folder / LOCK_FILE).write_text(pid_text if pid_text is not None else f"{os.getpid()}\nbuild\n")
     return fd
 
 
@@ -197,6 +197,47 @@ def test_lock_dies_with_its_holder(tmp_path):
         p.send_signal(signal.SIGKILL)
         p.wait()
     with locked_folder(tmp_path):           # no stale lock after a SIGKILL
+        pass
+
+
+def _empty_folder(folder: Path) -> None:
+    """Delete every file and subfolder in ``folder`` (the folder itself stays)."""
+    for p in folder.iterdir():
+        if p.is_dir() and not p.is_symlink():
+            shutil.rmtree(p)
+        else:
+            p.unlink()
+
+
+def test_deleting_every_file_of_a_held_folder_keeps_it_locked(dcsflow, tmp_path):
+    """A build in its front end (a Yosys that waits) holds its folder; deleting every file in the
+    folder, the lock file too, does not let a second build in."""
+    out = tmp_path / "b"
+    started = tmp_path / "yosys.started"
+    slow = tmp_path / "slowyosys"
+    slow.write_text(f"#!/bin/sh\ntouch '{started}'\nsleep 60\n")
+    slow.chmod(slow.stat().st_mode | stat.S_IXUSR)
+    first = subprocess.Popen([sys.executable, "-m", "dcsflow.flow", "build", str(KEYXOR), "--out", str(out),
+                              "--quiet"], env={**os.environ, "DCSFLOW_YOSYS": str(slow)},
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not started.exists() and first.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert started.exists(), first.stderr.read() if first.poll() is not None else "no yosys run"
+        assert (out / LOCK_FILE).is_file() and (out / FOLDER_RECORD).is_file()
+        _empty_folder(out)
+        assert list(out.iterdir()) == []
+        line = one_line_error(dcsflow("build", KEYXOR, "--out", out, "--quiet", env=_fake_yosys(tmp_path)))
+        assert line == f"error: build folder {out} is in use by another dcsflow build", line
+        with pytest.raises(FolderInUse):
+            with locked_folder(out, "import"):
+                pass
+        assert first.poll() is None, "the first build ended"
+    finally:
+        first.send_signal(signal.SIGTERM)
+        first.communicate(timeout=60)
+    with locked_folder(out):               # released once the first build ended
         pass
 
 

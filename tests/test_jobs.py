@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from _signals import session_processes
 from dcsflow import steps
 from dcsflow.flow.jobs import Jobs, JobsError, check_jobs, default_jobs, machine_cores
 
@@ -173,26 +174,10 @@ def test_report_records_where_the_time_went(tmp_path):
     assert rep2["timing"]["stages"]["tmap"]["reused"] and not rep2["timing"]["stages"]["backend"]["reused"]
 
 
-def _session(sid: int) -> list[int]:
-    """Processes of session ``sid`` other than its leader, zombies aside (the build started with
-    its own session: its workers and every tool they or it run)."""
-    pids = []
-    for p in Path("/proc").iterdir():
-        if not p.name.isdigit() or int(p.name) == sid:
-            continue
-        try:
-            fields = (p / "stat").read_text().rsplit(")", 1)[-1].split()
-        except OSError:
-            continue
-        if int(fields[3]) == sid and fields[0] != "Z":
-            pids.append(int(p.name))
-    return pids
-
-
 def _tools(sid: int) -> list[int]:
     """External tools (not Python) in session ``sid``."""
     out = []
-    for pid in _session(sid):
+    for pid in session_processes(sid):
         try:
             exe = os.path.basename(os.readlink(f"/proc/{pid}/exe"))
         except OSError:
@@ -222,10 +207,10 @@ def test_interrupt_during_parallel_steps_ends_every_child(tmp_path, sig, status,
     err = p.communicate(timeout=60)[1]
     assert p.returncode == status and word in err and "Traceback" not in err, err
     for _ in range(50):
-        if not _session(p.pid):
+        if not session_processes(p.pid):
             break
         time.sleep(0.1)
-    assert not _session(p.pid), "processes of the build left running"
+    assert not session_processes(p.pid), "processes of the build left running"
     assert not (out / "build.json").exists() and not (out / "report.json").exists()
     assert not (out / "stages" / "tmap.json").exists()
 

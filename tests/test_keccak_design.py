@@ -76,7 +76,7 @@ def test_cavp_files_read_completely():
     ("Len = 8\nMsg = e9\nMD = 00\n", ":1: a SHA3-256 digest has 32 bytes"),
     ("Len = 16\nMsg = e9\nMD = " + "00" * 32 + "\n", ":1: Msg has 1 bytes, Len says 16 bits"),
     ("Len = 4\nMsg = e0\nMD = " + "00" * 32 + "\n", ":1: message of 4 bits"),
-    ("Msg = zz\nOutput = 00\n", ":1: not a hex byte string"),
+    ("Msg = zz\nOutput = 00\n", ":1: Msg is not a hex byte string"),
     ("[Outputlen = 16]\n\nMsg = 00\nOutput = 00\n", "Outputlen 16 bits does not match"),
     ("Key = " + "00" * 33 + "\nMsg = \nOutput = 00\n", "KMAC128 key of 33 bytes"),
     ("Key = 00\nS = " + "00" * 158 + "\nMsg = \nOutput = 00\n", "customization string of 158 bytes"),

@@ -182,7 +182,7 @@ def test_bad_types_and_lengths():
      "ciphertext of 0 bytes"),
     ("initialize with:\nkey: 00\nnonce: 01\nassociated data:\nplaintext:\n", ":5:", "ends inside"),
     ("initialize with:\nnonce: 01\n", ":2:", "out of place"),
-    ("hello\n", ":1:", "unexpected line"),
+    ("hello\n", ":1:", "not a line of the format"),
 ])
 def test_vector_reader_errors(text, where, what):
     with pytest.raises(VectorFileError) as e:

@@ -248,13 +248,13 @@ def test_bad_build_folders_refused(small_build, tmp_path, dcsflow, case):
         want = "not a folder"
     elif case == "malformed savings":
         _set(b, savings={**SAVINGS, "luts": "many"})
-        want = "malformed report (savings.luts is not a number)"
+        want = "malformed report (field savings.luts: a number expected, got a string)"
     elif case == "malformed cfglut":
         _set(b, cfglut={"cfglut5": 4, "chains": 2, "chain_luts": 2, "words": "many"})
-        want = "malformed report (cfglut.words is not a number)"
+        want = "malformed report (field cfglut.words: a number expected, got a string)"
     elif case == "malformed verdict":
         _set(b, verdict={"pays": False, "line": None, "reasons": []})
-        want = "malformed report (verdict.line is not a string)"
+        want = "malformed report (field verdict.line: a string expected when pays is false)"
     else:
         bj = json.loads((b / "build.json").read_text())
         bj["version"] = 1

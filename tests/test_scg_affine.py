@@ -101,5 +101,5 @@ def test_tampered_record_is_refused(syn, tmp_path):
     rec["cols"] = [99]
     (root / "ppc.json").write_text(json.dumps(doc))
     reseal(root)
-    with pytest.raises(BuildFolderError, match="malformed affine"):
+    with pytest.raises(BuildFolderError, match=r"malformed PPC manifest \(field affine\..*\.cols\[0\]: out of range"):
         affine_rows(bf.load_build(root))

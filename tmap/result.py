@@ -76,31 +76,37 @@ class MapResult:
 
     def write(self, out_dir) -> list[Path]:
         """Write ``netlist.json``, ``netlist.blif``, ``ppc.aig`` and ``ppc.json`` into ``out_dir``
-        (created if needed; each file written atomically). All four or none: when one cannot be
-        written, the others of the set are removed too (no new netlist beside an old PPC).
-        Returns the paths.
+        (created if needed) as one group (:func:`dcsflow.fileio.write_files_atomic`): all four or
+        none. When one cannot be written (a full disk, an interrupt), every file of an earlier run
+        stays as it was and no folder is left created; should the renames at the end fail half-way,
+        all four are removed (never a new netlist beside an old PPC). Returns the paths.
 
         Raises:
-            OSError: the folder or a file cannot be written (``filename`` names it).
+            OSError: the folder or a file cannot be written (``filename`` names it;
+                :class:`dcsflow.fileio.OutputError`).
         """
-        from dcsflow.fileio import write_bytes_atomic, write_text_atomic  # flow is installed with tmap
+        from dcsflow.fileio import write_files_atomic  # flow is installed with tmap
 
         d = Path(out_dir)
-        paths = [d / "netlist.json", d / "netlist.blif", d / "ppc.aig", d / "ppc.json"]
-        texts = [json.dumps(self.netlist.to_json_obj()) + "\n", self.netlist.to_blif(), self.ppc.to_bytes(),
-                 json.dumps(self.manifest(), indent=1) + "\n"]
+        files = {d / "netlist.json": json.dumps(self.netlist.to_json_obj()) + "\n", d / "netlist.blif": self.netlist.to_blif(),
+                 d / "ppc.aig": self.ppc.to_bytes(), d / "ppc.json": json.dumps(self.manifest(), indent=1) + "\n"}
+        before = {p: _identity(p) for p in files}
         try:
-            d.mkdir(parents=True, exist_ok=True)
-            for path, data in zip(paths, texts):
-                if isinstance(data, bytes):
-                    write_bytes_atomic(path, data)
-                else:
-                    write_text_atomic(path, data)
+            return write_files_atomic(files)
         except BaseException:
-            for path in paths:
-                try:
-                    path.unlink()
-                except OSError:
-                    pass
+            if any(_identity(p) != before[p] for p in files):     # some replaced, some not: none
+                for p in files:
+                    try:
+                        p.unlink()
+                    except OSError:
+                        pass
             raise
-        return paths
+
+
+def _identity(path: Path) -> tuple | None:
+    """(inode, modification time) of ``path``, None when there is none: a file replaced has another."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_ino, st.st_mtime_ns

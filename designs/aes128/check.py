@@ -58,4 +58,4 @@ def aes_check(build, options: CheckOptions) -> DesignCheck:
         raise CheckError(f"{options.vectors}: no [ENCRYPT] records")
     index = {id(v): i for i, v in enumerate(vecs)}
     groups = [({KEY_PORT: int.from_bytes(k, "big")}, [index[id(v)] for v in vs]) for k, vs in group_vectors(vecs)]
-    return DesignCheck(vecs, groups, lambda v: v.source, run_group)
+    return DesignCheck(vecs, groups, lambda v: v.source, run_group, vector_file=options.vectors)

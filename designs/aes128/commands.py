@@ -13,6 +13,7 @@ from rich.table import Table
 
 from dcsflow.flow.errors import FlowError
 from dcsflow.flow.termout import table_console
+from dcsflow.flow.clitypes import ASCII_INT
 
 from . import sim
 from .vectors import KAT_FILES, kat_dir, read_rsp
@@ -54,7 +55,7 @@ def sim_command(name: str) -> click.Command:
     @click.command(name)
     @click.option("--vectors", type=click.Path(dir_okay=False), default=None,
                   help="One CAVP .rsp file (default: the four AES-128 ECB KAT files).")
-    @click.option("--stall", "stall_seed", type=int, default=None, metavar="SEED",
+    @click.option("--stall", "stall_seed", type=ASCII_INT, default=None, metavar="SEED",
                   help="Random gaps on s_valid and m_ready (seeded), to exercise the handshake.")
     @click.option("--buffer-key", is_flag=True, hidden=True)
     @click.option("--simulator", default="icarus", hidden=True)

@@ -6,7 +6,9 @@ Vectors", aesavs.pdf appendices B-E) as shipped by the PyPI package ``cryptograp
 ``cryptography_vectors/ciphers/AES/ECB/``. Nothing is retyped: the files are parsed at run time.
 
 Response-file format: ``[ENCRYPT]`` / ``[DECRYPT]`` sections; records of ``COUNT = n``,
-``KEY = hex``, ``PLAINTEXT = hex``, ``CIPHERTEXT = hex``; ``#`` comments.
+``KEY = hex``, ``PLAINTEXT = hex``, ``CIPHERTEXT = hex``; ``#`` comments. A file is read as untrusted
+input by the one vector-file reader (:mod:`dcsflow.vectorfile`): a message names the file, the line
+and the reason, never the line's text (a malformed ``KEY`` line is a key).
 """
 
 from __future__ import annotations
@@ -15,14 +17,15 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from dcsflow.fileio import TEXT_LIMIT, package_folder, read_input_text
+from dcsflow.fileio import package_folder
+from dcsflow.vectorfile import decimal, hex_bytes, read_text, text_lines
 
 from .errors import VectorFileError
 
 #: the four KAT files, in the order they are run
 KAT_FILES = ("ECBGFSbox128.rsp", "ECBKeySbox128.rsp", "ECBVarKey128.rsp", "ECBVarTxt128.rsp")
 
-_LINE = re.compile(r"^(COUNT|KEY|PLAINTEXT|CIPHERTEXT)\s*=\s*([0-9A-Fa-f]*)\s*$")
+_LINE = re.compile(r"(COUNT|KEY|PLAINTEXT|CIPHERTEXT)[ \t]*=[ \t]*([0-9A-Fa-f]*)")
 
 
 @dataclass(frozen=True)
@@ -49,13 +52,12 @@ def read_rsp(path: str | Path, section: str = "ENCRYPT") -> list[Vector]:
     """Records of one CAVP response file in ``[section]`` (ENCRYPT or DECRYPT).
 
     Raises:
-        VectorFileError: unreadable file, a field that is not 16 bytes of hex, an incomplete record.
+        VectorFileError: unreadable file (not a regular file, too large, not UTF-8), a line that is
+            not a record line, a field that is not 16 bytes of hex, a COUNT that is not a number up
+            to 10^9, an incomplete record (one line ``file:line: reason``).
     """
     path = Path(path)
-    try:
-        lines = read_input_text(path, TEXT_LIMIT, "vector file").splitlines()
-    except OSError as e:
-        raise VectorFileError(f"{path}: {e.strerror}") from None
+    lines = text_lines(read_text(path, VectorFileError))
     out: list[Vector] = []
     cur: dict = {}
     sec = None
@@ -66,12 +68,12 @@ def read_rsp(path: str | Path, section: str = "ENCRYPT") -> list[Vector]:
         if set(cur) != {"COUNT", "KEY", "PLAINTEXT", "CIPHERTEXT"}:
             raise VectorFileError(f"{path}:{lineno}: incomplete record (have {', '.join(sorted(cur))})")
         if sec == section:
-            out.append(Vector(f"{path.name}:{sec}:{int(cur['COUNT'])}",
+            out.append(Vector(f"{path.name}:{sec}:{cur['COUNT']}",
                               cur["KEY"], cur["PLAINTEXT"], cur["CIPHERTEXT"]))
         cur.clear()
 
     for n, line in enumerate(lines, 1):
-        t = line.strip()
+        t = line.strip(" \t\r")
         if not t or t.startswith("#"):
             if not t:
                 flush(n)
@@ -80,17 +82,17 @@ def read_rsp(path: str | Path, section: str = "ENCRYPT") -> list[Vector]:
             flush(n)
             sec = t[1:-1]
             continue
-        m = _LINE.match(t)
+        m = _LINE.fullmatch(t)
         if not m:
-            raise VectorFileError(f"{path}:{n}: unexpected line {t[:40]!r}")
+            raise VectorFileError(f"{path}:{n}: not a record line (COUNT, KEY, PLAINTEXT or CIPHERTEXT = hex)")
         k, v = m.groups()
         if k == "COUNT":
             flush(n)
-            cur[k] = v
+            cur[k] = decimal(v, f"{path}:{n}", "COUNT", VectorFileError)
         else:
             if len(v) != 32:
                 raise VectorFileError(f"{path}:{n}: {k} must be 32 hex digits, got {len(v)}")
-            cur[k] = bytes.fromhex(v)
+            cur[k] = hex_bytes(v, f"{path}:{n}", k, VectorFileError, 16)
     flush(len(lines))
     return out
 

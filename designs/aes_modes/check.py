@@ -99,4 +99,4 @@ def aes_modes_check(build, options: CheckOptions) -> DesignCheck:
     vecs = read_vectors(options.vectors) if options.vectors else default_vectors()
     index = {id(v): i for i, v in enumerate(vecs)}
     groups = [({"key": int.from_bytes(k, "big")}, [index[id(v)] for v in vs]) for k, vs in group_vectors(vecs)]
-    return DesignCheck(vecs, groups, lambda v: v.source, run_group)
+    return DesignCheck(vecs, groups, lambda v: v.source, run_group, vector_file=options.vectors)

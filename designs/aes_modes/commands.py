@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from dcsflow.flow.termout import table_console
+from dcsflow.flow.clitypes import ASCII_INT
 
 from . import sim
 from . import vectors as V
@@ -100,7 +101,7 @@ def sim_command() -> click.Command:
                   help="One file instead: CMAC (nist-800-38b-aes128.txt or CMACGenAES128.rsp format) or a CAVS "
                        "GCM .rsp file (encryption or decryption).")
     @click.option("--conventional", is_flag=True, help="Simulate the conventional build's RTL (KEY_TABLE=0).")
-    @click.option("--stall", "stall_seed", type=int, default=None, metavar="SEED",
+    @click.option("--stall", "stall_seed", type=ASCII_INT, default=None, metavar="SEED",
                   help="Random gaps on s_valid and m_ready (seeded), to exercise the handshake.")
     def cmd(mode, vectors, conventional, stall_seed):
         """Simulate the RTL on the NIST CMAC and GCM known answers with Icarus; prints a table and

@@ -21,8 +21,10 @@ full 128-bit tag. The others are counted per reason in :attr:`VectorSet.skipped`
 files: 5250 records with an IV of 8 or 1024 bits and 2250 with a tag shorter than 128 bits each;
 375 records kept of each).
 
-Malformed input raises :class:`~dcsflow.designs.aes_modes.errors.VectorFileError` with one line
-``file:line: reason``.
+Files are read as untrusted input by the one vector-file reader (:mod:`dcsflow.vectorfile`: size
+limit, UTF-8 checked, numbers bounded before conversion). Malformed input raises
+:class:`~dcsflow.designs.aes_modes.errors.VectorFileError` with one line ``file:line: reason`` that
+never quotes the line, a value or a field name taken from the file.
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dcsflow.fileio import TEXT_LIMIT, InputError as FileInputError, package_folder, read_input_text
+from dcsflow.fileio import TEXT_LIMIT, package_folder
+from dcsflow.vectorfile import decimal, hex_bytes, read_text as read_vector_text, text_lines
 
 from .errors import VectorFileError
 
@@ -45,9 +48,11 @@ GCM_DECRYPT_FILE = "ciphers/AES/GCM/gcmDecrypt128.rsp"
 #: what the core takes, in bits: key, GCM IV, tag
 KEEP = {"key": 128, "iv": 96, "tag": 128}
 
-_LINE = re.compile(r"^([A-Za-z]+)\s*=\s*(\S*)\s*$")
-_HEX = re.compile(r"^[0-9A-Fa-f]*$")
-_HEADER = re.compile(r"^\[\s*([A-Za-z]+)\s*=\s*(\S+)\s*\]$")
+_LINE = re.compile(r"([A-Za-z]+)[ \t]*=[ \t]*([!-~]*)")
+_HEADER = re.compile(r"\[[ \t]*([A-Za-z]+)[ \t]*=[ \t]*([!-~]+?)[ \t]*\]")
+#: the largest value of each decimal field: a count, byte lengths (Klen, Mlen, Tlen) and the bit
+#: lengths of the GCM section headers, each at most what a vector file can hold
+_MAX = {"count": 10 ** 9, "klen": TEXT_LIMIT, "mlen": TEXT_LIMIT, "tlen": TEXT_LIMIT, "bits": 8 * TEXT_LIMIT}
 
 #: CMAC field spellings -> canonical name (the SP 800-38B examples file and the CAVP CMACGen files)
 _CMAC_FIELDS = {"COUNT": "count", "Count": "count", "KEY": "key", "Key": "key", "MESSAGE": "msg",
@@ -126,16 +131,12 @@ def cavp_dir() -> Path:
     return package_folder("cryptography_vectors", error=VectorFileError, need="the NIST CMAC and GCM vectors")
 
 
-def _hex(value: str, where: str) -> bytes:
-    if not _HEX.match(value) or len(value) % 2:
-        raise VectorFileError(f"{where}: not a hex byte string")
-    return bytes.fromhex(value)
+def _hex(value: str, where: str, key: str) -> bytes:
+    return hex_bytes(value, where, _SPELLING.get(key, key), VectorFileError)
 
 
-def _int(value: str, where: str) -> int:
-    if not value.isdigit():
-        raise VectorFileError(f"{where}: not a decimal number")
-    return int(value)
+def _int(value: str, where: str, key: str) -> int:
+    return decimal(value, where, _SPELLING.get(key, key), VectorFileError, _MAX.get(key, _MAX["bits"]))
 
 
 def _records(text: str, name: str, names: dict, flag: str | None = None):
@@ -145,8 +146,8 @@ def _records(text: str, name: str, names: dict, flag: str | None = None):
     headers: dict = {}
     fields: dict = {}
     first = 0
-    for n, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
+    for n, raw in enumerate(text_lines(text), 1):
+        line = raw.strip(" \t\r")
         if not line or line.startswith("#"):
             if fields:
                 yield first, fields, dict(headers)
@@ -156,7 +157,7 @@ def _records(text: str, name: str, names: dict, flag: str | None = None):
             if fields:
                 yield first, fields, dict(headers)
                 fields = {}
-            m = _HEADER.match(line)
+            m = _HEADER.fullmatch(line)
             if not m:
                 raise VectorFileError(f"{name}:{n}: expected a section header '[Name = value]'")
             headers[m.group(1)] = (m.group(2), n)
@@ -166,17 +167,18 @@ def _records(text: str, name: str, names: dict, flag: str | None = None):
         elif line == "FAIL":
             raise VectorFileError(f"{name}:{n}: FAIL in a file that is not a GCM decryption file")
         else:
-            m = _LINE.match(line)
+            m = _LINE.fullmatch(line)
             if not m:
                 raise VectorFileError(f"{name}:{n}: expected 'Name = value'")
             if m.group(1) not in names:
-                raise VectorFileError(f"{name}:{n}: unknown field {m.group(1)!r}")
+                # not named: an unknown name may be a key with a typo
+                raise VectorFileError(f"{name}:{n}: unknown field (known: {', '.join(sorted(names))})")
             key, value = names[m.group(1)], m.group(2)
         if key == "count" and fields:
             yield first, fields, dict(headers)
             fields = {}
         if key in fields:
-            raise VectorFileError(f"{name}:{n}: {key if key == flag else line.split('=')[0].strip()} "
+            raise VectorFileError(f"{name}:{n}: {key if key == flag else _SPELLING.get(key, key)} "
                                   f"given twice in one record")
         if not fields:
             first = n
@@ -209,20 +211,21 @@ def parse_cmac(text: str, name: str = "<text>") -> VectorSet:
             continue
         _need(f, ("key", "msg", "tag"), name, first)
         if "count" in f:
-            _int(f["count"][0], f"{name}:{f['count'][1]}")
-        key = _hex(f["key"][0], f"{name}:{f['key'][1]}")
-        msg = _hex(f["msg"][0], f"{name}:{f['msg'][1]}")
-        tag = _hex(f["tag"][0], f"{name}:{f['tag'][1]}")
+            _int(f["count"][0], f"{name}:{f['count'][1]}", "count")
+        key = _hex(f["key"][0], f"{name}:{f['key'][1]}", "key")
+        msg = _hex(f["msg"][0], f"{name}:{f['msg'][1]}", "msg")
+        tag = _hex(f["tag"][0], f"{name}:{f['tag'][1]}", "tag")
         if "mlen" in f:
-            mlen = _int(f["mlen"][0], f"{name}:{f['mlen'][1]}")
+            mlen = _int(f["mlen"][0], f"{name}:{f['mlen'][1]}", "mlen")
             if mlen == 0 and msg == b"\0":
                 msg = b""
             if len(msg) != mlen:
                 raise VectorFileError(f"{name}:{f['msg'][1]}: message has {len(msg)} bytes, Mlen says {mlen}")
         for k, data, what in (("klen", key, "key"), ("tlen", tag, "tag")):
-            if k in f and _int(f[k][0], f"{name}:{f[k][1]}") != len(data):
-                raise VectorFileError(f"{name}:{f[k][1]}: {what} has {len(data)} bytes, "
-                                      f"{k.capitalize()} says {f[k][0]}")
+            if k in f:
+                said = _int(f[k][0], f"{name}:{f[k][1]}", k)
+                if said != len(data):
+                    raise VectorFileError(f"{name}:{f[k][1]}: {what} has {len(data)} bytes, {k.capitalize()} says {said}")
         if not tag:
             raise VectorFileError(f"{name}:{f['tag'][1]}: empty tag")
         if 8 * len(key) != KEEP["key"]:
@@ -262,17 +265,17 @@ def parse_gcm(text: str, name: str = "<text>", decrypt: bool = False) -> VectorS
         if not fail and "pt" not in f:
             raise VectorFileError(f"{name}:{first}: record without PT" + (" or FAIL" if decrypt else ""))
         if "count" in f:
-            _int(f["count"][0], f"{name}:{f['count'][1]}")
-        data = {k: _hex(v, f"{name}:{line}") for k, (v, line) in f.items() if k not in ("count", "FAIL")}
+            _int(f["count"][0], f"{name}:{f['count'][1]}", "count")
+        data = {k: _hex(v, f"{name}:{line}", k) for k, (v, line) in f.items() if k not in ("count", "FAIL")}
         for h, (value, hline) in headers.items():
             if h not in _GCM_HEADERS:
-                raise VectorFileError(f"{name}:{hline}: unknown section header {h!r}")
-            bits = _int(value, f"{name}:{hline}")
+                raise VectorFileError(f"{name}:{hline}: unknown section header (known: {', '.join(_GCM_HEADERS)})")
+            bits = _int(value, f"{name}:{hline}", h)
             k = _GCM_HEADERS[h]
             for k2 in ((k, "ct") if k == "pt" else (k,)):
                 if k2 in data and 8 * len(data[k2]) != bits:
                     raise VectorFileError(f"{name}:{f[k2][1]}: {_SPELLING[k2]} has {8 * len(data[k2])} bits, "
-                                          f"the section header [{h} = {value}] says {bits}")
+                                          f"the section header [{h} = {bits}] says {bits}")
         if "pt" in data and len(data["pt"]) != len(data["ct"]):
             raise VectorFileError(f"{name}:{f['ct'][1]}: CT has {len(data['ct'])} bytes, PT {len(data['pt'])}")
         if not data["tag"]:
@@ -293,20 +296,14 @@ def parse_gcm(text: str, name: str = "<text>", decrypt: bool = False) -> VectorS
 
 
 def read_text(path: str | Path) -> str:
-    """The text of one vector file (ASCII, at most TEXT_LIMIT bytes), for the parsers.
+    """The text of one vector file (at most TEXT_LIMIT bytes, UTF-8: :func:`dcsflow.vectorfile.read_text`),
+    for the parsers.
 
     Raises:
-        VectorFileError: unreadable, not a regular file, too large, not ASCII (one line naming the file).
+        VectorFileError: unreadable, not a regular file, too large, not UTF-8 (one line naming the
+            file, and for bad text the line and column of the first byte that is not UTF-8).
     """
-    p = Path(path)
-    try:
-        return read_input_text(p, TEXT_LIMIT, "vector file", encoding="ascii")
-    except FileInputError as e:     # not a regular file, too large: its message names the file
-        raise VectorFileError(str(e) if str(p) in str(e) else f"{p}: {e}") from None
-    except OSError as e:
-        raise VectorFileError(f"{p}: {e.strerror or e}") from None
-    except UnicodeDecodeError:
-        raise VectorFileError(f"{p}: not a text (ASCII) vector file") from None
+    return read_vector_text(path, VectorFileError)
 
 
 def read_cmac(path: str | Path) -> VectorSet:

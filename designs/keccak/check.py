@@ -254,4 +254,4 @@ def keccak_check(build, options: CheckOptions) -> DesignCheck:
     first = next(iter(groups))
     groups[first] = hashes + groups[first]
     return DesignCheck(vecs, [(user_params(k, c), idx) for (k, c), idx in groups.items()],
-                       lambda v: v.source, run_group)
+                       lambda v: v.source, run_group, vector_file=options.vectors)

@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from dcsflow.flow.termout import table_console
+from dcsflow.flow.clitypes import ASCII_INT
 
 from . import hashvec
 from . import vectors as keyak_vectors
@@ -113,7 +114,7 @@ def sim_command() -> click.Command:
     @click.option("--conventional", is_flag=True,
                   help="Simulate KEY_STATE=0 (KMAC128 absorbs its key block, the key pack is formed from "
                        "the key port; the conventional build) instead of KEY_STATE=1 (the TLUT build's).")
-    @click.option("--stall", "stall_seed", type=int, default=None, metavar="SEED",
+    @click.option("--stall", "stall_seed", type=ASCII_INT, default=None, metavar="SEED",
                   help="Random gaps on s_valid and m_ready (seeded), to exercise the handshake.")
     def cmd(mode, vectors, conventional, stall_seed):
         """Simulate keccak_core's RTL with Icarus on the NIST CAVP SHA3-256 / SHAKE128 files,

@@ -15,7 +15,10 @@ is computed when needed by pycryptodome's ``Crypto.Hash.KMAC128`` (an independen
 implementation; it refuses keys shorter than 16 bytes) on seeded random keys, customization
 strings and messages, so that no expected value is typed or produced by this project's model.
 
-Monte Carlo files (``*Monte.rsp``) chain 100,000 hashes and are not read.
+Monte Carlo files (``*Monte.rsp``) chain 100,000 hashes and are not read. Files are read as
+untrusted input by the one vector-file reader (:mod:`dcsflow.vectorfile`: size limit, UTF-8
+checked, lengths bounded before conversion); a message names the file, the line and the reason,
+never the line's text or a value.
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from dcsflow.fileio import TEXT_LIMIT, package_folder, read_input_text
+from dcsflow.fileio import TEXT_LIMIT, package_folder
+from dcsflow.vectorfile import decimal, hex_bytes, read_text, text_lines
 
 from .errors import VectorFileError
 
@@ -40,8 +44,9 @@ CAVP_FILES = {
 #: message bytes (what the test bench holds: 8192 words)
 MAX_KEY, MAX_CUSTOM, MAX_OUT, MAX_MESSAGE = 32, 157, 0xFFFF, 8192 * 8
 
-_LINE = re.compile(r"^([A-Za-z]+)\s*=\s*(\S*)\s*$")
-_HEX = re.compile(r"^[0-9A-Fa-f]*$")
+_LINE = re.compile(r"([A-Za-z]+)[ \t]*=[ \t]*([!-~]*)")
+#: the largest length in bits a record may give (Len, Outputlen): as many bits as a vector file holds
+_MAX_BITS = 8 * TEXT_LIMIT
 
 
 @dataclass(frozen=True)
@@ -67,16 +72,12 @@ def cavp_dir() -> Path:
     return package_folder("cryptography_vectors", "hashes", error=VectorFileError, need="the NIST SHA-3 vectors")
 
 
-def _hex(value: str, where: str) -> bytes:
-    if not _HEX.match(value) or len(value) % 2:
-        raise VectorFileError(f"{where}: not a hex byte string")
-    return bytes.fromhex(value)
+def _hex(value: str, where: str, field: str) -> bytes:
+    return hex_bytes(value, where, field, VectorFileError)
 
 
-def _int(value: str, where: str) -> int:
-    if not value.isdigit():
-        raise VectorFileError(f"{where}: not a decimal number")
-    return int(value)
+def _int(value: str, where: str, field: str) -> int:
+    return decimal(value, where, field, VectorFileError, _MAX_BITS)
 
 
 def _mode_of(fields: dict, where: str) -> str:
@@ -93,9 +94,9 @@ def _vector(fields: dict, section: dict, name: str, line: int) -> HashVector:
     where = f"{name}:{line}"
     if "Msg" not in fields:
         raise VectorFileError(f"{where}: record without Msg")
-    msg = _hex(fields["Msg"][0], f"{name}:{fields['Msg'][1]}")
+    msg = _hex(fields["Msg"][0], f"{name}:{fields['Msg'][1]}", "Msg")
     if "Len" in fields:
-        bits = _int(fields["Len"][0], f"{name}:{fields['Len'][1]}")
+        bits = _int(fields["Len"][0], f"{name}:{fields['Len'][1]}", "Len")
         if bits % 8:
             raise VectorFileError(f"{where}: message of {bits} bits; the core takes whole bytes")
         if bits == 0 and msg == b"\0":
@@ -105,22 +106,23 @@ def _vector(fields: dict, section: dict, name: str, line: int) -> HashVector:
     if len(msg) > MAX_MESSAGE:
         raise VectorFileError(f"{where}: message of {len(msg)} bytes, longer than the test bench's {MAX_MESSAGE}")
     mode = _mode_of(fields, where)
-    out = _hex(fields["MD" if mode == "sha3-256" else "Output"][0], where)
+    field = "MD" if mode == "sha3-256" else "Output"
+    out = _hex(fields[field][0], where, field)
     if mode == "sha3-256":
         if len(out) != 32:
             raise VectorFileError(f"{where}: a SHA3-256 digest has 32 bytes, MD has {len(out)}")
         return HashVector(mode, msg, out, where)
     olen = fields.get("Outputlen") or section.get("Outputlen")
     if olen is not None:
-        bits = _int(olen[0], where)
+        bits = _int(olen[0], where, "Outputlen")
         if bits % 8 or bits // 8 != len(out):
             raise VectorFileError(f"{where}: Outputlen {bits} bits does not match Output's {len(out)} bytes")
     if len(out) > MAX_OUT:
         raise VectorFileError(f"{where}: output of {len(out)} bytes; the core gives at most {MAX_OUT}")
     if mode == "shake128":
         return HashVector(mode, msg, out, where)
-    key = _hex(fields["Key"][0], where)
-    custom = _hex(fields["S"][0], where) if "S" in fields else b""
+    key = _hex(fields["Key"][0], where, "Key")
+    custom = _hex(fields["S"][0], where, "S") if "S" in fields else b""
     if len(key) > MAX_KEY:
         raise VectorFileError(f"{where}: KMAC128 key of {len(key)} bytes; the core takes 0..{MAX_KEY}")
     if len(custom) > MAX_CUSTOM:
@@ -148,8 +150,8 @@ def parse_rsp(text: str, name: str = "<text>") -> list[HashVector]:
     section: dict = {}
     fields: dict = {}
     first = 0
-    for n, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
+    for n, raw in enumerate(text_lines(text), 1):
+        line = raw.strip(" \t\r")
         if not line or line.startswith("#"):
             if fields:
                 _flush(fields, section, name, first, out)
@@ -162,7 +164,7 @@ def parse_rsp(text: str, name: str = "<text>") -> list[HashVector]:
             if len(head) == 2:     # e.g. [Outputlen = 128]: a default for the records below
                 section[head[0].strip().replace(" ", "")] = (head[1].strip(), n)
             continue
-        m = _LINE.match(line)
+        m = _LINE.fullmatch(line)
         if not m:
             raise VectorFileError(f"{name}:{n}: expected 'Name = value'")
         if not fields:
@@ -195,17 +197,11 @@ def read_rsp(path: str | Path) -> list[HashVector]:
     """Read and parse one ``.rsp`` file (:func:`parse_rsp`; at most TEXT_LIMIT bytes).
 
     Raises:
-        VectorFileError: unreadable or malformed file (one line). dcsflow.fileio.InputError: not a
-            regular file, too large.
+        VectorFileError: unreadable (also: not a regular file, too large, not UTF-8) or malformed
+            file (one line).
     """
     p = Path(path)
-    try:
-        text = read_input_text(p, TEXT_LIMIT, "vector file", encoding="ascii")
-    except OSError as e:
-        raise VectorFileError(f"{p}: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise VectorFileError(f"{p}: not a text (ASCII) vector file") from None
-    return parse_rsp(text, p.name)
+    return parse_rsp(read_text(p, VectorFileError), p.name)
 
 
 def load_cavp(mode: str) -> list[HashVector]:

@@ -11,17 +11,19 @@ session lists the ciphertext first), ``tag: <hex>`` (a field may be empty except
 ciphertext and plaintext have the same length). A line ``forget`` between messages
 applies the Keyak ``forget`` operation; all messages of a session continue one state. The file
 ends with ``overall checksum: <hex>`` (kept in :attr:`VectorFile.checksum`, not checked: the file
-does not say how it is computed). 5 sessions, 160 messages.
+does not say how it is computed). 5 sessions, 160 messages. A file is read as untrusted input by
+the one vector-file reader (:mod:`dcsflow.vectorfile`); a message names the file, the line and the
+reason, never the line's text (a key or nonce with a typo stays unquoted).
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dcsflow.fileio import TEXT_LIMIT, open_input, read_input_bytes
+from dcsflow.fileio import TEXT_LIMIT, open_input
+from dcsflow.vectorfile import read_text, text_lines
 
 from .errors import VectorFileError
 
@@ -103,8 +105,8 @@ def parse_lake_keyak(text: str, name: str = "<text>") -> VectorFile:
     def fail(n: int, reason: str) -> VectorFileError:
         return VectorFileError(f"{name}:{n}: {reason}")
 
-    for n, line in enumerate(text.split("\n"), 1):
-        t = line.strip()
+    for n, line in enumerate(text_lines(text), 1):
+        t = line.strip(" \t\r")
         if not t or t == "***":
             continue
         last = n
@@ -122,7 +124,7 @@ def parse_lake_keyak(text: str, name: str = "<text>") -> VectorFile:
             continue
         m = _FIELD.match(t)
         if not m:
-            raise fail(n, f"unexpected line {t[:40]!r}")
+            raise fail(n, "not a line of the format (a field 'name: hex bytes', 'initialize with:' or 'forget')")
         key, words = m.group(1), m.group(2).split()
         if not all(_HEX_BYTE.match(w) for w in words):
             raise fail(n, f"'{key}:' must be hex bytes separated by spaces")
@@ -171,18 +173,7 @@ def read_lake_keyak(path: str | Path, sha256: str | None = None) -> VectorFile:
         VectorFileError: unreadable or malformed file (one line naming file:line), a SHA-256 mismatch.
     """
     path = Path(path)
-    try:
-        data = read_input_bytes(path, TEXT_LIMIT, "vector file")
-    except OSError as e:
-        raise VectorFileError(f"{path}: {e.strerror or e}") from None
-    if sha256 is not None and hashlib.sha256(data).hexdigest() != sha256:
-        raise VectorFileError(f"{path}: SHA-256 differs from the copied source file's {sha256[:16]}...")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line = data[:e.start].count(b"\n") + 1
-        raise VectorFileError(f"{path}:{line}: not UTF-8 text") from None
-    return parse_lake_keyak(text.replace("\r\n", "\n"), path.name)
+    return parse_lake_keyak(read_text(path, VectorFileError, sha256=sha256), path.name)
 
 
 def load_lake_keyak() -> VectorFile:

@@ -128,4 +128,4 @@ def pi16_check(build, options: CheckOptions, *, key_bits: int, cis: bool, word_b
         return oks, cycles
 
     groups = [({"key_mn": int.from_bytes(v.key + v.pmn, "big")}, [i]) for i, v in enumerate(vecs)]
-    return DesignCheck(vecs, groups, lambda v: f"#{v.number}", run_group)
+    return DesignCheck(vecs, groups, lambda v: f"#{v.number}", run_group, vector_file=options.vectors)

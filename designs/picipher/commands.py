@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.table import Table
 
 from dcsflow.flow.termout import table_console
+from dcsflow.flow.clitypes import ASCII_INT
 
 from . import model, sim
 from .vectors import official_file, read_vectors
@@ -72,7 +73,7 @@ def sim_command(name: str, key_bits: int, cis: bool, word_bits: int = 16) -> cli
     @click.option("--buffer-key", is_flag=True, help="Simulate with BUFFER_KEY=1 (Key||PMN register buffer).")
     @click.option("--simulator", type=click.Choice(sim.SIMULATORS), default="icarus", show_default=True,
                   help="RTL simulator: Icarus Verilog or Verilator.")
-    @click.option("--stall", "stall_seed", type=int, default=None, metavar="SEED",
+    @click.option("--stall", "stall_seed", type=ASCII_INT, default=None, metavar="SEED",
                   help="Random gaps on s_valid and m_ready (seeded), to exercise the handshake.")
     def cmd(vectors, buffer_key, simulator, stall_seed):
         out, err = Console(), Console(stderr=True)

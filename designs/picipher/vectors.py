@@ -18,16 +18,22 @@ The word size of a record follows from its sizes: a 4-byte NPUB is π16 (the onl
 64 for π64 (one block = one tag = 8 words of ω bits). Official files are checked against
 ``SHA256SUMS`` before use (upstream hashes for π16; for the π32/π64 files, which keep the sections
 with an empty AD or an empty message, the hashes of those files as copied, ``testvectors/SOURCES.md``).
+
+Files are read as untrusted input by the one vector-file reader (:mod:`dcsflow.vectorfile`: size
+limit, UTF-8 checked, counts bounded by each field's largest size before conversion); a message
+names the file, the line and the reason, never the line's text.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from dcsflow.fileio import TEXT_LIMIT, open_input, read_input_text
+from dcsflow.fileio import TEXT_LIMIT, open_input
+from dcsflow.vectorfile import MAX_COUNT, decimal, read_text, text_lines
 
 from .errors import ChecksumError, VectorFileError
 from .model import KEY_SIZES, PMN_SIZES, WORD_BITS, cipher
@@ -43,11 +49,14 @@ OFFICIAL = {(16, 96): OFFICIAL_FILES[96], (16, 128): OFFICIAL_FILES[128],
 #: Folder of the official vectors in this design's package (with SHA256SUMS and SOURCES.md).
 VECTOR_DIR = Path(__file__).resolve().parent / "testvectors"
 
-_FIELD = re.compile(r"^([A-Z]+) \((\d+)\) =[ \t]*([0-9A-Fa-f]*)[ \t]*$")
-_VECTOR = re.compile(r"^\[vector #(\d+) \((\d+)\)\]$")
-_SECTION = re.compile(r"^\[(msg_len|ad_len) = \d+\]$")
+_FIELD = re.compile(r"([A-Z]+) \(([0-9]+)\) =[ \t]*([0-9A-Fa-f]*)[ \t]*")
+_VECTOR = re.compile(r"\[vector #([0-9]+) \(([0-9]+)\)\]")
+_SECTION = re.compile(r"\[(msg_len|ad_len) = [0-9]+\]")
 _REQUIRED = ("KEY", "NPUB", "MSG", "AD", "CIPHER")
 _KNOWN = set(_REQUIRED) | {"NSEC"}
+#: the largest byte count each field may declare: the largest key, PMN and SMN of any word size;
+#: messages, associated data and ciphertexts as large as a vector file
+_MAX_BYTES = {"KEY": 32, "NPUB": 16, "NSEC": 64, "MSG": TEXT_LIMIT, "AD": TEXT_LIMIT, "CIPHER": TEXT_LIMIT}
 
 
 @dataclass(frozen=True)
@@ -111,12 +120,12 @@ def read_sums(sums: str | Path) -> dict[str, str]:
         VectorFileError: a malformed line (file name and line number in the message).
     """
     out = {}
-    for n, line in enumerate(read_input_text(sums, TEXT_LIMIT, "checksum list").splitlines(), start=1):
+    for n, line in enumerate(text_lines(read_text(sums, VectorFileError, "checksum list")), start=1):
         if not line.strip():
             continue
-        m = re.match(r"^([0-9a-fA-F]{64}) [ *](.+)$", line)
+        m = re.fullmatch(r"([0-9a-fA-F]{64}) [ *](.+)", line)
         if not m:
-            raise VectorFileError(f"{sums}:{n}: not a sha256sum line: {line!r}")
+            raise VectorFileError(f"{sums}:{n}: not a sha256sum line (64 hex digits, a space, a file name)")
         out[Path(m[2]).name] = m[1].lower()
     return out
 
@@ -157,18 +166,14 @@ def read_vectors(path: str | Path, check: bool | None = None, word_bits: int | N
         ChecksumError: the checksum does not match.
     """
     path = Path(path)
-    if not path.is_file():
+    if not os.path.lexists(path):
         raise VectorFileError(f"{path}: vector file not found")
     sums = path.parent / "SHA256SUMS"
     if check is None:
         check = sums.is_file() and path.name in read_sums(sums)
     if check:
         verify_checksum(path, sums)
-    try:
-        text = read_input_text(path, TEXT_LIMIT, "vector file", encoding="ascii")
-    except (UnicodeDecodeError, OSError) as e:
-        raise VectorFileError(f"{path}: cannot read as ASCII text: {e}") from None
-    return parse_vectors(text, str(path), word_bits)
+    return parse_vectors(read_text(path, VectorFileError), str(path), word_bits)
 
 
 def _word_bits(f: dict) -> int | None:
@@ -220,26 +225,30 @@ def parse_vectors(text: str, name: str = "<text>", word_bits: int | None = None)
             raise VectorFileError(f"{where}: CIPHER must be {want} bytes, got {len(f['CIPHER'])}")
         out.append(Vector(cur["num"], key, pmn, smn, f["MSG"], f["AD"], f["CIPHER"], cur["line"], w))
 
-    lines = text.splitlines()
+    lines = text_lines(text)
     for n, raw in enumerate(lines, start=1):
-        line = raw.strip()
-        if not line or line.startswith("#") or _SECTION.match(line):
+        line = raw.strip(" \t\r")
+        if not line or line.startswith("#") or _SECTION.fullmatch(line):
             continue
-        m = _VECTOR.match(line)
+        m = _VECTOR.fullmatch(line)
         if m:
             _finish(n - 1)
-            cur = {"num": int(m[1]), "line": n, "f": {}}
+            num = decimal(m[1], f"{name}:{n}", "the vector number", VectorFileError, MAX_COUNT)
+            decimal(m[2], f"{name}:{n}", "the vector's count", VectorFileError, MAX_COUNT)
+            cur = {"num": num, "line": n, "f": {}}
             continue
-        m = _FIELD.match(line)
+        m = _FIELD.fullmatch(line)
         if not m:
             # not quoted: a record line holds a key, and a malformed one may be a key with a typo
             raise VectorFileError(f"{name}:{n}: not a vector record line (expected '[vector #N (M)]' or "
                                   "'FIELD (BYTES) = HEX')")
         if cur is None:
             raise VectorFileError(f"{name}:{n}: field outside a [vector #N (M)] record")
-        fname, count, hexs = m[1], int(m[2]), m[3]
+        fname, hexs = m[1], m[3]
         if fname not in _KNOWN:
-            raise VectorFileError(f"{name}:{n}: unknown field {fname}")
+            # not named: an unknown name may be a key with a typo
+            raise VectorFileError(f"{name}:{n}: unknown field (known: {', '.join(sorted(_KNOWN))})")
+        count = decimal(m[2], f"{name}:{n}", f"the byte count of {fname}", VectorFileError, _MAX_BYTES[fname])
         if fname in cur["f"]:
             raise VectorFileError(f"{name}:{n}: field {fname} given twice")
         if len(hexs) != 2 * count:

@@ -7,7 +7,10 @@ Format (one record per message, blank lines between records, ``#`` comment lines
     MD = 0309CD7A...             the 64-byte digest in hex
 
 The packaged file is a byte copy of ``shared/vectors/bmw/ShortMsgKAT_BMW512.txt`` (``vectors/SOURCES.md``)
-and is checked against ``vectors/SHA256SUMS`` before use. Standard library only.
+and is checked against ``vectors/SHA256SUMS`` before use. A file is read as untrusted input by the
+one vector-file reader (:mod:`dcsflow.vectorfile`: size limit, UTF-8 checked, ``Len`` bounded before
+conversion); a message names the file, the line and the reason, never the line's text. Standard
+library only.
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from dcsflow.fileio import TEXT_LIMIT, read_input_bytes, read_input_text
+from dcsflow.fileio import TEXT_LIMIT, read_input_bytes
+from dcsflow.vectorfile import decimal, read_text, text_lines
 
 #: Folder of the packaged vectors (with SHA256SUMS and SOURCES.md).
 VECTOR_DIR = Path(__file__).resolve().parent / "vectors"
@@ -26,16 +30,24 @@ KAT_FILE = "ShortMsgKAT_BMW512.txt"
 #: Digest size in bytes.
 MD_BYTES = 64
 
-_LINE = re.compile(r"^(Len|Msg|MD)[ \t]*=[ \t]*([0-9A-Fa-f]+)$")
+_LINE = re.compile(r"(Len|Msg|MD)[ \t]*=[ \t]*([0-9A-Fa-f]+)")
+#: the largest ``Len`` (bits) a record may give: as many bits as a KAT file holds
+_MAX_BITS = 8 * TEXT_LIMIT
 _ORDER = ("Len", "Msg", "MD")
 
 
 class KatFormatError(ValueError):
-    """The KAT file is malformed; the message names the file, the line number and what is wrong."""
+    """The KAT file is malformed; the message names the file, the line number and what is wrong.
+    ``user_error``: the command lines print it as one line ``error: ...``."""
+
+    user_error = True
 
 
 class ChecksumError(ValueError):
-    """A packaged vector file does not match its SHA256SUMS entry (or has none)."""
+    """A packaged vector file does not match its SHA256SUMS entry (or has none). ``user_error``: one
+    line ``error: ...``."""
+
+    user_error = True
 
 
 @dataclass(frozen=True)
@@ -71,14 +83,13 @@ def parse_kat(text: str, name: str = "<text>") -> list[KatRecord]:
     seen: dict[int, int] = {}
     fields: dict[str, str] = {}
     start = 0
-    for n, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
+    for n, raw in enumerate(text_lines(text), start=1):
+        line = raw.strip(" \t\r")
         if not line or line.startswith("#"):
             continue
-        m = _LINE.match(line)
+        m = _LINE.fullmatch(line)
         if m is None:
-            raise KatFormatError(f"{name}:{n}: not a 'Len = <decimal>', 'Msg = <hex>' or 'MD = <hex>' "
-                                 f"line: {raw!r}")
+            raise KatFormatError(f"{name}:{n}: not a 'Len = <decimal>', 'Msg = <hex>' or 'MD = <hex>' line")
         key, value = m.groups()
         want = _ORDER[len(fields)]
         if key != want:
@@ -99,8 +110,8 @@ def parse_kat(text: str, name: str = "<text>") -> list[KatRecord]:
 
 def _record(fields, start, n, name, seen) -> KatRecord:
     if not fields["Len"].isdigit():
-        raise KatFormatError(f"{name}:{start}: Len must be a decimal number of bits, got {fields['Len']!r}")
-    bits = int(fields["Len"])
+        raise KatFormatError(f"{name}:{start}: Len must be a decimal number of bits")
+    bits = decimal(fields["Len"], f"{name}:{start}", "Len", KatFormatError, _MAX_BITS)
     if bits % 8:
         raise KatFormatError(f"{name}:{start}: Len = {bits} is not a whole number of bytes")
     if bits in seen:
@@ -112,8 +123,7 @@ def _record(fields, start, n, name, seen) -> KatRecord:
     msg = bytes.fromhex(msg_hex)
     if bits == 0:
         if msg != b"\x00":
-            raise KatFormatError(f"{name}:{start + 1}: Len = 0 needs 'Msg = 00' (the empty message), "
-                                 f"got {msg_hex!r}")
+            raise KatFormatError(f"{name}:{start + 1}: Len = 0 needs 'Msg = 00' (the empty message)")
         msg = b""
     elif len(msg) != bits // 8:
         raise KatFormatError(f"{name}:{start + 1}: Len = {bits} needs {bits // 8} bytes of Msg, "
@@ -140,7 +150,7 @@ def check_sha256(path: str | Path) -> None:
     if not sums.is_file():
         raise ChecksumError(f"{sums} is missing: cannot check {path.name}")
     want = None
-    for line in read_input_text(sums, TEXT_LIMIT, "checksum list").splitlines():
+    for line in text_lines(read_text(sums, ChecksumError, "checksum list")):
         parts = line.split()
         if len(parts) == 2 and parts[1].lstrip("*") == path.name:
             want = parts[0].lower()
@@ -171,4 +181,4 @@ def load_kat(path: str | Path | None = None) -> list[KatRecord]:
         KatFormatError, ChecksumError, FileNotFoundError: see :func:`parse_kat`, :func:`kat_path`.
     """
     p = kat_path() if path is None else Path(path)
-    return parse_kat(read_input_text(p, TEXT_LIMIT, "KAT file", encoding="ascii"), str(p))
+    return parse_kat(read_text(p, KatFormatError, "KAT file"), str(p))

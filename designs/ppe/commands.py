@@ -12,6 +12,7 @@ import contextlib
 from pathlib import Path
 
 import click
+from dcsflow.flow.clitypes import ASCII_INT, int_range
 
 from . import isa, iss
 from .asm import AsmError, assemble_file, load, write_object
@@ -54,7 +55,7 @@ def ppe_command():
 @ppe_command.command("asm")
 @click.argument("source", type=click.Path(dir_okay=False))
 @click.option("-o", "--out", type=click.Path(dir_okay=False), help="Object file (ppe-object 1) to write.")
-@click.option("--imem-depth", type=click.IntRange(1, isa.MAX_IMEM), default=isa.DEFAULT_IMEM, show_default=True,
+@click.option("--imem-depth", type=int_range(1, isa.MAX_IMEM), default=isa.DEFAULT_IMEM, show_default=True,
               help="Instruction-memory size in words; a longer program is an error.")
 @_SHOW_TEXT
 def asm_cmd(source, out, imem_depth, show_text):
@@ -70,9 +71,9 @@ def asm_cmd(source, out, imem_depth, show_text):
 @ppe_command.command("run")
 @click.argument("program", type=click.Path(dir_okay=False))
 @click.option("--in", "inputs", default="", help="Input words in hex, separated by spaces or commas.")
-@click.option("--max-cycles", type=click.IntRange(1), default=1_000_000, show_default=True,
+@click.option("--max-cycles", type=int_range(1), default=1_000_000, show_default=True,
               help="Stop after this many cycles if the program has not reached a halt.")
-@click.option("--imem-depth", type=click.IntRange(1, isa.MAX_IMEM), default=isa.DEFAULT_IMEM, show_default=True,
+@click.option("--imem-depth", type=int_range(1, isa.MAX_IMEM), default=isa.DEFAULT_IMEM, show_default=True,
               help="Instruction-memory size in words of the machine the program runs on.")
 @_SHOW_TEXT
 def run_cmd(program, inputs, max_cycles, imem_depth, show_text):
@@ -211,12 +212,12 @@ def _sim_bmw(src: Path, vectors: str | None, limit: int | None, stall: int, out)
               help="Assembly source to use instead of programs/NAME.s (checked as NAME).")
 @click.option("--vectors", type=click.Path(dir_okay=False), default=None,
               help="bmw512 only: KAT file (default: the packaged ShortMsgKAT_BMW512.txt, SHA-256 checked).")
-@click.option("--limit", type=click.IntRange(1), default=None,
+@click.option("--limit", type=int_range(1), default=None,
               help="bmw512 only: the first N records (default: all).")
-@click.option("--calls", type=click.IntRange(1, 1000), default=4, show_default=True,
+@click.option("--calls", type=int_range(1, 1000), default=4, show_default=True,
               help="π programs: π calls on random states (seeded), back to back on one PE.")
-@click.option("--seed", type=int, default=1, show_default=True, help="π programs: seed of the states.")
-@click.option("--stall", type=click.IntRange(0), default=0, metavar="SEED",
+@click.option("--seed", type=ASCII_INT, default=1, show_default=True, help="π programs: seed of the states.")
+@click.option("--stall", type=int_range(0), default=0, metavar="SEED",
               help="Nonzero: random gaps on in_valid/out_ready (seeded); RTL cycles then only need to be "
                    ">= the ISS's.")
 @_SHOW_TEXT

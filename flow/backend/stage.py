@@ -26,6 +26,7 @@ from dcsflow import steps
 from dcsflow.fileio import NETLIST_LIMIT, load_json_file, write_bytes_atomic, write_text_atomic
 
 from ..cache import cached
+from ..records import top_module
 from . import BackendError, BackendRequest, ExportJob, get_backend
 from .pack import LETTERS
 from .report import rekey_model
@@ -148,7 +149,7 @@ def _load_module(out: Path, src: str, top: str) -> dict:
     p = out / src
     if not p.exists():
         raise BackendError(f"{p} missing: run the earlier stages first")
-    return load_json_file(p, NETLIST_LIMIT)["modules"][top]
+    return top_module(load_json_file(p, NETLIST_LIMIT), top, p, BackendError)
 
 
 def run_backend(out: Path, *, top: str, design_hash: str, ppc_path: Path, params: list[str],

@@ -22,14 +22,15 @@ import copy
 import time
 from pathlib import Path
 
-from dcsflow.fileio import JSON_LIMIT, NETLIST_LIMIT, load_json_file, read_input_text
+from dcsflow.schema import check as schema_check
 from dcsflow.scg.bitstream import FrameMemory
-from dcsflow.scg.buildfolder import FRAMEMAP_FORMAT, BuildFolderError, check_template_header
-from dcsflow.scg.device import DEFAULT_PART, decode_far, get_device
+from dcsflow.scg.buildfolder import BuildFolderError, load_template, read_manifest
+from dcsflow.scg.device import decode_far
 
 from .. import netlist as nl
 from ..check import CheckResult, prepare_check, simulate_vectors
-from ..design import CheckOptions
+from ..design import CheckError, CheckOptions
+from ..records import PLACEMENT, check_placement_cells
 from .stage import PLACEMENT_FORMAT
 
 _INPUT_PORTS = [f"I{i}" for i in range(6)]
@@ -149,37 +150,46 @@ class FrameDecoder:
         return out
 
 
+def _cfglut_refusal(path: Path) -> CheckError:
+    return CheckError(f"{path}: a cfglut5 build: its TLUTs are CFGLUT5s loaded through their chains, not "
+                      "configuration frames, so check --frames has nothing to decode; dcsflow check (without "
+                      "--frames) simulates the build with its CFGLUT5 loader")
+
+
 def check_frames(build_dir: str | Path, options: CheckOptions = CheckOptions(), progress: bool = True,
                  jobs: int | None = None) -> CheckResult:
     """Configuration-level check of a build with its design's check (module docstring).
 
     Raises:
         BuildFolderError: build folder refused, back-end files missing or of another design/device.
-        CheckError: the design has no check, no usable vectors, simulator failure. ToolMissing: no Icarus.
+        CheckError: the design has no check, no usable vectors, simulator failure; a cfglut5 build
+            (its TLUTs are not in configuration frames). ToolMissing: no Icarus.
     """
     t0 = time.perf_counter()
+    path = Path(build_dir)
+    if read_manifest(path).get("tlut") == "cfglut5":       # before the design's check is looked for
+        raise _cfglut_refusal(path)
     setup = prepare_check(build_dir, options)
     b = setup.build
-    path = Path(build_dir)
+    if b.tlut_kind == "cfglut5":
+        raise _cfglut_refusal(path)
     names = ("tlut/template.frm", "tlut/framemap.json", "tlut/placement.json")
     for n in names:
-        if n not in b.manifest.get("files", {}):
+        if not b.lists(n):
             raise BuildFolderError(f"{path}: no {n} in build.json; run the back end (dcsflow build --from backend)")
-    dev = get_device(b.manifest.get("device", DEFAULT_PART))
+    dev = b.device
     idcode = f"0x{dev.idcode:08X}"
-    dh = b.manifest.get("design_hash")
-    fm = load_json_file(path / "tlut/framemap.json", JSON_LIMIT)
-    _check_doc(fm, FRAMEMAP_FORMAT, path / "tlut/framemap.json", dh, idcode)
-    pl = load_json_file(path / "tlut/placement.json", JSON_LIMIT)
-    _check_doc(pl, PLACEMENT_FORMAT, path / "tlut/placement.json", dh, idcode)
-    if fm["ppc_outputs"] != b.ppc.num_outputs:
-        raise BuildFolderError(f"{path}: frame map names {fm['ppc_outputs']} PPC outputs, the PPC has {b.ppc.num_outputs}")
-    check_template_header(path / "tlut/template.frm", dh)        # the logic-only template of this design
-    logic_only = FrameMemory.from_frm(read_input_text(path / "tlut/template.frm", NETLIST_LIMIT), dev)
+    dh = b.design_hash
+    entries = b.entries            # the frame map, checked by the build-folder reader (schema, device, PPC)
+    pl_path = path / "tlut/placement.json"
+    pl = b.read_json("tlut/placement.json", "placement")
+    _check_doc(pl, PLACEMENT_FORMAT, pl_path, dh, idcode)
+    schema_check(pl, PLACEMENT, str(pl_path), BuildFolderError, "placement")
+    check_placement_cells(pl, b.module, dev, pl_path, BuildFolderError)
+    logic_only = load_template(path / "tlut", dev, dh)   # the logic-only template of this design
     from dcsflow.scg.params import ppc_values      # declared widths -> the bits the PPC reads, as rekey
 
     bits = b.ppc.evaluate_many([ppc_values(v, b.ports, b.param_widths) for v in setup.circuit_values()])
-    entries = [tuple(e) for e in fm["entries"]]
     if b.imported:
         # imported Vivado template: Vivado placed the other LUTs elsewhere, so only the TLUT sites are
         # decoded from its frames; every other LUT keeps the built-in placement's logic-only INIT

@@ -8,6 +8,7 @@ import click
 
 from dcsflow.scg.device import DEFAULT_PART
 
+from ..clitypes import ASCII_INT, int_range
 from ..backend import BackendError
 from ..backend.vivado import board_names, load_board
 from ..baselines import CANDIDATES
@@ -32,8 +33,8 @@ from ._limits import timeout_option
 @click.option("--to", "stop", type=click.Choice(STAGES), default="outputs", show_default=True,
               help="Last stage to run.")
 @click.option("--area", is_flag=True, help="TMAP: recover area without keeping the depth (fewer LUTs, deeper).")
-@click.option("--seed", type=int, default=1, show_default=True, help="Placer seed (back end; deterministic per seed).")
-@click.option("--lut-size", type=click.IntRange(4, 6), default=None, metavar="K",
+@click.option("--seed", type=ASCII_INT, default=1, show_default=True, help="Placer seed (back end; deterministic per seed).")
+@click.option("--lut-size", type=int_range(4, 6), default=None, metavar="K",
               help="LUT size K: 4, 5 or 6 [the project's [build] lut_size, else 6]. TMAP, every conventional "
                    "candidate and the rest of synth_xilinx map to K-input LUTs; below 6 each LUT takes a LUT site "
                    "of its own (no LUT6_2 pairs; abc-wide, whose wide LUTs need LUT6 + MUXF7/F8, is skipped).")
@@ -48,7 +49,7 @@ from ._limits import timeout_option
                    "static LUT on a flip-flop of the chain, and when every TLUT does, the build is the conventional "
                    "circuit with a shift-loaded key register: larger, and slower to load than a key register "
                    "written over AXI4-Lite.")
-@click.option("--chain-luts", type=click.IntRange(1, 0xFFFF), default=None, metavar="N",
+@click.option("--chain-luts", type=int_range(1, 0xFFFF), default=None, metavar="N",
               help="--tlut cfglut5: elements per shift chain (a CFGLUT5, or a register of 32 parameter bits); "
                    "the shift takes 32*N cycles [the fewest chain words with N <= 4: a shift within 1.3 us "
                    "at 100 MHz].")
@@ -56,7 +57,7 @@ from ._limits import timeout_option
               help="--tlut cfglut5: generate logic that computes the chain words from the raw parameter words "
                    "(a few AXI4-Lite writes per rekey instead of one per chain word; the PPC must have no AND "
                    "nodes) and report its LUT cost.")
-@click.option("--mul-chunk", type=click.IntRange(min=0), default=None,
+@click.option("--mul-chunk", type=int_range(min=0), default=None,
               help="Front end: split a multiplier with a parameter operand into chunk products of this many "
                    "regular-operand bits (one TLUT per product bit); 0: leave it to synth_xilinx (DSP48E1) "
                    "[the LUT size K].")
@@ -86,7 +87,7 @@ from ._limits import timeout_option
               help="Verify stage: skip the front-end check (the source simulated with random stimulus by GHDL "
                    "(VHDL) or Icarus (Verilog) against the front end's netlist, every output compared every "
                    "cycle; on by default).")
-@click.option("--frontend-cycles", type=click.IntRange(min=1), default=2000, show_default=True,
+@click.option("--frontend-cycles", type=int_range(min=1), default=2000, show_default=True,
               help="Cycles the front-end check simulates.")
 @click.option("--baselines", default="all", show_default=True, metavar="LIST",
               help="Conventional candidates to make, comma-separated: a mapper (" + ", ".join(CANDIDATES) + ") on "

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from pathlib import Path
 
 import click
 
+from dcsflow.tools import progress
+
+from ..clitypes import ASCII_INT, int_range
 from ..check import check_build
 from ..design import MAX_KEYS, CheckOptions
 from ._limits import timeout_option
@@ -16,10 +20,10 @@ from ._limits import timeout_option
 @click.option("--vectors", type=click.Path(dir_okay=False, exists=True, path_type=Path),
               help="Vector file in the design's own format (e.g. π-Cipher reference records, a CAVP .rsp "
                    "file); default: the design's own vectors.")
-@click.option("--keys", type=click.IntRange(min=1, max=MAX_KEYS), default=None,
+@click.option("--keys", type=int_range(min=1, max=MAX_KEYS), default=None,
               help=f"Random parameter values for designs checked without vectors (a dcsflow.toml's cocotb "
                    f"test), 1 to {MAX_KEYS} [3, or the project's check.keys].")
-@click.option("--seed", type=int, default=None, help="Seed of those random values (default: fresh ones).")
+@click.option("--seed", type=ASCII_INT, default=None, help="Seed of those random values (default: fresh ones).")
 @click.option("--frames", is_flag=True,
               help="Configuration-level check: specialize the template FRAMES (SCG patches), decode every "
                    "LUT INIT back from them and simulate the netlist rebuilt from INITs + placement.")
@@ -36,12 +40,13 @@ def COMMAND(build, vectors, keys, seed, frames, param_in_loader, quiet):
     --tlut cfglut5) is simulated with its CFGLUT5 loader: two keys per simulation, the second loaded
     between two data items."""
     opts = CheckOptions(vectors=vectors, keys=keys, seed=seed)
-    if frames:
-        from ..backend.verify import check_frames
+    with progress(None) if quiet else nullcontext():      # --quiet: no progress lines of long tool runs either
+        if frames:
+            from ..backend.verify import check_frames
 
-        res = check_frames(build, opts, progress=not quiet)
-    else:
-        res = check_build(build, opts, progress=not quiet, param_in_loader=param_in_loader)
+            res = check_frames(build, opts, progress=not quiet)
+        else:
+            res = check_build(build, opts, progress=not quiet, param_in_loader=param_in_loader)
     if res.total == 0:
         click.echo(f"error: {build}: the check ran no case (no parameter value was tested)", err=True)
         raise SystemExit(1)

@@ -12,19 +12,24 @@ import click
 
 from dcsflow.tmap.options import FULL_MODE_ANDS
 
+from ..clitypes import int_range
 from ..errors import FlowError
 from ._limits import timeout_option
 
 
 def _check_out_dir(out_dir: str) -> Path:
-    """Create the ``--out`` folder if needed and make sure files can be written into it, before any
-    mapping time is spent. Raises FlowError (one line naming the folder)."""
+    """Make sure files can be written into the ``--out`` folder (or, when it does not exist yet, into
+    the folder it would be created in), before any mapping time is spent; nothing is created (the
+    outputs are written as one group that creates the folder, :meth:`dcsflow.tmap.result.MapResult.write`).
+    Raises FlowError (one line naming the folder)."""
     d = Path(out_dir)
     if d.exists() and not d.is_dir():
         raise FlowError(f"--out {out_dir}: is a file, not a folder")
+    probe_in = d
+    while not probe_in.exists() and probe_in != probe_in.parent:
+        probe_in = probe_in.parent
     try:
-        d.mkdir(parents=True, exist_ok=True)
-        fd, probe = tempfile.mkstemp(prefix=".dcsflow-probe-", dir=d)
+        fd, probe = tempfile.mkstemp(prefix=".dcsflow-probe-", dir=probe_in)
         os.close(fd)
         os.unlink(probe)
     except OSError as e:
@@ -38,9 +43,9 @@ def _check_out_dir(out_dir: str) -> Path:
               help="File with parameter input names, one per line (AIGER symbol names, e.g. key[3]; also "
                    "key<3> or a whole port key). Names that are not inputs are skipped with a warning.")
 @click.option("--strict", is_flag=True, help="Make a --params name that is not an input of the AIG an error.")
-@click.option("-K", "K", type=click.IntRange(2, 6), default=6, show_default=True,
+@click.option("-K", "K", type=int_range(2, 6), default=6, show_default=True,
               help="LUT size: maximum regular inputs per LUT/TLUT.")
-@click.option("-C", "cuts", type=click.IntRange(1, 64), default=None,
+@click.option("-C", "cuts", type=int_range(1, 64), default=None,
               help=f"Priority cuts kept per AIG node [default: 16, or 8 above {FULL_MODE_ANDS} AND nodes].")
 @click.option("--out", "out_dir", type=click.Path(),
               help="Write netlist.json, netlist.blif, ppc.aig, ppc.json into this folder.")

@@ -6,7 +6,7 @@ import click
 
 from dcsflow import limits
 
-from ._limits import SECONDS, TIMEOUT_HELP
+from ._limits import MEMORY_HELP, SECONDS, SIZE, TIMEOUT_HELP
 
 
 class _SimGroup(click.Group):
@@ -30,8 +30,10 @@ class _SimGroup(click.Group):
 
 @click.group("sim", cls=_SimGroup)
 @click.option("--timeout", type=SECONDS, default=None, metavar="SECONDS", help=TIMEOUT_HELP)
+@click.option("--max-memory", "max_memory", type=SIZE, default=None, metavar="SIZE", help=MEMORY_HELP)
 @click.pass_context
-def COMMAND(ctx, timeout):
+def COMMAND(ctx, timeout, max_memory):
     """Simulate a design's RTL on vectors (each installed design brings its own: `dcsflow sim NAME
     --help`). Prints a table and 'passed N/M'; exit status 0 only if every case passed."""
     ctx.with_resource(limits.time_limit(timeout, "--timeout"))       # for the design's sim command
+    ctx.with_resource(limits.memory_limit(max_memory, "--max-memory"))

@@ -23,9 +23,11 @@ from pathlib import Path
 from typing import Any, Callable, ClassVar
 
 from dcsflow.fileio import JSON_LIMIT, load_json_file, write_text_atomic
+from dcsflow.schema import SchemaError, validate
 from dcsflow.scg.buildfolder import STAGE_FORMAT, sha256_file
 
 from ..errors import FlowError
+from ..records import STAGE_DATA, STAGE_RECORD
 
 #: the stages of ``dcsflow build``, in order
 STAGES = ("frontend", "tmap", "verify", "backend", "outputs")
@@ -230,8 +232,9 @@ def save_record(out: Path, record, design_hash: str, outputs_of: dict[str, dict]
 
 def load_record(out: Path, stage: str, design_hash: str, outputs_of: dict[str, dict]):
     """The record of ``stage`` in build folder ``out`` and its outputs map, checked: format, version,
-    design hash, every output file unchanged, and every stage it read unchanged since (``outputs_of``
-    holds the outputs of the earlier stages, already loaded).
+    design hash, its schema (:data:`dcsflow.flow.records.STAGE_DATA`: every field's type and range),
+    every output file unchanged, and every stage it read unchanged since (``outputs_of`` holds the
+    outputs of the earlier stages, already loaded).
 
     Raises:
         StaleStage: the reason, in a few words (the caller reruns from ``stage``).
@@ -252,8 +255,12 @@ def load_record(out: Path, stage: str, design_hash: str, outputs_of: dict[str, d
     cls = RECORD_TYPES[stage]
     data, outputs, inputs = doc.get("data"), doc.get("outputs"), doc.get("inputs")
     names = {f.name for f in fields(cls)}
-    if not isinstance(data, dict) or set(data) != names or not isinstance(outputs, dict) \
-            or not isinstance(inputs, dict) or set(outputs) != set(data.get("files") or []):
+    try:
+        validate(doc, STAGE_RECORD)
+        validate(data, STAGE_DATA[stage])
+    except SchemaError as e:
+        raise StaleStage(f"{p} is a malformed record of the '{stage}' stage (field {e.field}: {e.reason})") from None
+    if set(data) != names or set(outputs) != set(data.get("files") or []):
         raise StaleStage(f"{p} is a malformed record of the '{stage}' stage")
     for f, digest in outputs.items():
         path = Path(out) / f

@@ -15,6 +15,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+from dcsflow import limits
 from dcsflow.fileio import JSON_LIMIT, NETLIST_LIMIT, load_json_file
 
 from .. import cache
@@ -97,8 +98,10 @@ def _run(ctx: Context, fdir: Path) -> FrontendResult:
     """The stage's work when the cache has no result for it (:func:`run`)."""
     d = ctx.design
     vhdl = None
+    defaults = fe.frontend_limits(d.sources)   # Yosys and GHDL: a default time limit scaled from the HDL
     if ctx.vhdl is not None:
-        sources, vhdl = _vhdl_sources(ctx)      # GHDL's errors first
+        with limits.tool_defaults(defaults):
+            sources, vhdl = _vhdl_sources(ctx)  # GHDL's errors first
     else:
         sources = list(d.sources)
     vhdl_top = ctx.vhdl is not None and ctx.vhdl.top is not None
@@ -112,9 +115,10 @@ def _run(ctx: Context, fdir: Path) -> FrontendResult:
     # the conventional front end (if the design has one) runs on as a job while the TLUT build's
     # netlist is checked and extracted, and the front-end check starts (it needs only pre.json)
     pending: list = []
-    pre_path, top, t_pre = fe.synthesize_pre(spec, fdir, lambda s: ctx.step(f"yosys {s}"),
-                                             submit=ctx.jobs.submit if ctx.jobs is not None else None,
-                                             pending=pending)
+    with limits.tool_defaults(defaults):
+        pre_path, top, t_pre = fe.synthesize_pre(spec, fdir, lambda s: ctx.step(f"yosys {s}"),
+                                                 submit=ctx.jobs.submit if ctx.jobs is not None else None,
+                                                 pending=pending)
     pre = load_json_file(pre_path, NETLIST_LIMIT)
     check_latches(pre, top, "vhdl" if vhdl else "verilog", sources[0] if vhdl else None,
                   list(d.vhdl_sources))

@@ -32,6 +32,7 @@ from ..baselines import REFERENCE, candidate_runs, check_lut_width, check_names,
 from ..jobs import Jobs
 from ..cfglut import CFGLUT5_INPUTS
 from ..mapping import map_logic, reference_figures, uses_tmap
+from ..records import top_module
 from . import BuildError, Context, FrontendResult, MapResult
 
 #: work folder of the static re-mapping candidates (removed when the stage ends)
@@ -149,7 +150,8 @@ def _static_remap(ctx: Context, jobs: Jobs, top: str, defaults: dict, after, con
     t0 = time.perf_counter()
     after.result()                                      # TMAP's netlist finished
     net = TlutNetlist.from_json_obj(load_json_file(out / "tmap" / "netlist.json", NETLIST_LIMIT))
-    base = load_json_file(out / "tlut" / "netlist.json", NETLIST_LIMIT)["modules"][top]
+    base = top_module(load_json_file(out / "tlut" / "netlist.json", NETLIST_LIMIT), top, out / "tlut" / "netlist.json",
+                      BuildError)
     K = ctx.options.lut_size
     futs = [jobs.submit(f"static remap T={tail}", remap_candidate_job, out, top, tail, kept, defaults, K, priority=1)
             for tail, kept in plan(net, base)]

@@ -1,7 +1,7 @@
 """Stage ``outputs``: template netlist, PPC with manifest, report, and the build manifest.
 
-Writes ``template.json`` (the TLUT netlist, module attribute ``dcs_ppc_sha256`` = SHA-256 of the
-PPC), ``template.v``, ``conventional.v`` (the conventional candidate the back end chose), ``ppc.aig`` + ``ppc.json`` (TLUT cell -> PPC outputs,
+Writes ``template.json`` (the TLUT netlist, top-module attributes ``dcs_design_hash`` = the build's
+design hash and ``dcs_ppc_sha256`` = SHA-256 of the PPC), ``template.v``, ``conventional.v`` (the conventional candidate the back end chose), ``ppc.aig`` + ``ppc.json`` (TLUT cell -> PPC outputs,
 affine records), ``report.json``, ``build.json`` (format ``dcsflow-build``: design, its
 source (to find the design description again), device, design hash, parameters and the SHA-256 of
 every file the runtime trusts) and last the build's page ``report.html`` with ``report/*.png``
@@ -22,6 +22,7 @@ from dcsflow.fileio import JSON_LIMIT, NETLIST_LIMIT, load_json_file, write_text
 from dcsflow.scg.buildfolder import BUILD_FORMAT, BUILD_VERSION, IMPORTED_TEMPLATE, sha256_file
 
 from .. import netlist as nl
+from ..records import top_module
 from ..registry import identity
 from ..report import build_report
 from ..reportpage import write_build_page
@@ -116,8 +117,8 @@ def run(ctx: Context, front: FrontendResult, mapped: MapResult, verified: Verify
                          "run from the verify stage (--from verify)")
     final = _load(out / "tlut" / "netlist.json", "tmap")
     chosen = (backend.summary.get("conventional") or {}).get("baseline")
-    cand = {b["name"]: _load(out / b["netlist"], "tmap")["modules"][top] for b in mapped.baselines
-            if b.get("netlist")}
+    cand = {b["name"]: top_module(_load(out / b["netlist"], "tmap"), top, out / b["netlist"], BuildError)
+            for b in mapped.baselines if b.get("netlist")}
     if chosen not in cand:
         raise BuildError(f"the back end chose baseline {chosen!r}, which the tmap stage did not make; "
                          "run from the tmap stage (--from tmap)")
@@ -126,8 +127,9 @@ def run(ctx: Context, front: FrontendResult, mapped: MapResult, verified: Verify
     shutil.copyfile(ppc_src, out / ".ppc.aig.tmp")
     (out / ".ppc.aig.tmp").replace(out / "ppc.aig")
     ppc_hash = sha256_file(out / "ppc.aig")
-    module = final["modules"][top]
+    module = top_module(final, top, out / "tlut" / "netlist.json", BuildError)
     module.setdefault("attributes", {})["dcs_ppc_sha256"] = ppc_hash
+    module["attributes"]["dcs_design_hash"] = ctx.design_hash          # tied to this build, like every artifact
     write_text_atomic(out / "template.json", json.dumps(final))
     entries = nl.tlut_entries(module)
     ppc = read_aiger(str(out / "ppc.aig"))

@@ -20,6 +20,7 @@ from .. import frontend as fe
 from .. import netlist as nl
 from ..frontcheck import run_for_build
 from ..netsim import simulate_netlist
+from ..records import top_module
 from . import BuildError, Context, FrontendResult, MapResult, VerifyResult, checked_files
 
 #: random patterns: ROUNDS rounds of WIDTH bit-parallel patterns (seeded: the same every run)
@@ -52,7 +53,8 @@ def run(ctx: Context, front: FrontendResult, mapped: MapResult) -> VerifyResult:
         for name, r in zip(src.output_names, ref):
             if got.get(name) != r:
                 raise BuildError(f"verify: TLUT netlist ∘ PPC differs from the front end's AIG at output {name}")
-    module = load_json_file(out / "tlut" / "netlist.json", NETLIST_LIMIT)["modules"][front.top]
+    module = top_module(load_json_file(out / "tlut" / "netlist.json", NETLIST_LIMIT), front.top,
+                        out / "tlut" / "netlist.json", BuildError)
     for cn, ent in nl.tlut_entries(module).items():
         if any(j < 0 or j >= len(ppc.outputs) for j in ent):
             raise BuildError(f"verify: TLUT {cn} names a PPC output that does not exist")
