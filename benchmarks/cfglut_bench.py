@@ -11,18 +11,20 @@ builds) and the ``cfglut5`` build (``dcsflow build --tlut cfglut5``). Figures: L
 parameter-bit flip-flops (TLUTs that read one parameter function, as static LUTs on a bit), chains,
 chain words and shift cycles; and the rekey time, modelled from measured counts:
 
+Every constant of these models, with its source, is in ``dcsflow.scg.timemodel`` (the page states
+the values it used):
+
 - **HWICAP** (frames build): ``benchmarks/rekey_bench.py``'s own measurement and model (ICAP words
-  of the SCG on the emulator, 0.2 µs per AXI HWICAP word, Cortex-A9 instructions at 667 MHz).
+  of the SCG on the emulator at the AXI HWICAP's cost per word, Cortex-A9 instructions at its clock).
 - **AXI4-Lite** (cfglut5 build): SCG (the chain words computed on the Cortex-A9: instructions of the
   generated firmware, ``scg_cfglut_evaluate``, counted in QEMU as ``rekey_bench.py`` counts the frames SCG)
-  + one AXI4-Lite write per chain word, 0.2 µs each (the same per-write cost as the HWICAP model;
-  UG585 Table 22-8 puts CPU programmed I/O over the GP port below 25 MB/s, i.e. at least 0.16 µs per
-  32-bit write) + the shift, S + 2 cycles at 100 MHz (the loader's START to DONE).
-- **DMA** (cfglut5 build): the same with the words moved by the PS DMA controller at 600 MB/s
-  (UG585 Table 22-8), setup not counted.
+  + one AXI4-Lite write per chain word (``AXIL_WRITE_US``) + the shift, S + 2 cycles at the loader's
+  clock (the loader's START to DONE).
+- **DMA** (cfglut5 build): the same with the words moved by the PS DMA controller
+  (``PS_DMA_BYTES_PER_S``), setup not counted.
 - **parameter in the loader** (cfglut5 build whose PPC has no AND node): one AXI4-Lite write per
-  32-bit parameter word (0.2 µs each), the generated logic streaming the chain words into the loader
-  at one per cycle (100 MHz), the shift; its LUT cost from Yosys ``synth_xilinx``.
+  32-bit parameter word, the generated logic streaming the chain words into the loader at one per
+  cycle of the loader's clock, the shift; its LUT cost from Yosys ``synth_xilinx``.
 
 The loader and gate around the core (``cfglut/top.v`` with the core a black box) are costed apart by
 Yosys ``synth_xilinx`` (``flow.cfglut.loader_cost``): the build's slices are the core's.
@@ -50,14 +52,7 @@ import _results  # noqa: E402
 import rekey_bench  # noqa: E402
 
 from dcsflow.scg import buildfolder as bf  # noqa: E402
-
-#: per AXI4-Lite write (µs): the HWICAP model's per-word cost (rekey_bench.AXI_US_PER_WORD)
-AXI_US_PER_WRITE = rekey_bench.AXI_US_PER_WORD
-#: PS DMA controller throughput (bytes/s), UG585 Table 22-8
-DMA_BYTES_PER_S = 600e6
-#: clock of the loader, the parameter generator and the shift (Hz)
-FABRIC_HZ = 100e6
-CPU_HZ = rekey_bench.CPU_HZ
+from dcsflow.scg import timemodel as tm  # noqa: E402
 
 
 def ensure(name: str, kind: str, given: dict, tmp: Path, jobs: int) -> tuple[Path, float | None]:
@@ -121,17 +116,17 @@ def bench(name: str, given: dict, keys: int, jobs: int, tmp: Path) -> dict:
     c = rc["cfglut"]
     hw = rekey_bench.bench(name, frames_dir, keys, tmp)
     scg = cfglut_scg(cfg_dir, keys, tmp)
-    scg_us = scg["instructions"] / CPU_HZ * 1e6
-    shift_us = c["shift_cycles"] / FABRIC_HZ * 1e6
-    axi_us = c["words"] * AXI_US_PER_WRITE
-    dma_us = c["words"] * 4 / DMA_BYTES_PER_S * 1e6
+    scg_us = tm.a9_us(scg["instructions"])
+    shift_us = tm.loader_us(c["shift_cycles"])
+    axi_us = tm.axil_us(c["words"])
+    dma_us = tm.dma_us(c["words"])
     pil = param_cost(cfg_dir, tmp)
     from dcsflow.flow import cfglut
 
     work = tmp / f"{name}_loader"
     work.mkdir(parents=True, exist_ok=True)
     ld = cfglut.loader_cost(cfg_dir, rc["top"], work)
-    pil_us = (pil["param_words"] * AXI_US_PER_WRITE + c["words"] / FABRIC_HZ * 1e6 + shift_us) if pil else None
+    pil_us = (tm.axil_us(pil["param_words"]) + tm.loader_us(c["words"]) + shift_us) if pil else None
     return {
         "design": name, "conventional": {**conv, "baseline": rf["conventional"].get("baseline")},
         "frames": fr, "cfglut5": cf,
@@ -193,9 +188,10 @@ def docs_page(results: dict) -> None:
     _results.write_page("cfglut", "CFGLUT5 against frames", body,
                         "The same designs with TLUTs rewritten through the HWICAP (`frames`) and as CFGLUT5 shift "
                         "chains (`--tlut cfglut5`), beside the conventional baseline the back end chose. Rekey "
-                        "times are modelled from measured counts (benchmarks/cfglut_bench.py docstring): 0.2 µs "
-                        "per AXI4-Lite write, PS DMA at 600 MB/s, Cortex-A9 at 667 MHz, loader and shift at "
-                        "100 MHz. The cfglut5 slices are the core's; the loader and gate around it (and "
+                        "times are modelled from measured counts (benchmarks/cfglut_bench.py docstring): "
+                        + _results.model_note(tm.AXIL_WRITE_US, tm.PS_DMA_BYTES_PER_S, tm.A9_HZ, tm.A9_IPC,
+                                              tm.LOADER_HZ)
+                        + ". The cfglut5 slices are the core's; the loader and gate around it (and "
                         "the parameter generator, with `--param-in-loader`) are counted apart, as Yosys's "
                         "`synth_xilinx` maps `cfglut/top.v` with the core a black box "
                         "(`flow.cfglut.loader_cost`). The frames column does not count the AXI HWICAP "

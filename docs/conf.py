@@ -33,7 +33,12 @@ source_suffix = {".md": "markdown"}
 root_doc = "index"
 exclude_patterns = ["_build", "Thumbs.db", ".DS_Store"]
 
-myst_enable_extensions = ["colon_fence", "deflist"]
+myst_enable_extensions = ["colon_fence", "deflist", "substitution"]
+# the constants of the modelled times, as text (``{{ a9_hz }}`` in a page): read from the module
+# that holds them with their sources, never restated by hand
+from dcsflow.scg.timemodel import substitutions as _model_substitutions  # noqa: E402
+
+myst_substitutions = _model_substitutions()
 myst_heading_anchors = 3
 
 html_theme = "alabaster"

@@ -339,7 +339,7 @@ def cfglut_rows(cf: dict | None) -> list[tuple[str, str, str]]:
     rows = [("CFGLUT5s: chains x length", "-", f"{cf['cfglut5']}: {cf['chains']} x {cf['chain_luts']}"),
             ("parameter-bit FFs (registers)", "-", f"{cf.get('param_bits', 0)} ({cf.get('registers', 0)})"),
             ("chain words per rekey", "-", str(cf["words"])),
-            ("shift: cycles / µs", "-", f"{cf['shift_cycles']} / {cf['shift_us']} at {cf['shift_mhz']:g} MHz")]
+            ("shift: cycles / µs (modelled)", "-", f"{cf['shift_cycles']} / {cf['shift_us']} at {cf['shift_mhz']:g} MHz")]
     pil = cf.get("param_in_loader")
     if pil:
         rows.append(("parameter in loader: words, LUTs", "-", f"{pil['param_words']}, +{pil['luts']}"))

@@ -10,14 +10,15 @@ rekey time split into SCG compute and transport. A section whose data the report
 this report" instead. Format of the page and of the firmware figures: docs/formats.md ("Build
 page").
 
-Rekey time model (per rekey, the SCG writes each touched frame once: ``icap_words_batched`` words):
+Rekey time model (per rekey, the SCG writes each touched frame once: ``icap_words_batched`` words),
+every constant from :mod:`dcsflow.scg.timemodel` (with its source) and every time labelled modelled:
 
 * SCG compute: the firmware's instructions per evaluation (``firmware_figures.json``: the largest
-  count over the keys measured, Cortex-A9 in QEMU) at :data:`CPU_HZ`, one instruction per cycle;
-* AXI HWICAP: ``backend.rekey.us_per_word_hwicap`` per word (230 µs per TLUT published for one
-  per-TLUT read-modify-write, divided by its words: :mod:`dcsflow.flow.backend.report`);
-* PCAP: 4 bytes per word at :data:`PCAP_BYTES_PER_US`;
-* raw ICAP: 4 bytes per word at 400 MB/s (ICAPE2, 32 bit x 100 MHz, FACTS.md).
+  count over the keys measured, Cortex-A9 in QEMU) at the Cortex-A9's clock; on a part without a
+  Cortex-A9 (an Artix-7) there is no such line;
+* AXI HWICAP: ``backend.rekey.us_per_word_hwicap`` per word;
+* PCAP (Zynq-7000 only): 4 bytes per word at the devcfg DMA's rate;
+* raw ICAP: 4 bytes per word at the ICAPE2's full rate, driven from the fabric.
 
 :func:`render_page` is what ``dcsflow report BUILD`` runs; :func:`write_build_page` is the outputs
 stage's call at the end of every build.
@@ -45,13 +46,6 @@ FIRMWARE_VERSION = 1
 #: report.json format and the version the page is made for (baselines, savings breakdown)
 REPORT_FORMAT = "dcsflow-report"
 PAGE_REPORT_VERSION = 2
-#: Zynq-7000 Cortex-A9 clock of the PYNQ-Z1 and ZC702 boards (667 MHz), one instruction per cycle
-CPU_HZ = 667e6
-#: PCAP throughput, bytes per microsecond (145 MB/s): an ASSUMED figure, the PCAP rate commonly
-#: quoted for the Zynq-7000 devcfg DMA in non-secure mode (the port itself is 32 bit at 100 MHz,
-#: 400 MB/s in theory). Neither measured here nor checked against a stored copy of UG585 or of a
-#: paper; the page labels it "assumed".
-PCAP_BYTES_PER_US = 145.0
 #: how to measure the firmware figures of a build (the page says so when they are missing)
 FIRMWARE_HOWTO = "python benchmarks/rekey_bench.py --designs {design} --build {design}={build} --write-figures"
 
@@ -333,26 +327,47 @@ def _load_firmware(inputs: PageInputs, lenient: bool) -> None:
 
 # ------------------------------------------------------------------------------------ the figures
 
-def rekey_split(rekey: dict, firmware: dict | None) -> list[dict]:
-    """Modelled time of one rekey per transport, split into SCG compute and transport.
+def has_cortex_a9(device: str) -> bool:
+    """True when ``device`` (a part name) has the Zynq-7000 processing system: a Cortex-A9 to run
+    the SCG and the PCAP (``devices.json`` ``processor``); False for an Artix-7 or an unknown part."""
+    from dcsflow.scg.device import device_facts
+    from dcsflow.scg.errors import DeviceError
+
+    try:
+        return device_facts(device).processor == "Cortex-A9"
+    except DeviceError:
+        return False
+
+
+def rekey_split(rekey: dict, firmware: dict | None, device: str = "") -> list[dict]:
+    """Modelled time of one rekey per transport of ``device``, split into SCG compute and transport
+    (constants: :mod:`dcsflow.scg.timemodel`).
 
     Args:
         rekey: ``report["backend"]["rekey"]`` (``icap_words_batched``, ``us_per_word_hwicap``).
         firmware: the firmware figures (``scg_instructions``) or None (compute unknown).
+        device: the part built for; the PCAP and the Cortex-A9's compute belong to a Zynq-7000
+            only (:func:`has_cortex_a9`), so an Artix-7 gets AXI HWICAP and raw ICAP without compute.
     Returns:
-        one dict per transport (AXI HWICAP, PCAP, raw ICAP): ``transport``, ``how`` (the rate and
-        its source), ``words``, ``transport_us``, ``compute_us`` (None without firmware figures),
-        ``total_us`` (None without them); times in microseconds.
+        one dict per transport (AXI HWICAP, PCAP on a Zynq-7000, raw ICAP): ``transport``, ``how``
+        (the rate and its source), ``words``, ``transport_us``, ``compute_us`` (None without
+        firmware figures or without a Cortex-A9), ``total_us`` (None then too); times in
+        microseconds, modelled.
     """
-    words = rekey["icap_words_batched"]
-    from .backend.report import ICAP_BYTES_PER_US
+    from dcsflow.scg import timemodel as tm
 
+    words = rekey["icap_words_batched"]
+    zynq = has_cortex_a9(device)
+    driver = "the Cortex-A9" if zynq else "a soft processor in the fabric"
     rates = [("AXI HWICAP", rekey["us_per_word_hwicap"],
-              f"{rekey['us_per_word_hwicap']} µs per word (230 µs per TLUT published for one per-TLUT "
-              "read-modify-write, over its words)"),
-             ("PCAP", 4.0 / PCAP_BYTES_PER_US, f"{PCAP_BYTES_PER_US:.0f} MB/s (Zynq-7000 devcfg; assumed, not measured)"),
-             ("raw ICAP", 4.0 / ICAP_BYTES_PER_US, f"{ICAP_BYTES_PER_US:.0f} MB/s (ICAPE2, 32 bit x 100 MHz)")]
-    compute = firmware["scg_instructions"] / CPU_HZ * 1e6 if firmware else None
+              f"{rekey['us_per_word_hwicap']:g} µs per word, written word by word by {driver} "
+              f"({tm.HWICAP_US_PER_WORD.source})")]
+    if zynq:
+        rates.append(("PCAP", tm.pcap_us(1), f"{tm.mbytes(tm.PCAP_BYTES_PER_S)} (Zynq-7000 devcfg DMA; "
+                                             f"{tm.PCAP_BYTES_PER_S.source.split(':', 1)[0]})"))
+    rates.append(("raw ICAP", tm.icap_us_per_word(),
+                  f"{tm.icap_bytes_per_s() / 1e6:g} MB/s (ICAPE2, 32 bit x {tm.mhz(tm.ICAPE2_HZ)}, from the fabric)"))
+    compute = tm.a9_us(firmware["scg_instructions"]) if firmware and zynq else None
     out = []
     for name, us_word, how in rates:
         t = words * us_word
@@ -409,13 +424,15 @@ def breakdown_figure(savings: dict):
 def rekey_figure(split: list[dict]):
     """Stacked horizontal bars: modelled rekey time per transport, SCG compute (when measured) +
     transport, in microseconds; returns a matplotlib Figure."""
+    from dcsflow.scg.timemodel import A9_HZ, mhz
+
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(8, 2.8))
     ys = list(range(len(split)))
     comp = [s["compute_us"] or 0.0 for s in split]
     trans = [s["transport_us"] for s in split]
     if any(comp):
-        ax.barh(ys, comp, 0.5, label="SCG compute (Cortex-A9, 667 MHz)", color="#2ca02c")
+        ax.barh(ys, comp, 0.5, label=f"SCG compute (Cortex-A9, {mhz(A9_HZ)})", color="#2ca02c")
     ax.barh(ys, trans, 0.5, left=comp, label="transport of the frames", color="#9467bd")
     for y, c, t in zip(ys, comp, trans):
         ax.annotate(f"{c + t:,.1f} µs", (c + t, y), xytext=(3, 0), textcoords="offset points", va="center",
@@ -457,7 +474,7 @@ def _figures(inputs: PageInputs) -> tuple[dict, dict]:
     else:
         missing["device_map"] = "no TLUT placement in this build (tlut/placement.json)"
     if be.get("rekey"):
-        pngs["rekey_time.png"] = _png(rekey_figure(rekey_split(be["rekey"], inputs.firmware)))
+        pngs["rekey_time.png"] = _png(rekey_figure(rekey_split(be["rekey"], inputs.firmware, r["device"])))
     return pngs, missing
 
 
@@ -475,6 +492,7 @@ def page_context(inputs: PageInputs, images: dict, missing: dict) -> dict:
     """The template's variables (strings and lists of rows) for ``inputs``; ``images``: figure key ->
     relative path of the PNG; ``missing``: figure key -> why it is not drawn."""
     from dcsflow import __version__
+    from dcsflow.scg.timemodel import A9_HZ, a9_us, mhz
 
     from .report import comparison_rows
 
@@ -539,7 +557,7 @@ def page_context(inputs: PageInputs, images: dict, missing: dict) -> dict:
                         "ratio": _fmt(rk.get("ratio_rmw_to_batched")),
                         "frame_sets": be.get("tlut_frame_sets") or []}
         ctx["split"] = [{**s, "transport_us": _fmt(s["transport_us"], 2), "compute_us": _fmt(s["compute_us"], 2),
-                         "total_us": _fmt(s["total_us"], 2)} for s in rekey_split(rk, inputs.firmware)]
+                         "total_us": _fmt(s["total_us"], 2)} for s in rekey_split(rk, inputs.firmware, r["device"])]
     else:
         ctx["rekey"], ctx["split"] = None, None
     cf = r.get("cfglut")
@@ -555,10 +573,25 @@ def page_context(inputs: PageInputs, images: dict, missing: dict) -> dict:
     ctx["firmware"] = None if not fw else {
         "instructions": _fmt(fw["scg_instructions"]), "ppc_instructions": _fmt(fw.get("ppc_instructions")),
         "keys": fw["keys"], "style": fw.get("code_style") or "", "measured_with": fw.get("measured_with") or "",
-        "date": fw.get("date") or "", "us": _fmt(fw["scg_instructions"] / CPU_HZ * 1e6, 2)}
+        "date": fw.get("date") or "", "us": _fmt(a9_us(fw["scg_instructions"]), 2)}
     ctx["firmware_note"] = inputs.firmware_note
-    ctx["cpu_mhz"] = f"{CPU_HZ / 1e6:.0f}"
+    ctx["cpu_mhz"] = mhz(A9_HZ)
+    ctx["cortex_a9"] = has_cortex_a9(r["device"])
+    ctx["model_constants"] = model_constants(ctx["cortex_a9"])
     return ctx
+
+
+def model_constants(cortex_a9: bool) -> list[dict]:
+    """Rows of the page's table of the rekey-time model's constants (:mod:`dcsflow.scg.timemodel`):
+    ``what``, ``value`` (with its unit), ``source``; the PCAP and Cortex-A9 ones only for a part
+    with a Cortex-A9."""
+    from dcsflow.scg import timemodel as tm
+
+    used = [tm.HWICAP_US_PER_TLUT_RMW, tm.HWICAP_US_PER_WORD, tm.ICAPE2_HZ, tm.ICAPE2_BYTES]
+    if cortex_a9:
+        used += [tm.PCAP_BYTES_PER_S, tm.A9_HZ, tm.A9_IPC]
+    text = tm.substitutions()
+    return [{"what": c.what, "value": text[c.name.lower()], "source": c.source} for c in used]
 
 
 def _verdict_line(report: dict) -> str | None:

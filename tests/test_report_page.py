@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from dcsflow.flow.reportpage import CPU_HZ, FIRMWARE_FIGURES, ReportPageError, load_inputs, render_page, rekey_split
+from dcsflow.flow.reportpage import FIRMWARE_FIGURES, ReportPageError, load_inputs, render_page, rekey_split
 
 from _builds import reseal
 from _chromium import chromium_path, inspect_page
@@ -137,13 +137,19 @@ def test_firmware_figures_split_the_rekey_time(small_build, tmp_path):
     render_page(b)
     text = " ".join((b / "report.html").read_text().split())
     assert "66,700 Cortex-A9 instructions" in text and "100.00 µs at 667 MHz" in text
-    split = rekey_split(json.loads((b / "report.json").read_text())["backend"]["rekey"], fw)
+    rk = json.loads((b / "report.json").read_text())["backend"]["rekey"]
+    split = rekey_split(rk, fw, "xc7z020")
     assert [s["transport"] for s in split] == ["AXI HWICAP", "PCAP", "raw ICAP"]
-    assert all(s["compute_us"] == pytest.approx(66700 / CPU_HZ * 1e6) for s in split)
+    # the model's constants (dcsflow.scg.timemodel): 667 MHz, one instruction per cycle; 400 and 145 MB/s
+    assert all(s["compute_us"] == pytest.approx(66700 / 667.0) for s in split)
     words = split[0]["words"]
     assert split[2]["transport_us"] == pytest.approx(words * 4 / 400.0)
     assert split[1]["transport_us"] == pytest.approx(words * 4 / 145.0)
     assert split[0]["total_us"] > split[1]["total_us"] > split[2]["total_us"]
+    # an Artix-7 has no PCAP and no Cortex-A9: neither is modelled for it
+    art = rekey_split(rk, fw, "xc7a35t")
+    assert [s["transport"] for s in art] == ["AXI HWICAP", "raw ICAP"]
+    assert all(s["compute_us"] is None and s["total_us"] is None for s in art)
     fw["ppc_sha256"] = "0" * 64
     (b / FIRMWARE_FIGURES).write_text(json.dumps(fw))
     render_page(b)

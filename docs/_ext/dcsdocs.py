@@ -4,6 +4,8 @@
   ``Returns:``, ``Attributes:``; napoleon reads those) with lists written as in Markdown, without
   the blank lines reStructuredText wants around a list. This hook adds those blank lines before
   autodoc and napoleon parse the docstring, so that the docstrings stay as they are in the code.
+- ``model-constants`` directive: the table of the modelled times' constants
+  (:mod:`dcsflow.scg.timemodel`), so that the pages never restate a value by hand.
 - ``runtime-cli`` directive: the help of the runtime's command line (``python -m dcsflow.scg``,
   argparse, :func:`dcsflow.scg.cli.build_parser`), one section per command, generated at build
   time (the flow's ``dcsflow rekey|bit|import|codegen`` pass their arguments to it unchanged).
@@ -208,8 +210,45 @@ def runtime_cli_directive():
     return RuntimeCli
 
 
+# ----------------------------------------------------------------------------- model-constants
+def model_constants_directive():
+    """The ``.. model-constants::`` directive class: a table of every constant of the modelled times
+    (:data:`dcsflow.scg.timemodel.CONSTANTS`: what it is, its value, its source), read from the module."""
+    from docutils import nodes
+    from docutils.parsers.rst import Directive
+
+    class ModelConstants(Directive):
+        has_content = False
+
+        def run(self):
+            from dcsflow.scg import timemodel as tm
+
+            text = tm.substitutions()
+            rows = [("constant", "value", "what", "source")]
+            rows += [(c.name, text[c.name.lower()], c.what, c.source) for c in tm.CONSTANTS]
+            table = nodes.table(classes=["model-constants"])
+            group = nodes.tgroup(cols=4)
+            table += group
+            for width in (18, 10, 30, 42):
+                group += nodes.colspec(colwidth=width)
+            for part, body in ((nodes.thead(), rows[:1]), (nodes.tbody(), rows[1:])):
+                for r in body:
+                    row = nodes.row()
+                    for i, cell in enumerate(r):
+                        entry = nodes.entry()
+                        entry += nodes.paragraph("", "", nodes.literal(cell, cell) if i == 0 and part.tagname == "tbody"
+                                                 else nodes.Text(cell))
+                        row += entry
+                    part += row
+                group += part
+            return [table]
+
+    return ModelConstants
+
+
 def setup(app):
     app.connect("autodoc-process-docstring", normalize_docstring, priority=400)   # before napoleon (500)
     app.connect("missing-reference", resolve_reexport)
     app.add_directive("runtime-cli", runtime_cli_directive())
+    app.add_directive("model-constants", model_constants_directive())
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -8,8 +8,8 @@ ICAP word counts (FACTS.md "Frame read and write sequences", UG470):
 (b) frame-batched: the SCG patches shadow frames and writes each touched frame once, one
     write sequence per run of consecutive frames (:func:`dcsflow.scg.rekey.rekey_icap_words`, the words the
     host driver and the firmware actually send; ``dcsflow rekey --json`` counts the same).
-Time: AXI HWICAP cost per word = 230 µs (published per-TLUT figure) / words of (a) for one TLUT;
-raw ICAP = 4 bytes per word at 400 MB/s (ICAPE2, 32 bit × 100 MHz).
+Modelled time: words x the AXI HWICAP's cost per word, or x the ICAPE2's at its full rate
+(:mod:`dcsflow.scg.timemodel` holds both constants and their sources).
 """
 
 from __future__ import annotations
@@ -19,11 +19,8 @@ import math
 from dcsflow.scg.bitstream import frame_runs
 from dcsflow.scg.device import FRAME_WORDS, Device
 from dcsflow.scg.driver import rekey_icap_words
+from dcsflow.scg.timemodel import HWICAP_US_PER_WORD, icap_us_per_word
 
-#: Published time of one TLUT update through AXI HWICAP (FACTS.md), microseconds.
-HWICAP_US_PER_TLUT = 230.0
-#: Raw ICAPE2 throughput (FACTS.md): bytes per microsecond (400 MB/s).
-ICAP_BYTES_PER_US = 400.0
 #: LUTs per 4-frame set: 4 LUTs x 50 rows of one slice column in a clock region (FACTS.md).
 LUTS_PER_FRAME_SET = 200
 
@@ -61,8 +58,8 @@ def rekey_model(n_tluts: int, tlut_fars: list, device: Device) -> dict:
         batched = rekey_icap_words(frame_runs(device, tlut_fars), device.idcode)
     else:
         batched = 0
-    us_word = HWICAP_US_PER_TLUT / per
-    icap_us = 4.0 / ICAP_BYTES_PER_US
+    us_word = HWICAP_US_PER_WORD.value
+    icap_us = icap_us_per_word()
     return {
         "tluts": n_tluts, "frames_per_rekey": len(tlut_fars),
         "frames_lower_bound": 4 * math.ceil(n_tluts / LUTS_PER_FRAME_SET),
@@ -96,9 +93,9 @@ def table_rows(backend: dict) -> list[tuple[str, str, str]]:
             ("ICAP words/rekey: per-TLUT RMW", "-", str(r["icap_words_per_tlut_rmw"])),
             ("ICAP words/rekey: batched", "-", f"{r['icap_words_batched']}"
              + (f" ({r['ratio_rmw_to_batched']}x fewer)" if r["ratio_rmw_to_batched"] else "")),
-            ("rekey µs, HWICAP: RMW / batched", "-",
+            ("modelled µs, HWICAP: RMW / batched", "-",
              f"{r['rekey_us_hwicap_rmw']:.0f} / {r['rekey_us_hwicap_batched']:.1f}"),
-            ("rekey µs, raw ICAP: RMW / batched", "-",
+            ("modelled µs, raw ICAP: RMW / batched", "-",
              f"{r['rekey_us_icap_rmw']:.1f} / {r['rekey_us_icap_batched']:.2f}")]),
         ("pack + place (s)", f"{c['seconds']['pack'] + c['seconds']['place']:.1f}",
          f"{t['seconds']['pack'] + t['seconds']['place']:.1f}"),

@@ -46,8 +46,8 @@ from ._limits import timeout_option
                    "shifted from the fabric by a generated loader, a rekey in microseconds.")
 @click.option("--chain-luts", type=click.IntRange(1, 0xFFFF), default=None, metavar="N",
               help="--tlut cfglut5: elements per shift chain (a CFGLUT5, or a register of 32 parameter bits); "
-                   "the shift takes 32*N cycles [the fewest chain words with N <= 4: a shift within 1.3 us "
-                   "at 100 MHz].")
+                   "the shift takes 32*N + 2 cycles [the fewest chain words with N <= 4: a shift of at most "
+                   "130 cycles].")
 @click.option("--param-in-loader", is_flag=True,
               help="--tlut cfglut5: generate logic that computes the chain words from the raw parameter words "
                    "(a few AXI4-Lite writes per rekey instead of one per chain word; the PPC must have no AND "
