@@ -550,8 +550,11 @@ def page_context(inputs: PageInputs, images: dict, missing: dict) -> dict:
     # frames, ICAP words and rekey time
     rk = be.get("rekey")
     if rk:
+        fw_words = rk.get("frame_words_batched")
         ctx["rekey"] = {"tluts": _fmt(rk["tluts"]), "frames": _fmt(rk["frames_per_rekey"]),
                         "frames_bound": _fmt(rk["frames_lower_bound"]), "words": _fmt(rk["icap_words_batched"]),
+                        "frame_words": _fmt(fw_words),
+                        "packet_words": _fmt(None if fw_words is None else rk["icap_words_batched"] - fw_words),
                         "words_rmw": _fmt(rk["icap_words_per_tlut_rmw"]),
                         "rmw_per_tlut": _fmt(rk.get("rmw_words_per_tlut")),
                         "ratio": _fmt(rk.get("ratio_rmw_to_batched")),
