@@ -67,7 +67,8 @@ from ._limits import timeout_option
                    "block design).")
 @click.option("--force", is_flag=True,
               help="Build into an --out folder that is not empty and not a build folder (only the build's own "
-                   "files are written; names it needs that are taken are still refused).")
+                   "files are written; names it needs that are taken are still refused); or re-target a build "
+                   "folder made for another device (its back-end results for that device are replaced).")
 @click.option("--allow-no-params", is_flag=True,
               help="Build even when no parameter input is found (e.g. a conventional baseline); else that is an error.")
 @click.option("--ghdl-opt", "ghdl_opts", multiple=True, metavar="OPT",
