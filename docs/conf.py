@@ -30,6 +30,10 @@ extensions = [
 ]
 
 source_suffix = {".md": "markdown"}
+# no typographic quotes and dashes: "--out" must stay two hyphens (a copied option must work)
+smartquotes = False
+# `text` in reStructuredText (docstrings, command help) is code, as in Markdown
+default_role = "literal"
 root_doc = "index"
 exclude_patterns = ["_build", "Thumbs.db", ".DS_Store"]
 
@@ -43,9 +47,9 @@ myst_heading_anchors = 3
 
 html_theme = "alabaster"
 html_title = f"dcsflow {release}"
-html_static_path = []
+html_static_path = ["_static"]          # custom.css: wide tables fit the page
 html_theme_options = {"description": "Parameterized configurations for Xilinx 7-series FPGAs",
-                      "fixed_sidebar": False}
+                      "fixed_sidebar": False, "page_width": "96%", "body_max_width": "none"}
 
 # Each object is documented in the module that defines it (``ignore-module-all``: a package's
 # re-exports are not documented twice).

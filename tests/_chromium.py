@@ -160,3 +160,38 @@ def inspect_page(page: Path, screenshot: Path, width: int = 1200, height: int = 
         return seen
     finally:
         b.close()
+
+
+def probe_pages(pages: list[Path], expression: str, width: int = 1280, height: int = 900,
+                timeout: float = 120.0) -> dict:
+    """Load each of ``pages`` (local HTML files) in one headless Chromium, in a window ``width`` x
+    ``height`` CSS pixels, and evaluate ``expression`` in it once loaded; returns page -> its JSON
+    value. No screenshot.
+
+    Raises:
+        ChromiumError: chromium missing, crashed, silent for ``timeout`` seconds, or the expression
+            failed on a page.
+    """
+    exe = chromium_path()
+    if not exe:
+        raise ChromiumError(f"{CHROMIUM} not found on PATH")
+    b = _Pipe(exe, width, height, timeout)
+    out = {}
+    try:
+        target = b.send("Target.createTarget", {"url": "about:blank"})["targetId"]
+        sess = b.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        b.send("Page.enable", session=sess)
+        b.send("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1,
+                                                       "mobile": False}, session=sess)
+        for page in pages:
+            nav = b.send("Page.navigate", {"url": page.resolve().as_uri()}, session=sess)
+            if nav.get("errorText"):
+                raise ChromiumError(f"navigation to {page} failed: {nav['errorText']}")
+            b.wait_event("Page.loadEventFired", sess)
+            res = b.send("Runtime.evaluate", {"expression": expression, "returnByValue": True}, session=sess)
+            if "exceptionDetails" in res:
+                raise ChromiumError(f"{page}: probe failed: {res['exceptionDetails'].get('text')}")
+            out[page] = res["result"].get("value")
+        return out
+    finally:
+        b.close()
