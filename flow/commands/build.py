@@ -14,7 +14,7 @@ from ..baselines import CANDIDATES
 from ..build import STAGES, BuildOptions, build
 from ..frontcheck import summary_line
 from ..jobs import check_jobs
-from ..report import print_slowest, print_table, verdict_line
+from ..report import final_line, print_slowest, print_table
 from ._limits import timeout_option
 
 
@@ -91,7 +91,9 @@ from ._limits import timeout_option
               help="Run independent steps (conventional candidates, static re-mapping candidates, proofs, the "
                    "front-end check, packing and placement) on up to N cores [$DCSFLOW_JOBS, else the "
                    "machine's cores]; -j 1 runs them in turn. The results are the same.")
-@click.option("--quiet", is_flag=True, help="No progress display.")
+@click.option("--quiet", is_flag=True,
+              help="No progress display and no tables: stdout gets the verdict line alone; stderr keeps the "
+                   "lines on the parameter inputs found and what the front end did with them, notes and errors.")
 @timeout_option
 def COMMAND(design, project, top, params, device, out, start, stop, area, seed, lut_size, tlut_pairs, tlut, chain_luts,
             param_in_loader, mul_chunk,
@@ -107,8 +109,9 @@ def COMMAND(design, project, top, params, device, out, start, stop, area, seed, 
     (* PARAM *) on a Verilog port, attribute PARAM, or --param PORT; the build prints them. The
     top: --top, else the entity of a file starting with a --TMAP line, else the one unit no other
     instantiates. Stages: frontend, tmap, verify, backend, outputs. Writes OUT/report.json and
-    prints the comparison table; when the TLUT implementation uses more slices or is deeper than the
-    conventional one, the last line says so and why.
+    prints the comparison table; the last line says whether specialization pays (when the TLUT
+    implementation uses more slices or is deeper than the conventional one: why not) and, for a
+    multiplier with a parameter operand, the baseline (LUT-only; with DSP48E1: N LUTs + 1 DSP).
     """
     from ..errors import FlowError
     from ..registry import resolve
@@ -138,6 +141,10 @@ def COMMAND(design, project, top, params, device, out, start, stop, area, seed, 
                              baselines=tuple(b.strip() for b in baselines.split(",") if b.strip()),
                              jobs=check_jobs(jobs), lut_size=lut_size, tlut=tlut, chain_luts=chain_luts,
                              param_in_loader=param_in_loader))
+    if quiet:
+        if res.report:
+            click.echo(final_line(res.report))
+        return
     if res.report:
         print_table(res.report)
         click.echo(summary_line(res.report))
@@ -151,7 +158,6 @@ def COMMAND(design, project, top, params, device, out, start, stop, area, seed, 
     else:
         click.echo(f"stages {start}..{stop} done in {out}")
     print_slowest(res.steps)
-    # last, where it cannot be missed: the TLUT implementation is worse than the conventional one
-    line = verdict_line(res.report) if res.report else None
-    if line:
-        click.echo(line)
+    # last, where it cannot be missed: whether specialization pays, against which baseline
+    if res.report:
+        click.echo(final_line(res.report))
