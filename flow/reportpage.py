@@ -5,8 +5,10 @@ and ``firmware_figures.json`` when the firmware was measured) by a Jinja2 templa
 (``flow/templates/report/report.html.j2``) with matplotlib figures (PNG). Sections: the build
 (design, top, device, design hash, parameters), the savings against every conventional baseline
 (with the build's line when specialization does not pay), the breakdown of the savings by cause,
-conventional vs TLUT resources, the TLUT placement map, frames and ICAP words per rekey, and the
-rekey time split into SCG compute and transport. A section whose data the report lacks says "not in
+conventional vs TLUT resources, the device's utilization (used / available / %) with the LUT-input
+histogram and the timing estimate of both implementations, beside Vivado's figures where a user ran
+it (:mod:`dcsflow.flow.reportdevice`), the TLUT placement map, frames and ICAP words per rekey, and
+the rekey time split into SCG compute and transport. A section whose data the report lacks says "not in
 this report" instead. Format of the page and of the firmware figures: docs/formats.md ("Build
 page").
 
@@ -33,6 +35,7 @@ from pathlib import Path
 
 from dcsflow.fileio import JSON_LIMIT, load_json_file, write_files_atomic
 from dcsflow.scg.buildfolder import BUILD_FORMAT, BUILD_VERSION, sha256_file
+from dcsflow.scg.timemodel import A9_HZ, a9_us, mhz
 
 from .errors import FlowError
 
@@ -327,18 +330,6 @@ def _load_firmware(inputs: PageInputs, lenient: bool) -> None:
 
 # ------------------------------------------------------------------------------------ the figures
 
-def has_cortex_a9(device: str) -> bool:
-    """True when ``device`` (a part name) has the Zynq-7000 processing system: a Cortex-A9 to run
-    the SCG and the PCAP (``devices.json`` ``processor``); False for an Artix-7 or an unknown part."""
-    from dcsflow.scg.device import device_facts
-    from dcsflow.scg.errors import DeviceError
-
-    try:
-        return device_facts(device).processor == "Cortex-A9"
-    except DeviceError:
-        return False
-
-
 def rekey_split(rekey: dict, firmware: dict | None, device: str = "") -> list[dict]:
     """Modelled time of one rekey per transport of ``device``, split into SCG compute and transport
     (constants: :mod:`dcsflow.scg.timemodel`).
@@ -347,7 +338,8 @@ def rekey_split(rekey: dict, firmware: dict | None, device: str = "") -> list[di
         rekey: ``report["backend"]["rekey"]`` (``icap_words_batched``, ``us_per_word_hwicap``).
         firmware: the firmware figures (``scg_instructions``) or None (compute unknown).
         device: the part built for; the PCAP and the Cortex-A9's compute belong to a Zynq-7000
-            only (:func:`has_cortex_a9`), so an Artix-7 gets AXI HWICAP and raw ICAP without compute.
+            only (:func:`dcsflow.flow.reportdevice.has_cortex_a9`), so an Artix-7 gets AXI HWICAP
+            and raw ICAP without compute.
     Returns:
         one dict per transport (AXI HWICAP, PCAP on a Zynq-7000, raw ICAP): ``transport``, ``how``
         (the rate and its source), ``words``, ``transport_us``, ``compute_us`` (None without
@@ -355,6 +347,8 @@ def rekey_split(rekey: dict, firmware: dict | None, device: str = "") -> list[di
         microseconds, modelled.
     """
     from dcsflow.scg import timemodel as tm
+
+    from .reportdevice import has_cortex_a9
 
     words = rekey["icap_words_batched"]
     zynq = has_cortex_a9(device)
@@ -475,6 +469,9 @@ def _figures(inputs: PageInputs) -> tuple[dict, dict]:
         missing["device_map"] = "no TLUT placement in this build (tlut/placement.json)"
     if be.get("rekey"):
         pngs["rekey_time.png"] = _png(rekey_figure(rekey_split(be["rekey"], inputs.firmware, r["device"])))
+    from .reportdevice import histogram, histogram_figure
+
+    pngs["lut_histogram.png"] = _png(histogram_figure(histogram(inputs)))
     return pngs, missing
 
 
@@ -492,7 +489,6 @@ def page_context(inputs: PageInputs, images: dict, missing: dict) -> dict:
     """The template's variables (strings and lists of rows) for ``inputs``; ``images``: figure key ->
     relative path of the PNG; ``missing``: figure key -> why it is not drawn."""
     from dcsflow import __version__
-    from dcsflow.scg.timemodel import A9_HZ, a9_us, mhz
 
     from .report import comparison_rows
 
@@ -550,11 +546,9 @@ def page_context(inputs: PageInputs, images: dict, missing: dict) -> dict:
     # frames, ICAP words and rekey time
     rk = be.get("rekey")
     if rk:
-        fw_words = rk.get("frame_words_batched")
         ctx["rekey"] = {"tluts": _fmt(rk["tluts"]), "frames": _fmt(rk["frames_per_rekey"]),
                         "frames_bound": _fmt(rk["frames_lower_bound"]), "words": _fmt(rk["icap_words_batched"]),
-                        "frame_words": _fmt(fw_words),
-                        "packet_words": _fmt(None if fw_words is None else rk["icap_words_batched"] - fw_words),
+                        **_word_split(rk),
                         "words_rmw": _fmt(rk["icap_words_per_tlut_rmw"]),
                         "rmw_per_tlut": _fmt(rk.get("rmw_words_per_tlut")),
                         "ratio": _fmt(rk.get("ratio_rmw_to_batched")),
@@ -579,22 +573,14 @@ def page_context(inputs: PageInputs, images: dict, missing: dict) -> dict:
         "date": fw.get("date") or "", "us": _fmt(a9_us(fw["scg_instructions"]), 2)}
     ctx["firmware_note"] = inputs.firmware_note
     ctx["cpu_mhz"] = mhz(A9_HZ)
-    ctx["cortex_a9"] = has_cortex_a9(r["device"])
-    ctx["model_constants"] = model_constants(ctx["cortex_a9"])
     return ctx
 
 
-def model_constants(cortex_a9: bool) -> list[dict]:
-    """Rows of the page's table of the rekey-time model's constants (:mod:`dcsflow.scg.timemodel`):
-    ``what``, ``value`` (with its unit), ``source``; the PCAP and Cortex-A9 ones only for a part
-    with a Cortex-A9."""
-    from dcsflow.scg import timemodel as tm
-
-    used = [tm.HWICAP_US_PER_TLUT_RMW, tm.HWICAP_US_PER_WORD, tm.ICAPE2_HZ, tm.ICAPE2_BYTES]
-    if cortex_a9:
-        used += [tm.PCAP_BYTES_PER_S, tm.A9_HZ, tm.A9_IPC]
-    text = tm.substitutions()
-    return [{"what": c.what, "value": text[c.name.lower()], "source": c.source} for c in used]
+def _word_split(rk: dict) -> dict:
+    """``frame_words`` and ``packet_words`` of a rekey's ICAP words (report.json ``backend.rekey``), as
+    text; "–" for a report without ``frame_words_batched``."""
+    fw = rk.get("frame_words_batched")
+    return {"frame_words": _fmt(fw), "packet_words": _fmt(None if fw is None else rk["icap_words_batched"] - fw)}
 
 
 def _verdict_line(report: dict) -> str | None:
@@ -619,8 +605,11 @@ def render_html(inputs: PageInputs, images: dict, missing: dict | None = None) -
 
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)), undefined=jinja2.StrictUndefined,
                              autoescape=True, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    from .reportdevice import device_context
+
     try:
-        return env.get_template("report.html.j2").render(page_context(inputs, images, missing or {}))
+        return env.get_template("report.html.j2").render({**page_context(inputs, images, missing or {}),
+                                                          **device_context(inputs)})
     except jinja2.TemplateError as e:
         raise ReportPageError(f"report page template: {e}") from None
 
