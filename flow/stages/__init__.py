@@ -32,7 +32,7 @@ STAGES = ("frontend", "tmap", "verify", "backend", "outputs")
 
 #: format name and version of the stage records ``stages/<stage>.json``
 RECORD_FORMAT = STAGE_FORMAT
-RECORD_VERSION = 6
+RECORD_VERSION = 7
 RECORD_DIR = "stages"
 
 
