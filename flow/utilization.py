@@ -52,7 +52,7 @@ def _rows() -> list[tuple[str, str, object]]:
         ("DSP48E1", "dsp48e1", lambda r, b: _cells(r, "DSP48E1")),
         ("Block RAM: RAMB36E1", "ramb36", lambda r, b: _cells(r, "RAMB36E1")),
         ("Block RAM: RAMB18E1", "ramb18", lambda r, b: _cells(r, "RAMB18E1")),
-        ("Bonded IOB (port bits)", "iob", lambda r, b: _cells(r, *_IOB_TYPES)),
+        ("Bonded IOB (every top-level port bit a pin)", "iob", lambda r, b: _cells(r, *_IOB_TYPES)),
         ("BUFG", "bufg", lambda r, b: _cells(r, "BUFG", "BUFGCTRL")),
     ]
 

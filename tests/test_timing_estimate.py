@@ -183,7 +183,7 @@ def test_device_utilization_and_lut_histogram():
     assert rows["LUT as TLUT"]["tlut"]["used"] == 32 and rows["SLICEL"]["conventional"]["used"] == 24
     assert rows["SLICEL"]["available"] is None and rows["SLICEL"]["conventional"]["percent"] is None
     assert rows["DSP48E1"]["conventional"] == {"used": 1, "percent": round(100 / 220, 2)}
-    assert rows["Bonded IOB (port bits)"]["conventional"]["used"] == 33
+    assert rows["Bonded IOB (every top-level port bit a pin)"]["conventional"]["used"] == 33
     assert rows["Block RAM: RAMB18E1"]["conventional"]["used"] == 2
     h = lut_histogram(report, Counter({"LUT6": 15, "LUT3": 2}))
     assert h["conventional"] == [1, 0, 0, 13, 0, 74]
