@@ -48,10 +48,11 @@ def parse_timing_summary(text: str) -> dict:
     """The figures of a ``report_timing_summary`` text.
 
     Returns:
-        ``{"wns_ns", "tns_ns", "whs_ns", "failing_endpoints", "total_endpoints", "clocks":
-        [{"name", "period_ns", "frequency_mhz"}], "period_ns", "fmax_mhz"}``: the worst negative
-        and hold slack (``inf`` when nothing is constrained), and for the first clock its period
-        and the Fmax it allows, 1000 / (period − WNS) (None when the WNS is not a number).
+        a dict: ``wns_ns``, ``tns_ns``, ``whs_ns`` (the worst negative and hold slack, ``inf`` when
+        nothing is constrained), ``failing_endpoints``, ``total_endpoints``, ``clocks`` (one dict
+        per clock: ``name``, ``period_ns``, ``frequency_mhz``), and for the first clock
+        ``period_ns`` and ``fmax_mhz``, the Fmax it allows, 1000 / (period − WNS) (None when the
+        WNS is not a number).
     Raises:
         VivadoReportError: no Design Timing Summary or no clock.
     """
