@@ -161,7 +161,7 @@ def resolve_reexport(app, env, node, contnode):
     return make_refnode(app.builder, node["refdoc"], entry.docname, entry.node_id, contnode, real)
 
 
-# ----------------------------------------------------------------------------- runtime-cli
+# ----------------------------------------------------------------------------- command-line reference
 def _subparsers(parser: argparse.ArgumentParser):
     for action in parser._actions:             # argparse has no public accessor for these
         if isinstance(action, argparse._SubParsersAction):
