@@ -2,7 +2,11 @@
 
 Every benchmark that measures figures for the documentation writes ``docs/results/<name>.md`` from
 the run it just made, never from figures typed by hand: the page starts with the date, the commit
-(``-dirty`` when tracked files differ from it) and the machine it ran on, and the exact command.
+and the machine it ran on, and the exact command. A page must be reproducible from the commit it
+names, so ``--docs`` is refused from a checkout whose tracked files differ from its commit (or that
+is no git checkout) before the benchmark runs (:func:`check_docs`) and again when the page is
+written (:func:`write_page`); ``--allow-dirty`` writes it anyway, and the page's header then says
+that it is not reproducible from that commit (``tests/test_results_pages.py`` refuses such a page).
 ``docs/results/index.md`` lists the pages.
 """
 
@@ -11,6 +15,7 @@ from __future__ import annotations
 import datetime
 import os
 import platform
+import re
 import shlex
 import subprocess
 import sys
@@ -24,12 +29,46 @@ sys.path.insert(0, str(ROOT))
 from dcsflow.fileio import write_text_atomic  # noqa: E402
 
 _COMMIT: str | None = None
+#: ``--allow-dirty`` was given (:func:`check_docs`)
+_ALLOW_DIRTY = False
+#: a commit as :func:`commit` gives it for a checkout whose tracked files equal it
+CLEAN_COMMIT = re.compile(r"[0-9a-f]{7,40}")
 
 
-def add_docs_option(ap) -> None:
-    """Add ``--docs`` to an argparse parser."""
+def add_docs_option(ap, page: str = "the documentation's results page (docs/results/)") -> None:
+    """Add ``--docs`` (write ``page`` from this run) and ``--allow-dirty`` to an argparse parser;
+    call :func:`check_docs` with the parsed arguments."""
     ap.add_argument("--docs", action="store_true",
-                    help="also write the documentation's results page (docs/results/) from this run")
+                    help=f"also write {page} from this run; refused when tracked files differ from the "
+                         "checkout's commit (commit first)")
+    ap.add_argument("--allow-dirty", action="store_true",
+                    help="with --docs: write the page even though tracked files differ from the commit; its "
+                         "header then says it is not reproducible from that commit")
+
+
+def check_docs(args) -> None:
+    """Before a benchmark runs: with ``args.docs``, exit with one line (SystemExit) when the checkout
+    is not clean (:func:`is_clean`) unless ``args.allow_dirty``, so that no run ends with a page
+    that cannot be written. Records ``--allow-dirty`` for :func:`write_page`."""
+    global _ALLOW_DIRTY
+    _ALLOW_DIRTY = bool(getattr(args, "allow_dirty", False))
+    if getattr(args, "docs", False):
+        _refuse_unclean()
+
+
+def is_clean(c: str) -> bool:
+    """Whether ``c`` (:func:`commit`'s form) names a commit the checkout's tracked files equal."""
+    return CLEAN_COMMIT.fullmatch(c) is not None
+
+
+def _refuse_unclean() -> None:
+    c = commit()
+    if is_clean(c) or _ALLOW_DIRTY:
+        return
+    why = ("the checkout is not a git checkout (commit unknown)" if c == "unknown" else
+           f"tracked files differ from commit {c.split('-')[0]}")
+    raise SystemExit(f"error: --docs: {why}, so the page would not be reproducible from it; commit first, "
+                     "then run the benchmark (or give --allow-dirty, which the page then states)")
 
 
 def commit() -> str:
@@ -54,7 +93,7 @@ def _git_commit() -> str:
 
 
 def machine() -> str:
-    """One line: CPU model, cores, load average when the run ended, OS, Python."""
+    """One line: CPU model, cores, memory, load average when the run ended, OS, Python."""
     cpu = platform.processor() or platform.machine()
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -64,10 +103,15 @@ def machine() -> str:
     except OSError:
         pass
     try:
+        mem = ", %.0f GiB" % (int(next(ln.split()[1] for ln in Path("/proc/meminfo").read_text().splitlines()
+                                       if ln.startswith("MemTotal"))) / 2**20)
+    except (OSError, StopIteration, ValueError):
+        mem = ""
+    try:
         load = ", load average %.1f" % os.getloadavg()[0]
     except OSError:
         load = ""
-    return (f"{cpu}, {os.cpu_count()} cores{load}; {platform.system()} {platform.release()}; "
+    return (f"{cpu}, {os.cpu_count()} cores{mem}{load}; {platform.system()} {platform.release()}; "
             f"Python {platform.python_version()}")
 
 
@@ -114,12 +158,21 @@ def figures(pairs: list[tuple[str, object]]) -> str:
 
 
 def write_page(name: str, title: str, body: str, intro: str = "") -> Path:
-    """Write ``docs/results/<name>.md``: title, provenance, ``intro``, ``body``; returns the path."""
+    """Write ``docs/results/<name>.md``: title, provenance, ``intro``, ``body``; returns the path.
+
+    Raises:
+        SystemExit: the checkout was not clean when the benchmark started and ``--allow-dirty``
+            was not given (:func:`check_docs`).
+    """
+    _refuse_unclean()
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     cmd = command()
+    c = commit()
+    caveat = "" if is_clean(c) else (" (written with `--allow-dirty`: tracked files differed from the commit, so "
+                                     "these figures are not reproducible from it)")
     text = (f"# {title}\n\n"
             f"<!-- Written by `{cmd}`. Do not edit by hand: run the command again. -->\n\n"
-            f"Measured {when} at commit `{commit()}` on {machine()}, by\n\n"
+            f"Measured {when} at commit `{c}`{caveat} on {machine()}, by\n\n"
             f"```text\n{cmd}\n```\n\n"
             + (intro.strip() + "\n\n" if intro.strip() else "") + body.rstrip() + "\n")
     path = RESULTS / f"{name}.md"

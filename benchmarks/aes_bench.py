@@ -72,8 +72,10 @@ def main() -> None:
     ap.add_argument("--build", action="append", default=[], metavar="NAME=DIR")
     ap.add_argument("--designs", default="aes128_iter,aes128_pipe", help="comma-separated")
     ap.add_argument("--keys", type=int, default=100)
-    ap.add_argument("--docs", action="store_true", help="also write docs/results/aes.md from this run")
+    import _results
+    _results.add_docs_option(ap, "docs/results/aes.md")
     a = ap.parse_args()
+    _results.check_docs(a)
     given = dict(x.split("=", 1) for x in a.build)
     results = {}
     rb = _rekey_bench()

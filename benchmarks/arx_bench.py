@@ -142,8 +142,10 @@ def main() -> int:
     ap.add_argument("--designs", default="picipher,picipher32,picipher64,ppe")
     ap.add_argument("--keys", type=int, default=4, help="random parameter values for the QEMU SCG count")
     ap.add_argument("--bmw-rtl", action="store_true", help="also run the 256 BMW-512 KAT records on the RTL")
-    ap.add_argument("--docs", action="store_true", help="also write docs/results/arx.md from this run")
+    import _results
+    _results.add_docs_option(ap, "docs/results/arx.md")
     a = ap.parse_args()
+    _results.check_docs(a)
     given = dict(x.split("=", 1) for x in a.build)
     rb = _load("rekey_bench")
     out: dict = {"designs": {}}

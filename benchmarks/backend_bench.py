@@ -35,8 +35,10 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--area", action="store_true", help="TMAP area mode (dcsflow build --area)")
     ap.add_argument("--tlut-pairs", action="store_true", help="opt-in TLUT pairs in LUT6_2 sites")
-    ap.add_argument("--docs", action="store_true", help="also write docs/results/backend.md from this run")
+    import _results
+    _results.add_docs_option(ap, "docs/results/backend.md")
     args = ap.parse_args()
+    _results.check_docs(args)
     root = args.out or Path(tempfile.mkdtemp(prefix="backend-bench-"))
     designs = {}
     for design in ("picipher", "picipher128", "picipher_cis"):

@@ -38,8 +38,10 @@ def main() -> None:
     ap.add_argument("builds", nargs="*", type=Path)
     ap.add_argument("--build", action="append", default=[], metavar="NAME", help="build this design first")
     ap.add_argument("--markdown", action="store_true", help="print the table as Markdown")
-    ap.add_argument("--docs", action="store_true", help="also write docs/results/baselines.md from this run")
+    import _results
+    _results.add_docs_option(ap, "docs/results/baselines.md")
     a = ap.parse_args()
+    _results.check_docs(a)
     rows = []
     with tempfile.TemporaryDirectory() as td:
         folders = list(a.builds)

@@ -82,8 +82,10 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--bit", default=None, help="bitstream (default: shared/bitstreams/pynq-z1_base.bit)")
     ap.add_argument("--flood-mb", type=int, default=64, help="size of the hostile streams (0: skip them)")
-    ap.add_argument("--docs", action="store_true", help="also write docs/results/bitstream.md from this run")
+    import _results
+    _results.add_docs_option(ap, "docs/results/bitstream.md")
     a = ap.parse_args()
+    _results.check_docs(a)
     path = Path(a.bit) if a.bit else data_file("bitstreams", "pynq-z1_base.bit")
     raw = path.read_bytes()
 

@@ -31,8 +31,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
-import platform
 import subprocess
 import sys
 import tempfile
@@ -41,6 +39,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import _results  # noqa: E402
 
 #: the designs built by default: the main job's, and the programmable processing element
 DEFAULT = ("picipher", "picipher_cis", "aes128_iter", "ppe")
@@ -99,42 +100,18 @@ def fit_exponent(points: list[tuple[float, float]]) -> float | None:
     return sum((x - mx) * (y - my) for x, y in pts) / sum((x - mx) ** 2 for x, _ in pts)
 
 
-def machine() -> str:
-    """One line naming the machine: CPU model, cores, memory, OS."""
-    cpu = platform.processor() or platform.machine()
-    try:
-        for ln in Path("/proc/cpuinfo").read_text().splitlines():
-            if ln.startswith("model name"):
-                cpu = ln.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    try:
-        mem = int(next(ln.split()[1] for ln in Path("/proc/meminfo").read_text().splitlines()
-                       if ln.startswith("MemTotal"))) / 2**20
-    except (OSError, StopIteration, ValueError):
-        mem = 0
-    return f"{cpu}, {len(os.sched_getaffinity(0))} cores, {mem:.0f} GiB, {platform.system()} {platform.release()}"
+def intro(jobs: int) -> str:
+    """The results page's paragraph under its header (:func:`_results.write_page`)."""
+    return (f"Builds with `-j {jobs}`. Baseline, measured in the same run: "
+            "`yosys synth_xilinx -flatten` of the same RTL with the parameters the TLUT build sets "
+            "(`chparam`, e.g. aes128_iter's key table), parameter inputs as ordinary inputs. Target: a "
+            "whole build (TLUT build, every "
+            f"conventional candidate, proofs, front-end check, back end) <= {TARGET_RATIO:g} x that.")
 
 
-def commit() -> str:
-    r = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
-    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True,
-                           text=True).stdout.strip()
-    return (r.stdout.strip() or "unknown") + ("+changes" if dirty else "")
-
-
-def markdown(rows: list[dict], demo: float | None, jobs: int, exponent: float | None,
-             title: str = "Build times") -> str:
-    """The results page (docs/results/build_times.md, or the page --page names)."""
-    lines = [f"# {title}", "",
-             f"Measured {time.strftime('%Y-%m-%d')} at commit {commit()} on {machine()} by "
-             f"`python benchmarks/build_bench.py` (`-j {jobs}`). Baseline, measured in the same run: "
-             "`yosys synth_xilinx -flatten` of the same RTL with the parameters the TLUT build sets "
-             "(`chparam`, e.g. aes128_iter's key table), parameter inputs as ordinary inputs. Target: a "
-             "whole build (TLUT build, every "
-             f"conventional candidate, proofs, front-end check, back end) <= {TARGET_RATIO:g} x that.", "",
-             "| design | AND nodes | synth_xilinx (s) | dcsflow build (s) | ratio | CPU (s) | slowest step |",
+def markdown(rows: list[dict], demo: float | None, exponent: float | None) -> str:
+    """The results page's tables (docs/results/build_times.md, or the page --page names)."""
+    lines = ["| design | AND nodes | synth_xilinx (s) | dcsflow build (s) | ratio | CPU (s) | slowest step |",
              "| --- | ---: | ---: | ---: | ---: | ---: | --- |"]
     for r in rows:
         s = r["slowest"][0] if r["slowest"] else {"path": "-", "wall": 0}
@@ -167,11 +144,12 @@ def main() -> None:
     ap.add_argument("--jobs", "-j", type=int, default=None, help="dcsflow build -j N [the machine's cores]")
     ap.add_argument("--out", type=Path, help="folder for the build folders (default: a temporary folder)")
     ap.add_argument("--no-demo", action="store_true", help="do not time dcsflow demo")
-    ap.add_argument("--docs", action="store_true", help="write docs/results/<page>.md")
+    _results.add_docs_option(ap, "docs/results/<page>.md")
     ap.add_argument("--page", default="build_times",
                     help="the results page --docs writes [build_times]; the large designs have their own: "
                          "--designs aes128_pipe --no-demo --page build_times_large")
     args = ap.parse_args()
+    _results.check_docs(args)
 
     from dcsflow.flow.jobs import default_jobs
     from dcsflow.flow.registry import installed
@@ -217,18 +195,15 @@ def main() -> None:
     if exponent is not None:
         print(f"scaling: build seconds ~ (AND nodes)^{exponent:.2f}")
     if args.docs:
-        page = ROOT / "docs" / "results" / f"{args.page}.md"
-        page.parent.mkdir(parents=True, exist_ok=True)
         title = "Build times" if args.page == "build_times" else f"Build times: {', '.join(names)}"
-        page.write_text(markdown(rows, demo, jobs, exponent, title))
-        print(f"wrote {page}")
+        _results.write_page(args.page, title, markdown(rows, demo, exponent), intro(jobs))
     met = all(r["ratio"] <= TARGET_RATIO for r in rows) and (demo is None or demo <= TARGET_DEMO_SECONDS)
     keys = ("build_seconds", "yosys_seconds", "ratio", "cpu_seconds", "aig_ands", "yosys_conventional_seconds",
             "ratio_both")
     print(json.dumps({"designs": {r["design"]: {k: r[k] for k in keys} for r in rows},
                       "demo_seconds": None if demo is None else round(demo, 1), "jobs": jobs,
                       "scaling_exponent": None if exponent is None else round(exponent, 3),
-                      "target_ratio": TARGET_RATIO, "met": met, "machine": machine(), "commit": commit()}))
+                      "target_ratio": TARGET_RATIO, "met": met, "machine": _results.machine(), "commit": _results.commit()}))
 
 
 if __name__ == "__main__":

@@ -164,6 +164,7 @@ def main(argv=None) -> int:
     _results.add_docs_option(ap)
     ap.add_argument("--check", action="store_true", help="exit 1 if README.md's table differs from the records")
     a = ap.parse_args(argv)
+    _results.check_docs(a)
     records = load_records()
     for b in builds_in(a.builds):
         r = record(b)

@@ -29,8 +29,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, help="build folder root (default: a temporary folder)")
     ap.add_argument("--no-check", action="store_true", help="skip the simulation checks")
-    ap.add_argument("--docs", action="store_true", help="also write docs/results/flow.md from this run")
+    import _results
+    _results.add_docs_option(ap, "docs/results/flow.md")
     args = ap.parse_args()
+    _results.check_docs(args)
     root = args.out or Path(tempfile.mkdtemp(prefix="flow-bench-"))
     figures = {}
     for design in ("picipher", "picipher128", "picipher_cis"):

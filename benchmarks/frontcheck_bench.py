@@ -75,8 +75,10 @@ def main() -> None:
     ap.add_argument("designs", nargs="*", default=DESIGNS)
     ap.add_argument("--cycles", type=int, default=fc.DEFAULT_CYCLES)
     ap.add_argument("--root", type=Path, help="folder for the front-end results (kept; reused next time)")
-    ap.add_argument("--docs", action="store_true", help="also write docs/results/frontcheck.md from this run")
+    import _results
+    _results.add_docs_option(ap, "docs/results/frontcheck.md")
     args = ap.parse_args()
+    _results.check_docs(args)
     root = args.root or Path(tempfile.mkdtemp(prefix="frontcheck-bench-"))
     rows = []
     try:

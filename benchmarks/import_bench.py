@@ -33,8 +33,10 @@ from dcsflow.scg.bitstream import parse, read_file  # noqa: E402
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", type=Path, help="existing picipher build with --backend vivado")
-    ap.add_argument("--docs", action="store_true", help="also write docs/results/import.md from this run")
+    import _results
+    _results.add_docs_option(ap, "docs/results/import.md")
     args = ap.parse_args()
+    _results.check_docs(args)
     tmp = Path(tempfile.mkdtemp(prefix="import-bench-"))
     try:
         src = args.build

@@ -32,8 +32,10 @@ def main() -> int:
     import argparse
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--docs", action="store_true", help="also write docs/results/picipher_cycles.md from this run")
+    import _results
+    _results.add_docs_option(ap, "docs/results/picipher_cycles.md")
     a = ap.parse_args()
+    _results.check_docs(a)
     t0 = time.time()
     cycles = {}
     for bits in (96, 128):

@@ -31,8 +31,10 @@ def main(argv=None) -> int:
     ap.add_argument("--rtl", action="store_true", help="also simulate the records on the RTL (Icarus)")
     ap.add_argument("--records", type=int, default=None, help="the first N records only (default: all)")
     ap.add_argument("--chunk", type=int, default=32, help="messages per RTL simulation (default 32)")
-    ap.add_argument("--docs", action="store_true", help="also write docs/results/ppe_bmw.md from this run")
+    import _results
+    _results.add_docs_option(ap, "docs/results/ppe_bmw.md")
     a = ap.parse_args(argv)
+    _results.check_docs(a)
     recs = bmw512_kat.load_kat()
     if a.records is not None:
         if a.records < 1:

@@ -67,8 +67,10 @@ def main() -> int:
     import argparse
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--docs", action="store_true", help="also write docs/results/ppe_cycles.md from this run")
+    import _results
+    _results.add_docs_option(ap, "docs/results/ppe_cycles.md")
     a = ap.parse_args()
+    _results.check_docs(a)
     out = {}
     pi_cycles(out, random.Random(1))
     rtl = " ".join(str(p) for p in sim.rtl_files())

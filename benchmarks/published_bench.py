@@ -258,8 +258,10 @@ def main(argv=None) -> int:
     ap.add_argument("-K", type=int, action="append", help="LUT size (repeatable; default 4 and 6)")
     ap.add_argument("--no-verify", action="store_true", help="skip the proofs")
     ap.add_argument("--no-builds", action="store_true", help="only map the AIGs (no dcsflow build runs)")
-    ap.add_argument("--docs", action="store_true", help="also write docs/results/published.md from this run")
+    import _results
+    _results.add_docs_option(ap, "docs/results/published.md")
     args = ap.parse_args(argv)
+    _results.check_docs(args)
     every = list(dict.fromkeys([*BY_NAME, *(d.name for d in BUILDS)]))
     names = [n for n in args.only.split(",") if n] or every
     unknown = [n for n in names if n not in every]

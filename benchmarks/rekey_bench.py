@@ -2,7 +2,7 @@
 words and frames per rekey, firmware .text size, ICAP words against per-TLUT read-modify-write.
 
 Usage: python benchmarks/rekey_bench.py [--build NAME=DIR ...] [--keys 100] [--designs picipher,picipher_cis]
-                                       [--write-figures] [--docs]
+                                       [--fix NAME=HEX ...] [--write-figures] [--docs]
 
 ``--write-figures`` writes each given build folder's ``firmware_figures.json`` (format
 ``dcsflow-firmware-figures`` v1, docs/formats.md "Build page"): the instruction counts below, tied to
@@ -18,12 +18,17 @@ TLUT bits of the all-zero key and a consistent ECC, the design hash of ``build.j
 Instruction counts: the QEMU image (firmware + C model, ``make -C firmware qemu``) runs ``bench N``
 (N evaluations for pseudo-random keys) under ``qemu-system-arm -M xilinx-zynq-a9`` with
 ``-d in_asm,exec,nochain`` filtered to ``scg_evaluate`` and every function it calls, transitively
-(``scg_ppc_eval`` and its chunk functions, ``scg_gen_patch``); the executed instructions of each call
-are the sum of the sizes of its executed translation blocks.
-``scg_instructions`` = whole evaluation (PPC + frame patch + ECC), ``ppc_instructions`` = the PPC part
-alone. (Before 2026-11-23 the filter missed ``scg_gen_patch``: earlier figures left the frame patch
-out.) Table-style code (``codegen --style table``, chosen for large PPCs) is counted the same way. QEMU's
-log (a line per executed translation block) streams through a FIFO and is counted while QEMU
+(``scg_ppc_eval`` and its chunk functions, ``scg_gen_patch``); the executed instructions of each
+call are the sum of the sizes of its executed translation blocks. ``scg_instructions`` = whole
+evaluation (PPC + frame patch + ECC), ``ppc_instructions`` = the PPC part alone. A build whose
+design derives its circuit parameters (a parameter transform, ``transform.json``) is rekeyed from
+the user's values, so its count includes the transform: ``bench N BASE MASK`` runs
+``scg_evaluate_user`` (``scg_transform`` then ``scg_evaluate``) with the user parameters named by
+``--fix NAME=HEX`` held fixed (e.g. key lengths) and the rest pseudo-random;
+``transform_instructions`` is the transform's share and ``scg_instructions_without_transform`` the
+rest. (Before 2026-11-23 the filter missed ``scg_gen_patch``: earlier figures left the frame patch
+out.) Table-style code (``codegen --style table``, chosen for large PPCs) is counted the same way.
+QEMU's log (a line per executed translation block) streams through a FIFO and is counted while QEMU
 writes it, so no key count fills the disk.
 
 Cost model (modelled times; every constant and its source in ``dcsflow.scg.timemodel``): ICAP words
@@ -112,12 +117,15 @@ def rmw_words_per_tlut(b: bf.BuildFolder) -> int:
     return s.icap_words_in + s.icap_words_out
 
 
-def qemu_counts(gen: Path, out: Path, n: int, root: str = "scg_evaluate") -> dict:
+def qemu_counts(gen: Path, out: Path, n: int, root: str = "scg_evaluate", bench_args: str = "") -> dict:
     """Instructions per SCG evaluation in QEMU for ``n`` pseudo-random keys: the executed translation
     blocks of ``root`` and the functions it calls: scg_evaluate / scg_ppc_eval / scg_gen_patch (exact,
     per call, PPC share separately); for a cfglut5 build ``root="scg_cfglut_evaluate"`` (PPC and
-    chain words, ``scg_gen_words``). (QEMU's Cortex-A9 has no PMU cycle counter, so there is no cheaper
-    exact count.)"""
+    chain words, ``scg_gen_words``); for a build with a parameter transform
+    ``root="scg_evaluate_user"`` (the transform, ``scg_transform``, counted separately too, then
+    scg_evaluate), ``bench_args`` = ``BASE MASK`` of the firmware's ``bench`` (the values held
+    fixed, e.g. lengths). (QEMU's Cortex-A9 has no PMU cycle counter, so there is no cheaper exact
+    count.)"""
     subprocess.run(["make", "-s", "-C", str(ROOT / "firmware"), f"GEN={gen}", f"BUILD={out}", "qemu", "zynq"],
                    check=True, capture_output=True)
     elf = out / "qemu" / "scg_qemu.elf"
@@ -127,7 +135,7 @@ def qemu_counts(gen: Path, out: Path, n: int, root: str = "scg_evaluate") -> dic
     log = out / "qemu.log"
     log.unlink(missing_ok=True)
     os.mkfifo(log)
-    cmds = f"bench {n}"
+    cmds = f"bench {n} {bench_args}".strip()
     proc = subprocess.Popen(["qemu-system-arm", "-M", "xilinx-zynq-a9", "-m", "256M", "-nographic", "-monitor",
                              "none", "-serial", "null", "-d", "in_asm,exec,nochain", "-dfilter", filt, "-D", str(log),
                              "-semihosting-config", f"enable=on,target=native,arg=scg,arg={cmds}", "-kernel", str(elf)],
@@ -150,7 +158,9 @@ def qemu_counts(gen: Path, out: Path, n: int, root: str = "scg_evaluate") -> dic
     calls: list[list[int]] = []
     ev0 = syms[root][0]
     ppc_ranges = _ppc_ranges(elf, syms)
+    tf_ranges = _ppc_ranges(elf, syms, "scg_transform")
     in_ppc: dict[int, bool] = {}
+    in_tf: dict[int, bool] = {}
     cur_tb = None
     with open(log) as f:
         for line in f:
@@ -159,7 +169,7 @@ def qemu_counts(gen: Path, out: Path, n: int, root: str = "scg_evaluate") -> dic
                 # "Trace N: 0xHOST [flags/PC/...]"
                 pc = int(line.split("[", 1)[1].split("/", 2)[1], 16)
                 if pc == ev0:
-                    calls.append([0, 0])
+                    calls.append([0, 0, 0])
                 if calls:
                     k = tb_size.get(pc, 0)
                     calls[-1][0] += k
@@ -168,6 +178,11 @@ def qemu_counts(gen: Path, out: Path, n: int, root: str = "scg_evaluate") -> dic
                         p = in_ppc[pc] = any(a <= pc < a + n for a, n in ppc_ranges)
                     if p:
                         calls[-1][1] += k
+                    t = in_tf.get(pc)
+                    if t is None:
+                        t = in_tf[pc] = any(a <= pc < a + n for a, n in tf_ranges)
+                    if t:
+                        calls[-1][2] += k
             elif c == "I" and line.startswith("IN:"):
                 cur_tb = None
             elif c == "0" and line.startswith("0x"):
@@ -182,8 +197,8 @@ def qemu_counts(gen: Path, out: Path, n: int, root: str = "scg_evaluate") -> dic
     log.unlink(missing_ok=True)
     calls = calls[:n]
     text, rodata = _size(out)
-    return {"all": [c[0] for c in calls], "ppc": [c[1] for c in calls], "text_bytes": text, "rodata_bytes": rodata,
-            "keys": len(calls)}
+    return {"all": [c[0] for c in calls], "ppc": [c[1] for c in calls], "transform": [c[2] for c in calls],
+            "text_bytes": text, "rodata_bytes": rodata, "keys": len(calls)}
 
 
 def _called_functions(elf: Path, root: str) -> dict:
@@ -219,9 +234,10 @@ def _called_functions(elf: Path, root: str) -> dict:
     return {f: size[f] for f in seen if f in size}
 
 
-def _ppc_ranges(elf: Path, syms: dict) -> list:
-    """Address ranges of the PPC evaluation: scg_ppc_eval and the functions it calls."""
-    inner = _called_functions(elf, "scg_ppc_eval")
+def _ppc_ranges(elf: Path, syms: dict, root: str = "scg_ppc_eval") -> list:
+    """Address ranges of the PPC evaluation (``root``): scg_ppc_eval and the functions it calls; with
+    ``root="scg_transform"`` those of the parameter transform (none when the build has none)."""
+    inner = _called_functions(elf, root)
     return [syms[f] for f in inner if f in syms]
 
 
@@ -234,7 +250,29 @@ def _size(out: Path) -> tuple[int, int]:
     return text, rodata
 
 
-def bench(name: str, build: Path, keys: int, tmp: Path) -> dict:
+def transform_bench_args(b: bf.BuildFolder, fix: dict[str, int] | None) -> str:
+    """``BASE MASK`` for the firmware's ``bench`` of a build with a parameter transform: the user
+    parameters in ``fix`` (name -> value, e.g. the lengths) held at their values, every other bit
+    pseudo-random; ``""`` for a build without a transform."""
+    from dcsflow.scg import transform as tf
+
+    prog = b.transform
+    if prog is None:
+        return ""
+    fix = fix or {}
+    unknown = [k for k in fix if k not in prog.input_widths]
+    if unknown:
+        raise SystemExit(f"--fix {unknown[0]}: not a user parameter of {b.path} ({', '.join(prog.input_widths)})")
+    digits = -(-sum(p.bits for p in prog.inputs) // 4)
+    base = tf.pack_vector(prog.inputs, {p.name: fix.get(p.name, 0) for p in prog.inputs})
+    mask = tf.pack_vector(prog.inputs, {p.name: 0 if p.name in fix else (1 << p.bits) - 1 for p in prog.inputs})
+    return f"{base:0{digits}x} {mask:0{digits}x}"
+
+
+def bench(name: str, build: Path, keys: int, tmp: Path, fix: dict[str, int] | None = None) -> dict:
+    """Figures of ``name``'s build folder ``build`` (module docstring) over ``keys`` pseudo-random
+    values; ``fix``: user parameters of a build with a parameter transform held fixed (e.g. the
+    lengths, so that every value is one the transform takes)."""
     import shutil
 
     work = tmp / f"{name}_work"  # never modify the user's build folder
@@ -249,8 +287,12 @@ def bench(name: str, build: Path, keys: int, tmp: Path) -> dict:
     rmw = rmw_words_per_tlut(b) * n_tluts
     gen = tmp / f"{name}_gen"
     style = codegen(build, gen).style
-    q = qemu_counts(gen, tmp / f"{name}_fw", keys)
+    if b.transform is not None:
+        q = qemu_counts(gen, tmp / f"{name}_fw", keys, "scg_evaluate_user", transform_bench_args(b, fix))
+    else:
+        q = qemu_counts(gen, tmp / f"{name}_fw", keys)
     ins = q["all"]
+    tfi = q["transform"] if b.transform is not None else []
     res = {
         "design": name, "standin_placement": standin, "ppc_ands": b.ppc.aig.num_ands, "tluts": n_tluts,
         "frames": r.frames, "runs": r.runs, "icap_words": r.icap_words, "register_accesses": r.reg_accesses,
@@ -258,6 +300,10 @@ def bench(name: str, build: Path, keys: int, tmp: Path) -> dict:
         "scg_instructions": max(ins) if ins else None, "scg_instructions_min": min(ins) if ins else None,
         "scg_instructions_spread": (max(ins) - min(ins)) if ins else None,
         "ppc_instructions": max(q["ppc"]) if q["ppc"] else None, "keys": q["keys"],
+        "transform_instructions": max(tfi) if tfi else None,
+        "transform_instructions_spread": (max(tfi) - min(tfi)) if tfi else None,
+        "scg_instructions_without_transform": (max(a - t for a, t in zip(ins, tfi)) if tfi
+                                               else (max(ins) if ins else None)),
         "code_style": style,
         "text_bytes": q["text_bytes"], "rodata_bytes": q["rodata_bytes"],
         "modelled_rekey_us_axi": round(tm.hwicap_us(r.icap_words) + tm.a9_us(max(ins) if ins else 0), 1),
@@ -278,7 +324,8 @@ def write_figures(build: Path, res: dict) -> Path:
            "measured_with": "QEMU xilinx-zynq-a9, executed translation blocks (benchmarks/rekey_bench.py)",
            "date": time.strftime("%Y-%m-%d", time.gmtime()), "keys": res["keys"],
            "scg_instructions": res["scg_instructions"], "scg_instructions_min": res["scg_instructions_min"],
-           "ppc_instructions": res["ppc_instructions"], "code_style": res["code_style"],
+           "ppc_instructions": res["ppc_instructions"], "transform_instructions": res["transform_instructions"],
+           "code_style": res["code_style"],
            "text_bytes": res["text_bytes"], "icap_words": res["icap_words"], "frames": res["frames"]}
     path = build / "firmware_figures.json"
     write_text_atomic(path, json.dumps(doc, indent=1) + "\n")
@@ -305,20 +352,28 @@ def main() -> None:
     ap.add_argument("--keys", type=int, default=100)
     ap.add_argument("--write-figures", action="store_true",
                     help="write firmware_figures.json into each build folder given with --build")
-    ap.add_argument("--docs", action="store_true", help="also write docs/results/rekey.md from this run")
+    import _results
+    _results.add_docs_option(ap, "docs/results/rekey.md")
+    ap.add_argument("--fix", action="append", default=[], metavar="NAME=HEX",
+                    help="a build with a parameter transform: hold its user parameter NAME at HEX (e.g. a "
+                         "length, so that every key is one the transform takes); the other bits are random")
     a = ap.parse_args()
+    _results.check_docs(a)
     given = dict(x.split("=", 1) for x in a.build)
+    fix = {k: int(v, 16) for k, v in (x.split("=", 1) for x in a.fix)}
     results = {}
     with tempfile.TemporaryDirectory() as td:
         tmp = Path(td)
         for name in a.designs.split(","):
             build, _ = ensure_build(name, given, tmp)
-            res = bench(name, build, a.keys, tmp)
+            res = bench(name, build, a.keys, tmp, fix)
             results[name] = res
             print(f"{name}: {res['ppc_ands']} PPC ANDs, {res['tluts']} TLUTs, {res['frames']} frames "
                   f"({res['runs']} runs), {res['icap_words']} ICAP words/rekey vs {res['rmw_icap_words']} per-TLUT "
                   f"RMW ({res['icap_reduction']}x fewer); SCG evaluation {res['scg_instructions']} A9 instructions "
-                  f"(PPC {res['ppc_instructions']}; spread over {res['keys']} keys: {res['scg_instructions_spread']}); "
+                  f"(PPC {res['ppc_instructions']}"
+                  + (f", parameter transform {res['transform_instructions']}" if res["transform_instructions"] else "")
+                  + f"; spread over {res['keys']} keys: {res['scg_instructions_spread']}); "
                   f".text {res['text_bytes']} B; modelled rekey {res['modelled_rekey_us_axi']} µs (AXI HWICAP), "
                   f"{res['modelled_rekey_us_icap']} µs (ICAP)"
                   + (" [stand-in placement: no back-end frame map yet]" if res["standin_placement"] else ""))
@@ -343,17 +398,19 @@ def docs_page(results: dict) -> None:
 
     body = _results.table(
         ["design", "PPC ANDs", "TLUTs", "frames (runs)", "ICAP words", "per-TLUT RMW words", "A9 instructions per rekey",
-         "spread over keys", "of them PPC", "keys", "code style", ".text bytes", "modelled µs AXI HWICAP",
-         "modelled µs raw ICAP", "placement"],
+         "spread over keys", "of them PPC", "of them parameter transform", "keys", "code style", ".text bytes",
+         "modelled µs AXI HWICAP", "modelled µs raw ICAP", "placement"],
         [[f"`{n}`", r["ppc_ands"], r["tluts"], f"{r['frames']} ({r['runs']})", r["icap_words"], r["rmw_icap_words"],
-          r["scg_instructions"], r["scg_instructions_spread"], r["ppc_instructions"], r["keys"], r["code_style"],
+          r["scg_instructions"], r["scg_instructions_spread"], r["ppc_instructions"],
+          r["transform_instructions"] if r["transform_instructions"] is not None else "-", r["keys"], r["code_style"],
           r["text_bytes"], r["modelled_rekey_us_axi"], r["modelled_rekey_us_icap"],
           "stand-in" if r["standin_placement"] else "back end"] for n, r in results.items()])
     _results.write_page("rekey", "Rekey on the Cortex-A9", body,
                         "The firmware's SCG (generated C, `dcsflow codegen`) on the Cortex-A9 in "
-                        "`qemu-system-arm -M xilinx-zynq-a9`: executed instructions per evaluation (PPC, frame "
-                        "patch, ECC) over pseudo-random keys, ICAP words per rekey against per-TLUT "
-                        "read-modify-write, code size, and the modelled rekey time ("
+                        "`qemu-system-arm -M xilinx-zynq-a9`: executed instructions per evaluation (the design's "
+                        "parameter transform where it has one, PPC, frame patch, ECC) over pseudo-random keys, "
+                        "ICAP words per rekey against per-TLUT read-modify-write, code size, and the modelled "
+                        "rekey time ("
                         + _results.model_note(tm.A9_HZ, tm.A9_IPC, tm.HWICAP_US_PER_WORD)
                         + f"; raw ICAP {tm.icap_us_per_word():g} µs per word).")
 

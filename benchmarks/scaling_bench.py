@@ -30,7 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from build_bench import commit, fit_exponent, machine  # noqa: E402
+import _results  # noqa: E402
+from build_bench import fit_exponent  # noqa: E402
 
 TARGET_EXPONENT = 1.15
 
@@ -88,8 +89,9 @@ def main() -> None:
     ap.add_argument("--sizes", default="1500,3000,6000,12500,25000", help="register bits N of each design")
     ap.add_argument("--cycles", type=int, default=2000)
     ap.add_argument("--out", type=Path)
-    ap.add_argument("--docs", action="store_true", help="write docs/results/scaling.md")
+    _results.add_docs_option(ap, "docs/results/scaling.md")
     args = ap.parse_args()
+    _results.check_docs(args)
 
     from dcsflow.flow.backend.pack import pack
     from dcsflow.flow.backend.place import PlaceError, place
@@ -132,20 +134,15 @@ def main() -> None:
         print(f"{k}: seconds ~ LUTs^{e:.2f}" if e is not None else f"{k}: -")
     met = all(e is not None and e <= TARGET_EXPONENT for e in exps.values())
     if args.docs:
-        page = ROOT / "docs" / "results" / "scaling.md"
-        lines = ["# Scaling of the back end and the front-end check", "",
-                 f"Measured {time.strftime('%Y-%m-%d')} at commit {commit()} on {machine()} by "
-                 "`python benchmarks/scaling_bench.py`: generated designs (about 2 LUTs and one FF per register bit), "
-                 f"packed and placed on xc7z020, front-end check of {args.cycles} cycles. Target: seconds grow "
-                 f"at most as n log n (fitted exponent <= {TARGET_EXPONENT}).", "",
-                 "| LUTs | slices | pack (s) | place (s) | front-end check (s) |", "| ---: | ---: | ---: | ---: | ---: |"]
-        for r in rows:
-            place_s = "-" if r["place_s"] is None else f"{r['place_s']:.2f}"
-            lines.append(f"| {r['luts']:,} | {r['slices']:,} | {r['pack_s']:.2f} | {place_s} | {r['frontcheck_s']:.2f} |")
-        lines += ["", "Fitted exponents: " + ", ".join(f"{k} {e:.2f}" for k, e in exps.items() if e is not None)
-                  + (" (target met)" if met else " (target missed)"), ""]
-        page.write_text("\n".join(lines))
-        print(f"wrote {page}")
+        rows_md = [[r["luts"], r["slices"], f"{r['pack_s']:.2f}", None if r["place_s"] is None else f"{r['place_s']:.2f}",
+                    f"{r['frontcheck_s']:.2f}"] for r in rows]
+        body = (_results.table(["LUTs", "slices", "pack (s)", "place (s)", "front-end check (s)"], rows_md)
+                + "\nFitted exponents: " + ", ".join(f"{k} {e:.2f}" for k, e in exps.items() if e is not None)
+                + (" (target met)" if met else " (target missed)") + "\n")
+        _results.write_page("scaling", "Scaling of the back end and the front-end check", body,
+                            f"Generated designs (about 2 LUTs and one FF per register bit), packed "
+                            f"and placed on xc7z020, front-end check of {args.cycles} cycles. Target: seconds grow "
+                            f"at most as n log n (fitted exponent <= {TARGET_EXPONENT}).")
     print(json.dumps({"sizes": rows, "exponents": {k: None if e is None else round(e, 3) for k, e in exps.items()},
                       "target_exponent": TARGET_EXPONENT, "met": met}))
 

@@ -115,8 +115,10 @@ def main() -> None:
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("build", type=Path, metavar="BUILD", help="a finished dcsflow build folder")
-    ap.add_argument("--docs", action="store_true", help="also write docs/results/tlut_classes.md from this run")
+    import _results
+    _results.add_docs_option(ap, "docs/results/tlut_classes.md")
     a = ap.parse_args()
+    _results.check_docs(a)
     r = analyse(a.build)
     print(f"{r['design']}: {r['tluts']} TLUTs, frontier sizes {r['frontier_sizes']}, {r['classes']} classes "
           f"(largest {r['largest_classes']}), {r['xor_permutation_tluts']} XOR-permutation TLUTs in "

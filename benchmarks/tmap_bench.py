@@ -132,8 +132,10 @@ def main(argv=None):
     ap.add_argument("--area-limit", type=int, default=60000,
                     help="skip the (slow) ABC area baseline above this many AND nodes")
     ap.add_argument("--only", default="", help="comma-separated circuit names: map only these (e.g. tdes_p,epfl/hyp)")
-    ap.add_argument("--docs", action="store_true", help="also write docs/results/tmap.md from this run")
+    import _results
+    _results.add_docs_option(ap, "docs/results/tmap.md")
     args = ap.parse_args(argv)
+    _results.check_docs(args)
     only = set(filter(None, args.only.split(",")))
     K = args.K
     rows = []

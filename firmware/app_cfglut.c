@@ -6,7 +6,10 @@
  * hash = FNV-1a 64 of the chain words (the words the model shifted, in the host and QEMU builds), as
  * `dcsflow rekey --json --frames-hash` prints words_hash. A refused value: key_error=... as app.c.
  * The word computation (scg_cfglut_evaluate) is straight-line or table code without a branch or an
- * address that depends on the parameter value; parameter, inputs, outputs and words are zeroized. */
+ * address that depends on the parameter value; parameter, inputs, outputs and words are zeroized.
+ * A build with a parameter transform (SCG_GEN_TRANSFORM) takes the user parameter vector and runs
+ * the generated transform first (as app.c): rc=SCG_ERR_TRANSFORM and transform_failed=<hex> when it
+ * refuses the values, nothing loaded; eval_cycles includes it. */
 #include "scg_util.h"
 #include "app.h"
 #include "cfglut.h"
@@ -25,7 +28,10 @@ static uint32_t blob_ram[SCG_GEN_BLOB_WORDS];
 static uint32_t x_in[SCG_GEN_INPUTS + 1u];
 static uint32_t y_out[SCG_GEN_YWORDS + 1u];
 static uint32_t words[SCG_GEN_CFG_WORDS];
-static uint8_t param[(SCG_GEN_PARAM_BITS + 7u) / 8u + 1u];
+#ifdef SCG_GEN_TRANSFORM
+static uint32_t tf_param_w[((SCG_GEN_PARAM_BITS + 7u) / 8u + 8u + 3u) / 4u];   /* its parameter vector */
+#endif
+static uint8_t param[(APP_VEC_BITS + 7u) / 8u + 8u];
 
 
 
@@ -84,13 +90,30 @@ int app_model_setup(void) {
 }
 #endif
 
-static int rekey(const uint8_t *prm, uint32_t *eval_cycles, uint64_t *hash) {
+/* the chain words of the vector `prm` (the user parameters of a build with a parameter transform,
+ * *failed = its failed checks) */
+static void evaluate(const uint8_t *prm, uint32_t *failed) {
+#ifdef SCG_GEN_TRANSFORM
+    *failed = scg_transform(prm, (uint8_t *)tf_param_w);
+    scg_cfglut_evaluate(blob_ram, (uint8_t *)tf_param_w, words);
+    zero_words(tf_param_w, sizeof tf_param_w / 4u);
+#else
+    *failed = 0;
+    scg_cfglut_evaluate(blob_ram, prm, words);
+#endif
+}
+
+static int rekey(const uint8_t *prm, uint32_t *eval_cycles, uint64_t *hash, uint32_t *failed) {
     uint32_t c0;
     int rc = scg_cfglut_check_blob(blob_ram, SCG_GEN_BLOB_WORDS);
     if (rc) return rc;
     c0 = hal_cycles();
-    scg_cfglut_evaluate(blob_ram, prm, words);
+    evaluate(prm, failed);
     *eval_cycles = hal_cycles() - c0;
+    if (*failed) {                                  /* refused by the transform: nothing loaded */
+        zero_words(words, SCG_GEN_CFG_WORDS);
+        return SCG_ERR_TRANSFORM;
+    }
 #ifdef SCG_MODEL
     (void)hash;
 #else
@@ -107,14 +130,14 @@ int app_command(char *line) {
     if (!*cmd) return 0;
     if (scg_streq(cmd, "rekey")) {
         int rc, why;
-        uint32_t pos = 0, c0 = hal_cycles(), ev = 0, a0 = ld.reg_accesses;
+        uint32_t pos = 0, c0 = hal_cycles(), ev = 0, a0 = ld.reg_accesses, failed = 0;
         uint64_t hash = 0;
         char *hex = scg_word(&p);
         ld.polls = 0;
-        why = scg_parse_hex_at(hex, param, SCG_GEN_PARAM_BITS, &pos);
+        why = scg_parse_hex_at(hex, param, APP_VEC_BITS, &pos);
         if (why) rc = SCG_ERR_KEY;
         else if (init_rc) rc = init_rc;
-        else rc = rekey(param, &ev, &hash);
+        else rc = rekey(param, &ev, &hash, &failed);
         scg_zeroize(param, sizeof param);
         scg_zeroize(hex, (uint32_t)(p - hex));
 #ifdef SCG_MODEL
@@ -127,17 +150,18 @@ int app_command(char *line) {
         con_puts(" eval_cycles="); con_dec(ev);
         con_puts(" cycles="); con_dec(hal_cycles() - c0);
         con_puts(" hash="); con_hex64(hash);
-        con_key_error(why, pos, SCG_GEN_PARAM_BITS);
+        con_key_error(why, pos, APP_VEC_BITS);
+        if (rc == SCG_ERR_TRANSFORM) { con_puts(" transform_failed="); con_hex(failed, 8); }
         con_putc('\n');
         return rc;
     }
     if (scg_streq(cmd, "bench")) {   /* word computation only, n pseudo-random parameter vectors */
-        uint32_t n = scg_num(scg_word(&p)), i, lo = 0xFFFFFFFFu, hi = 0, x = 0x12345678u;
+        uint32_t n = scg_num(scg_word(&p)), i, lo = 0xFFFFFFFFu, hi = 0, x = 0x12345678u, failed;
         for (i = 0; i < n; i++) {
             uint32_t c0, c;
-            scg_pseudo_fill(param, sizeof param, &x);
+            scg_pseudo_fill(param, (APP_VEC_BITS + 7u) / 8u, &x);
             c0 = hal_cycles();
-            scg_cfglut_evaluate(blob_ram, param, words);
+            evaluate(param, &failed);
             c = hal_cycles() - c0;
             if (c < lo) lo = c;
             if (c > hi) hi = c;

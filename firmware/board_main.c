@@ -52,8 +52,8 @@ static int key_follows(const char *line, uint32_t n) {
 }
 
 int main(void) {
-    /* room for "rekey", a blank, "0x" and every hex digit of the parameter vector, with margin */
-    static char line[(SCG_GEN_PARAM_BITS + 3u) / 4u + 64u];
+    /* room for "rekey", a blank, "0x" and every hex digit of the value, or a bench line (app.h) */
+    static char line[APP_LINE_MAX];
 #ifdef SCG_GEN_CFGLUT
     hal_bus bus = hal_mmio_bus(CFGLUT_BASE);
     hal_cycles_init();

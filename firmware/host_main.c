@@ -70,7 +70,7 @@ static int replay(const char *path) {
 
 int main(int argc, char **argv) {
     int i, rc = 0;
-    char line[512];
+    static char line[APP_LINE_MAX > 512u ? APP_LINE_MAX : 512u];
     if (argc == 3 && !strcmp(argv[1], "--replay")) return replay(argv[2]);
     if (app_model_setup() && argc < 2) return 1;
     for (i = 1; i < argc; i++) {

@@ -1,22 +1,23 @@
 /* hwicap.c - AXI HWICAP driver (see hwicap.h). */
 #include "hwicap.h"
+#include "ug470.h"
 
-#define DUMMY 0xFFFFFFFFu
-#define SYNC 0xAA995566u
-#define NOOP 0x20000000u
-#define T1W(reg, n) ((1u << 29) | (2u << 27) | ((uint32_t)(reg) << 13) | (n))
-#define T1R(reg, n) ((1u << 29) | (1u << 27) | ((uint32_t)(reg) << 13) | (n))
-#define T2W(n) ((2u << 29) | (2u << 27) | (n))
-#define T2R(n) ((2u << 29) | (1u << 27) | (n))
-#define R_FAR 1u
-#define R_FDRI 2u
-#define R_FDRO 3u
-#define R_CMD 4u
-#define R_IDCODE 12u
-#define CMD_WCFG 1u
-#define CMD_RCFG 4u
-#define CMD_RCRC 7u
-#define CMD_DESYNC 13u
+#define DUMMY UG470_DUMMY
+#define SYNC UG470_SYNC
+#define NOOP UG470_NOOP
+#define T1W UG470_T1W
+#define T1R UG470_T1R
+#define T2W UG470_T2W
+#define T2R UG470_T2R
+#define R_FAR UG470_FAR
+#define R_FDRI UG470_FDRI
+#define R_FDRO UG470_FDRO
+#define R_CMD UG470_CMD
+#define R_IDCODE UG470_IDCODE
+#define CMD_WCFG UG470_WCFG
+#define CMD_RCFG UG470_RCFG
+#define CMD_RCRC UG470_RCRC
+#define CMD_DESYNC UG470_DESYNC
 
 static uint32_t rd(hwicap *h, uint32_t off) { h->reg_accesses++; return hal_rd(&h->bus, off); }
 static void wr(hwicap *h, uint32_t off, uint32_t v) { h->reg_accesses++; hal_wr(&h->bus, off, v); }

@@ -17,7 +17,7 @@ int scg_check_blob(const uint32_t *b, uint32_t words) {
     return SCG_OK;
 }
 
-int scg_open(scg *s, const uint32_t *blob, uint32_t words, hwicap *icap) {
+int scg_open(scg *s, const uint32_t *blob, uint32_t words, scg_port *icap) {
     int r = scg_check_blob(blob, words);
     uint32_t i;
     if (r) return r;
@@ -58,6 +58,36 @@ void scg_evaluate(scg *s, const uint8_t *param) {
     zero_words(y_out, SCG_GEN_YWORDS + 1u);
 }
 
+#ifdef SCG_ICAP_DMA
+/* Every run's words into the DMA buffer (icapdma_put_run), one transfer. On a failure, the frames the
+ * controller wrote (WORDS_SENT: a frame is written once the next one is complete) go to *done and *last. */
+static int write_stream(scg *s, const uint32_t *frames, uint32_t *done, uint32_t *last) {
+    uint32_t r, f = 0, n = 0, start, k;
+    int rc;
+    for (r = 0; r < SCG_GEN_RUNS; r++) {
+        n += icapdma_put_run(&s->icap->buf[n], s->icap->idcode, s->fars[f], &frames[f * FW], s->run_len[r]);
+        f += s->run_len[r];
+    }
+    rc = icapdma_send(s->icap, n);
+    if (rc && done) {
+        *done = 0;
+        *last = 0xFFFFFFFFu;
+        for (r = 0, f = 0, start = 0; r < SCG_GEN_RUNS; start += ICAPDMA_RUN_WORDS(s->run_len[r]), f += s->run_len[r], r++) {
+            k = icapdma_frames_done(start, s->run_len[r], s->icap->words_sent);
+            if (k) { *done += k; *last = s->fars[f + k - 1u]; }
+        }
+    }
+    return rc;
+}
+
+static int write_all(scg *s, const uint32_t *frames) { return write_stream(s, frames, 0, 0); }
+
+static int check_all(scg *s, const uint32_t *frames) {
+    (void)s; (void)frames;
+    return SCG_ERR_ARG;          /* the stream controller is write only */
+}
+#define port_recover icapdma_recover
+#else
 static int write_all(scg *s, const uint32_t *frames) {
     uint32_t r, f = 0;
     int rc;
@@ -83,6 +113,8 @@ static int check_all(scg *s, const uint32_t *frames) {
     }
     return 0;
 }
+#define port_recover hwicap_recover
+#endif
 
 int scg_rekey(scg *s, const uint8_t *param, uint32_t param_bits, unsigned flags, scg_stats *st) {
     uint32_t c0, c1, w0 = s->icap->icap_words_in, w1, a0 = s->icap->reg_accesses, i;
@@ -90,14 +122,23 @@ int scg_rekey(scg *s, const uint8_t *param, uint32_t param_bits, unsigned flags,
     st->frames_written = st->runs = st->icap_words = st->reg_accesses = 0;
     st->eval_cycles = st->total_cycles = 0;
     st->hw_error = 0;
+    st->frames_done = 0;
+    st->last_far = 0xFFFFFFFFu;
     if (param_bits != SCG_GEN_PARAM_BITS) return SCG_ERR_KEY;
+#ifdef SCG_ICAP_DMA
+    if (flags & SCG_VERIFY) return SCG_ERR_ARG;
+#endif
     rc = scg_check_blob(s->blob, SCG_GEN_BLOB_WORDS);
     if (rc) return rc;
     c0 = hal_cycles();
     scg_evaluate(s, param);
     c1 = hal_cycles();
     st->eval_cycles = c1 - c0;
+#ifdef SCG_ICAP_DMA
+    rc = write_stream(s, s->next, &st->frames_done, &st->last_far);
+#else
     rc = write_all(s, s->next);
+#endif
     w1 = s->icap->icap_words_in;        /* the rekey's ICAP words: frames, pad frames, packets */
     code = SCG_ERR_WRITE;
     if (!rc && (flags & SCG_VERIFY)) {
@@ -105,8 +146,12 @@ int scg_rekey(scg *s, const uint8_t *param, uint32_t param_bits, unsigned flags,
         if (rc > 0) code = SCG_ERR_VERIFY;
     }
     if (rc) {
+        int sent = 1;
+#ifdef SCG_ICAP_DMA
+        sent = rc != ICAPDMA_ERR_ARG && rc != ICAPDMA_ERR_WRITE;   /* refused before the first word: nothing to restore */
+#endif
         st->hw_error = rc < 0 ? rc : 0;
-        if (hwicap_recover(s->icap) || write_all(s, s->cur) || ((flags & SCG_VERIFY) && check_all(s, s->cur)))
+        if (sent && (port_recover(s->icap) || write_all(s, s->cur) || ((flags & SCG_VERIFY) && check_all(s, s->cur))))
             code = SCG_ERR_ROLLBACK;
     } else {
         code = SCG_OK;
@@ -119,6 +164,40 @@ int scg_rekey(scg *s, const uint8_t *param, uint32_t param_bits, unsigned flags,
     st->total_cycles = hal_cycles() - c0;
     return code;
 }
+
+#ifdef SCG_GEN_TRANSFORM
+/* the transform's parameter vector (bytes, in words so that zero_words wipes it: no function the
+ * benchmarks' instruction count shares with its caller) */
+static uint32_t tf_param_w[((SCG_GEN_PARAM_BITS + 7u) / 8u + 8u + 3u) / 4u];
+#define tf_param ((uint8_t *)tf_param_w)
+
+int scg_rekey_user(scg *s, const uint8_t *user, uint32_t user_bits, unsigned flags, scg_stats *st,
+                   uint32_t *failed) {
+    uint32_t c0, c1;
+    int rc;
+    st->frames_written = st->runs = st->icap_words = st->reg_accesses = 0;
+    st->eval_cycles = st->total_cycles = 0;
+    st->hw_error = 0;
+    *failed = 0;
+    if (user_bits != SCG_GEN_USER_BITS) return SCG_ERR_KEY;
+    c0 = hal_cycles();
+    *failed = scg_transform(user, tf_param);
+    c1 = hal_cycles();
+    if (*failed) return SCG_ERR_TRANSFORM;          /* frames untouched; scg_transform zeroed tf_param */
+    rc = scg_rekey(s, tf_param, SCG_GEN_PARAM_BITS, flags, st);
+    zero_words(tf_param_w, sizeof tf_param_w / 4u);
+    st->eval_cycles += c1 - c0;
+    st->total_cycles += c1 - c0;
+    return rc;
+}
+
+uint32_t scg_evaluate_user(scg *s, const uint8_t *user) {
+    uint32_t failed = scg_transform(user, tf_param);
+    scg_evaluate(s, tf_param);
+    zero_words(tf_param_w, sizeof tf_param_w / 4u);
+    return failed;
+}
+#endif
 
 uint64_t scg_frames_hash(const uint32_t *frames, uint32_t n_frames) {
     uint64_t h = 0xCBF29CE484222325ull;

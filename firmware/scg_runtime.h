@@ -8,22 +8,41 @@
  * run of consecutive frames), optionally read back and compare; on any failure recover the HWICAP
  * and write the previous frames back (rollback). Key material (bit-sliced inputs, PPC outputs) is
  * zeroized before returning. Error codes are shared with scg/rekey.py (ERROR_CODES).
+ *
+ * Built with SCG_ICAP_DMA (a --transport icap-dma build: scg_gen.h defines SCG_GEN_ICAP_DMA), the port
+ * is the ICAP stream controller (icapdma.h) instead: every run's words in one DMA buffer, one transfer;
+ * no read-back (SCG_VERIFY is refused with SCG_ERR_ARG); after a failure scg_stats.frames_done and
+ * last_far name the frames the failed transfer wrote before the previous frames were written back.
  */
 #ifndef SCG_RUNTIME_H
 #define SCG_RUNTIME_H
 #include <stdint.h>
 #include "scg_util.h"   /* hex parsing of parameter values, zeroization */
-#include "hwicap.h"
 #include "scg_gen.h"
+#if defined(SCG_GEN_ICAP_DMA) && !defined(SCG_ICAP_DMA)
+#define SCG_ICAP_DMA 1
+#endif
+#ifdef SCG_ICAP_DMA
+#include "icapdma.h"
+typedef icapdma scg_port;
+/* words of the whole rekey (every run: icapdma_put_run), and the DMA buffer in whole 64-byte lines */
+#define SCG_REKEY_WORDS (27u * SCG_GEN_RUNS + 101u * (SCG_GEN_FRAMES + SCG_GEN_RUNS))
+#define SCG_DMA_WORDS ((SCG_REKEY_WORDS + 15u) / 16u * 16u)
+#else
+#include "hwicap.h"
+typedef hwicap scg_port;
+#endif
 
 #define SCG_OK 0
 #define SCG_ERR_BLOB (-10)     /* blob magic/version/CRC wrong: corrupted PPC blob */
 #define SCG_ERR_DESIGN (-11)   /* blob and generated code disagree (sizes) */
 #define SCG_ERR_DEVICE (-12)   /* blob IDCODE differs from the driver's device */
 #define SCG_ERR_KEY (-13)      /* parameter vector of the wrong length */
+#define SCG_ERR_ARG (-5)       /* a request the port cannot do (read-back through the stream controller) */
 #define SCG_ERR_WRITE (-14)    /* HWICAP error while writing; previous frames restored */
 #define SCG_ERR_VERIFY (-15)   /* read-back differs; previous frames restored */
 #define SCG_ERR_ROLLBACK (-16) /* restoring the previous frames failed too: device state unknown */
+#define SCG_ERR_TRANSFORM (-17) /* the parameter transform refused the values (e.g. a key length); nothing written */
 
 #define SCG_VERIFY 1u          /* rekey flag: read back and compare */
 
@@ -32,12 +51,14 @@ typedef struct scg_stats {
        packets), read-back requests not counted: the count of the build's report and of the host's
        `dcsflow rekey` */
     uint32_t frames_written, runs, icap_words, reg_accesses, eval_cycles, total_cycles;
-    int hw_error;              /* HWICAP_ERR_* of the failure, 0 if none */
+    int hw_error;              /* HWICAP_ERR_* / ICAPDMA_ERR_* of the failure, 0 if none */
+    uint32_t frames_done, last_far;  /* stream controller, after a failure: frames the failed transfer wrote
+                                        (FDRI order) and the last one's FAR (0xFFFFFFFF: none) */
 } scg_stats;
 
 typedef struct scg {
     const uint32_t *blob;
-    hwicap *icap;
+    scg_port *icap;
     const uint32_t *fars, *tpl, *run_len, *epos, *eout, *ibit;
     uint32_t cur[SCG_GEN_FRAMES * 101u];   /* frames now in the device (previous key) */
     uint32_t next[SCG_GEN_FRAMES * 101u];  /* shadow frames being built */
@@ -46,11 +67,25 @@ typedef struct scg {
 /* Check a blob (magic, version, CRC, sizes). Returns SCG_OK or SCG_ERR_BLOB / SCG_ERR_DESIGN. */
 int scg_check_blob(const uint32_t *blob, uint32_t words);
 /* Open: check the blob and the device IDCODE; the previous frames are the template's. */
-int scg_open(scg *s, const uint32_t *blob, uint32_t words, hwicap *icap);
+int scg_open(scg *s, const uint32_t *blob, uint32_t words, scg_port *icap);
 /* Rekey for a parameter vector (bit i = byte i/8 bit i%8, SCG_GEN_PARAM_BITS bits). */
 int scg_rekey(scg *s, const uint8_t *param, uint32_t param_bits, unsigned flags, scg_stats *st);
 /* Evaluate only (no write): fills s->next. Used by benchmarks; constant time. */
 void scg_evaluate(scg *s, const uint8_t *param);
+#ifdef SCG_GEN_TRANSFORM
+/* A build whose design derives its circuit parameters from the user's (scg_gen.h SCG_GEN_TRANSFORM):
+ * user = the user parameter vector (SCG_GEN_USER_BITS bits, ports concatenated in build.json
+ * user_params order, bit i = byte i/8 bit i%8; 4 more zero bytes). scg_rekey_user runs the generated
+ * parameter transform (scg_transform: constant time) and then scg_rekey on the parameter vector it
+ * computes; eval_cycles and total_cycles include the transform. When the transform refuses the
+ * values it returns SCG_ERR_TRANSFORM, *failed = the failed checks (bit c: check c of
+ * transform.json), and writes no frame. */
+int scg_rekey_user(scg *s, const uint8_t *user, uint32_t user_bits, unsigned flags, scg_stats *st,
+                   uint32_t *failed);
+/* Transform and evaluate only (benchmarks; fills s->next): the same work for every value. Returns
+ * the failed checks (0: the values were taken). */
+uint32_t scg_evaluate_user(scg *s, const uint8_t *user);
+#endif
 /* FNV-1a 64 over frames (FDRI order, words little-endian), as scg.plan.frames_hash. */
 uint64_t scg_frames_hash(const uint32_t *frames, uint32_t n_frames);
 /* Parse a hex string into a little-endian byte vector of `bits` bits; 0 ok, -1 bad. */

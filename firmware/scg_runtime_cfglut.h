@@ -11,6 +11,7 @@
 #define SCG_ERR_BLOB (-10)
 #define SCG_ERR_DESIGN (-11)
 #define SCG_ERR_KEY (-13)
+#define SCG_ERR_TRANSFORM (-17)  /* the parameter transform refused the values; nothing loaded */
 
 /* Check the blob (magic, version, CRC, the generated code's figures): SCG_OK, SCG_ERR_BLOB, SCG_ERR_DESIGN. */
 int scg_cfglut_check_blob(const uint32_t *blob, uint32_t words);

@@ -44,7 +44,7 @@ from dcsflow.scg.folderlock import LOCK_FILE, is_lock_file, locked_folder
 from dcsflow.scg.device import DEFAULT_PART
 
 from .baselines import CANDIDATES, check_names
-from .design import LUT_SIZES, TLUT_KINDS, Design, design_time_limit
+from .design import LUT_SIZES, TLUT_KINDS, TRANSPORTS, Design, design_time_limit
 from .frontcheck import submit_for_build
 from .frontend import check_param_names
 from .jobs import Jobs, check_jobs
@@ -59,7 +59,7 @@ FINISHED_FILES = ("build.json", "report.json", "report.html")
 #: what a build writes at the top of its folder (besides FINISHED_FILES): with ``force`` into a
 #: folder that is not a build folder, none of these may exist already
 BUILD_ENTRIES = ("stages", "frontend", "tmap", "tlut", "baselines", "conventional", "conv", "backend", "vivado",
-                 "cfglut", "cfglut.json", "template.json",
+                 "cfglut", "cfglut.json", "template.json", "transform.json",
                  "template.v", "conventional.v", "ppc.aig", "ppc.json", "frontcheck", "report",
                  LOCK_FILE)
 
@@ -103,7 +103,10 @@ class BuildOptions:
     every step in turn; the results are the same); timeout: seconds every external tool run may
     take (None: the design's :attr:`~dcsflow.flow.design.Design.timeout`, a project's ``[build]
     timeout``, else each tool's default, :mod:`dcsflow.limits`). A limit never changes a result: it
-    is in no hash and no stage record.
+    is in no hash and no stage record. transport: the configuration port of the Vivado export's
+    block design (:data:`~dcsflow.flow.design.TRANSPORTS`; None: the design's
+    :attr:`~dcsflow.flow.design.Design.transport`, else ``hwicap``); ``icap-dma`` needs the Vivado
+    back end and a ``frames`` build. It changes no netlist, so it is in no hash either.
     """
 
     design: str | None
@@ -136,6 +139,7 @@ class BuildOptions:
     tlut: str | None = None
     chain_luts: int | None = None
     param_in_loader: bool = False
+    transport: str | None = None
 
 
 @dataclass
@@ -301,8 +305,18 @@ def _lut_options(opts: BuildOptions, design: Design) -> BuildOptions:
     if opts.param_in_loader and opts.backend == "vivado":
         raise BuildError("--param-in-loader: the Vivado export does not include the parameter generator; build "
                          "with the built-in back end (cfglut/ holds the generator and its top.v) or without the option")
+    tr = opts.transport if opts.transport is not None else (design.transport or "hwicap")
+    where = "--transport" if opts.transport is not None else f"design {design.name}: transport"
+    if tr not in TRANSPORTS:
+        raise BuildError(f"{where} {tr!r}: the configuration port must be one of {', '.join(TRANSPORTS)}")
+    if tr == "icap-dma" and opts.backend != "vivado":
+        raise BuildError(f"{where} icap-dma: the ICAP stream controller goes into the Vivado export; build with "
+                         "--backend vivado")
+    if tr == "icap-dma" and tl != "frames":
+        raise BuildError(f"{where} icap-dma needs --tlut frames: a {tl} build rekeys through its loader, not the "
+                         "configuration port")
     return replace(opts, lut_size=k, mul_chunk=k if opts.mul_chunk is None else opts.mul_chunk, tlut=tl,
-                   chain_luts=chain)
+                   chain_luts=chain, transport=tr)
 
 
 def _check_out(out: Path, force: bool) -> None:

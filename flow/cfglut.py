@@ -309,7 +309,7 @@ def write_outputs(out: Path, module: dict, top: str, design_hash: str, chain_lut
     return layout
 
 
-def _synth_cost(reads: str, top: str, workdir: Path, name: str, what: str) -> dict:
+def synth_cost(reads: str, top: str, workdir: Path, name: str, what: str) -> dict:
     """Cells of module ``top`` as Yosys's ``synth_xilinx -flatten`` maps it after the ``reads``
     commands: LUTs, FFs, MUXF7, MUXF8, CARRY4, RAMB18 (a RAMB36E1 counts two), CFGLUT5. Raises
     YosysError."""
@@ -334,7 +334,7 @@ def generator_cost(path: Path, workdir: Path) -> dict:
     the script and its log). Raises YosysError."""
     from .yosys import script_path
 
-    cost = _synth_cost(f"read_verilog {script_path(path, workdir)}\n", "dcs_cfglut_param", workdir, "param_cost",
+    cost = synth_cost(f"read_verilog {script_path(path, workdir)}\n", "dcs_cfglut_param", workdir, "param_cost",
                        "parameter generator: LUT cost (synth_xilinx)")
     cost.pop("ramb18")
     cost.pop("cfglut5")
@@ -345,7 +345,7 @@ def loader_cost(build: Path, top: str, workdir: Path, with_core: bool = False) -
     """Resources a ``cfglut5`` build adds around its core: ``cfglut/top.v`` (module ``<top>_cfglut``)
     with the core a black box, i.e. the loader, the gate and (``--param-in-loader``) the parameter
     generator with the build's parameters, as Yosys's ``synth_xilinx -flatten`` maps them: LUTs, FFs,
-    MUXF7, MUXF8, CARRY4, RAMB18 (:func:`_synth_cost`; ``workdir`` receives the script and its log;
+    MUXF7, MUXF8, CARRY4, RAMB18 (:func:`synth_cost`; ``workdir`` receives the script and its log;
     CFGLUT5 0 unless ``with_core``, for comparison). Not part of the build's slice figures, which
     are the core's. Raises YosysError."""
     from .yosys import script_path
@@ -356,7 +356,7 @@ def loader_cost(build: Path, top: str, workdir: Path, with_core: bool = False) -
     lib = "" if with_core else "-lib "
     reads = f"read_verilog {lib}{script_path(d / 'core.v', workdir)}\n" + "".join(
         f"read_verilog {script_path(p, workdir)}\n" for p in srcs)
-    return _synth_cost(reads, f"{top}_cfglut", workdir, "loader_cost", "CFGLUT5 loader and gate (synth_xilinx)")
+    return synth_cost(reads, f"{top}_cfglut", workdir, "loader_cost", "CFGLUT5 loader and gate (synth_xilinx)")
 
 
 def module_layout(module: dict, design_hash: str, chain_luts: int | None) -> Layout:
@@ -412,13 +412,24 @@ def sources(module: dict, top: str, layout: Layout, hs: Handshake | None, param:
     return out
 
 
-def summary(layout: Layout, n_luts: int) -> dict:
-    """The report's ``cfglut`` entry: CFGLUT5s, parameter bits and their registers, chains, chain
-    length (elements), chain words, shift cycles and
+def param_bit_luts(tmap_netlist: dict) -> int:
+    """How many LUTs of TMAP's netlist (``tmap/netlist.json``, format ``dcsflow-tlut-netlist``) read a
+    parameter bit (a TLUT without inputs): the TLUTs that read one parameter function and became
+    static LUTs on a parameter bit (:func:`dcsflow.tmap.parambits.split_param_bits`)."""
+    luts = tmap_netlist.get("luts") or []
+    bits = {t["name"] for t in luts if "ppc" in t and not t.get("inputs")}
+    return sum(1 for t in luts if "ppc" not in t and bits.intersection(t.get("inputs") or ()))
+
+
+def summary(layout: Layout, n_luts: int, pbit_luts: int = 0) -> dict:
+    """The report's ``cfglut`` entry: CFGLUT5s, parameter bits and their registers, ``param_bit_luts``
+    (``pbit_luts``: TLUTs that became static LUTs on parameter bits, :func:`param_bit_luts`), chains,
+    chain length (elements), chain words, shift cycles and
     microseconds at :data:`SHIFT_MHZ` (the loader's START to DONE: S + 2 cycles), and ``luts`` the
     build's LUTs."""
     cycles = layout.shift_cycles + 2
-    return {"cfglut5": len(layout.cfglut5s), "param_bits": layout.param_bits, "registers": len(layout.registers),
+    return {"cfglut5": len(layout.cfglut5s), "param_bits": layout.param_bits, "param_bit_luts": pbit_luts,
+            "registers": len(layout.registers),
             "chains": layout.n_chains, "chain_luts": layout.chain_luts, "words": layout.words,
             "shift_cycles": cycles, "shift_us": round(cycles / SHIFT_MHZ, 3), "shift_mhz": SHIFT_MHZ,
             "build_id": f"{layout.build_id:08x}", "luts": n_luts}

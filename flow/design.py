@@ -39,6 +39,10 @@ HDL_SUFFIXES = VERILOG_SUFFIXES + VHDL_SUFFIXES
 #: ``frames`` rewrites configuration frames through the ICAP; ``cfglut5`` makes every TLUT a CFGLUT5
 #: (UG953) whose truth table the fabric shifts in (:mod:`dcsflow.flow.cfglut`)
 TLUT_KINDS = ("frames", "cfglut5")
+#: configuration ports a ``--backend vivado`` block design can give the rekey (``dcsflow build
+#: --transport``): the AXI HWICAP (PG134) or the generated ICAP stream controller
+#: (:mod:`dcsflow.flow.icapdma`, reading the rekey's words from DDR)
+TRANSPORTS = ("hwicap", "icap-dma")
 
 
 @dataclass(frozen=True)
@@ -80,11 +84,19 @@ class ParamTransform:
     parameter values from them (e.g. a cipher state after initialization from Key‖nonce).
 
     user_params: port name -> width in bits of what the user gives (``--param NAME=HEX``);
-    function: ``{user port: int} -> {circuit port: int}``.
+    function: ``{user port: int} -> {circuit port: int}``;
+    program: ``program() -> dcsflow.scg.transform.Program``, the same derivation in the SCG's
+    transform language (constant time), or None. With a program, ``dcsflow build`` writes it into
+    the build folder (``transform.json``) and every SCG of the build runs it — ``dcsflow
+    rekey``/``specialize``/``check``, the runtime's ``rekey`` and the firmware — so a board needs
+    only the user's values; ``function`` stays the golden model the program is tested against.
+    Its inputs must be ``user_params`` (names, order, widths) and its outputs every circuit
+    parameter at its width.
     """
 
     user_params: Mapping[str, int]
     function: Callable[[dict[str, int]], dict[str, int]]
+    program: Callable[[], Any] | None = None
 
     def apply(self, values: Mapping[str, int]) -> dict[str, int]:
         """Circuit parameter values for ``values`` (every user port present).
@@ -296,6 +308,8 @@ class Design:
         timeout: seconds every external tool run of its builds and checks may take when neither
             ``--timeout`` nor the caller sets a limit (None: each tool's default,
             :mod:`dcsflow.limits`; a project's ``[build] timeout``; :func:`design_time_limit`).
+        transport: the configuration port of its Vivado builds when ``dcsflow build --transport``
+            is not given (:data:`TRANSPORTS`; None: ``hwicap``; a project's ``[build] transport``).
     """
 
     name: str
@@ -318,6 +332,7 @@ class Design:
     tlut: str | None = None
     handshake: "Handshake | None" = None
     timeout: float | None = None
+    transport: str | None = None
 
     @property
     def language(self) -> str:

@@ -17,6 +17,8 @@ Format (version 1, docs/formats.md "dcsflow.toml")::
     [build]
     lut_size = 4                       # LUT size K: 4, 5 or 6 (optional; --lut-size overrides it)
     tlut = "cfglut5"                   # TLUT realization: frames or cfglut5 (optional; --tlut overrides it)
+    transport = "icap-dma"             # configuration port of a --backend vivado block design: hwicap or
+                                       # icap-dma (optional; --transport overrides it)
     timeout = 7200                     # seconds per external tool run, builds and checks (optional;
                                        # default: each tool's own, dcsflow.limits; --timeout overrides it)
 
@@ -32,7 +34,7 @@ from pathlib import Path
 from dcsflow.fileio import TEXT_LIMIT, read_input_text
 from dcsflow.limits import TimeLimitError, check_time_limit
 
-from .design import LUT_SIZES, TLUT_KINDS, CheckError, Design, DesignError, check_keys
+from .design import LUT_SIZES, TLUT_KINDS, TRANSPORTS, CheckError, Design, DesignError, check_keys
 
 try:
     import tomllib
@@ -45,7 +47,7 @@ PROJECT_VERSION = 1
 _DESIGN_KEYS = {"name": str, "top": str, "sources": list, "params": list, "chparams": dict,
                 "conventional_chparams": dict, "description": str}
 _CHECK_KEYS = {"cocotb": str, "keys": int}
-_BUILD_KEYS = {"lut_size": int, "timeout": (int, float), "tlut": str}
+_BUILD_KEYS = {"lut_size": int, "timeout": (int, float), "tlut": str, "transport": str}
 _SECTIONS = {"version": int, "design": dict, "check": dict, "build": dict}
 
 
@@ -81,7 +83,8 @@ def load_project(path: str | Path) -> Design:
 
     The design's ``check`` runs the cocotb test named in ``[check]`` (if any); its ``origin`` is
     ``project <path>`` and ``project`` the resolved path of the file; ``lut_size`` is ``[build]
-    lut_size`` and ``timeout`` is ``[build] timeout`` in seconds (None when not given; a number from
+    lut_size``, ``tlut`` ``[build] tlut``, ``transport`` ``[build] transport`` and ``timeout`` is
+    ``[build] timeout`` in seconds (None when not given; a number from
     :data:`dcsflow.limits.MIN_TIME_LIMIT` to :data:`dcsflow.limits.MAX_TIME_LIMIT`).
 
     Raises:
@@ -117,6 +120,9 @@ def load_project(path: str | Path) -> Design:
     tlut = build.get("tlut")
     if tlut is not None and tlut not in TLUT_KINDS:
         raise ProjectError(f"{path}: build.tlut must be one of {', '.join(TLUT_KINDS)}, got {tlut!r}")
+    transport = build.get("transport")
+    if transport is not None and transport not in TRANSPORTS:
+        raise ProjectError(f"{path}: build.transport must be one of {', '.join(TRANSPORTS)}, got {transport!r}")
     timeout = build.get("timeout")
     if timeout is not None:
         try:
@@ -155,4 +161,4 @@ def load_project(path: str | Path) -> Design:
                   conventional_chparams=dict(design.get("conventional_chparams", {})),
                   check=chk, description=design.get("description", ""),
                   origin=f"project {path.resolve()}", project=path.resolve(), lut_size=lut_size,
-                  timeout=timeout, tlut=tlut)
+                  timeout=timeout, tlut=tlut, transport=transport)

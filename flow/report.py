@@ -13,7 +13,8 @@ REPORT_FORMAT = "dcsflow-report"
 REPORT_VERSION = 2
 
 
-def build_report(ctx, front, mapped, verified, backend, tlut_stats, conv_stats, ppc, baseline_stats=None) -> dict:
+def build_report(ctx, front, mapped, verified, backend, tlut_stats, conv_stats, ppc, baseline_stats=None,
+                 cfglut=None) -> dict:
     """report.json of a build from its stage records (:mod:`dcsflow.flow.stages`).
 
     Args:
@@ -21,7 +22,9 @@ def build_report(ctx, front, mapped, verified, backend, tlut_stats, conv_stats, 
             records of the frontend, tmap, verify and backend stages; tlut_stats / conv_stats:
             :class:`~dcsflow.flow.netlist.NetlistStats` of the TLUT netlist and of the chosen
             conventional candidate; ppc: the PPC AIG; baseline_stats: candidate name ->
-            NetlistStats of every conventional candidate.
+            NetlistStats of every conventional candidate; cfglut: a ``cfglut5`` build's chain
+            figures (:func:`dcsflow.flow.cfglut.summary`), report.json's ``cfglut``, which the
+            verdict reads.
     """
     secs = {"yosys_pre": front.seconds_yosys, "extract": front.seconds_extract, "tmap": mapped.seconds_tmap,
             "tlut_yosys": mapped.seconds_tlut_yosys, "conventional_yosys": mapped.seconds_conventional_yosys,
@@ -68,6 +71,8 @@ def build_report(ctx, front, mapped, verified, backend, tlut_stats, conv_stats, 
     skipped = {b["name"]: b["skipped"] for b in mapped.baselines if b.get("skipped")}
     if skipped:
         report["baselines_skipped"] = skipped
+    if cfglut is not None:
+        report["cfglut"] = cfglut
     report["savings"] = savings(report)
     report["verdict"] = verdict(report, tmap_area=bool(getattr(ctx.options, "area", False)))
     return report
@@ -183,7 +188,11 @@ def verdict(report: dict, tmap_area: bool = False) -> dict:
 
     It does not pay when the TLUT implementation uses more slices (``backend.tlut.slices`` against
     ``backend.conventional.slices``; not compared without a back end) or has a greater LUT depth
-    (``tlut.depth`` against ``conventional.depth``) than the chosen conventional implementation.
+    (``tlut.depth`` against ``conventional.depth``) than the chosen conventional implementation,
+    or when it is a ``cfglut5`` build without a CFGLUT5 (``cfglut.cfglut5`` 0): every TLUT then
+    reads one parameter function and became a static LUT on a parameter-bit flip-flop, so the build
+    is the conventional circuit with its key register loaded through the shift chains and the
+    loader, slower to load than a register written over AXI4-Lite (:func:`_cfglut_reason`).
     Equal figures pay: the TLUT implementation is then no worse.
 
     Args:
@@ -201,14 +210,36 @@ def verdict(report: dict, tmap_area: bool = False) -> dict:
     cs, ts = (be.get("conventional") or {}).get("slices"), (be.get("tlut") or {}).get("slices")
     more_slices = cs is not None and ts is not None and ts > cs
     deeper = t["depth"] > c["depth"]
-    if not (more_slices or deeper):
+    plain = _cfglut_reason(report)
+    if not (more_slices or deeper or plain):
         return {"pays": True, "line": None, "reasons": []}
+    parts = [f"the cfglut5 build has no CFGLUT5: {plain}"] if plain else []
     reasons = (_slice_reasons(report) if more_slices else []) + (_depth_reasons(report, tmap_area) if deeper else [])
-    what = ([f"uses {ts} slices against {cs}"] if more_slices else []) \
-        + ([f"has LUT depth {t['depth']} against {c['depth']}"] if deeper else [])
-    line = (f"{NO_PAY}: the TLUT implementation {' and '.join(what)} for the conventional one "
-            f"({c.get('baseline') or 'yosys-abc'})" + (": " + "; ".join(reasons) if reasons else ""))
-    return {"pays": False, "line": line, "reasons": reasons}
+    if more_slices or deeper:
+        what = ([f"uses {ts} slices against {cs}"] if more_slices else []) \
+            + ([f"has LUT depth {t['depth']} against {c['depth']}"] if deeper else [])
+        parts.append(f"the TLUT implementation {' and '.join(what)} for the conventional one "
+                     f"({c.get('baseline') or 'yosys-abc'})" + (": " + "; ".join(reasons) if reasons else ""))
+    return {"pays": False, "line": f"{NO_PAY}: " + "; ".join(parts), "reasons": ([plain] if plain else []) + reasons}
+
+
+def _cfglut_reason(report: dict) -> str | None:
+    """For a ``cfglut5`` build without a CFGLUT5 (report.json ``cfglut``: ``cfglut5`` 0, parameter
+    bits only), what it is: the conventional circuit with a key register that the loader shifts in,
+    its chain words per rekey against the AXI4-Lite writes of a register of the same bits (32 per
+    write), and the cheaper ways. None for any other build."""
+    cf = report.get("cfglut")
+    if not isinstance(cf, dict) or cf.get("cfglut5") or not cf.get("param_bits"):
+        return None
+    bits, n = cf["param_bits"], cf.get("param_bit_luts")
+    computed = (report.get("tlut") or {}).get("ppc_ands")
+    return ((f"each of its {_plural(n, 'TLUT')} reads" if n else "every TLUT reads")
+            + " one parameter function and became a static LUT on a parameter-bit flip-flop, so the build is the "
+            f"conventional circuit with a shift-loaded key register ({_plural(bits, 'parameter bit')}"
+            + (", computed from the parameter inputs by the SCG" if computed else "")
+            + f"; {_plural(cf.get('words', 0), 'chain word')} per rekey through the loader, where a register "
+            f"written over AXI4-Lite takes {_plural(-(-bits // 32), 'write')}); the conventional build with "
+            "such a register, or `--tlut frames`, is the cheaper way")
 
 
 def verdict_line(report: dict) -> str | None:
@@ -333,12 +364,14 @@ def comparison_rows(report: dict) -> list[tuple[str, str, str]]:
 
 def cfglut_rows(cf: dict | None) -> list[tuple[str, str, str]]:
     """(metric, conventional, TLUT) rows of a ``cfglut5`` build (``report["cfglut"]``): CFGLUT5s and
-    chains, parameter-bit flip-flops and their registers, chain words (one AXI4-Lite write each) and the shift; with ``--param-in-loader`` the raw
+    chains, parameter-bit flip-flops and their registers, the TLUTs made static LUTs on them, chain
+    words (one AXI4-Lite write each) and the shift; with ``--param-in-loader`` the raw
     parameter words and the generator's LUTs. None: no rows."""
     if not cf:
         return []
     rows = [("CFGLUT5s: chains x length", "-", f"{cf['cfglut5']}: {cf['chains']} x {cf['chain_luts']}"),
             ("parameter-bit FFs (registers)", "-", f"{cf.get('param_bits', 0)} ({cf.get('registers', 0)})"),
+            ("TLUTs made static on param. bits", "-", str(cf.get("param_bit_luts", "-"))),
             ("chain words per rekey", "-", str(cf["words"])),
             ("shift: cycles / µs (modelled)", "-", f"{cf['shift_cycles']} / {cf['shift_us']} at {cf['shift_mhz']:g} MHz")]
     pil = cf.get("param_in_loader")

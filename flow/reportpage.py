@@ -245,7 +245,7 @@ def _check_report(r: dict, rpath: Path, rebuild: str) -> None:
         for k in ("cfglut5", "chains", "chain_luts", "words", "shift_cycles", "shift_us", "shift_mhz"):
             if not isinstance(cf, dict) or not _is_num(cf.get(k)):
                 bad(f"cfglut.{k}", "is not a number")
-        for k in ("param_bits", "registers"):        # absent before parameter bits became flip-flops
+        for k in ("param_bits", "registers", "param_bit_luts"):   # absent in older cfglut5 reports
             if isinstance(cf, dict) and k in cf and not _is_num(cf[k]):
                 bad(f"cfglut.{k}", "is not a number")
         pil = cf.get("param_in_loader")
@@ -561,6 +561,7 @@ def page_context(inputs: PageInputs, images: dict, missing: dict) -> dict:
     ctx["cfglut"] = None if not cf else {
         "cfglut5": _fmt(cf["cfglut5"]), "chains": _fmt(cf["chains"]), "chain_luts": _fmt(cf["chain_luts"]),
         "param_bits": _fmt(cf.get("param_bits", 0)), "registers": _fmt(cf.get("registers", 0)),
+        "param_bit_luts": _fmt(cf.get("param_bit_luts")),
         "words": _fmt(cf["words"]), "shift_cycles": _fmt(cf["shift_cycles"]), "shift_us": _fmt(cf["shift_us"], 2),
         "shift_mhz": f"{cf['shift_mhz']:g}", "build_id": cf.get("build_id") or "",
         "param_in_loader": None if not cf.get("param_in_loader") else {

@@ -6,8 +6,9 @@ A build folder (written by ``dcsflow build``) is read through the runtime's one 
 ``dcs_ppc_sha256`` = SHA-256 of ``ppc.aig``); otherwise it is refused (:class:`BuildFolderError`).
 ``--param`` values are parsed by :func:`dcsflow.scg.params.parse_param_args`. Parameter values are
 hex; a design with a parameter transform (e.g. a cipher state derived from Key‖nonce) takes the
-user parameters and its description (:attr:`dcsflow.flow.design.Design.transform`) computes the
-circuit parameters. Keys are kept in memory; the only file written is the one asked for, with
+user parameters, and the build's program of the transform (``transform.json``) — or, in a build
+without one, the design's description (:attr:`dcsflow.flow.design.Design.transform`) — computes
+the circuit parameters. Keys are kept in memory; the only file written is the one asked for, with
 owner-only permissions.
 """
 
@@ -19,6 +20,7 @@ from dcsflow.fileio import write_text_atomic
 from dcsflow.scg.buildfolder import BuildFolder, BuildFolderError, build_folder_of, load_build
 from dcsflow.scg.params import ParamValueError, parse_param_args, ppc_values
 from dcsflow.scg.ppc import tlut_inits
+from dcsflow.scg.transform import run as run_transform
 
 from . import netlist as nl
 
@@ -28,9 +30,17 @@ __all__ = ["BuildFolder", "BuildFolderError", "ParamValueError", "circuit_values
 
 
 def circuit_values(build: BuildFolder, user_values: dict[str, int], design=None) -> dict[str, int]:
-    """Circuit parameter values of ``user_values``: the design's parameter transform applied
+    """Circuit parameter values of ``user_values``: the build's parameter transform program run on
+    them (``transform.json``, :func:`dcsflow.scg.transform.run`: the program every SCG of the build
+    runs), else the design's parameter transform applied
     (:meth:`dcsflow.flow.design.Design.circuit_values`), or the values as given (no design or no
-    transform)."""
+    transform).
+
+    Raises:
+        BuildFolderError: the program is refused. TransformRefused: it refused the values.
+    """
+    if build.transform is not None:
+        return run_transform(build.transform, user_values)
     return design.circuit_values(user_values) if design is not None else dict(user_values)
 
 

@@ -92,8 +92,10 @@ def make_ppc(key_bits: int = 16, seed: int = 1) -> Aig:
     return a
 
 
-def make_build(root, seed: int = 1, device: str = DEFAULT_PART, key_bits: int = 16, affine: bool = True) -> Path:
-    """Write the synthetic build into ``root``; returns ``root`` as a Path."""
+def make_build(root, seed: int = 1, device: str = DEFAULT_PART, key_bits: int = 16, affine: bool = True,
+               sites=None) -> Path:
+    """Write the synthetic build into ``root``; returns ``root`` as a Path. ``sites``: the (site,
+    BEL) of the generic TLUTs (default :data:`SITES`; four frames per site)."""
     root = Path(root)
     (root / "tlut").mkdir(parents=True, exist_ok=True)
     rnd = random.Random(seed)
@@ -110,7 +112,7 @@ def make_build(root, seed: int = 1, device: str = DEFAULT_PART, key_bits: int = 
     design_hash = hashlib.sha256(b"synthetic" + ppc.to_bytes() + bytes([seed])).hexdigest()
     entries, tluts = [], []
     mem = FrameMemory(dev)
-    for site, bel in SITES:
+    for site, bel in SITES if sites is None else sites:
         locs = dev.lut_bits(site, bel)
         outs = [rnd.randrange(generic_outputs) for _ in range(64)]
         for i, (far, word, bit) in enumerate(locs):

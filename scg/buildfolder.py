@@ -25,6 +25,10 @@ Everything else is read on first use (each reader needs a different part: ``reke
 - :attr:`BuildFolder.framemap` (``tlut/framemap.json``, listed in ``files``): format
   :data:`FRAMEMAP_FORMAT` v1, design hash, device and IDCODE those of ``build.json``, as many PPC
   outputs as the PPC, every entry inside the device's frames (FAR, word < 101, bit < 32, PPC output);
+- :attr:`BuildFolder.transform`: ``transform.json`` (named by ``build.json`` ``transform``, listed):
+  the parameter transform's program (:mod:`dcsflow.scg.transform`; a malformed file is refused),
+  tied to the build's design hash, its inputs the build's ``user_params``, its outputs every
+  circuit parameter;
 - :attr:`BuildFolder.template`: the template configuration of :func:`template_folder` (``tlut``, or
   the imported Vivado template that ``build.json`` key ``template`` names), listed in ``files``; the
   logic-only one's header must name the build's design hash (:func:`check_template_header`).
@@ -76,6 +80,8 @@ FOLDER_FORMAT = "dcsflow-build-folder"
 FOLDER_VERSION = 1
 #: format name of the stage records ``stages/<stage>.json`` (written by :mod:`dcsflow.flow.stages`)
 STAGE_FORMAT = "dcsflow-stage"
+#: the parameter transform's program (:mod:`dcsflow.scg.transform`; ``build.json`` key ``transform``)
+TRANSFORM_FILE = "transform.json"
 #: keys every ``build.json`` of version :data:`BUILD_VERSION` has (docs/formats.md "Build folder")
 MANIFEST_KEYS = ("format", "version", "design", "design_source", "top", "device", "design_hash", "params",
                  "user_params", "files")
@@ -383,6 +389,39 @@ class BuildFolder:
             raise BuildFolderError(f"{self.path}/cfglut.json: {e}") from None
         return lay
 
+    # ------------------------------------------------------------------ parameter transform
+    @cached_property
+    def transform(self):
+        """The build's parameter transform program (:class:`dcsflow.scg.transform.Program`, from
+        ``transform.json``, which ``build.json`` names in ``transform`` and lists), or None when the
+        build has none (its circuit parameters are what the user gives, or come from a design's
+        transform that has no program: only the flow, with the design installed, can run that).
+
+        Raises:
+            BuildFolderError: the file is refused (unreadable, larger than
+                :data:`dcsflow.scg.transform.MAX_FILE_BYTES`, malformed:
+                :func:`dcsflow.scg.transform.from_json`), of another build (design hash), its inputs
+                are not ``user_params`` (names, order, widths), or it does not compute every circuit
+                parameter (``params``) at its width.
+        """
+        from .transform import MAX_FILE_BYTES, TransformError, from_json
+
+        if "transform" not in self.manifest:
+            return None
+        p = self._listed(TRANSFORM_FILE, "parameter transform")
+        try:
+            prog = from_json(read_json(p, "parameter transform", limit=MAX_FILE_BYTES), str(p))
+        except TransformError as e:
+            raise BuildFolderError(str(e)) from None
+        if prog.design_hash != self.design_hash:
+            raise BuildFolderError(f"{p}: the parameter transform of another build (design hash); rebuild")
+        if list(prog.input_widths.items()) != list(self.user_params.items()):
+            raise BuildFolderError(f"{p}: its inputs are not the build's user parameters (build.json user_params)")
+        outs = prog.output_widths
+        if any(outs.get(k) != w for k, w in self.param_widths.items()):
+            raise BuildFolderError(f"{p}: it does not compute every circuit parameter (build.json params)")
+        return prog
+
     # ------------------------------------------------------------------ PPC
     @cached_property
     def ppc(self):
@@ -626,6 +665,9 @@ def _check_manifest(root: Path, bj: Path, manifest: dict, digests: dict[str, str
         raise bad("tlut is neither frames nor cfglut5")
     if tlut == "cfglut5" and "cfglut.json" not in digests:
         raise bad("a cfglut5 build that lists no cfglut.json")
+    if "transform" in manifest and (manifest["transform"] != TRANSFORM_FILE or TRANSFORM_FILE not in digests
+                                    or not manifest["user_params"]):
+        raise bad(f"transform is not {TRANSFORM_FILE}, listed, of a build with user_params")
     if not replacing_import:
         _check_import(root, bj, manifest, digests)
     if "report.json" in digests:

@@ -21,6 +21,7 @@ Standard library only.
 from __future__ import annotations
 
 from .cfglut import Layout, word_address
+from .driver import CountedRegisters
 from .errors import RekeyError
 
 #: register offsets of the loader
@@ -54,7 +55,7 @@ def words_for_values(build, assignment: dict) -> list:
     return layout.words_for(tlut_inits(bits, entries), {c: len(e) for c, e in entries.items()})
 
 
-class LoaderSession:
+class LoaderSession(CountedRegisters):
     """The CFGLUT5 loader of ``layout``'s build behind ``bus`` (``read(offset)``/``write(offset,
     value)``, byte offsets of 32-bit registers).
 
@@ -70,14 +71,6 @@ class LoaderSession:
         self.layout = layout
         self.polls = polls
         self.reg_accesses = 0
-
-    def _rd(self, off: int) -> int:
-        self.reg_accesses += 1
-        return self.bus.read(off) & 0xFFFFFFFF
-
-    def _wr(self, off: int, value: int) -> None:
-        self.reg_accesses += 1
-        self.bus.write(off, value & 0xFFFFFFFF)
 
     def check(self) -> None:
         """Compare the loader's INFO, BUILD_ID, WORDS and STRIDE_LOG2 with the layout.

@@ -29,6 +29,11 @@ Refuses when the build folder fails its integrity check (build.json hashes, PPC 
 design hash or the device IDCODE differs from the template's; on a write or read-back failure the
 previous frames are written back (exit 1).
 
+A build whose design derives its circuit parameters (build.json user_params) takes either the user
+parameters — its parameter transform (transform.json) computes the circuit parameters; a value the
+transform refuses (e.g. a key length out of range) is one error line and nothing is written — or
+every circuit parameter.
+
 A --tlut cfglut5 build is rekeyed through its CFGLUT5 loader instead: --to cfglut-words:PATH writes
 the chain words (mode 0600), --to cfglut:devmem:BASE[@/dev/uioN] writes them into the loader's word
 window, STARTs the shift and waits for DONE (refused when the loader is of another build or busy)."""
@@ -52,12 +57,15 @@ def _open_build(path: str, items: list):
     (:func:`dcsflow.scg.buildfolder.load_build`) and the values of ``items`` (``NAME=HEX``,
     :func:`dcsflow.scg.params.parse_param_args`) for the ports of its PPC: parsed at the declared
     widths (:attr:`~dcsflow.scg.buildfolder.BuildFolder.param_widths`, as ``dcsflow specialize``
-    does), then cut to the bits the PPC reads (:func:`dcsflow.scg.params.ppc_values`)."""
+    does), then cut to the bits the PPC reads (:func:`dcsflow.scg.params.ppc_values`). A build with a
+    parameter transform program takes its user parameters instead: the program computes the
+    circuit parameters (:func:`dcsflow.scg.transform.circuit_items`)."""
     from .buildfolder import load_build
     from .params import parse_param_args, ppc_values
+    from .transform import circuit_items
 
     b = load_build(path)
-    return b, ppc_values(parse_param_args(items, b.param_widths), b.ports)
+    return b, ppc_values(parse_param_args(circuit_items(b, items), b.param_widths), b.ports)
 
 
 def rekey_report(res, *, as_json: bool = False, frames_hash: bool = False, verify: bool = False) -> str:
@@ -294,7 +302,8 @@ def _add_rekey(sub) -> None:
                        description=_REKEY_HELP, formatter_class=_Formatter)
     r.add_argument("build", metavar="BUILD", help="build folder written by dcsflow build")
     r.add_argument("--param", dest="params", action="append", default=[], metavar="NAME=HEX",
-                   help="Parameter value in hex (all parameter ports of the build, each once). "
+                   help="Parameter value in hex (all parameter ports of the build, each once; or the user "
+                        "parameters of a build with a parameter transform). "
                         "Through `dcsflow rekey` also NAME=TEXT for a named value of the build's design "
                         "(`dcsflow designs` lists them; e.g. a program that sets several ports).")
     r.add_argument("--to", dest="target", default=DEFAULT_TARGET, metavar="TARGET", help=target_help())

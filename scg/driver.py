@@ -25,6 +25,22 @@ class DriverError(Exception):
         self.code = code
 
 
+class CountedRegisters:
+    """32-bit register access through ``self.bus`` (``read(offset)``, ``write(offset, value)``),
+    each one counted in ``self.reg_accesses``: the drivers' common part."""
+
+    reg_accesses = 0
+    bus = None
+
+    def _rd(self, off: int) -> int:
+        self.reg_accesses += 1
+        return self.bus.read(off) & 0xFFFFFFFF
+
+    def _wr(self, off: int, value: int) -> None:
+        self.reg_accesses += 1
+        self.bus.write(off, value & 0xFFFFFFFF)
+
+
 # ---------------------------------------------------------------------------------- HWICAP driver
 #: dummy word, sync word, type-1 NOOP (UG470; FACTS.md "Bitstream format")
 DUMMY, SYNC, NOOP = 0xFFFFFFFF, 0xAA995566, 0x20000000
@@ -47,7 +63,7 @@ def _t1r(reg, n):
     return (1 << 29) | (1 << 27) | (reg << 13) | n
 
 
-class HwicapSession:
+class HwicapSession(CountedRegisters):
     """Register-level AXI HWICAP driver; the same access sequence as ``firmware/hwicap.c``.
 
     Args:
@@ -65,14 +81,6 @@ class HwicapSession:
         self.idcode = idcode
         self.timeout = timeout
         self.icap_words_in = self.icap_words_out = self.reg_accesses = 0
-
-    def _rd(self, off):
-        self.reg_accesses += 1
-        return self.bus.read(off)
-
-    def _wr(self, off, v):
-        self.reg_accesses += 1
-        self.bus.write(off, v)
 
     def write_words(self, words) -> None:
         """Fill the write FIFO up to its vacancy, start Write, poll CR; repeat."""

@@ -11,7 +11,9 @@ Steps of :func:`rekey`:
    configuration row, each touched frame written exactly once, through the register-level driver
    :class:`dcsflow.scg.driver.HwicapSession` (targets ``emulator`` and ``devmem:BASE``), as a partial or
    full bitstream file (``bitfile:PATH``, ``partial:PATH``; owner-only permissions: it holds key
-   material) or through the Linux FPGA manager (``fpgamgr``).
+   material), through the Linux FPGA manager (``fpgamgr``), as one word stream through the ICAP
+   stream controller in the fabric (``icap-dma:BASE``, :class:`dcsflow.scg.icapdma.IcapDmaSession`)
+   or through Linux's ``xilinx_hwicap`` character device (``hwicap-dev:/dev/icap0``).
 
 On any failure during the write or the optional read-back compare the previous frames are written
 back (rollback) and :class:`RekeyError` carries one of the codes in :data:`ERROR_CODES` (the same
@@ -35,12 +37,13 @@ from .plan import frames_hash, plan, words_hash
 from .transports import DEVCFG_BASE, DevMemBus, FpgaManager, make_emulator, specialized_stream, words_to_le_bytes
 
 __all__ = ["CFGLUT_KINDS", "DEFAULT_TARGET", "ERROR_CODES", "RekeyError", "RekeyResult", "TARGETS", "Target",
-           "apply_hwicap", "parse_target", "rekey", "rekey_cfglut", "target_help"]
+           "apply_hwicap", "parse_target", "rekey", "rekey_cfglut", "rekey_hwicap_dev", "rekey_icap_dma", "target_help"]
 
 #: Error codes shared with the firmware (firmware/scg_runtime.h, firmware/hwicap.h).
 ERROR_CODES = {
     "timeout": -1, "idcode": -2, "config": -3, "sync": -4, "arg": -5,
     "blob": -10, "design": -11, "device": -12, "key": -13, "write": -14, "verify": -15, "rollback": -16,
+    "transform": -17,
 }
 
 #: The targets of :func:`rekey`, one row each: (kind, its form in the error for an unknown target,
@@ -52,6 +55,9 @@ TARGETS = (
     ("partial", "partial:PATH", "partial:PATH(.bit/.bin)"),
     ("devmem", "devmem:BASE", "devmem:BASE[@/dev/uioN]"),
     ("fpgamgr", "fpgamgr[:NAME]", "fpgamgr[:NAME.bin] (Linux FPGA manager, PCAP)"),
+    ("icap-dma", "icap-dma:BASE", "icap-dma:BASE[@/dev/uioN][:0xPHYS[+SIZE]|:/dev/udmabufN] (ICAP stream "
+                                  "controller, --transport icap-dma)"),
+    ("hwicap-dev", "hwicap-dev:PATH", "hwicap-dev:/dev/icap0 (Linux xilinx_hwicap driver)"),
     ("cfglut-words", "cfglut-words:PATH", "cfglut-words:PATH (a --tlut cfglut5 build: its chain words file, mode 0600)"),
     ("cfglut", "cfglut:devmem:BASE", "cfglut:devmem:BASE[@/dev/uioN] (a --tlut cfglut5 build: its CFGLUT5 loader)"),
 )
@@ -78,7 +84,9 @@ class Target:
         else None); device: the memory
         device given after ``@`` (e.g. ``/dev/uio0``); ``""``: ``/dev/mem``, and devcfg PCAP_PR is
         cleared first (a UIO device maps the HWICAP only);
-        name: the firmware file name of ``fpgamgr`` (``""``: a name made from the design hash).
+        name: the firmware file name of ``fpgamgr`` (``""``: a name made from the design hash);
+        buffer: the DMA buffer of ``icap-dma`` (``0xPHYS[+SIZE]`` or ``/dev/udmabufN``; ``""``:
+        :data:`dcsflow.scg.transports.DEFAULT_DMA_BUFFER`); path is the device of ``hwicap-dev``.
     """
 
     text: str
@@ -87,13 +95,16 @@ class Target:
     base: int | None = None
     device: str = ""
     name: str = ""
+    buffer: str = ""
 
 
 def parse_target(text: str) -> Target:
     """Parse a rekey target (:data:`TARGETS`): ``emulator``, ``bitfile:PATH``, ``partial:PATH``
     (``PATH`` ending in ``.bit`` or ``.bin``), ``devmem:BASE`` or ``devmem:BASE@/dev/uioN`` (``BASE``
-    in C notation, e.g. ``0x40000000``), ``fpgamgr`` or ``fpgamgr:NAME``; for a ``cfglut5`` build
-    ``cfglut-words:PATH`` and ``cfglut:devmem:BASE[@/dev/uioN]``.
+    in C notation, e.g. ``0x40000000``), ``fpgamgr`` or ``fpgamgr:NAME``,
+    ``icap-dma:BASE[@/dev/uioN][:BUFFER]`` (BUFFER ``0xPHYS[+SIZE]`` or ``/dev/udmabufN``),
+    ``hwicap-dev:PATH``; for a ``cfglut5`` build ``cfglut-words:PATH`` and
+    ``cfglut:devmem:BASE[@/dev/uioN]``.
 
     Raises:
         RekeyError: code ``arg``: unknown target, a file name without ``.bit``/``.bin``, a bad base
@@ -109,6 +120,18 @@ def parse_target(text: str) -> Target:
         return Target(text, "fpgamgr", name=rest)
     if text == "emulator":
         return Target(text, "emulator")
+    if text.startswith("hwicap-dev:"):
+        if not rest:
+            raise RekeyError("hwicap-dev target: name the device (hwicap-dev:/dev/icap0)", "arg")
+        return Target(text, kind, path=Path(rest))
+    if text.startswith("icap-dma:"):
+        regs, _, buf = rest.partition(":")
+        base_s, _, dev_path = regs.partition("@")
+        try:
+            base = int(base_s, 0)
+        except ValueError:
+            raise RekeyError(f"icap-dma target: bad base address {base_s!r}", "arg") from None
+        return Target(text, kind, base=base, device=dev_path, buffer=buf)
     if text.startswith("cfglut-words:"):
         if not rest:
             raise RekeyError("cfglut-words target: name the words file (cfglut-words:PATH)", "arg")
@@ -211,7 +234,8 @@ def apply_hwicap(session: HwicapSession, build, new: dict, previous: dict, verif
 
 
 def rekey(build, assignment: dict, target: str = DEFAULT_TARGET, *, verify: bool = False,
-          hwicap=None, previous: dict | None = None, timeout: int = 1000, fpga_manager=None) -> RekeyResult:
+          hwicap=None, previous: dict | None = None, timeout: int = 1000, fpga_manager=None,
+          icap_dma=None) -> RekeyResult:
     """Rekey ``build`` (:class:`dcsflow.scg.buildfolder.BuildFolder`) for ``assignment`` (parameter port ->
     value, e.g. from :func:`dcsflow.scg.params.parse_param_args`) through ``target``.
 
@@ -222,7 +246,12 @@ def rekey(build, assignment: dict, target: str = DEFAULT_TARGET, *, verify: bool
             (partial bitstream of the touched frames), ``devmem:BASE`` (AXI HWICAP through
             ``/dev/mem``, devcfg PCAP_PR cleared first) or ``devmem:BASE@/dev/uioN``,
             ``fpgamgr[:NAME.bin]`` (PCAP through the Linux FPGA manager, :class:`FpgaManager`;
-            ``fpga_manager`` overrides its folders). A ``cfglut5`` build (``dcsflow build --tlut
+            ``fpga_manager`` overrides its folders), ``icap-dma:BASE[@/dev/uioN][:BUFFER]`` (the
+            ICAP stream controller of a ``--transport icap-dma`` Vivado build, :func:`rekey_icap_dma`;
+            ``icap_dma`` = (register bus, DMA buffer) overrides the mapped device and buffer),
+            ``hwicap-dev:PATH`` (Linux's xilinx_hwicap character device, :func:`rekey_hwicap_dev`;
+            no rollback after a failed write: the message says so).
+            A ``cfglut5`` build (``dcsflow build --tlut
             cfglut5``) takes only ``cfglut-words:PATH`` (its chain words file, mode 0600) and
             ``cfglut:devmem:BASE[@/dev/uioN]`` (its CFGLUT5 loader, :func:`rekey_cfglut`).
         verify: read the frames back and compare. previous: the frames now in the device (FAR ->
@@ -242,15 +271,25 @@ def rekey(build, assignment: dict, target: str = DEFAULT_TARGET, *, verify: bool
     _check_kind(build, t)
     if t.kind in CFGLUT_KINDS:
         return _rekey_cfglut(build, assignment, t, t0, verify)
-    if t.path is not None:      # the output is checked before any work
+    if verify and t.kind in ("icap-dma", "hwicap-dev"):
+        raise RekeyError(f"--verify: the {t.kind} transport cannot read frames back (write only); rekey without "
+                         "--verify, or through devmem: (AXI HWICAP) to read back", "arg")
+    if t.path is not None and t.kind != "hwicap-dev":      # the output is checked before any work
         _check_file_target(build, t)
     p = plan(build, assignment)
     h = frames_hash(p.frames, build.device)
+    prev = previous if previous is not None else {f: build.template.frame(f) for f in build.fars}
+    if t.kind in ("icap-dma", "hwicap-dev"):
+        if t.kind == "icap-dma":
+            extra = rekey_icap_dma(build, t, p.frames, prev, icap_dma)
+        else:
+            extra = rekey_hwicap_dev(build, t, p.frames)
+        return RekeyResult(t.text, len(build.fars), len(build.runs), extra.pop("icap_words"),
+                           extra.pop("register_accesses"), 0, time.perf_counter() - t0, h, False, extra)
     if t.path is not None:
         return _write_file(build, t, p, h, t0)
     if t.kind == "fpgamgr":
         return _load_fpga_manager(build, t, p, h, t0, fpga_manager)
-    prev = previous if previous is not None else {f: build.template.frame(f) for f in build.fars}
     if t.kind == "emulator":
         hw, devcfg = (hwicap if hwicap is not None else make_emulator(build)), None
     else:
@@ -268,6 +307,94 @@ def rekey(build, assignment: dict, target: str = DEFAULT_TARGET, *, verify: bool
         extra["verify_words"] = s.icap_words_in - written
     return RekeyResult(t.text, len(build.fars), len(build.runs), written, s.reg_accesses,
                        s.icap_words_out, time.perf_counter() - t0, h, verify, extra)
+
+
+def rekey_icap_dma(build, t: Target, frames: dict, previous: dict, icap_dma=None) -> dict:
+    """Write ``frames`` (FAR -> words) through the ICAP stream controller of target ``t``
+    (``icap-dma:BASE[@/dev/uioN][:BUFFER]``) as one stream (:func:`dcsflow.scg.icapdma.rekey_stream`):
+    map its registers (``/dev/mem``, devcfg PCAP_PR cleared first, or the UIO device) and the DMA
+    buffer (:func:`dcsflow.scg.transports.open_dma_buffer`), check the controller (MAGIC, INFO,
+    BUILD_ID, REKEY_WORDS), send; on a failure send ``previous`` the same way (rollback).
+
+    Args:
+        icap_dma: (register bus, buffer) in place of the mapped device and buffer (tests: the
+            Python model :class:`dcsflow.scg.icapdma.IcapDmaModel` and a
+            :class:`dcsflow.scg.icapdma.PhysMemory`).
+    Returns:
+        the counts of the report: ``icap_words``, ``register_accesses``, ``transport``, ``polls``,
+        ``buffer`` (its bus address).
+    Raises:
+        RekeyError: ``design`` (no controller, or another build's: nothing written), ``arg`` (a
+            buffer that cannot hold the stream), ``write``/``config``/``timeout`` with the previous
+            frames written back (the message names the last frame the failed stream wrote),
+            ``rollback`` when that failed too.
+    """
+    from .icapdma import IcapDmaSession, build_id_of, buffer_bytes, rekey_stream
+    from .transports import DEFAULT_DMA_BUFFER, open_dma_buffer
+
+    new, old = rekey_stream(build, frames), rekey_stream(build, previous)
+    if icap_dma is not None:
+        bus, buf = icap_dma
+    else:
+        bus = DevMemBus(t.base, t.device or "/dev/mem")
+        buf = open_dma_buffer(t.buffer or DEFAULT_DMA_BUFFER, buffer_bytes(len(new.words)))
+        if not t.device:
+            from .transports import clear_pcap_pr
+
+            clear_pcap_pr(DevMemBus(DEVCFG_BASE))
+    s = IcapDmaSession(bus, buf, build_id_of(build.design_hash), len(new.words))
+    try:
+        s.check()
+        s.send(new)
+    except DriverError as e:
+        if e.code not in ("config", "timeout"):        # refused before the first word: nothing written
+            raise RekeyError(f"refusing to rekey: {e}", e.code) from None
+        try:
+            s.send(old)
+        except DriverError as e2:
+            raise RekeyError(f"rekey failed ({e}); rollback failed too ({e2}): device state unknown",
+                             "rollback") from None
+        raise RekeyError(f"rekey failed ({e} [{e.code}]); previous frames restored", e.code,
+                         rolled_back=True) from None
+    return {"icap_words": len(new.words), "register_accesses": s.reg_accesses, "transport": "icap-dma",
+            "polls": s.polls_used, "buffer": f"0x{buf.phys:08X}"}
+
+
+def rekey_hwicap_dev(build, t: Target, frames: dict) -> dict:
+    """Write ``frames`` through Linux's xilinx_hwicap character device ``t.path``
+    (:class:`dcsflow.scg.transports.HwicapDevice`): the rekey's words
+    (:func:`dcsflow.scg.icapdma.rekey_stream`, the AXI HWICAP driver's sequence) in one open, a
+    frame per write.
+
+    A write that fails leaves the configuration logic where the driver stopped, possibly inside a
+    frame packet, and the driver has no ICAP abort (its open only resets the AXI HWICAP core): more
+    words would be taken as frame data. So there is no rollback: the error names the last frame
+    confirmed written (the calls that returned) and says that the device state is unknown.
+
+    Returns:
+        the counts of the report: ``icap_words``, ``register_accesses`` (0), ``transport``,
+        ``device``, ``writes``.
+    Raises:
+        RekeyError: ``arg`` (the device cannot be opened: nothing written), ``write`` (a write
+            failed: the message names the last frame confirmed written).
+    """
+    from .icapdma import rekey_stream, written_message
+    from .transports import HwicapDevice
+
+    new = rekey_stream(build, frames)
+    dev = HwicapDevice(str(t.path))
+    try:
+        dev.send(new.words)
+    except OSError as e:
+        done = getattr(e, "words_done", None)
+        why = f"{e.strerror or e}"
+        if done is None:
+            raise RekeyError(f"hwicap-dev {t.path}: cannot open ({why}): nothing written", "arg") from None
+        raise RekeyError(f"hwicap-dev {t.path}: write failed ({why}); {written_message(new, done)} (confirmed); "
+                         "the configuration logic may be inside a frame packet, which this driver cannot abort: "
+                         "device state unknown (load the full bitstream again)", "write") from None
+    return {"icap_words": len(new.words), "register_accesses": 0, "transport": "hwicap-dev", "device": str(t.path),
+            "writes": dev.writes}
 
 
 def _check_kind(build, t: Target) -> None:

@@ -53,13 +53,17 @@ def file_diff(name: str, want: bytes, got: bytes) -> str:
     return f"{name} differs from the golden file:\n{text}" + (f"... ({more} more diff lines)\n" if more > 0 else "")
 
 
-def assert_matches_golden(vdir: Path, case: str, not_golden: set[str]) -> None:
+def assert_matches_golden(vdir: Path, case: str, not_golden: set[str], borrowed: dict[str, str] | None = None) -> None:
     """Assert that ``vdir`` (a build's ``vivado/``) holds exactly the golden files of ``case`` plus
-    ``not_golden`` (outputs without a golden copy) and that every golden file is equal byte for byte."""
+    ``not_golden`` (outputs without a golden copy) and ``borrowed`` (file name -> another case whose
+    golden copy it must equal: a file a variant does not change) and that every golden file is equal
+    byte for byte."""
+    borrowed = borrowed or {}
     names = golden_names(case)
     produced = sorted(p.name for p in Path(vdir).iterdir() if p.is_file())
-    assert set(produced) == set(names) | set(not_golden), \
-        f"{case}: files written {produced}, expected {sorted(set(names) | set(not_golden))}"
-    diffs = [file_diff(n, _expected(case, n), (Path(vdir) / n).read_bytes()) for n in names]
+    want = set(names) | set(not_golden) | set(borrowed)
+    assert set(produced) == want, f"{case}: files written {produced}, expected {sorted(want)}"
+    names += sorted(borrowed)
+    diffs = [file_diff(n, _expected(borrowed.get(n, case), n), (Path(vdir) / n).read_bytes()) for n in names]
     diffs = [d for d in diffs if d]
     assert not diffs, f"{case}: {len(diffs)} of {len(names)} files differ\n" + "\n".join(diffs)

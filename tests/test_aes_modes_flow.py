@@ -102,5 +102,6 @@ def test_aes_modes_whole_flow(tmp_path, dcsflow):
 
     # codegen, firmware natively and in QEMU: frame hash of every rekey equals the Python SCG's plan
     keys = [bytes(16), key, bytes(range(100, 116))]
-    assigns = [{p: hash_key_transform({"key": int.from_bytes(k, "big")})[p] for p in b.ports} for k in keys]
-    firmware_rekeys_match_plan(dcsflow, out, b, assigns, tmp_path)
+    users = [{"key": int.from_bytes(k, "big")} for k in keys]
+    assigns = [{p: hash_key_transform(u)[p] for p in b.ports} for u in users]
+    firmware_rekeys_match_plan(dcsflow, out, b, assigns, tmp_path, users)     # the board gets the key alone

@@ -172,6 +172,25 @@ def test_param_in_loader_computes_the_words_in_logic(built_xor):
     assert [c[1] for c in bad.cases] == [True] * 6 + [False] * 6
 
 
+def test_build_without_cfglut5_says_it_is_the_conventional_circuit(built_xor, built):
+    """keyxor XORs each of the 8 key bits into one data bit: every TLUT reads one key bit, so the
+    cfglut5 build has no CFGLUT5, 8 parameter-bit flip-flops (one 32-bit register: 1 AXI4-Lite
+    write) and says so; keysbox's S-box TLUTs stay CFGLUT5s, and its line (if any) does not."""
+    rep = json.loads((built_xor / "report.json").read_text())
+    cf = rep["cfglut"]
+    assert (cf["cfglut5"], cf["param_bits"], cf["param_bit_luts"]) == (0, 8, 8)
+    assert rep["verdict"]["pays"] is False
+    assert rep["verdict"]["line"].startswith(
+        "specialization does not pay here: the cfglut5 build has no CFGLUT5: each of its 8 TLUTs reads one "
+        "parameter function and became a static LUT on a parameter-bit flip-flop, so the build is the conventional "
+        f"circuit with a shift-loaded key register (8 parameter bits; {cf['words']} chain words per rekey through "
+        "the loader, where a register written over AXI4-Lite takes 1 write); the conventional build with such a "
+        "register, or `--tlut frames`, is the cheaper way")
+    mixed = json.loads((built / "report.json").read_text())
+    assert mixed["cfglut"]["cfglut5"] > 0 and 0 < mixed["cfglut"]["param_bit_luts"]
+    assert "has no CFGLUT5" not in (mixed["verdict"]["line"] or "")
+
+
 def test_param_in_loader_refused_with_and_nodes(built):
     from dcsflow.flow.design import CheckError
 

@@ -325,3 +325,55 @@ def test_word_computation_is_key_independent_on_the_a9(fw, tmp_path):
     print(f"\ncfglut5 word computation ({fw['style']}): A9 instructions per key {c['all']}, PPC part {c['ppc']}")
     assert c["keys"] == 3 and c["all"][0] > c["ppc"][0] > 0
     assert max(c["all"]) - min(c["all"]) == 0 and max(c["ppc"]) - min(c["ppc"]) == 0
+
+
+def _keysbox_transform(built, root: Path) -> Path:
+    """A copy of the cfglut5 build whose 8-bit ``key`` comes from a parameter transform program:
+    ``key = rotl8(k ^ 0x5A, 3)`` from the user parameter ``k`` (8 bits), refusing ``k`` = 0xFF
+    (tests/_transform_build.py's way of adding a program)."""
+    import json
+
+    from dcsflow.scg import transform as tf
+    from dcsflow.scg.buildfolder import sha256_file
+
+    d = root / "keysbox-tf"
+    shutil.copytree(built, d)
+    b = tf.Builder({"k": 8}, {"key": 8})
+    k = b.input("k")[0]
+    b.check(b.eq(k, b.const(0xFF)), "k may not be ff")
+    x = b.xori(k, 0x5A)
+    b.andi(b.or_(b.shl(x, 3), b.shr(x, 5)), 0xFF, out=b.output("key")[0])
+    bj = json.loads((d / "build.json").read_text())
+    (d / tf.FILE).write_text(json.dumps(b.program().with_design_hash(bj["design_hash"]).to_json()))
+    bj.update(user_params={"k": 8}, transform=tf.FILE)
+    bj["files"][tf.FILE] = sha256_file(d / tf.FILE)
+    (d / "build.json").write_text(json.dumps(bj))
+    return d
+
+
+def test_firmware_of_a_cfglut5_build_with_a_parameter_transform(built, tmp_path):
+    """A cfglut5 build with a parameter transform: the firmware takes the user parameter, runs the
+    transform, loads the words of the key it computes (independent model: rotl8(k ^ 0x5A, 3)); a value
+    the transform refuses: rc SCG_ERR_TRANSFORM (-17), nothing loaded."""
+    d = _keysbox_transform(built, tmp_path)
+    gen, out = tmp_path / "gen", tmp_path / "out"
+    r = subprocess.run([sys.executable, "-m", "dcsflow.flow", "codegen", str(d), "--out", str(gen)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert "#define SCG_GEN_TRANSFORM 1" in (gen / "scg_gen.h").read_text()
+    subprocess.run(["make", "-s", "-C", str(FW), f"GEN={gen}", f"BUILD={out}", "host"], check=True, capture_output=True)
+    b = load_build(built)
+    ks = [0x00, 0x37, 0xFF, 0xC3]
+    text = subprocess.run([str(out / "host" / "scg_host"), *[c for k in ks for c in (f"rekey {k:02x}", "dump")]],
+                          capture_output=True, text=True, timeout=60).stdout
+    res = _fw_results(text)
+    assert len(res) == len(ks), text[-800:]
+    loads = 0
+    for k, (fields, words) in zip(ks, res):
+        if k == 0xFF:
+            assert int(fields["rc"]) == -17 == rk.ERROR_CODES["transform"] and fields["words"] == "0"
+            assert fields["transform_failed"] == "00000001" and f"words {loads}" in text
+            continue
+        loads += 1
+        key = (((k ^ 0x5A) << 3) | ((k ^ 0x5A) >> 5)) & 0xFF
+        assert fields["rc"] == "0" and words == expected_words(b, key), k

@@ -118,5 +118,7 @@ def test_keccak_whole_flow(tmp_path, dcsflow):
 
     # codegen, firmware natively and in QEMU: frame hash of every rekey equals the Python SCG's plan
     keys = [SP800_185_KEY, "00" * 16, bytes(range(16, 48)).hex() + "," + "61" * 157]
-    assigns = [{p: kmac_values(k, PARAMS)[p] for p in b.ports} for k in keys]
-    firmware_rekeys_match_plan(dcsflow, out, b, assigns, tmp_path)
+    full = [kmac_values(k, PARAMS) for k in keys]
+    assigns = [{p: v[p] for p in b.ports} for v in full]
+    users = [{p: v[p] for p in ("key", "key_len", "custom", "custom_len")} for v in full]
+    firmware_rekeys_match_plan(dcsflow, out, b, assigns, tmp_path, users)     # the board gets the key alone

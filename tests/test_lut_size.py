@@ -149,7 +149,7 @@ def test_bad_lut_size_is_one_line(tmp_path, value):
 @pytest.mark.parametrize("line, msg", [
     ("lut_size = 7", "build.lut_size must be one of 4, 5, 6, got 7"),
     ('lut_size = "4"', "build.lut_size must be a int, got str"),
-    ("lut = 4", "unknown key build.lut (allowed: lut_size, timeout, tlut)"),
+    ("lut = 4", "unknown key build.lut (allowed: lut_size, timeout, tlut, transport)"),
 ])
 def test_bad_project_lut_size_is_one_line(project, tmp_path, line, msg):
     p = project / f"bad_{abs(hash(line))}.toml"

@@ -142,6 +142,57 @@ def test_cfglut5_tluts_named_as_such():
            "CFGLUT5 in a whole LUT site of a SLICEM" in verdict(rep)["reasons"]
 
 
+def _cfglut(rep, *, cfglut5, param_bits, param_bit_luts=None, words=32, ppc_ands=0):
+    """``rep`` as a cfglut5 build's report: its TLUTs the ``cfglut5`` CFGLUT5s."""
+    bt = rep["backend"]["tlut"]
+    bt.update(cfglut_slices=-(-cfglut5 // 4), tluts=cfglut5, tlut_sites=cfglut5, tlut_slices=-(-cfglut5 // 4))
+    rep["tlut"].update(tluts=cfglut5, ppc_ands=ppc_ands)
+    rep["cfglut"] = {"cfglut5": cfglut5, "param_bits": param_bits, "registers": -(-param_bits // 32), "chains": 4,
+                     "chain_luts": 1, "words": words, "shift_cycles": 34, "shift_us": 0.34, "shift_mhz": 100.0}
+    if param_bit_luts is not None:
+        rep["cfglut"]["param_bit_luts"] = param_bit_luts
+    return rep
+
+
+CFG_PLAIN = ("the cfglut5 build has no CFGLUT5: each of its 512 TLUTs reads one parameter function and became a "
+             "static LUT on a parameter-bit flip-flop, so the build is the conventional circuit with a shift-loaded "
+             "key register (128 parameter bits; 32 chain words per rekey through the loader, where a register "
+             "written over AXI4-Lite takes 4 writes); the conventional build with such a register, or "
+             "`--tlut frames`, is the cheaper way")
+
+
+def test_cfglut5_build_without_cfglut5_is_said_plainly_even_at_equal_slices():
+    """Every TLUT a static LUT on a parameter bit: the conventional circuit with a shift-loaded key
+    register, whatever the slices; 128 bits are 4 writes of 32 bits against 32 chain words."""
+    rep = _cfglut(_report(), cfglut5=0, param_bits=128, param_bit_luts=512)
+    v = verdict(rep)
+    assert v == {"pays": False, "line": f"{NO_PAY}: {CFG_PLAIN}", "reasons": [CFG_PLAIN.split(": ", 1)[1]]}
+    # more slices too: the comparison follows
+    rep = _cfglut(_report(t_slices=45, t_ffs=228, c_ffs=100), cfglut5=0, param_bits=128, param_bit_luts=512)
+    v = verdict(rep)
+    assert v["line"] == (f"{NO_PAY}: {CFG_PLAIN}; the TLUT implementation uses 45 slices against 40 for the "
+                         "conventional one (abc-wide): 128 more FFs (228 against 100)")
+    assert v["reasons"] == [CFG_PLAIN.split(": ", 1)[1], "128 more FFs (228 against 100)"]
+
+
+def test_cfglut5_plain_line_names_computed_bits_and_reads_older_reports():
+    rep = _cfglut(_report(), cfglut5=0, param_bits=33, words=64, ppc_ands=100)
+    assert verdict(rep)["reasons"][0] == (
+        "every TLUT reads one parameter function and became a static LUT on a parameter-bit flip-flop, so the "
+        "build is the conventional circuit with a shift-loaded key register (33 parameter bits, computed from the "
+        "parameter inputs by the SCG; 64 chain words per rekey through the loader, where a register written over "
+        "AXI4-Lite takes 2 writes); the conventional build with such a register, or `--tlut frames`, is the "
+        "cheaper way")
+
+
+def test_cfglut5_build_with_cfglut5s_is_judged_on_its_figures():
+    """Some TLUTs are CFGLUT5s (they replace logic): no plain line; it pays at equal figures."""
+    rep = _cfglut(_report(), cfglut5=40, param_bits=64, param_bit_luts=100)
+    assert verdict(rep) == {"pays": True, "line": None, "reasons": []}
+    rep = _cfglut(_report(t_slices=41), cfglut5=40, param_bits=64, param_bit_luts=100)
+    assert "has no CFGLUT5" not in verdict(rep)["line"]
+
+
 def test_unexplained_luts_and_a_report_without_backend():
     rep = _report(t_luts=160, c_luts=150, t_depth=4, breakdown=_breakdown(), unexplained=-10)
     del rep["backend"]

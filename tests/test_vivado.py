@@ -432,6 +432,93 @@ def test_block_design_only_for_a_top_with_the_board_ports(pi, tmp_path):
         (pi / "vivado" / "block_design.tcl").read_bytes()
 
 
+def _icap_dma_export(pi: Path, out: Path) -> list[str]:
+    """picipher's Vivado files with --transport icap-dma (PYNQ-Z1, its board ports) into ``out``."""
+    from dcsflow.designs.picipher.board import BOARD_PORTS
+    from dcsflow.flow.backend.vivado import export_vivado
+    from dcsflow.scg.device import get_device
+
+    top = "picipher_mp"
+    module = json.loads((pi / "tlut" / "netlist.json").read_text())["modules"][top]
+    tluts = json.loads((pi / "tlut" / "framemap.json").read_text())["tluts"]
+    design_hash = json.loads((pi / "build.json").read_text())["design_hash"]
+    return export_vivado(out, module, top, tluts, get_device("xc7z020"), design_hash, load_board("pynq-z1"),
+                         ["key_mn"], board_ports=BOARD_PORTS, transport="icap-dma")
+
+
+def test_icap_dma_export_equals_golden_files(pi, tmp_path):
+    """--transport icap-dma: the block design has the ICAP stream controller on M_AXI_GP0 and S_AXI_HP0 in
+    place of the AXI HWICAP (tests/data/vivado/picipher_pynq-z1_icap-dma/, SOURCES.md there); the other
+    files equal the AXI HWICAP export's golden copies; the plan says the transport; the generated top carries the
+    build's BUILD_ID and the words of its rekey as the runtime counts them."""
+    from dcsflow.scg.icapdma import build_id_of
+
+    files = _icap_dma_export(pi, tmp_path)
+    assert {"vivado/dcs_icap_dma.v", "vivado/dcs_icap_dma_top.v", "vivado/block_design.tcl"} <= set(files)
+    same = ("constraints.xdc", "tlut_placement.xdc", "build.tcl", "dump_tluts.tcl", "dcs_axil_wrapper.v")
+    assert_matches_golden(tmp_path / "vivado", "picipher_pynq-z1_icap-dma",
+                          {"tluts.json", "netlist.v", "dcs_icap_dma.v", "dcs_icap_dma_top.v"},
+                          borrowed={n: "picipher_pynq-z1" for n in same})
+    assert _plan(tmp_path)["transport"] == "icap-dma" and _plan(pi)["transport"] == "hwicap"
+    b = bf.load_build(pi)
+    top = (tmp_path / "vivado" / "dcs_icap_dma_top.v").read_text()
+    assert f".BUILD_ID(32'h{build_id_of(b.design_hash):08x})" in top
+    assert f".REKEY_WORDS(32'd{drv.rekey_icap_words(b.runs, b.idcode)})" in top
+    assert (tmp_path / "vivado" / "dcs_icap_dma.v").read_text() == (
+        Path(nl.__file__).parent / "templates" / "icapdma" / "dcs_icap_dma.v").read_text()
+    # a later AXI HWICAP export of the same folder removes the controller's files
+    from dcsflow.designs.picipher.board import BOARD_PORTS
+    from dcsflow.flow.backend.vivado import export_vivado
+    from dcsflow.scg.device import get_device
+
+    module = json.loads((pi / "tlut" / "netlist.json").read_text())["modules"]["picipher_mp"]
+    tluts = json.loads((pi / "tlut" / "framemap.json").read_text())["tluts"]
+    export_vivado(tmp_path, module, "picipher_mp", tluts, get_device("xc7z020"), b.design_hash, load_board("pynq-z1"),
+                  ["key_mn"], board_ports=BOARD_PORTS)
+    assert not (tmp_path / "vivado" / "dcs_icap_dma.v").exists()
+
+
+def test_icap_dma_block_design_tcl_syntax_check(pi, tmp_path):
+    """The icap-dma block design through the UG835 stubs, its dump checked as import checks it."""
+    root = tmp_path / "export"
+    _icap_dma_export(pi, root)
+    r, viv, _ = _stubbed_tcl(root, tmp_path, "tlut_placement.xdc", "block_design.tcl")
+    assert r.returncode == 0, r.stderr
+    text = (viv / "block_design.tcl").read_text()
+    assert "axi_hwicap" not in text and "-reference dcs_icap_dma_top icapdma" in text and "S_AXI_HP0" in text
+
+
+def test_icap_dma_needs_a_board_with_a_block_design(pi, tmp_path):
+    from dcsflow.flow.backend import BackendError
+    from dcsflow.flow.backend.vivado import export_vivado
+    from dcsflow.scg.device import get_device
+
+    module = json.loads((pi / "tlut" / "netlist.json").read_text())["modules"]["picipher_mp"]
+    tluts = json.loads((pi / "tlut" / "framemap.json").read_text())["tluts"]
+    with pytest.raises(BackendError, match="no block design"):
+        export_vivado(tmp_path, module, "picipher_mp", tluts, get_device("xc7a35t"), "h", load_board("arty-a7-35"),
+                      ["key_mn"], transport="icap-dma")
+
+
+def test_codegen_of_an_icap_dma_build_selects_the_firmware_driver(pi, tmp_path):
+    """The plan of an icap-dma export makes codegen define SCG_GEN_ICAP_DMA (the Makefile then builds the
+    stream controller's driver); an AXI HWICAP build's does not."""
+    from dcsflow.scg.buildfolder import sha256_file
+    from dcsflow.scg.codegen import codegen
+
+    b2 = tmp_path / "pi"
+    shutil.copytree(pi, b2)
+    _icap_dma_export(pi, b2)
+    bj = json.loads((b2 / "build.json").read_text())
+    bj["files"].update({n: sha256_file(b2 / n) for n in bj["files"] if n.startswith("vivado/")})
+    (b2 / "build.json").write_text(json.dumps(bj, indent=1) + "\n")
+    codegen(b2, tmp_path / "gen")
+    h = (tmp_path / "gen" / "scg_gen.h").read_text()
+    assert "#define SCG_GEN_ICAP_DMA 1" in h and "#define SCG_GEN_HWICAP_BASE 0x40020000u" in h
+    codegen(pi, tmp_path / "gen0")
+    assert "SCG_GEN_ICAP_DMA" not in (tmp_path / "gen0" / "scg_gen.h").read_text()
+
+
 def test_codegen_takes_hwicap_base_from_board(pi, tmp_path):
     from dcsflow.scg.codegen import codegen
 

@@ -4,12 +4,13 @@ Registered in ``setup.py`` (entry-point group ``dcsflow.designs``). Top ``keccak
 SHAKE128, KMAC128 and Lake Keyak on one Keccak-p[1600] datapath, one round per clock (README.md
 here). The parameter inputs are the key (KMAC128's and Lake Keyak's) and KMAC128's customization
 string. The TLUT build sets ``KEY_STATE=1``: the core starts a KMAC128 message from the circuit
-parameter ``key_state``, the state after the customization block and the key block, and a Lake
-Keyak session from ``keyak_pack``, the key pack; :func:`key_state_transform` computes both from
-the user's key and customization string (golden model), so KMAC's two prefix permutations leave
-the core. The conventional build sets ``KEY_STATE=0``: it absorbs both KMAC blocks from the key
-and customization ports for every message and forms the key pack from the key port, as a core
-without specialization does.
+parameter ``key_state``, the state after the customization block and the key block, and a Lake Keyak
+session from ``keyak_pack``, the key pack; the parameter transform computes both from the user's key
+and customization string, so KMAC's two prefix permutations leave the core: its program
+(:func:`~dcsflow.designs.keccak.transform.key_state_program`) is what every SCG runs — also the
+firmware on the board —, :func:`key_state_transform` its golden model. The conventional build sets
+``KEY_STATE=0``: it absorbs both KMAC blocks from the key and customization ports for every message
+and forms the key pack from the key port, as a core without specialization does.
 """
 
 from __future__ import annotations
@@ -23,10 +24,8 @@ from .commands import sim_command
 from .errors import InputError
 from .model import KEYAK_KEY_MAX, KEYAK_KEY_MIN, kmac128_key_state
 from .sim import MAX_CUSTOM, MAX_KEY, keyak_pack, rtl_files
+from .transform import USER_PARAMS, key_state_program
 
-#: the user parameters (``--param NAME=HEX``): port values, byte k of the key / customization
-#: string in bits [8k +: 8], lengths in bytes
-USER_PARAMS = {"key": 256, "key_len": 6, "custom": 1256, "custom_len": 8}
 
 
 def key_state_transform(user: dict[str, int]) -> dict[str, int]:
@@ -115,7 +114,7 @@ KEYAK = NamedParam("keyak", KMAC.sets, keyak_values,
 KECCAK = Design(
     name="keccak", top="keccak_core", sources=tuple(rtl_files()),
     chparams={"KEY_STATE": 1}, conventional_chparams={"KEY_STATE": 0},
-    transform=ParamTransform(USER_PARAMS, key_state_transform),
+    transform=ParamTransform(USER_PARAMS, key_state_transform, program=key_state_program),
     check=keccak_check,
     demo=Demo(order=50, default=False, note="not in the default main job yet"),
     sims={"keccak": sim_command()},

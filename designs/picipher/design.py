@@ -7,7 +7,9 @@ Registered in ``setup.py`` (entry-point group ``dcsflow.designs``), one line eac
 - ``picipher128``: the same with a 128-bit key.
 - ``picipher_cis``: top ``picipher_cis_mp`` (no initialization path); its circuit parameter
   ``cis_param`` (CIS, counter and tag accumulator after initialization and the empty-AD step, 448
-  bits) is derived from the user's ``key_mn`` by the golden model (:func:`cis_transform`).
+  bits) is derived from the user's ``key_mn`` by the parameter transform: its program
+  (:func:`~dcsflow.designs.picipher.transform.cis_program`) in every SCG, :func:`cis_transform` its
+  golden model.
 - ``picipher32`` / ``picipher64``: top ``picipher_mp`` with ``W`` = 32 / 64 (π32/π64-Cipher), 128-bit
   key, 128-bit PMN, ``BUFFER_KEY=1``; parameter input ``key_mn`` = Key‖PMN (256 bits). Their
   ``dcsflow sim`` commands also run the 256-bit key RTL (``picipher32_256``, ``picipher64_256``).
@@ -26,6 +28,7 @@ from .check import pi16_check
 from .commands import golden_model, rtl_sim, sim_command
 from .model import cipher, cis_parameters
 from .sim import rtl_files
+from .transform import cis_program
 
 #: the message processor's input handshake (a message: s_valid/s_ready beats up to s_last; it has
 #: left at the done pulse), which a cfglut5 build's loader holds while it shifts a new key in
@@ -63,7 +66,8 @@ def _wide(word_bits: int) -> tuple[Design, Design]:
     cis = Design(
         name=f"{n}_cis", top="picipher_cis_mp", sources=tuple(rtl_files(cis=True)),
         chparams={"W": word_bits},
-        transform=ParamTransform({"key_mn": 256}, partial(wide_cis_transform, word_bits=word_bits)),
+        transform=ParamTransform({"key_mn": 256}, partial(wide_cis_transform, word_bits=word_bits),
+                                 program=partial(cis_program, word_bits)),
         check=partial(pi16_check, key_bits=128, cis=True, word_bits=word_bits),
         board_ports=BOARD_PORTS, handshake=HANDSHAKE,
         sims={f"{n}_cis": sim_command(f"{n}_cis", 128, True, word_bits),
@@ -91,7 +95,7 @@ PICIPHER128 = Design(
 
 PICIPHER_CIS = Design(
     name="picipher_cis", top="picipher_cis_mp", sources=tuple(rtl_files(cis=True)),
-    transform=ParamTransform({"key_mn": 128}, cis_transform),
+    transform=ParamTransform({"key_mn": 128}, cis_transform, program=partial(cis_program, 16)),
     check=partial(pi16_check, key_bits=96, cis=True),
     demo=Demo(order=20, cycles=16, cycles_label="16 B", note="checked on the 25 official no-AD/no-SMN vectors"),
     board_ports=BOARD_PORTS, handshake=HANDSHAKE,

@@ -69,7 +69,8 @@ class ExportJob:
     None; params: parameter port names; board_ports: ports a board wrapper drives (from the design
     description; empty: no board wrapper); tlut: the TLUT realization (``frames`` or ``cfglut5``);
     chain_luts: CFGLUT5s per chain and handshake: the design's input handshake
-    (:class:`dcsflow.flow.design.Handshake` or None) of a ``cfglut5`` build.
+    (:class:`dcsflow.flow.design.Handshake` or None) of a ``cfglut5`` build; transport: the
+    configuration port of the export (``hwicap`` or ``icap-dma``, :data:`dcsflow.flow.design.TRANSPORTS`).
     """
 
     out: object
@@ -84,6 +85,7 @@ class ExportJob:
     tlut: str = "frames"
     chain_luts: int | None = None
     handshake: object = None
+    transport: str = "hwicap"
 
 
 class Backend(ABC):

@@ -148,7 +148,8 @@ def run_backend(out: Path, *, top: str, design_hash: str, ppc_path: Path, params
                 tlut_pairs: bool = False, board_ports: frozenset[str] = frozenset(),
                 baselines: list | tuple = DEFAULT_BASELINES, jobs=None,
                 step: Callable[[str], None] = lambda s: None, lut_size: int = 6, tlut: str = "frames",
-                chain_luts: int | None = None, handshake=None, packed: dict | None = None) -> BackendOutcome:
+                chain_luts: int | None = None, handshake=None, packed: dict | None = None,
+                transport: str = "hwicap") -> BackendOutcome:
     """Run the back end on the TLUT implementation and every conventional candidate of the build
     folder ``out`` (module docstring): every netlist is packed, the conventional implementation
     chosen by the packings' slice counts (:func:`dcsflow.flow.baselines.choose`), and the TLUT
@@ -169,6 +170,7 @@ def run_backend(out: Path, *, top: str, design_hash: str, ppc_path: Path, params
         tlut: the TLUT realization (``cfglut5``: the TLUTs are CFGLUT5s in SLICEMs; the summary's
         ``tlut`` gains ``cfglut_slices`` and ``device_slicem``); chain_luts / handshake: a
         ``cfglut5`` build's chain length and the design's input handshake (for the export);
+        transport: the configuration port of the export (``hwicap`` or ``icap-dma``);
         packed: candidate name -> future of :func:`pack_candidate_job` started earlier with the same
         back end, ``tlut_pairs`` and ``lut_size`` (the ``tmap`` stage packs each candidate as soon
         as it is made); a candidate without one, or whose future holds another netlist path or
@@ -217,9 +219,11 @@ def run_backend(out: Path, *, top: str, design_hash: str, ppc_path: Path, params
     files.append(_write_framemap(out, conf, dev, design_hash, ppc))
     step(f"{be.name}: export")
     files += be.export(ExportJob(out, tl_module, top, conf.tluts, dev, design_hash, board_obj, list(params),
-                                 frozenset(board_ports), tlut, chain_luts, handshake))
+                                 frozenset(board_ports), tlut, chain_luts, handshake, transport))
     if board_obj is not None:
         summary["board"] = board
+    if transport != "hwicap":
+        summary["transport"] = transport
     t, c = summary["tlut"], summary["conventional"]
     summary["slices_saved"] = c["slices"] - t["slices"]
     summary["slices_saved_percent"] = round(100.0 * (c["slices"] - t["slices"]) / max(1, c["slices"]), 2)

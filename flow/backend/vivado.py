@@ -18,7 +18,10 @@ after Vivado has routed the design. ``dcsflow build --backend vivado [--board B]
 - ``tluts.json``: the plan (cell name -> TLUT, site, BEL, pin map, template INIT) that ``import``
   checks against;
 - with a board that has a block design and a top with the board's ports (``board_ports``):
-  ``block_design.tcl`` and ``dcs_axil_wrapper.v``.
+  ``block_design.tcl`` and ``dcs_axil_wrapper.v``;
+- with ``--transport icap-dma``: ``dcs_icap_dma.v`` and ``dcs_icap_dma_top.v``, the ICAP stream
+  controller with the build's BUILD_ID and words per rekey (:mod:`dcsflow.flow.icapdma`), which the
+  block design puts in place of the AXI HWICAP.
 
 A ``cfglut5`` build (:func:`export_vivado_cfglut`) has no frame map to keep: its TLUTs are CFGLUT5s,
 ordinary SLICEM logic to Vivado, loaded from the fabric. ``vivado/`` then holds ``netlist.v`` (the
@@ -49,6 +52,7 @@ from dcsflow.fileio import JSON_LIMIT, load_json_file, write_text_atomic
 from dcsflow.scg.device import device_facts
 from dcsflow.scg.lut import template_init
 from dcsflow.scg.vivado_import import DUMP_FORMAT, PLAN_FORMAT
+from ..icapdma import SOURCE_FILES as ICAP_DMA_FILES, controller_text, top_verilog
 from ..yosys import run_script
 from .base import BackendError, BuiltinBackend
 
@@ -78,7 +82,7 @@ class VivadoBackend(BuiltinBackend):
             return export_vivado_cfglut(job.out, job.module, job.top, job.device, job.design_hash, job.board,
                                         job.chain_luts, job.handshake)
         return export_vivado(job.out, job.module, job.top, job.tluts, job.device, job.design_hash, job.board,
-                             list(job.params), board_ports=job.board_ports)
+                             list(job.params), board_ports=job.board_ports, transport=job.transport)
 
 
 # ------------------------------------------------------------------------------ boards
@@ -326,7 +330,7 @@ def export_module(module: dict, plan: list[dict]) -> dict:
 
 
 def template_context(top: str, module: dict, plan: list[dict], board: Board | None, part: str,
-                     param_port: str | None = None) -> dict:
+                     param_port: str | None = None, transport: str = "hwicap") -> dict:
     """The variables of the Vivado templates (every template takes what it needs from them).
 
     ``version`` (dcsflow's), ``top``, ``part`` (Vivado part), ``board`` (:class:`Board` or None),
@@ -335,7 +339,8 @@ def template_context(top: str, module: dict, plan: list[dict], board: Board | No
     port's name ends in ``n``), ``cells`` (:func:`plan_cells`), ``dump_format`` (of
     ``tlut_cells.json``), ``param_port`` / ``param_width`` (the block design's parameter input, or None),
     ``port_widths`` (bits of every port of ``module``, by name: e.g. the wrapper's tag width),
-    ``extra_clocks`` (further clock ports, none here) and ``cfglut`` (False: TLUT placement lines).
+    ``extra_clocks`` (further clock ports, none here), ``cfglut`` (False: TLUT placement lines) and
+    ``transport`` (the configuration port: ``hwicap`` or ``icap-dma``).
     """
     rst = reset_port(module)
     return {"version": __version__, "top": top, "part": part, "board": board,
@@ -345,12 +350,12 @@ def template_context(top: str, module: dict, plan: list[dict], board: Board | No
             "cells": plan, "dump_format": DUMP_FORMAT, "param_port": param_port,
             "param_width": len(module["ports"][param_port]["bits"]) if param_port else None,
             "port_widths": {n: len(p["bits"]) for n, p in module["ports"].items()},
-            "extra_clocks": [], "cfglut": False}
+            "extra_clocks": [], "cfglut": False, "transport": transport}
 
 
 def export_vivado(out: Path, module: dict, top: str, tluts: list, device, design_hash: str,
                   board: Board | None = None, params: list[str] | None = None, *,
-                  board_ports: frozenset[str] = frozenset()) -> list[str]:
+                  board_ports: frozenset[str] = frozenset(), transport: str = "hwicap") -> list[str]:
     """Write ``out/vivado/`` (module docstring) for the placed TLUT implementation.
 
     Args:
@@ -361,21 +366,27 @@ def export_vivado(out: Path, module: dict, top: str, tluts: list, device, design
             ``block_design.tcl`` and the wrapper are written when the board has a block design,
             ``board_ports`` is not empty and all of them are ports of ``module``, and ``module``
             has exactly one parameter port.
+        transport: ``icap-dma`` also writes the ICAP stream controller (:func:`icap_dma_top`) and
+            puts it in the block design in place of the AXI HWICAP; ``hwicap``: the AXI HWICAP.
     Returns:
         paths written, relative to ``out``.
     Raises:
-        BackendError: board for another device, TLUT pairs, a template variable missing;
-            YosysError from ``write_verilog``.
+        BackendError: board for another device, TLUT pairs, a template variable missing, icap-dma
+            on a board without a block design (no processor to read DDR for); YosysError from
+            ``write_verilog``.
     """
     if board is not None and board.device != device.name:
         raise BackendError(f"board {board.name} carries {board.device}, the build targets {device.name} "
                            f"(use --device {board.device})")
+    if transport == "icap-dma" and board is not None and board.block_design is None:
+        raise BackendError(f"--transport icap-dma: board {board.name} has no block design (no processor and DDR for "
+                           "the ICAP stream controller to read the rekey from); use partial bitstreams there")
     part = board.part if board else device_facts(device.name).vivado_part
     plan = plan_cells(module, tluts)
     pports = [p for p in (params or []) if p in module["ports"]]
     with_bd = (board is not None and board.block_design is not None and bool(board_ports)
                and set(board_ports) <= set(module["ports"]) and len(pports) == 1)
-    ctx = template_context(top, module, plan, board, part, pports[0] if with_bd else None)
+    ctx = template_context(top, module, plan, board, part, pports[0] if with_bd else None, transport)
     # render everything before writing anything: a template error leaves no half-written folder
     texts = {"constraints.xdc": render("vivado/constraints.xdc.j2", ctx),
              "tlut_placement.xdc": render("vivado/tlut_placement.xdc.j2", ctx),
@@ -384,6 +395,8 @@ def export_vivado(out: Path, module: dict, top: str, tluts: list, device, design
     if with_bd:
         texts["block_design.tcl"] = render(f"boards/{board.block_design}", ctx)
         texts[board.wrapper_name] = render(f"boards/{board.block_design_wrapper}", ctx)
+    if transport == "icap-dma":
+        texts.update(zip(ICAP_DMA_FILES, (controller_text(), icap_dma_top(tluts, device, design_hash, top))))
     vdir = Path(out) / "vivado"
     vdir.mkdir(parents=True, exist_ok=True)
     mod = export_module(module, plan)
@@ -399,7 +412,7 @@ def export_vivado(out: Path, module: dict, top: str, tluts: list, device, design
     doc = {"format": PLAN_FORMAT, "version": 1, "device": device.name, "idcode": f"0x{device.idcode:08X}",
            "part": part, "board": board.name if board else None,
            "hwicap_base": f"0x{board.hwicap_base:08X}" if board and board.hwicap_base is not None else None,
-           "design_hash": design_hash, "top": top,
+           "design_hash": design_hash, "top": top, "transport": transport,
            "cells": plan}
     write_text_atomic(vdir / "tluts.json", json.dumps(doc, indent=1) + "\n")
     files = ["vivado/netlist.v", "vivado/constraints.xdc", "vivado/tlut_placement.xdc", "vivado/build.tcl",
@@ -408,7 +421,28 @@ def export_vivado(out: Path, module: dict, top: str, tluts: list, device, design
         write_text_atomic(vdir / "block_design.tcl", texts["block_design.tcl"])
         write_text_atomic(vdir / board.wrapper_name, texts[board.wrapper_name])
         files += ["vivado/block_design.tcl", f"vivado/{board.wrapper_name}"]
+    for n in ICAP_DMA_FILES:      # an earlier icap-dma export of this folder is not this build's
+        if transport == "icap-dma":
+            write_text_atomic(vdir / n, texts[n])
+            files.append(f"vivado/{n}")
+        else:
+            (vdir / n).unlink(missing_ok=True)
     return files
+
+
+def icap_dma_top(tluts: list, device, design_hash: str, top: str) -> str:
+    """``dcs_icap_dma_top.v`` of a build (:func:`dcsflow.flow.icapdma.top_verilog`): its BUILD_ID
+    (:func:`dcsflow.scg.icapdma.build_id_of`), its words per rekey (the runs of the frames its
+    TLUTs' LUT INIT bits lie in, :func:`dcsflow.scg.driver.rekey_icap_words`, as the runtime
+    counts them) and the device's IDCODE."""
+    from dcsflow.scg.bitstream import frame_runs
+    from dcsflow.scg.driver import rekey_icap_words
+    from dcsflow.scg.icapdma import build_id_of
+
+    fars = {far for t in tluts for far, _w, _b in device.lut_bits(t["site"], t["bel"])}
+    words = rekey_icap_words(frame_runs(device, fars), device.idcode)
+    return top_verilog(build_id_of(design_hash), words, device.idcode,
+                       f"dcsflow {__version__}: for {top}, design_hash={design_hash}")
 
 
 #: the notes of a ``cfglut5`` export, also printed by ``dcsflow build --backend vivado``

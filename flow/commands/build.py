@@ -43,7 +43,11 @@ from ._limits import timeout_option
 @click.option("--tlut", type=click.Choice(["frames", "cfglut5"]), default=None,
               help="TLUT realization [the project's [build] tlut, else frames]: frames = LUTs rewritten through "
                    "the configuration port (HWICAP); cfglut5 = CFGLUT5s (SLICEM only, at most 5 regular inputs) "
-                   "shifted from the fabric by a generated loader, a rekey in microseconds.")
+                   "shifted from the fabric by a generated loader. cfglut5 pays off where TLUTs read many "
+                   "parameter bits (a CFGLUT5 replaces logic); a TLUT that reads one parameter function becomes a "
+                   "static LUT on a flip-flop of the chain, and when every TLUT does, the build is the conventional "
+                   "circuit with a shift-loaded key register: larger, and slower to load than a key register "
+                   "written over AXI4-Lite.")
 @click.option("--chain-luts", type=click.IntRange(1, 0xFFFF), default=None, metavar="N",
               help="--tlut cfglut5: elements per shift chain (a CFGLUT5, or a register of 32 parameter bits); "
                    "the shift takes 32*N + 2 cycles [the fewest chain words with N <= 4: a shift of at most "
@@ -65,6 +69,11 @@ from ._limits import timeout_option
 @click.option("--board", type=click.Choice(board_names()), default=None,
               help="Board file for --backend vivado (flow/boards/<name>.json: device, part, clock, reset pins, "
                    "block design).")
+@click.option("--transport", type=click.Choice(["hwicap", "icap-dma"]), default=None,
+              help="--backend vivado: the configuration port the rekey writes through [the project's [build] "
+                   "transport, else hwicap]: hwicap = the AXI HWICAP; icap-dma = the generated ICAP stream "
+                   "controller (vivado/dcs_icap_dma*.v; in the block design in place of the AXI HWICAP, reading "
+                   "the rekey's words from DDR through S_AXI_HP0, one word per cycle).")
 @click.option("--force", is_flag=True,
               help="Build into an --out folder that is not empty and not a build folder (only the build's own "
                    "files are written; names it needs that are taken are still refused); or re-target a build "
@@ -97,8 +106,8 @@ from ._limits import timeout_option
 @timeout_option
 def COMMAND(design, project, top, params, device, out, start, stop, area, seed, lut_size, tlut_pairs, tlut, chain_luts,
             param_in_loader, mul_chunk,
-            adders, backend, board, force, allow_no_params, ghdl_opts, no_frontend_check, frontend_cycles, baselines,
-            no_static_remap, jobs, quiet):
+            adders, backend, board, transport, force, allow_no_params, ghdl_opts, no_frontend_check, frontend_cycles,
+            baselines, no_static_remap, jobs, quiet):
     """Build DESIGN with TLUTs (TMAP, parameters in the PPC) and conventionally (the best of several
     candidates with the parameters as ordinary inputs: --baselines).
 
@@ -140,7 +149,7 @@ def COMMAND(design, project, top, params, device, out, start, stop, area, seed, 
                              frontend_cycles=frontend_cycles, static_remap=not no_static_remap,
                              baselines=tuple(b.strip() for b in baselines.split(",") if b.strip()),
                              jobs=check_jobs(jobs), lut_size=lut_size, tlut=tlut, chain_luts=chain_luts,
-                             param_in_loader=param_in_loader))
+                             param_in_loader=param_in_loader, transport=transport))
     if quiet:
         if res.report:
             click.echo(final_line(res.report))

@@ -7,7 +7,9 @@ e.g. ``program=pi32`` for a processor whose program is a parameter input) is con
 of the ports it sets; and when the design derives its circuit parameters from the user's
 (:class:`dcsflow.flow.design.ParamTransform`, e.g. a GCM core's hash key H = E_K(0) from its key) and
 the items give exactly the user parameters, the transform computes the circuit parameters, as
-``dcsflow specialize`` and ``check`` do. The build folder is read and checked once.
+``dcsflow specialize`` and ``check`` do: the build's program (``transform.json``, which the runtime
+and the firmware run too), or the design's function for a build without one. The build folder is
+read and checked once.
 """
 
 from __future__ import annotations
@@ -38,9 +40,11 @@ def _named_values(items: list[str], manifest, path: str, widths: dict[str, int] 
 
 def _transformed(items: list, manifest, path: str) -> list:
     """``items`` as ``(PORT, value)`` pairs of the build's circuit parameters when its design has a
-    parameter transform (``build.json`` ``user_params``) and the items name exactly the user
-    parameters without naming every circuit parameter; else unchanged (the runtime's form: every
-    circuit parameter given).
+    parameter transform without a program in the build folder (``build.json`` ``user_params``, no
+    ``transform``: the design's function computes them, so the design must be installed) and the
+    items name exactly the user parameters without naming every circuit parameter; else unchanged
+    (the runtime's form: every circuit parameter given, or the user parameters of a build whose
+    program the runtime runs itself, :func:`dcsflow.scg.transform.circuit_items`).
 
     Raises:
         ParamValueError: a user value that does not parse at its declared width.
@@ -48,14 +52,15 @@ def _transformed(items: list, manifest, path: str) -> list:
         TransformError: the transform refused the values.
     """
     from dcsflow.scg.params import parse_param_args
+    from dcsflow.scg.transform import item_name
 
     from ..registry import design_of
 
     user = manifest.get("user_params") if isinstance(manifest, dict) else None
     ports = manifest.get("params") if isinstance(manifest, dict) else None
-    if not isinstance(user, dict) or not isinstance(ports, dict) or not user:
+    if not isinstance(user, dict) or not isinstance(ports, dict) or not user or "transform" in manifest:
         return items
-    names = {it[0] if isinstance(it, tuple) else str(it).partition("=")[0].strip() for it in items}
+    names = {item_name(it) for it in items}
     if names != set(user) or names >= set(ports):
         return items
     design = design_of(manifest, path)
@@ -71,7 +76,10 @@ def open_build(path: str, items: list[str]):
     the values of ``items`` (``NAME=HEX``, or ``NAME=TEXT`` of a named value) for its PPC's ports,
     each converted once (:func:`dcsflow.scg.params.parse_param_args`) at the parameters' declared
     widths (``build.json`` ``params``, the widths ``dcsflow specialize`` reads), then cut to the bits
-    the PPC reads (:func:`dcsflow.scg.params.ppc_values`), as the runtime's ``rekey`` does.
+    the PPC reads (:func:`dcsflow.scg.params.ppc_values`), as the runtime's ``rekey`` does. The user
+    parameters of a design with a parameter transform become the circuit parameters through the
+    build's program (``transform.json``, the one the runtime and the firmware run), or through the
+    design's function when the build has no program.
 
     A named value is converted before a refused folder is reported: a bad value is the error named
     first (it needs only ``build.json``).
@@ -84,6 +92,7 @@ def open_build(path: str, items: list[str]):
     from dcsflow.scg.buildfolder import load_build, read_manifest
     from dcsflow.scg.errors import BuildFolderError
     from dcsflow.scg.params import parse_param_args, ppc_values
+    from dcsflow.scg.transform import circuit_items
 
     manifest = widths = refused = None
     try:
@@ -95,7 +104,7 @@ def open_build(path: str, items: list[str]):
     items = _named_values(items, manifest, path, widths)
     if refused is not None:
         raise refused
-    items = _transformed(items, manifest, path)
+    items = circuit_items(build, _transformed(items, manifest, path))
     return build, ppc_values(parse_param_args(items, build.param_widths), widths)
 
 
@@ -127,7 +136,8 @@ def expand_args(args: list[str]) -> list[str]:
     """A ``rekey`` argument list with the named parameter values of the build's design written as
     ``PORT=HEX`` items (:func:`dcsflow.flow.design.expand_named_params`), and the user's parameters
     of a design with a parameter transform replaced by the circuit parameters it computes (as
-    :func:`open_build` does), every other word kept as written: a command line for a runtime without
+    :func:`open_build` does) when the build has no program of it (one with a program keeps the user's
+    parameters: the runtime runs the program), every other word kept as written: a command line for a runtime without
     the flow (``python -m dcsflow.scg rekey``, e.g. on the board), which knows no designs. ``dcsflow
     rekey`` itself converts the values once, as ints (:func:`open_build`). Unchanged when there is no
     readable ``BUILD/build.json`` or the design has neither named values nor a transform; the hex

@@ -19,6 +19,6 @@ def run(ctx: Context, front: FrontendResult, mapped: MapResult) -> BackendResult
                       baselines=[(b["name"], b["netlist"], b.get("depth")) for b in mapped.baselines
                                  if b.get("netlist")],
                       jobs=ctx.jobs, step=ctx.step, lut_size=o.lut_size, tlut=o.tlut or "frames",
-                      chain_luts=o.chain_luts, handshake=ctx.design.handshake,
+                      chain_luts=o.chain_luts, handshake=ctx.design.handshake, transport=o.transport or "hwicap",
                       packed=ctx.started.pop("packs", None))
     return BackendResult(summary=res.summary, files=res.files, seconds=time.perf_counter() - t0)

@@ -7,7 +7,9 @@ source (to find the design description again), device, design hash, parameters a
 every file the runtime trusts) and last the build's page ``report.html`` with ``report/*.png``
 (:mod:`dcsflow.flow.reportpage`; not in build.json: ``dcsflow report`` draws it again). A
 ``cfglut5`` build also writes its CFGLUT5 chains, netlist and loader (:func:`dcsflow.flow.cfglut.write_outputs`),
-listed in build.json, which records ``"tlut": "cfglut5"``. Formats: docs/formats.md.
+listed in build.json, which records ``"tlut": "cfglut5"``. A design whose parameter transform has a
+program (:class:`dcsflow.flow.design.ParamTransform`) gets it as ``transform.json``, listed in
+build.json (key ``transform``). Formats: docs/formats.md.
 """
 
 from __future__ import annotations
@@ -65,6 +67,34 @@ def _drop_import(out) -> None:
                          "run dcsflow build --from outputs") from None
 
 
+def _write_transform(ctx: Context, params: dict) -> str | None:
+    """Write the design's parameter transform program (:attr:`dcsflow.flow.design.ParamTransform.program`)
+    as ``transform.json`` (tied to the build's design hash); returns its name, or None when the design
+    has none.
+
+    Raises:
+        BuildError: its inputs are not the design's user parameters (names, order, widths), or it
+            does not compute every circuit parameter at its width.
+    """
+    from dcsflow.scg import transform as tf
+
+    t = ctx.design.transform
+    if t is None or t.program is None:
+        return None
+    prog = t.program()
+    if list(prog.input_widths.items()) != list(dict(t.user_params).items()):
+        raise BuildError(f"design {ctx.design.name}: its transform program takes {dict(prog.input_widths)}, "
+                         f"its user parameters are {dict(t.user_params)}")
+    outs = prog.output_widths
+    wrong = [p for p, w in params.items() if outs.get(p) != w]
+    if wrong:
+        raise BuildError(f"design {ctx.design.name}: its transform program does not compute the circuit "
+                         f"parameter {wrong[0]} ({params[wrong[0]]} bits)")
+    write_text_atomic(ctx.out / tf.FILE, json.dumps(prog.with_design_hash(ctx.design_hash).to_json(),
+                                                    separators=(",", ":")) + "\n")
+    return tf.FILE
+
+
 def _load(path, stage: str) -> dict:
     if not path.exists():
         raise BuildError(f"{path} missing: run the '{stage}' stage first (--from {stage})")
@@ -109,9 +139,8 @@ def run(ctx: Context, front: FrontendResult, mapped: MapResult, verified: Verify
     write_text_atomic(out / "template.v", nl.write_verilog(module, top))
     write_text_atomic(out / "conventional.v", nl.write_verilog(conv["modules"][top], top))
     tstats = nl.stats(module)
-    report = build_report(ctx, front, mapped, verified, backend, tstats, nl.stats(conv["modules"][top]),
-                          ppc, {n: nl.stats(m) for n, m in cand.items()})
     cfglut_files: tuple = ()
+    cfglut_summary = None
     if ctx.options.tlut == "cfglut5":
         from .. import cfglut
 
@@ -122,16 +151,20 @@ def run(ctx: Context, front: FrontendResult, mapped: MapResult, verified: Verify
                                           (ppc, entries, dict(front.params)) if pil else None)
         except cfglut.CfglutBuildError as e:
             raise BuildError(str(e)) from None
-        report["cfglut"] = cfglut.summary(layout, tstats.luts)
+        cfglut_summary = cfglut.summary(layout, tstats.luts,
+                                        cfglut.param_bit_luts(_load(out / "tmap" / "netlist.json", "tmap")))
         cfglut_files = cfglut.OUTPUT_FILES
         if pil:
             ctx.step("CFGLUT5: parameter generator's LUT cost (synth_xilinx)")
-            report["cfglut"]["param_in_loader"] = {
+            cfglut_summary["param_in_loader"] = {
                 "param_words": len(cfglut.param_words({p: 0 for p in front.params}, dict(front.params))),
                 **cfglut.generator_cost(out / cfglut.PARAM_FILE, out / "cfglut" / "work")}
             cfglut_files = (*cfglut_files, cfglut.PARAM_FILE)
+    report = build_report(ctx, front, mapped, verified, backend, tstats, nl.stats(conv["modules"][top]),
+                          ppc, {n: nl.stats(m) for n, m in cand.items()}, cfglut_summary)
     write_text_atomic(out / "report.json", json.dumps(report, indent=1) + "\n")
-    files = {n: sha256_file(out / n) for n in (*OUTPUT_FILES, *cfglut_files)}
+    program = _write_transform(ctx, dict(front.params))
+    files = {n: sha256_file(out / n) for n in (*OUTPUT_FILES, *cfglut_files, *([program] if program else []))}
     if backend.summary.get("tlut"):
         # the runtime trusts the TLUT build's files and the chosen conventional one (conv/), not the
         # other candidates' figures (baselines/, read by the report only)
@@ -142,6 +175,8 @@ def run(ctx: Context, front: FrontendResult, mapped: MapResult, verified: Verify
           "user_params": dict(d.transform.user_params) if d.transform else None, "files": files}
     if ctx.options.tlut == "cfglut5":
         bj["tlut"] = "cfglut5"
+    if program:
+        bj["transform"] = program
     _drop_import(out)
     write_text_atomic(out / "build.json", json.dumps(bj, indent=1) + "\n")
     write_build_page(out)              # report.html + report/*.png, drawn from the files above
