@@ -159,7 +159,8 @@ class RekeyResult:
     new frames, :func:`dcsflow.scg.plan.frames_hash`) is key-dependent and printed only on request.
 
     The word counts, each named for what it counts (the same in the build's report, ``rekey``'s line
-    and ``--json``): :attr:`icap_words` is the rekey's ICAP words through the AXI HWICAP — frame
+    and ``--json``): :attr:`icap_words` is the rekey's ICAP words through the AXI HWICAP (the ICAP
+    stream controller and the xilinx_hwicap device send the same words) — frame
     data with its pad frames (``frame_words`` in :attr:`extra`) plus each run's configuration
     packets (:func:`dcsflow.scg.driver.frame_write_sequence`) — the build's
     ``backend.rekey.icap_words_batched``; with ``--verify``, ``verify_words`` counts the words
@@ -284,6 +285,7 @@ def rekey(build, assignment: dict, target: str = DEFAULT_TARGET, *, verify: bool
             extra = rekey_icap_dma(build, t, p.frames, prev, icap_dma)
         else:
             extra = rekey_hwicap_dev(build, t, p.frames)
+        extra["frame_words"] = frame_words(build.runs)
         return RekeyResult(t.text, len(build.fars), len(build.runs), extra.pop("icap_words"),
                            extra.pop("register_accesses"), 0, time.perf_counter() - t0, h, False, extra)
     if t.path is not None:
