@@ -143,6 +143,15 @@ def table(headers: list[str], rows: list[list]) -> str:
     return "\n".join(out) + "\n"
 
 
+def model_note(*constants) -> str:
+    """The constants a page's modelled times use, as one phrase (``A9_HZ = 667 MHz (DS187 ...)``),
+    read from :mod:`dcsflow.scg.timemodel` so that every page states the values it was computed with."""
+    from dcsflow.scg.timemodel import substitutions
+
+    text = substitutions()
+    return "; ".join(f"{c.what}: {text[c.name.lower()]} ({c.source})" for c in constants)
+
+
 def figures(pairs: list[tuple[str, object]]) -> str:
     """A two-column table of named figures."""
     return table(["figure", "value"], [[k, v] for k, v in pairs])

@@ -16,10 +16,10 @@ Figures:
 - the PPE's program switch (``dcsflow rekey BUILD --param program=B`` on a copy of the ppe build,
   for each pair of bundled π programs): frames and ICAP words written, the lower bound (distinct
   frames holding a TLUT bit that differs between the two programs, ``scripts/switch_frames.py``),
-  the modelled transport time (AXI HWICAP, ``flow.backend.report.rekey_model``'s µs per word), and
-  beside it the modelled time to stream the same program through the conventional PPE's instruction
-  port from the Cortex-A9 (3 AXI writes per 64-bit word — address, low, high half — at the same µs
-  per AXI write; an assumption: no AXI wrapper of the port is built here);
+  the modelled transport time (AXI HWICAP, ``dcsflow.scg.timemodel``'s µs per word), and beside it
+  the modelled time to stream the same program through the conventional PPE's instruction port
+  from the Cortex-A9 (3 AXI4-Lite writes per 64-bit word — address, low, high half — at the
+  model's µs per AXI4-Lite write; an assumption: no AXI wrapper of the port is built here);
 - the SCG of the ppe build on the Cortex-A9 (QEMU, ``benchmarks/rekey_bench.py``): instructions per
   program switch and their spread over ``--keys`` random parameter values (target 0).
 
@@ -93,9 +93,9 @@ def program_switch(build: Path, tmp: Path) -> dict:
     every ordered pair of the bundled π programs, with the lower bound of each switch."""
     from dcsflow.designs.ppe import asm, sim
 
+    from dcsflow.scg import timemodel as tm
+
     sf = _load_script("switch_frames")
-    rep = json.loads((build / "report.json").read_text())
-    us_word = rep["backend"]["rekey"]["us_per_word_hwicap"]
     work = tmp / "ppe_switch"
     shutil.copytree(build, work, ignore=shutil.ignore_patterns("frontend", "tmap", "baselines", "conventional"))
     rows = []
@@ -110,10 +110,10 @@ def program_switch(build: Path, tmp: Path) -> dict:
         words = len(asm.assemble_file(sim.HERE / "programs" / f"{b}.s").words)
         rows.append({"from": a, "to": b, "frames": r["frames"], "icap_words": r["icap_words"],
                      "frames_bound": bound["frames"], "changed_bits": bound["changed_bits"],
-                     "modelled_us_hwicap": round(r["icap_words"] * us_word, 1),
+                     "modelled_us_hwicap": round(tm.hwicap_us(r["icap_words"]), 1),
                      "program_words": words,
-                     "modelled_us_instruction_port": round(words * AXI_WRITES_PER_PROGRAM_WORD * us_word, 1)})
-    return {"switches": rows, "us_per_axi_word": us_word}
+                     "modelled_us_instruction_port": round(tm.axil_us(words * AXI_WRITES_PER_PROGRAM_WORD), 1)})
+    return {"switches": rows, "us_per_axi_word": tm.AXIL_WRITE_US.value}
 
 
 def bmw_figures(rtl: bool) -> dict:

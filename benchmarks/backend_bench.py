@@ -24,6 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from dcsflow.flow.build import BuildError, BuildOptions, build  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _results  # noqa: E402  (records the commit the run starts at, before any file is written)
+
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -95,9 +98,6 @@ def main() -> None:
 
 def docs_page(designs: dict, args) -> None:
     """docs/results/backend.md from this run."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    import _results
-
     body = _results.table(
         ["design", "slices conv.", "slices TLUT", "slices saved", "TLUTs", "frames / rekey", "bound",
          "ICAP words batched", "per-TLUT RMW", "pack + place s (TLUT)", "rekey µs AXI HWICAP (RMW → batched)",

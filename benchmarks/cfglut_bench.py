@@ -16,27 +16,29 @@ each and of the conventional baseline; the cfglut5 build's CFGLUT5s, parameter-b
 (TLUTs that read one parameter function, as static LUTs on a bit) and the TLUTs on them, chains,
 chain words and shift cycles; and the rekey time, modelled from measured counts:
 
+Every constant of these models, with its source, is in ``dcsflow.scg.timemodel`` (the page states
+the values it used):
+
 - **conventional, key register loaded over AXI4-Lite**: the TLUT build's own RTL with each parameter
   input driven by a register the host writes over a 32-bit port, the conventional candidates
   ``<mapper>@register`` of the frames build's report.json (``baselines``, with ``variant``
   ``register`` and ``load_words``): of those, the one the report's choice rule takes (the fewest
   slices, then LUTs, then LUT depth, among those ``eligible``, i.e. no deeper than the reference
-  candidate). Load time: ``load_words`` AXI4-Lite writes at :data:`AXI_US_PER_WRITE` each. A report
+  candidate). Load time: ``load_words`` AXI4-Lite writes at ``AXIL_WRITE_US`` each. A report
   without such candidates gives the chosen conventional baseline instead, whose parameter inputs
   are ports: its load words are counted from the parameter widths (one 32-bit word per started 32
   bits of each parameter input) and the page says that the register's flip-flops are not included.
 - **HWICAP** (frames build): ``benchmarks/rekey_bench.py``'s own measurement and model (ICAP words
-  of the SCG on the emulator, 0.2 µs per AXI HWICAP word, Cortex-A9 instructions at 667 MHz).
+  of the SCG on the emulator at the AXI HWICAP's cost per word, Cortex-A9 instructions at its clock).
 - **AXI4-Lite** (cfglut5 build): SCG (the chain words computed on the Cortex-A9: instructions of the
   generated firmware, ``scg_cfglut_evaluate``, counted in QEMU as ``rekey_bench.py`` counts the frames SCG)
-  + one AXI4-Lite write per chain word, 0.2 µs each (the same per-write cost as the HWICAP model;
-  UG585 Table 22-8 puts CPU programmed I/O over the GP port below 25 MB/s, i.e. at least 0.16 µs per
-  32-bit write) + the shift, S + 2 cycles at 100 MHz (the loader's START to DONE).
-- **DMA** (cfglut5 build): the same with the words moved by the PS DMA controller at 600 MB/s
-  (UG585 Table 22-8), setup not counted.
+  + one AXI4-Lite write per chain word (``AXIL_WRITE_US``) + the shift, S + 2 cycles at the loader's
+  clock (the loader's START to DONE).
+- **DMA** (cfglut5 build): the same with the words moved by the PS DMA controller
+  (``PS_DMA_BYTES_PER_S``), setup not counted.
 - **parameter in the loader** (cfglut5 build whose PPC has no AND node): one AXI4-Lite write per
-  32-bit parameter word (0.2 µs each), the generated logic streaming the chain words into the loader
-  at one per cycle (100 MHz), the shift; its LUT cost from Yosys ``synth_xilinx``.
+  32-bit parameter word, the generated logic streaming the chain words into the loader at one per
+  cycle of the loader's clock, the shift; its LUT cost from Yosys ``synth_xilinx``.
 
 The loader and gate around the core (``cfglut/top.v`` with the core a black box) are costed apart by
 Yosys ``synth_xilinx`` (``flow.cfglut.loader_cost``): the build's slices are the core's. Under the
@@ -68,14 +70,8 @@ import _results  # noqa: E402
 import rekey_bench  # noqa: E402
 
 from dcsflow.scg import buildfolder as bf  # noqa: E402
+from dcsflow.scg import timemodel as tm  # noqa: E402
 
-#: per AXI4-Lite write (µs): the HWICAP model's per-word cost (rekey_bench.AXI_US_PER_WORD)
-AXI_US_PER_WRITE = rekey_bench.AXI_US_PER_WORD
-#: PS DMA controller throughput (bytes/s), UG585 Table 22-8
-DMA_BYTES_PER_S = 600e6
-#: clock of the loader, the parameter generator and the shift (Hz)
-FABRIC_HZ = 100e6
-CPU_HZ = rekey_bench.CPU_HZ
 #: the name suffix and ``variant`` of the conventional candidates whose parameter inputs are registers
 REGISTER_VARIANT = "register"
 
@@ -125,7 +121,7 @@ def register_figures(rep: dict) -> dict:
     FFs, slices, LUT depth and ``load_words``, ``ffs_included`` true. Without such a candidate: the
     chosen conventional baseline, whose parameter inputs are ports (``ffs_included`` false: the
     register's ``register_ffs`` flip-flops are not in its FFs), with the load words of
-    :func:`register_load_words`. ``load_us``: the words at :data:`AXI_US_PER_WRITE`, modelled."""
+    :func:`register_load_words`. ``load_us``: the words at ``timemodel.AXIL_WRITE_US``, modelled."""
     regs = _registers(rep)
     name = best_register(regs, rep.get("baselines") or {})
     params = {p: int(w) for p, w in (rep.get("params") or {}).items()}
@@ -141,7 +137,7 @@ def register_figures(rep: dict) -> dict:
         out = {"candidate": None, "baseline": rep["conventional"].get("baseline"), "luts": c["luts"],
                "ffs": c["ffs"], "slices": c["slices"], "depth": c["depth"], "ffs_included": False,
                "register_ffs": sum(params.values())}
-    return {**out, "load_words": words, "load_us": round(words * AXI_US_PER_WRITE, 2)}
+    return {**out, "load_words": words, "load_us": round(tm.axil_us(words), 2)}
 
 
 def _registers(rep: dict) -> dict[str, dict]:
@@ -231,11 +227,11 @@ def result(name: str, rf: dict, rc: dict, hw: dict, scg: dict, loader: dict, pil
     fr, cf, conv = figures(rf, "tlut"), figures(rc, "tlut"), figures(rf, "conventional")
     c = rc["cfglut"]
     reg = register_figures(rc if _registers(rc) and not _registers(rf) else rf)
-    scg_us = scg["instructions"] / CPU_HZ * 1e6
-    shift_us = c["shift_cycles"] / FABRIC_HZ * 1e6
-    axi_us = c["words"] * AXI_US_PER_WRITE
-    dma_us = c["words"] * 4 / DMA_BYTES_PER_S * 1e6
-    pil_us = (pil["param_words"] * AXI_US_PER_WRITE + c["words"] / FABRIC_HZ * 1e6 + shift_us) if pil else None
+    scg_us = tm.a9_us(scg["instructions"])
+    shift_us = tm.loader_us(c["shift_cycles"])
+    axi_us = tm.axil_us(c["words"])
+    dma_us = tm.dma_us(c["words"])
+    pil_us = (tm.axil_us(pil["param_words"]) + tm.loader_us(c["words"]) + shift_us) if pil else None
     v = rc.get("verdict") or {}
     return {
         "design": name, "conventional": {**conv, "baseline": rf["conventional"].get("baseline")},
@@ -319,14 +315,19 @@ INTRO = ("The bundled designs with TLUTs rewritten through the HWICAP (`frames`)
          "circuit with its key register loaded over AXI4-Lite (the TLUT build's RTL with each parameter input "
          "driven by a register the host writes over a 32-bit port: the `<mapper>@register` candidate the "
          "report's choice rule takes). Rekey and load times are modelled from measured counts "
-         "(benchmarks/cfglut_bench.py docstring): {axi:g} µs per AXI4-Lite write, PS DMA at 600 MB/s, "
-         "Cortex-A9 at 667 MHz, loader and shift at 100 MHz. The cfglut5 slices are the core's; the loader "
+         "(benchmarks/cfglut_bench.py docstring): {model}. The cfglut5 slices are the core's; the loader "
          "and gate around it (and the parameter generator, with `--param-in-loader`) are counted apart, as "
          "Yosys's `synth_xilinx` maps `cfglut/top.v` with the core a black box (`flow.cfglut.loader_cost`). "
          "The frames column does not count the AXI HWICAP either. A cfglut5 build makes a TLUT that reads one "
          "parameter function a static LUT on a parameter-bit flip-flop of the chains (32 per chain element) "
          "instead of a CFGLUT5; where every TLUT does, it has no CFGLUT5 and is the conventional circuit with a "
          "shift-loaded key register, as its verdict (below the table) says.")
+
+
+def intro() -> str:
+    """The page's introduction (:data:`INTRO`) with the constants of its models and their sources."""
+    return INTRO.format(model=_results.model_note(tm.AXIL_WRITE_US, tm.PS_DMA_BYTES_PER_S, tm.A9_HZ, tm.A9_IPC,
+                                                  tm.LOADER_HZ))
 
 
 def page_body(results: dict, designs: list[str]) -> str:
@@ -347,7 +348,7 @@ def page_body(results: dict, designs: list[str]) -> str:
 def docs_page(results: dict, designs: list[str]) -> None:
     """docs/results/cfglut.md from this run."""
     _results.write_page("cfglut", "CFGLUT5 against frames and a key register", page_body(results, designs),
-                        INTRO.format(axi=AXI_US_PER_WRITE))
+                        intro())
 
 
 def bundled() -> list[str]:

@@ -31,8 +31,9 @@ out.) Table-style code (``codegen --style table``, chosen for large PPCs) is cou
 QEMU's log (a line per executed translation block) streams through a FIFO and is counted while QEMU
 writes it, so no key count fills the disk.
 
-Cost model: AXI HWICAP driven word by word ≈ 20x below the ICAP's 400 MB/s (FACTS.md) = 5 Mwords/s
-= 0.2 µs per ICAP word; raw ICAP 0.01 µs per word; Cortex-A9 at 667 MHz, 1 instruction per cycle.
+Cost model (modelled times; every constant and its source in ``dcsflow.scg.timemodel``): ICAP words
+at the AXI HWICAP's cost per word, or at the ICAPE2's full rate (raw ICAP), plus the instructions at
+the Cortex-A9's clock and instructions per cycle.
 Per-TLUT read-modify-write baseline (the published flow): for each TLUT, read its 4 frames and
 write them back, ICAP words counted with the same driver (``scg.driver.HwicapSession``).
 The last line is one JSON object.
@@ -62,10 +63,7 @@ from dcsflow.scg.device import get_device  # noqa: E402
 from dcsflow.scg.emulator import ConfigEmulator  # noqa: E402
 from dcsflow.scg.hwicap import AxiHwicap  # noqa: E402
 from dcsflow.fileio import write_text_atomic  # noqa: E402
-
-AXI_US_PER_WORD = 0.2
-ICAP_US_PER_WORD = 0.01
-CPU_HZ = 667e6
+from dcsflow.scg import timemodel as tm  # noqa: E402
 
 
 def standin_framemap(build: Path) -> bool:
@@ -308,8 +306,8 @@ def bench(name: str, build: Path, keys: int, tmp: Path, fix: dict[str, int] | No
                                                else (max(ins) if ins else None)),
         "code_style": style,
         "text_bytes": q["text_bytes"], "rodata_bytes": q["rodata_bytes"],
-        "modelled_rekey_us_axi": round(r.icap_words * AXI_US_PER_WORD + (max(ins) if ins else 0) / CPU_HZ * 1e6, 1),
-        "modelled_rekey_us_icap": round(r.icap_words * ICAP_US_PER_WORD + (max(ins) if ins else 0) / CPU_HZ * 1e6, 1),
+        "modelled_rekey_us_axi": round(tm.hwicap_us(r.icap_words) + tm.a9_us(max(ins) if ins else 0), 1),
+        "modelled_rekey_us_icap": round(tm.icap_us(r.icap_words) + tm.a9_us(max(ins) if ins else 0), 1),
         "host_rekey_seconds": round(host_s, 4),
     }
     return res
@@ -411,9 +409,10 @@ def docs_page(results: dict) -> None:
                         "The firmware's SCG (generated C, `dcsflow codegen`) on the Cortex-A9 in "
                         "`qemu-system-arm -M xilinx-zynq-a9`: executed instructions per evaluation (the design's "
                         "parameter transform where it has one, PPC, frame patch, ECC) over pseudo-random keys, "
-                        "ICAP words per rekey against per-TLUT "
-                        "read-modify-write, code size, and the modelled rekey time (Cortex-A9 at 667 MHz, one "
-                        "instruction per cycle; AXI HWICAP 0.2 µs and raw ICAP 0.01 µs per word).")
+                        "ICAP words per rekey against per-TLUT read-modify-write, code size, and the modelled "
+                        "rekey time ("
+                        + _results.model_note(tm.A9_HZ, tm.A9_IPC, tm.HWICAP_US_PER_WORD)
+                        + f"; raw ICAP {tm.icap_us_per_word():g} µs per word).")
 
 
 if __name__ == "__main__":

@@ -30,17 +30,26 @@ extensions = [
 ]
 
 source_suffix = {".md": "markdown"}
+# no typographic quotes and dashes: "--out" must stay two hyphens (a copied option must work)
+smartquotes = False
+# `text` in reStructuredText (docstrings, command help) is code, as in Markdown
+default_role = "literal"
 root_doc = "index"
 exclude_patterns = ["_build", "Thumbs.db", ".DS_Store"]
 
-myst_enable_extensions = ["colon_fence", "deflist"]
+myst_enable_extensions = ["colon_fence", "deflist", "substitution"]
+# the constants of the modelled times, as text (``{{ a9_hz }}`` in a page): read from the module
+# that holds them with their sources, never restated by hand
+from dcsflow.scg.timemodel import substitutions as _model_substitutions  # noqa: E402
+
+myst_substitutions = _model_substitutions()
 myst_heading_anchors = 3
 
 html_theme = "alabaster"
 html_title = f"dcsflow {release}"
-html_static_path = []
+html_static_path = ["_static"]          # custom.css: wide tables fit the page
 html_theme_options = {"description": "Parameterized configurations for Xilinx 7-series FPGAs",
-                      "fixed_sidebar": False}
+                      "fixed_sidebar": False, "page_width": "96%", "body_max_width": "none"}
 
 # Each object is documented in the module that defines it (``ignore-module-all``: a package's
 # re-exports are not documented twice).

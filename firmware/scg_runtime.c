@@ -117,7 +117,7 @@ static int check_all(scg *s, const uint32_t *frames) {
 #endif
 
 int scg_rekey(scg *s, const uint8_t *param, uint32_t param_bits, unsigned flags, scg_stats *st) {
-    uint32_t c0, c1, w0 = s->icap->icap_words_in, a0 = s->icap->reg_accesses, i;
+    uint32_t c0, c1, w0 = s->icap->icap_words_in, w1, a0 = s->icap->reg_accesses, i;
     int rc, code;
     st->frames_written = st->runs = st->icap_words = st->reg_accesses = 0;
     st->eval_cycles = st->total_cycles = 0;
@@ -139,6 +139,7 @@ int scg_rekey(scg *s, const uint8_t *param, uint32_t param_bits, unsigned flags,
 #else
     rc = write_all(s, s->next);
 #endif
+    w1 = s->icap->icap_words_in;        /* the rekey's ICAP words: frames, pad frames, packets */
     code = SCG_ERR_WRITE;
     if (!rc && (flags & SCG_VERIFY)) {
         rc = check_all(s, s->next);
@@ -158,7 +159,7 @@ int scg_rekey(scg *s, const uint8_t *param, uint32_t param_bits, unsigned flags,
         st->frames_written = SCG_GEN_FRAMES;
         st->runs = SCG_GEN_RUNS;
     }
-    st->icap_words = s->icap->icap_words_in - w0;
+    st->icap_words = w1 - w0;           /* read-back requests not counted (the host's rekey: same) */
     st->reg_accesses = s->icap->reg_accesses - a0;
     st->total_cycles = hal_cycles() - c0;
     return code;

@@ -47,6 +47,9 @@ typedef hwicap scg_port;
 #define SCG_VERIFY 1u          /* rekey flag: read back and compare */
 
 typedef struct scg_stats {
+    /* icap_words: the words the rekey writes to the ICAP (frames, pad frames, configuration
+       packets), read-back requests not counted: the count of the build's report and of the host's
+       `dcsflow rekey` */
     uint32_t frames_written, runs, icap_words, reg_accesses, eval_cycles, total_cycles;
     int hw_error;              /* HWICAP_ERR_* / ICAPDMA_ERR_* of the failure, 0 if none */
     uint32_t frames_done, last_far;  /* stream controller, after a failure: frames the failed transfer wrote

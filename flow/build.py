@@ -19,6 +19,8 @@ only the build's own files are written (a name the build needs that is already t
 file or folder is refused). A build holds the folder's lock (a lock on the folder itself,
 :mod:`dcsflow.scg.folderlock`) from before it writes anything until it ends: a second build into
 the same folder fails at once with one line, also when every file in the folder was deleted meanwhile.
+A build folder made for one device is never silently re-targeted: running it again from the back end
+(or earlier) for another device is refused unless ``force`` is given (:func:`_check_retarget`).
 """
 
 from __future__ import annotations
@@ -391,6 +393,43 @@ def _note(text: str) -> None:
     print(f"note: {text}", file=sys.stderr)
 
 
+def earlier_device(out: Path) -> str | None:
+    """The device the build folder ``out`` was built for (``build.json``, else the back-end stage's
+    record), or None when it has neither (a new folder, or one never taken to the back end)."""
+    for path, key in ((out / "build.json", ("device",)), (record_path(out, "backend"), ("data", "summary", "device"))):
+        try:
+            d = json.loads(path.read_text(encoding="utf-8"))
+            for k in key:
+                d = d[k]
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        if isinstance(d, str):
+            return d
+    return None
+
+
+def _check_retarget(out: Path, opts: BuildOptions, i0: int) -> None:
+    """A build folder made for one device, run again from the back end or an earlier stage for
+    another device, would lose everything the earlier device's back end made (placement, template
+    configuration, frame map, report, Vivado files): refused unless ``force``, which replaces them
+    with a note saying so. Reads only.
+
+    Raises:
+        BuildError: one line naming both devices and the ways out.
+    """
+    if i0 > STAGES.index("backend") or not out.is_dir() or not is_build_folder(out):
+        return
+    was = earlier_device(out)
+    if was is None or was == opts.device:
+        return
+    how = f"--board {opts.board}" if opts.board else "--device"
+    if not opts.force:
+        raise BuildError(f"--out {out}: built for {was}; this run targets {opts.device} ({how}) and would replace "
+                         f"its back-end results for {was} (placement, template configuration, frame map, report): "
+                         f"build into another --out, or give --force to re-target this folder")
+    _note(f"{out}: re-targeted from {was} to {opts.device}; its back-end results for {was} are replaced")
+
+
 def _load_earlier(out: Path, upto: int, design_hash: str) -> tuple[int, dict, dict]:
     """Records of the stages before ``STAGES[upto]``: (first stage index to run, records, their outputs).
     The first missing or stale record (:class:`~dcsflow.flow.stages.StaleStage`) moves the start back
@@ -450,6 +489,7 @@ def _build(opts: BuildOptions, design: Design, i0: int, i1: int, njobs: int) -> 
     """:func:`build` once the options are checked and the design is found."""
     out = Path(opts.out)
     _check_out(out, opts.force)
+    _check_retarget(out, opts, i0)
     note = cache.configure(opts.cache, design.cache_max_gb)
     if note is not None:
         print(f"dcsflow: {note}", file=sys.stderr)

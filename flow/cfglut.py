@@ -34,6 +34,7 @@ from pathlib import Path
 from dcsflow.fileio import write_text_atomic
 from dcsflow.scg.cfglut import Layout, make_layout
 from dcsflow.scg.errors import CfglutError
+from dcsflow.scg.timemodel import LOADER_HZ
 
 from . import netlist as nl
 from .design import Handshake
@@ -44,8 +45,8 @@ CFGLUT5_INPUTS = 5
 #: the longest chain by default: its shift (32 cycles per CFGLUT5, plus the loader's 2) stays within
 #: 1.3 us at :data:`SHIFT_MHZ`: 4 x 32 + 2 = 130 cycles (:func:`choose_chain_luts`)
 MAX_DEFAULT_CHAIN_LUTS = 4
-#: clock of the shift in the figures (MHz)
-SHIFT_MHZ = 100.0
+#: clock of the shift in the figures (MHz): the loader's clock of :mod:`dcsflow.scg.timemodel`
+SHIFT_MHZ = LOADER_HZ.value / 1e6
 #: files :func:`write_outputs` writes (relative to the build folder)
 OUTPUT_FILES = ("cfglut.json", "cfglut/core.v", "cfglut/dcs_cfglut_loader.v", "cfglut/dcs_cfglut_gate.v",
                 "cfglut/top.v")

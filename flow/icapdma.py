@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dcsflow.scg.icapdma import ADDRESS, CONTROL, LENGTH, START, STATUS, WORDS_SENT, build_id_of
+from dcsflow.scg.timemodel import ICAPE2_HZ
 
 from .errors import FlowError
 
@@ -34,8 +35,8 @@ ICAPE2_MODEL = _TEMPLATES / "dcs_icape2_model.v"
 AXI_MEMORY_MODEL = _TEMPLATES / "dcs_axi_mem_model.v"
 #: the controller's files in a build's Vivado folder: the controller, the build's top
 SOURCE_FILES = ("dcs_icap_dma.v", "dcs_icap_dma_top.v")
-#: the controller's clock in the figures: ICAPE2's maximum (DS187 F_ICAPCK, ICAPE2.md)
-CLOCK_MHZ = 100.0
+#: the controller's clock in the figures: ICAPE2's maximum (``dcsflow.scg.timemodel.ICAPE2_HZ``, with its source)
+CLOCK_MHZ = ICAPE2_HZ.value / 1e6
 #: the memory model's latency in the figures: cycles from a read address to its first beat
 DEFAULT_LATENCY = 32
 

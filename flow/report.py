@@ -54,6 +54,7 @@ def build_report(ctx, front, mapped, verified, backend, tlut_stats, conv_stats, 
         "device": ctx.options.device, "lut_size": ctx.options.lut_size or 6, "params": front.params,
         "parameter_registers_folded": front.folded,
         "adders": dict(front.adders), "param_fed_cells": dict(front.param_fed),
+        **({"dsp_reference": dict(front.dsp_reference)} if getattr(front, "dsp_reference", None) else {}),
         "conventional": {**conv_stats.as_dict(), "ppc_ands": 0, "baseline": chosen, "seconds": conv_seconds},
         "tlut": {**tlut_stats.as_dict(), "ppc_ands": ppc.num_ands, "ppc_outputs": len(ppc.outputs),
                  "tmap_luts": mapped.tmap_luts, "tmap_no_param_luts": mapped.tmap_no_param_luts,
@@ -398,7 +399,7 @@ def cfglut_rows(cf: dict | None) -> list[tuple[str, str, str]]:
             ("parameter-bit FFs (registers)", "-", f"{cf.get('param_bits', 0)} ({cf.get('registers', 0)})"),
             ("TLUTs made static on param. bits", "-", str(cf.get("param_bit_luts", "-"))),
             ("chain words per rekey", "-", str(cf["words"])),
-            ("shift: cycles / µs", "-", f"{cf['shift_cycles']} / {cf['shift_us']} at {cf['shift_mhz']:g} MHz")]
+            ("shift: cycles / µs (modelled)", "-", f"{cf['shift_cycles']} / {cf['shift_us']} at {cf['shift_mhz']:g} MHz")]
     pil = cf.get("param_in_loader")
     if pil:
         rows.append(("parameter in loader: words, LUTs", "-", f"{pil['param_words']}, +{pil['luts']}"))
@@ -520,3 +521,23 @@ def print_summary(rows: list, file=None, cycles_label: str = "cycles", verdicts:
     for d, line in (verdicts or {}).items():
         if line:
             con.print(f"{d}: {line}", markup=False, highlight=False)
+
+
+def final_line(report: dict) -> str:
+    """The one line a build ends with: when specialization does not pay, :func:`verdict_line`;
+    else the TLUT implementation's slices and LUT depth against the conventional one's (the chosen
+    candidate named). Either way followed, for a design whose multiplier has a parameter operand,
+    by the baseline it is compared with (:func:`dcsflow.flow.dspref.describe`)."""
+    from .dspref import describe
+
+    line = verdict_line(report)
+    if line is None:
+        c, t = report["conventional"], report["tlut"]
+        be = report.get("backend") or {}
+        cs, ts = (be.get("conventional") or {}).get("slices"), (be.get("tlut") or {}).get("slices")
+        what = (f"{ts} slices against {cs}" if cs is not None and ts is not None
+                else f"{t['luts']} LUTs against {c['luts']}")
+        line = (f"{report['design']}: specialization pays: the TLUT implementation uses {what} and LUT depth "
+                f"{t['depth']} against {c['depth']} for the conventional one ({c.get('baseline') or 'yosys-abc'})")
+    base = describe(report.get("dsp_reference"))
+    return line + (f"; baseline: {base}" if base else "")

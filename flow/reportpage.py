@@ -5,19 +5,22 @@ and ``firmware_figures.json`` when the firmware was measured) by a Jinja2 templa
 (``flow/templates/report/report.html.j2``) with matplotlib figures (PNG). Sections: the build
 (design, top, device, design hash, parameters), the savings against every conventional baseline
 (with the build's line when specialization does not pay), the breakdown of the savings by cause,
-conventional vs TLUT resources, the TLUT placement map, frames and ICAP words per rekey, and the
-rekey time split into SCG compute and transport. A section whose data the report lacks says "not in
+conventional vs TLUT resources, the device's utilization (used / available / %) with the LUT-input
+histogram and the timing estimate of both implementations, beside Vivado's figures where a user ran
+it (:mod:`dcsflow.flow.reportdevice`), the TLUT placement map, frames and ICAP words per rekey, and
+the rekey time split into SCG compute and transport. A section whose data the report lacks says "not in
 this report" instead. Format of the page and of the firmware figures: docs/formats.md ("Build
 page").
 
-Rekey time model (per rekey, the SCG writes each touched frame once: ``icap_words_batched`` words):
+Rekey time model (per rekey, the SCG writes each touched frame once: ``icap_words_batched`` words),
+every constant from :mod:`dcsflow.scg.timemodel` (with its source) and every time labelled modelled:
 
 * SCG compute: the firmware's instructions per evaluation (``firmware_figures.json``: the largest
-  count over the keys measured, Cortex-A9 in QEMU) at :data:`CPU_HZ`, one instruction per cycle;
-* AXI HWICAP: ``backend.rekey.us_per_word_hwicap`` per word (230 µs per TLUT published for one
-  per-TLUT read-modify-write, divided by its words: :mod:`dcsflow.flow.backend.report`);
-* PCAP: 4 bytes per word at :data:`PCAP_BYTES_PER_US`;
-* raw ICAP: 4 bytes per word at 400 MB/s (ICAPE2, 32 bit x 100 MHz, FACTS.md).
+  count over the keys measured, Cortex-A9 in QEMU) at the Cortex-A9's clock; on a part without a
+  Cortex-A9 (an Artix-7) there is no such line;
+* AXI HWICAP: ``backend.rekey.us_per_word_hwicap`` per word;
+* PCAP (Zynq-7000 only): 4 bytes per word at the devcfg DMA's rate;
+* raw ICAP: 4 bytes per word at the ICAPE2's full rate, driven from the fabric.
 
 :func:`render_page` is what ``dcsflow report BUILD`` runs; :func:`write_build_page` is the outputs
 stage's call at the end of every build.
@@ -33,6 +36,7 @@ from pathlib import Path
 from dcsflow.fileio import JSON_LIMIT, load_json_file, write_files_atomic
 from dcsflow.schema import SchemaError, validate
 from dcsflow.scg.buildfolder import BUILD_FORMAT, BUILD_VERSION, sha256_file
+from dcsflow.scg.timemodel import A9_HZ, a9_us, mhz
 
 from .errors import FlowError
 from .records import PLACEMENT, REPORT
@@ -47,13 +51,6 @@ FIRMWARE_VERSION = 1
 #: report.json format and the version the page is made for (baselines, savings breakdown)
 REPORT_FORMAT = "dcsflow-report"
 PAGE_REPORT_VERSION = 2
-#: Zynq-7000 Cortex-A9 clock of the PYNQ-Z1 and ZC702 boards (667 MHz), one instruction per cycle
-CPU_HZ = 667e6
-#: PCAP throughput, bytes per microsecond (145 MB/s): an ASSUMED figure, the PCAP rate commonly
-#: quoted for the Zynq-7000 devcfg DMA in non-secure mode (the port itself is 32 bit at 100 MHz,
-#: 400 MB/s in theory). Neither measured here nor checked against a stored copy of UG585 or of a
-#: paper; the page labels it "assumed".
-PCAP_BYTES_PER_US = 145.0
 #: how to measure the firmware figures of a build (the page says so when they are missing)
 FIRMWARE_HOWTO = "python benchmarks/rekey_bench.py --designs {design} --build {design}={build} --write-figures"
 
@@ -268,26 +265,38 @@ def _load_firmware(inputs: PageInputs, lenient: bool) -> None:
 
 # ------------------------------------------------------------------------------------ the figures
 
-def rekey_split(rekey: dict, firmware: dict | None) -> list[dict]:
-    """Modelled time of one rekey per transport, split into SCG compute and transport.
+def rekey_split(rekey: dict, firmware: dict | None, device: str = "") -> list[dict]:
+    """Modelled time of one rekey per transport of ``device``, split into SCG compute and transport
+    (constants: :mod:`dcsflow.scg.timemodel`).
 
     Args:
         rekey: ``report["backend"]["rekey"]`` (``icap_words_batched``, ``us_per_word_hwicap``).
         firmware: the firmware figures (``scg_instructions``) or None (compute unknown).
+        device: the part built for; the PCAP and the Cortex-A9's compute belong to a Zynq-7000
+            only (:func:`dcsflow.flow.reportdevice.has_cortex_a9`), so an Artix-7 gets AXI HWICAP
+            and raw ICAP without compute.
     Returns:
-        one dict per transport (AXI HWICAP, PCAP, raw ICAP): ``transport``, ``how`` (the rate and
-        its source), ``words``, ``transport_us``, ``compute_us`` (None without firmware figures),
-        ``total_us`` (None without them); times in microseconds.
+        one dict per transport (AXI HWICAP, PCAP on a Zynq-7000, raw ICAP): ``transport``, ``how``
+        (the rate and its source), ``words``, ``transport_us``, ``compute_us`` (None without
+        firmware figures or without a Cortex-A9), ``total_us`` (None then too); times in
+        microseconds, modelled.
     """
-    words = rekey["icap_words_batched"]
-    from .backend.report import ICAP_BYTES_PER_US
+    from dcsflow.scg import timemodel as tm
 
+    from .reportdevice import has_cortex_a9
+
+    words = rekey["icap_words_batched"]
+    zynq = has_cortex_a9(device)
+    driver = "the Cortex-A9" if zynq else "a soft processor in the fabric"
     rates = [("AXI HWICAP", rekey["us_per_word_hwicap"],
-              f"{rekey['us_per_word_hwicap']} µs per word (230 µs per TLUT published for one per-TLUT "
-              "read-modify-write, over its words)"),
-             ("PCAP", 4.0 / PCAP_BYTES_PER_US, f"{PCAP_BYTES_PER_US:.0f} MB/s (Zynq-7000 devcfg; assumed, not measured)"),
-             ("raw ICAP", 4.0 / ICAP_BYTES_PER_US, f"{ICAP_BYTES_PER_US:.0f} MB/s (ICAPE2, 32 bit x 100 MHz)")]
-    compute = firmware["scg_instructions"] / CPU_HZ * 1e6 if firmware else None
+              f"{rekey['us_per_word_hwicap']:g} µs per word, written word by word by {driver} "
+              f"({tm.HWICAP_US_PER_WORD.source})")]
+    if zynq:
+        rates.append(("PCAP", tm.pcap_us(1), f"{tm.mbytes(tm.PCAP_BYTES_PER_S)} (Zynq-7000 devcfg DMA; "
+                                             f"{tm.PCAP_BYTES_PER_S.source.split(':', 1)[0]})"))
+    rates.append(("raw ICAP", tm.icap_us_per_word(),
+                  f"{tm.icap_bytes_per_s() / 1e6:g} MB/s (ICAPE2, 32 bit x {tm.mhz(tm.ICAPE2_HZ)}, from the fabric)"))
+    compute = tm.a9_us(firmware["scg_instructions"]) if firmware and zynq else None
     out = []
     for name, us_word, how in rates:
         t = words * us_word
@@ -344,13 +353,15 @@ def breakdown_figure(savings: dict):
 def rekey_figure(split: list[dict]):
     """Stacked horizontal bars: modelled rekey time per transport, SCG compute (when measured) +
     transport, in microseconds; returns a matplotlib Figure."""
+    from dcsflow.scg.timemodel import A9_HZ, mhz
+
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(8, 2.8))
     ys = list(range(len(split)))
     comp = [s["compute_us"] or 0.0 for s in split]
     trans = [s["transport_us"] for s in split]
     if any(comp):
-        ax.barh(ys, comp, 0.5, label="SCG compute (Cortex-A9, 667 MHz)", color="#2ca02c")
+        ax.barh(ys, comp, 0.5, label=f"SCG compute (Cortex-A9, {mhz(A9_HZ)})", color="#2ca02c")
     ax.barh(ys, trans, 0.5, left=comp, label="transport of the frames", color="#9467bd")
     for y, c, t in zip(ys, comp, trans):
         ax.annotate(f"{c + t:,.1f} µs", (c + t, y), xytext=(3, 0), textcoords="offset points", va="center",
@@ -392,7 +403,10 @@ def _figures(inputs: PageInputs) -> tuple[dict, dict]:
     else:
         missing["device_map"] = "no TLUT placement in this build (tlut/placement.json)"
     if be.get("rekey"):
-        pngs["rekey_time.png"] = _png(rekey_figure(rekey_split(be["rekey"], inputs.firmware)))
+        pngs["rekey_time.png"] = _png(rekey_figure(rekey_split(be["rekey"], inputs.firmware, r["device"])))
+    from .reportdevice import histogram, histogram_figure
+
+    pngs["lut_histogram.png"] = _png(histogram_figure(histogram(inputs)))
     return pngs, missing
 
 
@@ -469,12 +483,13 @@ def page_context(inputs: PageInputs, images: dict, missing: dict) -> dict:
     if rk:
         ctx["rekey"] = {"tluts": _fmt(rk["tluts"]), "frames": _fmt(rk["frames_per_rekey"]),
                         "frames_bound": _fmt(rk["frames_lower_bound"]), "words": _fmt(rk["icap_words_batched"]),
+                        **_word_split(rk),
                         "words_rmw": _fmt(rk["icap_words_per_tlut_rmw"]),
                         "rmw_per_tlut": _fmt(rk.get("rmw_words_per_tlut")),
                         "ratio": _fmt(rk.get("ratio_rmw_to_batched")),
                         "frame_sets": be.get("tlut_frame_sets") or []}
         ctx["split"] = [{**s, "transport_us": _fmt(s["transport_us"], 2), "compute_us": _fmt(s["compute_us"], 2),
-                         "total_us": _fmt(s["total_us"], 2)} for s in rekey_split(rk, inputs.firmware)]
+                         "total_us": _fmt(s["total_us"], 2)} for s in rekey_split(rk, inputs.firmware, r["device"])]
     else:
         ctx["rekey"], ctx["split"] = None, None
     cf = r.get("cfglut")
@@ -491,10 +506,17 @@ def page_context(inputs: PageInputs, images: dict, missing: dict) -> dict:
     ctx["firmware"] = None if not fw else {
         "instructions": _fmt(fw["scg_instructions"]), "ppc_instructions": _fmt(fw.get("ppc_instructions")),
         "keys": fw["keys"], "style": fw.get("code_style") or "", "measured_with": fw.get("measured_with") or "",
-        "date": fw.get("date") or "", "us": _fmt(fw["scg_instructions"] / CPU_HZ * 1e6, 2)}
+        "date": fw.get("date") or "", "us": _fmt(a9_us(fw["scg_instructions"]), 2)}
     ctx["firmware_note"] = inputs.firmware_note
-    ctx["cpu_mhz"] = f"{CPU_HZ / 1e6:.0f}"
+    ctx["cpu_mhz"] = mhz(A9_HZ)
     return ctx
+
+
+def _word_split(rk: dict) -> dict:
+    """``frame_words`` and ``packet_words`` of a rekey's ICAP words (report.json ``backend.rekey``), as
+    text; "–" for a report without ``frame_words_batched``."""
+    fw = rk.get("frame_words_batched")
+    return {"frame_words": _fmt(fw), "packet_words": _fmt(None if fw is None else rk["icap_words_batched"] - fw)}
 
 
 def _verdict_line(report: dict) -> str | None:
@@ -519,8 +541,11 @@ def render_html(inputs: PageInputs, images: dict, missing: dict | None = None) -
 
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)), undefined=jinja2.StrictUndefined,
                              autoescape=True, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    from .reportdevice import device_context
+
     try:
-        return env.get_template("report.html.j2").render(page_context(inputs, images, missing or {}))
+        return env.get_template("report.html.j2").render({**page_context(inputs, images, missing or {}),
+                                                          **device_context(inputs)})
     except jinja2.TemplateError as e:
         raise ReportPageError(f"report page template: {e}") from None
 

@@ -64,7 +64,26 @@ def specialized_verilog(build: BuildFolder, user_values: dict[str, int], module_
     (the ``design``'s parameter transform applied first)."""
     cv = circuit_values(build, user_values, design)
     inits = tlut_values(build, [cv])[0]
-    return nl.write_verilog(build.module, module_name or build.top, inits)
+    text = nl.write_verilog(build.module, module_name or build.top, inits)
+    unused = unread_parameter_ports(build.module, build.param_widths)
+    if not unused:
+        return text
+    head, _, rest = text.partition("\n")
+    note = (f"// parameter input{'s' if len(unused) > 1 else ''} {', '.join(unused)}: kept as "
+            f"port{'s' if len(unused) > 1 else ''} so that test benches of the source connect unchanged; "
+            "nothing reads them, the values are in the TLUT INITs")
+    return f"{head}\n{note}\n{rest}"
+
+
+def unread_parameter_ports(module: dict, params) -> list[str]:
+    """The parameter ports of a netlist ``module`` (Yosys JSON) whose bits no cell and no output
+    port reads: in a specialized netlist their values are in the TLUT INITs."""
+    read = {b for c in (module.get("cells") or {}).values()
+            for p, bits in (c.get("connections") or {}).items()
+            if (c.get("port_directions") or {}).get(p) != "output" for b in bits}
+    read |= {b for p in (module.get("ports") or {}).values() if p.get("direction") == "output" for b in p["bits"]}
+    ports = module.get("ports") or {}
+    return [n for n in params if n in ports and not set(ports[n].get("bits", [])) & read]
 
 
 def specialize_to_file(build_dir: str | Path, args: list[str], out: str | Path | None) -> str | None:

@@ -18,6 +18,8 @@ command line is ``python -m dcsflow.scg`` (:mod:`dcsflow.scg.cli`: ``rekey``, ``
 - :mod:`dcsflow.scg.driver` — register-level AXI HWICAP driver (same sequence as firmware/hwicap.c).
 - :mod:`dcsflow.scg.transports` — /dev/mem, Linux FPGA manager, devcfg PCAP_PR, emulator, bitstream streams.
 - :mod:`dcsflow.scg.rekey` — :func:`~dcsflow.scg.rekey.rekey`: plan, transport, read-back, rollback.
+- :mod:`dcsflow.scg.timemodel` — the constants of every modelled time (AXI HWICAP, PCAP, ICAPE2,
+  Cortex-A9, loader), each with its source.
 - :mod:`dcsflow.scg.lut` — LUT truth tables as physical INITs; template INIT of exported TLUTs.
 - :mod:`dcsflow.scg.vivado_import` — a routed Vivado bitstream becomes the template configuration.
 - :mod:`dcsflow.scg.affine` — affine TLUTs patched from their frontier.

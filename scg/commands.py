@@ -76,8 +76,8 @@ def rekey_report(res, *, as_json: bool = False, frames_hash: bool = False, verif
     if "chain_words" in d:       # a cfglut5 build: the hash is of the chain words
         if "frames_hash" in d:
             d["words_hash"] = d.pop("frames_hash")
-        for k in ("frames", "runs", "icap_words", "readback_words"):
-            d.pop(k)
+        for k in ("frames", "runs", "icap_words", "readback_words", "frame_words"):
+            d.pop(k, None)
     if as_json:
         return json.dumps(d)
     if "chain_words" in d:
@@ -85,7 +85,13 @@ def rekey_report(res, *, as_json: bool = False, frames_hash: bool = False, verif
         return (f"rekey via {d['target']}: {d['chain_words']} chain words for {d['chains']} chains of up to "
                 f"{d['chain_luts']} CFGLUT5s {where}, {d['register_accesses']} register accesses, "
                 f"{d['seconds'] * 1e3:.1f} ms")
-    return (f"rekey via {d['target']}: {d['frames']} frames in {d['runs']} runs, {d['icap_words']} ICAP words, "
+    words = f"{d['icap_words']} ICAP words ({d['frame_words']} of frame data with pad frames, " \
+            f"{d['icap_words'] - d['frame_words']} of configuration packets)"
+    if "bitstream_words" in d:
+        words += f"; the {d.get('bitstream', 'partial')} bitstream holds {d['bitstream_words']} words"
+    if "verify_words" in d:
+        words += f"; read-back: {d['verify_words']} words to request it, {d['readback_words']} words read"
+    return (f"rekey via {d['target']}: {d['frames']} frames in {d['runs']} runs, {words}, "
             f"{d['register_accesses']} register accesses, {d['seconds'] * 1e3:.1f} ms"
             + (", read-back verified" if verify else ""))
 

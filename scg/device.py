@@ -1,7 +1,8 @@
 """7-series device model: frame addresses (FAR), FDRI frame order, CLB sites and LUT INIT bit positions.
 
 Supported parts and their facts (default part, Vivado part, ``.bit`` header part, where the CLB
-sites come from) are listed in the package's ``devices.json`` (format ``dcsflow-devices`` v1,
+sites come from, family, processor, speed grade, the resources the part offers) are listed in the
+package's ``devices.json`` (format ``dcsflow-devices`` v2,
 docs/formats.md; :data:`DEVICE_FACTS`): ``xc7z020`` (default) and ``xc7a35t``. Everything else is
 loaded at run time from the Project X-Ray extracts in ``<shared>/xc7/<part>/`` (located by
 :mod:`dcsflow.scg.data`); the formulas are the
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from typing import NamedTuple
@@ -38,6 +39,7 @@ _BUS_OF_BLOCK = {BLOCK_CLB_IO_CLK: "CLB_IO_CLK", BLOCK_BRAM: "BLOCK_RAM"}
 #: The device facts file of the package (format ``dcsflow-devices`` v1, docs/formats.md).
 DEVICES_FILE = "devices.json"
 DEVICES_FORMAT = "dcsflow-devices"
+DEVICES_VERSION = 2
 #: Where a part's CLB slice sites come from (``clb_sites`` of devices.json), files of ``xc7/<part>/``.
 CLB_SITE_SOURCES = ("clb_tile_types.json", "tilegrid.json")
 
@@ -52,25 +54,48 @@ class DeviceFacts:
         bit_part: the part string of a ``.bit`` header (``7z020clg400``).
         clb_sites: the file of ``xc7/<part>/`` the CLB slice sites are read from
             (:data:`CLB_SITE_SOURCES`).
+        family: ``zynq-7000`` or ``artix-7``.
+        processor: the hard processor of the part (``Cortex-A9``), or None (no processing system:
+            no PCAP, no Cortex-A9 to run the SCG).
+        speed_grade: the speed grade of :attr:`vivado_part` (``-1``).
+        resources: what the part offers, by resource (:data:`RESOURCES`) -> count.
+        resources_source: where those counts come from (data sheet tables).
     """
 
     name: str
     vivado_part: str
     bit_part: str
     clb_sites: str
+    family: str = ""
+    processor: str | None = None
+    speed_grade: str = ""
+    resources: dict = field(default_factory=dict)
+    resources_source: str = ""
+
+
+#: the resources ``devices.json`` counts for every part: slices (of them SLICEMs), LUTs (of them
+#: usable as memory), flip-flops, CARRY4, MUXF7, MUXF8, DSP48E1, block RAM (36 Kb, 18 Kb), user I/O
+#: pins of the package, global clock buffers
+RESOURCES = ("slices", "slicem", "luts", "lutram", "ffs", "carry4", "muxf7", "muxf8", "dsp48e1", "ramb36",
+             "ramb18", "iob", "bufg")
 
 
 def _load_device_facts() -> tuple[dict[str, DeviceFacts], str]:
     """Read ``devices.json`` of the package: ({part: DeviceFacts}, default part). Raises DeviceError."""
     try:
         d = json.loads(resources.files(__package__).joinpath(DEVICES_FILE).read_text(encoding="utf-8"))
-        if d.get("format") != DEVICES_FORMAT or d.get("version") != 1:
-            raise ValueError(f"not a {DEVICES_FORMAT} v1 file")
+        if d.get("format") != DEVICES_FORMAT or d.get("version") != DEVICES_VERSION:
+            raise ValueError(f"not a {DEVICES_FORMAT} v{DEVICES_VERSION} file")
         facts = {}
         for name, e in d["devices"].items():
             if not re.fullmatch(r"xc7[a-z]\d+[a-z]?", name) or e["clb_sites"] not in CLB_SITE_SOURCES:
                 raise ValueError(f"bad entry {name!r}")
-            facts[name] = DeviceFacts(name, str(e["vivado_part"]), str(e["bit_part"]), e["clb_sites"])
+            res = e["resources"]
+            if set(res) != set(RESOURCES) or not all(isinstance(v, int) and v > 0 for v in res.values()):
+                raise ValueError(f"{name}: resources must give a positive count of each of {', '.join(RESOURCES)}")
+            facts[name] = DeviceFacts(name, str(e["vivado_part"]), str(e["bit_part"]), e["clb_sites"],
+                                      str(e["family"]), e["processor"], str(e["speed_grade"]), dict(res),
+                                      str(e["resources_source"]))
         if d["default"] not in facts:
             raise ValueError(f"default {d['default']!r} is not a listed device")
         return facts, d["default"]

@@ -30,7 +30,8 @@ from dcsflow.fileio import OutputError, check_output_file, write_bytes_atomic
 
 from .bitstream import header_part, to_bit, words_to_bytes
 from .buildfolder import build_folder_of
-from .driver import DriverError, HwicapSession
+from .device import FRAME_WORDS
+from .driver import DriverError, HwicapSession, rekey_icap_words
 from .errors import RekeyError
 from .plan import frames_hash, plan, words_hash
 from .transports import DEVCFG_BASE, DevMemBus, FpgaManager, make_emulator, specialized_stream, words_to_le_bytes
@@ -146,10 +147,27 @@ def parse_target(text: str) -> Target:
     raise RekeyError(f"unknown target {text!r} ({', '.join(row[1] for row in TARGETS)})", "arg")
 
 
+def frame_words(runs: list[list[int]]) -> int:
+    """Words of frame data a rekey writes for the frame ``runs``: each run's frames and its one pad
+    frame (UG470), without any configuration packet."""
+    return sum((len(run) + 1) * FRAME_WORDS for run in runs)
+
+
 @dataclass
 class RekeyResult:
     """Outcome of :func:`rekey`: counts for the report (``--json``); ``frames_hash`` (FNV-1a 64 of the
-    new frames, :func:`dcsflow.scg.plan.frames_hash`) is key-dependent and printed only on request."""
+    new frames, :func:`dcsflow.scg.plan.frames_hash`) is key-dependent and printed only on request.
+
+    The word counts, each named for what it counts (the same in the build's report, ``rekey``'s line
+    and ``--json``): :attr:`icap_words` is the rekey's ICAP words through the AXI HWICAP (the ICAP
+    stream controller and the xilinx_hwicap device send the same words) — frame
+    data with its pad frames (``frame_words`` in :attr:`extra`) plus each run's configuration
+    packets (:func:`dcsflow.scg.driver.frame_write_sequence`) — the build's
+    ``backend.rekey.icap_words_batched``; with ``--verify``, ``verify_words`` counts the words
+    written to request the read-back and :attr:`readback_words` the words read; a file target's
+    ``bitstream_words`` counts the words of the file's configuration stream (one synchronization
+    for every run, the bus-width preamble, the CRC check, trailing NOOPs), which differs from
+    :attr:`icap_words`."""
 
     target: str
     frames: int
@@ -176,10 +194,11 @@ class RekeyResult:
         return d
 
 
-def apply_hwicap(session: HwicapSession, build, new: dict, previous: dict, verify: bool = False) -> None:
+def apply_hwicap(session: HwicapSession, build, new: dict, previous: dict, verify: bool = False) -> int:
     """Write ``new`` (FAR -> 101 words) run by run of ``build.runs`` through ``session``; optional
     read-back compare. On any failure recover the core, write ``previous`` back (and compare it when
-    ``verify``).
+    ``verify``). Returns the session's ICAP word count after the frames were written, before any
+    read-back request.
 
     Raises:
         RekeyError: code ``write``/``verify`` (previous frames restored, ``rolled_back``), or
@@ -197,6 +216,7 @@ def apply_hwicap(session: HwicapSession, build, new: dict, previous: dict, verif
 
     try:
         write_all(new)
+        written = session.icap_words_in
         if verify:
             check(new)
     except DriverError as e:
@@ -211,6 +231,7 @@ def apply_hwicap(session: HwicapSession, build, new: dict, previous: dict, verif
                              "rollback") from None
         raise RekeyError(f"rekey failed ({e} [{e.code}]); previous frames restored", code,
                          rolled_back=True) from None
+    return written
 
 
 def rekey(build, assignment: dict, target: str = DEFAULT_TARGET, *, verify: bool = False,
@@ -264,6 +285,7 @@ def rekey(build, assignment: dict, target: str = DEFAULT_TARGET, *, verify: bool
             extra = rekey_icap_dma(build, t, p.frames, prev, icap_dma)
         else:
             extra = rekey_hwicap_dev(build, t, p.frames)
+        extra["frame_words"] = frame_words(build.runs)
         return RekeyResult(t.text, len(build.fars), len(build.runs), extra.pop("icap_words"),
                            extra.pop("register_accesses"), 0, time.perf_counter() - t0, h, False, extra)
     if t.path is not None:
@@ -281,9 +303,12 @@ def rekey(build, assignment: dict, target: str = DEFAULT_TARGET, *, verify: bool
     except DriverError as e:
         raise RekeyError(f"refusing to rekey: {e}", e.code) from None
     s.icap_words_in = s.icap_words_out = s.reg_accesses = 0  # count the rekey only (as the firmware)
-    apply_hwicap(s, build, p.frames, prev, verify)
-    return RekeyResult(t.text, len(build.fars), len(build.runs), s.icap_words_in, s.reg_accesses,
-                       s.icap_words_out, time.perf_counter() - t0, h, verify)
+    written = apply_hwicap(s, build, p.frames, prev, verify)
+    extra = {"frame_words": frame_words(build.runs)}
+    if verify:
+        extra["verify_words"] = s.icap_words_in - written
+    return RekeyResult(t.text, len(build.fars), len(build.runs), written, s.reg_accesses,
+                       s.icap_words_out, time.perf_counter() - t0, h, verify, extra)
 
 
 def rekey_icap_dma(build, t: Target, frames: dict, previous: dict, icap_dma=None) -> dict:
@@ -473,9 +498,10 @@ def _write_file(build, t: Target, p, h: str, t0: float) -> RekeyResult:
         write_bytes_atomic(t.path, data, private=True, inputs=build.input_files())
     except OSError as e:
         raise RekeyError(f"{t.kind} target {t.path}: cannot write ({e.strerror or e})", "write") from None
-    return RekeyResult(t.text, len(build.fars), len(build.runs), len(words), 0, 0,
+    return RekeyResult(t.text, len(build.fars), len(build.runs), rekey_icap_words(build.runs, build.idcode), 0, 0,
                        time.perf_counter() - t0, h, False,
-                       {"file": str(t.path), "bytes": len(data), "bitstream": "full" if full else "partial"})
+                       {"frame_words": frame_words(build.runs), "bitstream_words": len(words), "file": str(t.path),
+                        "bytes": len(data), "bitstream": "full" if full else "partial"})
 
 
 def _load_fpga_manager(build, t: Target, p, h: str, t0: float, fpga_manager=None) -> RekeyResult:
@@ -485,6 +511,7 @@ def _load_fpga_manager(build, t: Target, p, h: str, t0: float, fpga_manager=None
     name = t.name or f"dcsflow_{build.design_hash[:12]}_partial.bin"
     data = words_to_le_bytes(specialized_stream(build, p, full=False))
     fm.load_partial(name, data)
-    return RekeyResult(t.text, len(build.fars), len(build.runs), len(data) // 4, 0, 0,
+    return RekeyResult(t.text, len(build.fars), len(build.runs), rekey_icap_words(build.runs, build.idcode), 0, 0,
                        time.perf_counter() - t0, h, False,
-                       {"firmware": name, "bytes": len(data), "bitstream": "partial", "transport": "pcap"})
+                       {"frame_words": frame_words(build.runs), "bitstream_words": len(data) // 4, "firmware": name,
+                        "bytes": len(data), "bitstream": "partial", "transport": "pcap"})

@@ -123,16 +123,8 @@ class _Pipe:
         shutil.rmtree(self.profile, ignore_errors=True)
 
 
-def inspect_page(page: Path, screenshot: Path, width: int = 1200, height: int = 3000,
-                 timeout: float = 120.0) -> dict:
-    """Load ``page`` (a local HTML file) in headless Chromium and return what the browser saw:
-    ``{"images": [{"src", "complete", "width", "height"}], "text": innerText, "title", "height"}``
-    (image sizes in CSS pixels as decoded, 0 when the image failed). Writes a PNG screenshot of the
-    whole page (``width`` CSS pixels wide, at least ``height`` tall) to ``screenshot``.
-
-    Raises:
-        ChromiumError: chromium missing, crashed, or silent for ``timeout`` seconds.
-    """
+def _browser(width: int, height: int, timeout: float) -> tuple[_Pipe, str]:
+    """A headless Chromium with one tab of ``width`` x ``height`` CSS pixels: (pipe, tab session)."""
     exe = chromium_path()
     if not exe:
         raise ChromiumError(f"{CHROMIUM} not found on PATH")
@@ -143,14 +135,37 @@ def inspect_page(page: Path, screenshot: Path, width: int = 1200, height: int = 
         b.send("Page.enable", session=sess)
         b.send("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1,
                                                        "mobile": False}, session=sess)
-        nav = b.send("Page.navigate", {"url": page.resolve().as_uri()}, session=sess)
-        if nav.get("errorText"):
-            raise ChromiumError(f"navigation to {page} failed: {nav['errorText']}")
-        b.wait_event("Page.loadEventFired", sess)
-        res = b.send("Runtime.evaluate", {"expression": _PROBE, "returnByValue": True}, session=sess)
-        if "exceptionDetails" in res:
-            raise ChromiumError(f"probe failed: {res['exceptionDetails'].get('text')}")
-        seen = res["result"]["value"]
+    except BaseException:
+        b.close()
+        raise
+    return b, sess
+
+
+def _load_and_evaluate(b: _Pipe, sess: str, page: Path, expression: str):
+    """Navigate the tab to ``page``, wait for its ``load`` event, return ``expression``'s JSON value."""
+    nav = b.send("Page.navigate", {"url": page.resolve().as_uri()}, session=sess)
+    if nav.get("errorText"):
+        raise ChromiumError(f"navigation to {page} failed: {nav['errorText']}")
+    b.wait_event("Page.loadEventFired", sess)
+    res = b.send("Runtime.evaluate", {"expression": expression, "returnByValue": True}, session=sess)
+    if "exceptionDetails" in res:
+        raise ChromiumError(f"{page}: probe failed: {res['exceptionDetails'].get('text')}")
+    return res["result"].get("value")
+
+
+def inspect_page(page: Path, screenshot: Path, width: int = 1200, height: int = 3000,
+                 timeout: float = 120.0) -> dict:
+    """Load ``page`` (a local HTML file) in headless Chromium and return what the browser saw:
+    ``{"images": [{"src", "complete", "width", "height"}], "text": innerText, "title", "height"}``
+    (image sizes in CSS pixels as decoded, 0 when the image failed). Writes a PNG screenshot of the
+    whole page (``width`` CSS pixels wide, at least ``height`` tall) to ``screenshot``.
+
+    Raises:
+        ChromiumError: chromium missing, crashed, or silent for ``timeout`` seconds.
+    """
+    b, sess = _browser(width, height, timeout)
+    try:
+        seen = _load_and_evaluate(b, sess, page, _PROBE)
         full = max(height, int(seen["height"]))
         shot = b.send("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True,
                                                  "clip": {"x": 0, "y": 0, "width": width, "height": full,
@@ -158,5 +173,22 @@ def inspect_page(page: Path, screenshot: Path, width: int = 1200, height: int = 
         screenshot.parent.mkdir(parents=True, exist_ok=True)
         screenshot.write_bytes(base64.b64decode(shot["data"]))
         return seen
+    finally:
+        b.close()
+
+
+def probe_pages(pages: list[Path], expression: str, width: int = 1280, height: int = 900,
+                timeout: float = 120.0) -> dict:
+    """Load each of ``pages`` (local HTML files) in one headless Chromium, in a window ``width`` x
+    ``height`` CSS pixels, and evaluate ``expression`` in it once loaded; returns page -> its JSON
+    value. No screenshot.
+
+    Raises:
+        ChromiumError: chromium missing, crashed, silent for ``timeout`` seconds, or the expression
+            failed on a page.
+    """
+    b, sess = _browser(width, height, timeout)
+    try:
+        return {page: _load_and_evaluate(b, sess, page, expression) for page in pages}
     finally:
         b.close()

@@ -307,6 +307,31 @@ def test_finished_build_keeps_its_lock_file_unlisted_and_reports_are_locked(fini
     assert r.returncode == 0, r.stderr
 
 
+def test_retargeting_a_build_folder_is_refused_without_force(finished, dcsflow, tmp_path):
+    """A folder built for xc7z020, run again from the back end for the Arty's xc7a35t: refused in one
+    line naming both devices, nothing of the folder touched; with --force it is re-targeted, a note
+    says what was replaced, and the page then models only the Artix-7's transports."""
+    out = tmp_path / "kx"
+    shutil.copytree(finished, out, symlinks=True)
+    assert json.loads((out / "build.json").read_text())["device"] == "xc7z020"
+    before = _snapshot(out)
+    line = one_line_error(dcsflow("build", KEYXOR, "--out", out, "--from", "backend", "--board", "arty-a7-35",
+                                  "--backend", "vivado", "--quiet"))
+    assert f"--out {out}: built for xc7z020; this run targets xc7a35t (--board arty-a7-35)" in line, line
+    assert "--force" in line
+    assert _snapshot(out) == before
+    r = dcsflow("build", KEYXOR, "--out", out, "--from", "backend", "--device", "xc7a35t", "--force", "--quiet")
+    assert r.returncode == 0, r.stderr
+    assert f"note: {out}: re-targeted from xc7z020 to xc7a35t" in r.stderr
+    assert json.loads((out / "build.json").read_text())["device"] == "xc7a35t"
+    page = (out / "report.html").read_text()
+    assert "<td>PCAP</td>" not in page and "Cortex-A9 instructions" not in page and "has no Cortex-A9" in page
+    assert "<td>AXI HWICAP</td>" in page and "<td>raw ICAP</td>" in page
+    # the same device again: no question asked
+    r = dcsflow("build", KEYXOR, "--out", out, "--from", "backend", "--device", "xc7a35t", "--quiet")
+    assert r.returncode == 0 and "re-targeted" not in r.stderr, r.stderr
+
+
 # ------------------------------------------------------------------ codegen's two folders
 @pytest.fixture
 def gen_folders(tmp_path):

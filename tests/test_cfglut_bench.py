@@ -15,6 +15,7 @@ import sys
 import pytest
 
 from dcsflow.flow.paths import REPO_ROOT
+from dcsflow.scg import timemodel as tm
 
 BENCH = REPO_ROOT / "benchmarks" / "cfglut_bench.py"
 
@@ -90,7 +91,7 @@ def test_register_column_takes_the_eligible_register_candidate_with_fewest_slice
     assert r["register"]["candidate"] == "abc-synch2@register"
     cells = _cells(bench.page_body({"d": r}, ["d", "ppe"]), "d")
     assert cells[f"{REG}: LUTs / FFs / slices"] == "2240 / 428 / 490 (`abc-synch2@register`)"
-    assert cells[f"{REG}: load µs (modelled)"] == f"{round(4 * bench.AXI_US_PER_WRITE, 2)} (4 words)"
+    assert cells[f"{REG}: load µs (modelled)"] == f"{round(4 * tm.AXIL_WRITE_US.value, 2)} (4 words)"
     assert cells["cfglut5: LUTs / FFs / slices / depth"] == (
         "2192 (0 CFGLUT5; 128 TLUTs as static LUTs on 128 parameter-bit FFs) / 428 / 497 (0 SLICEM) / 9")
     assert cells["conventional (chosen): LUTs / FFs / slices / depth"] == "2201 / 300 / 482 / 9 (`abc-synch2`)"
@@ -113,7 +114,7 @@ def test_without_register_candidates_the_words_come_from_the_widths_and_the_ffs_
     # 128 bits: 4 words, 40 bits: 2 words; 168 register flip-flops
     assert cells[f"{REG}: LUTs / FFs / slices"] == (
         "2201 / 300 / 482 (`abc-synch2`, parameter inputs as ports: the register's 168 FFs not included)")
-    assert cells[f"{REG}: load µs (modelled)"] == f"{round(6 * bench.AXI_US_PER_WRITE, 2)} (6 words)"
+    assert cells[f"{REG}: load µs (modelled)"] == f"{round(6 * tm.AXIL_WRITE_US.value, 2)} (6 words)"
     # every bundled design has a row; one not run says so
     assert _cells(body, "ppe")["conventional (chosen): LUTs / FFs / slices / depth"] == \
         "not measured in this run"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 from collections import Counter
 from pathlib import Path
@@ -268,6 +269,12 @@ def test_cli_specialize_values_and_permissions(dcsflow, keyxor_build, tmp_path):
     r = dcsflow("specialize", out, "--param", "key=a5", "--out", f)
     assert r.returncode == 0, r.stderr
     assert (f.stat().st_mode & 0o777) == 0o600 and "LUT" in f.read_text()
+    # the parameter port stays declared (test benches connect unchanged), read by nothing, and said so
+    text = f.read_text()
+    assert "input [7:0] key;" in text
+    assert "// parameter input key: kept as port so that test benches of the source connect unchanged" in text
+    nets = re.findall(r"assign (n\d+) = key\[\d\];", text)      # the port's bits, as nets
+    assert nets and all(len(re.findall(rf"\b{n}\b", text)) == 2 for n in nets), "a cell reads the parameter port"
 
 
 def test_corrupted_or_mismatched_build_folder_is_refused(dcsflow, keyxor_build, tmp_path):

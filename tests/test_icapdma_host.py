@@ -275,3 +275,21 @@ def test_hwicap_dev_missing_and_full_devices(build, tmp_path, dcsflow):
     r = dcsflow("rekey", b.path, "--param", "key=0001", "--to", f"hwicap-dev:{tmp_path / 'nothing'}", "--json")
     assert r.returncode == 1 and r.stderr.startswith("error: hwicap-dev") and r.stderr.count("\n") == 1
     assert r.stdout == ""
+
+
+def test_rekey_line_names_the_words_of_both_transports(build, tmp_path):
+    """``rekey``'s line for icap-dma and hwicap-dev splits the ICAP words as the AXI HWICAP's does:
+    frame data with one pad frame per run (101 words a frame), the rest configuration packets."""
+    from dcsflow.scg.commands import rekey_report
+
+    b = build
+    n = rekey_icap_words(b.runs, b.idcode)
+    data = sum(len(run) + 1 for run in b.runs) * 101
+    model, mem, _ = controller(b)
+    dev = tmp_path / "icap0"
+    dev.write_bytes(b"")
+    for r in (rk.rekey(b, {"key": 0x1234}, "icap-dma:0x43C10000", icap_dma=(model, mem)),
+              rk.rekey(b, {"key": 0x1234}, f"hwicap-dev:{dev}")):
+        assert r.as_dict()["frame_words"] == data
+        assert f"{n} ICAP words ({data} of frame data with pad frames, {n - data} of configuration packets)" \
+            in rekey_report(r)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from dcsflow.flow.reportpage import CPU_HZ, FIRMWARE_FIGURES, ReportPageError, load_inputs, render_page, rekey_split
+from dcsflow.flow.reportpage import FIRMWARE_FIGURES, ReportPageError, load_inputs, render_page, rekey_split
 
 from _builds import reseal
 from _chromium import chromium_path, inspect_page
@@ -82,7 +82,8 @@ def test_build_writes_the_page(small_build):
     assert version == 2
     assert "<img" in text and "not in this report" not in text
     assert sorted(p.name for p in (small_build / "report").iterdir()) == ["breakdown.png", "device_map.png",
-                                                                          "rekey_time.png", "utilization.png"]
+                                                                          "lut_histogram.png", "rekey_time.png",
+                                                                          "utilization.png"]
     bj = json.loads((small_build / "build.json").read_text())
     assert not any(n.startswith("report/") or n == "report.html" for n in bj["files"])
     assert not (small_build / "backend").exists()
@@ -99,12 +100,12 @@ def test_page_in_chromium(small_build, tmp_path):
     written = render_page(b)
     assert written[-1] == b / "report.html"
     assert {p.name for p in written[:-1]} == {"breakdown.png", "utilization.png", "device_map.png",
-                                              "rekey_time.png"}
+                                              "rekey_time.png", "lut_histogram.png"}
     shot = _artifacts(tmp_path) / "report_page.png"
     seen = inspect_page(b / "report.html", shot)
     print(f"screenshot of the report page: {shot}")
     imgs = seen["images"]
-    assert len(imgs) == 4
+    assert len(imgs) == 5
     broken = [i["src"] for i in imgs if not (i["complete"] and i["width"] > 0 and i["height"] > 0)]
     assert not broken, f"images that did not load: {broken}"
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
@@ -124,6 +125,42 @@ def test_page_in_chromium(small_build, tmp_path):
     assert "SCG compute: not measured" in text and "--write-figures" in text
 
 
+def test_page_shows_device_utilization_timing_estimate_and_vivado_figures(small_build, tmp_path):
+    """The device section: used / available / % on xc7z020 (13,300 slices, DS190), the LUT-input
+    histogram; the timing section: an estimated period per implementation with its critical path,
+    labelled an estimate; Vivado's reports, where vivado/ holds them (the committed format samples),
+    read back beside it: WNS, Fmax = 1000 / (period - WNS), utilization."""
+    import re
+    import shutil as sh
+
+    b = _copy(small_build, tmp_path / "b")
+    render_page(b)
+    page = (b / "report.html").read_text()
+    text = " ".join(re.sub(r"<[^>]+>", " ", page).split())
+    tl = json.loads((b / "report.json").read_text())["backend"]["tlut"]["slices"]
+    assert 'id="device-table"' in page and f"Slices 13,300" in text
+    assert f"{100 * tl / 13300:.2f} %" in text
+    assert 'id="lut-histogram"' in page and "report/lut_histogram.png" in page
+    assert "Timing estimate (an estimate, not a timing analysis)" in text
+    table = page[page.index('id="timing-table"'):]
+    periods = re.findall(r"<tr><td>(conventional|TLUT)</td><td class=\"n\">([\d.]+)</td>", table[:table.index("</table>")])
+    # the TLUT implementation's estimate; the conventional one's netlist is the chosen candidate's, which
+    # this copy's report names abc-if-choices (figures set above) and the folder does not hold: said so
+    assert [p[0] for p in periods] == ["TLUT"] and float(periods[0][1]) > 0.3
+    assert "no netlist (baselines/abc-if-choices/netlist.json)" in text
+    # the critical path ends at the period the table gives
+    ends = re.findall(r'<td class="n">[\d.]+</td><td class="n">([\d.]+)</td></tr>\n</table></details>', page)
+    assert [float(e) for e in ends] == [float(periods[0][1])]
+    assert "No Vivado report in this build folder" in text
+    (b / "vivado").mkdir(exist_ok=True)
+    for f in ("timing.rpt", "utilization.rpt"):
+        sh.copy(Path(__file__).parent / "data" / "vivado_reports" / f, b / "vivado" / f)
+    render_page(b)
+    text = " ".join(re.sub(r"<[^>]+>", " ", (b / "report.html").read_text()).split())
+    assert "WNS 4.215 ns on clock clk (8.000 ns), Fmax 264.2 MHz" in text
+    assert "Slice LUTs 42 53,200 0.08 %" in text and "Bonded IOB 26 125 20.8 %" in text
+
+
 def test_firmware_figures_split_the_rekey_time(small_build, tmp_path):
     """With firmware figures of this very build the rekey time gets its compute part; figures of
     another build are not used (the page says so)."""
@@ -137,13 +174,19 @@ def test_firmware_figures_split_the_rekey_time(small_build, tmp_path):
     render_page(b)
     text = " ".join((b / "report.html").read_text().split())
     assert "66,700 Cortex-A9 instructions" in text and "100.00 µs at 667 MHz" in text
-    split = rekey_split(json.loads((b / "report.json").read_text())["backend"]["rekey"], fw)
+    rk = json.loads((b / "report.json").read_text())["backend"]["rekey"]
+    split = rekey_split(rk, fw, "xc7z020")
     assert [s["transport"] for s in split] == ["AXI HWICAP", "PCAP", "raw ICAP"]
-    assert all(s["compute_us"] == pytest.approx(66700 / CPU_HZ * 1e6) for s in split)
+    # the model's constants (dcsflow.scg.timemodel): 667 MHz, one instruction per cycle; 400 and 145 MB/s
+    assert all(s["compute_us"] == pytest.approx(66700 / 667.0) for s in split)
     words = split[0]["words"]
     assert split[2]["transport_us"] == pytest.approx(words * 4 / 400.0)
     assert split[1]["transport_us"] == pytest.approx(words * 4 / 145.0)
     assert split[0]["total_us"] > split[1]["total_us"] > split[2]["total_us"]
+    # an Artix-7 has no PCAP and no Cortex-A9: neither is modelled for it
+    art = rekey_split(rk, fw, "xc7a35t")
+    assert [s["transport"] for s in art] == ["AXI HWICAP", "raw ICAP"]
+    assert all(s["compute_us"] is None and s["total_us"] is None for s in art)
     fw["ppc_sha256"] = "0" * 64
     (b / FIRMWARE_FIGURES).write_text(json.dumps(fw))
     render_page(b)
@@ -192,7 +235,7 @@ def test_missing_sections_say_so(small_build, tmp_path):
     (b / "build.json").write_text(json.dumps(bj))
     (b / "report" / "breakdown.png").write_bytes(b"stale")
     names = {p.name for p in render_page(b)}
-    assert names == {"utilization.png", "rekey_time.png", "report.html"}
+    assert names == {"utilization.png", "rekey_time.png", "lut_histogram.png", "report.html"}
     assert not (b / "report" / "breakdown.png").exists()         # a figure of the earlier page is gone
     text = (b / "report.html").read_text()
     for what in ("Savings: not in this report", "Baselines: not in this report",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import subprocess
 import sys
 
@@ -80,11 +82,30 @@ def test_user_errors_are_one_line_exit_1(syn, tmp_path, args, msg):
     assert len(lines) == 1 and lines[0].startswith("error: ") and msg.format(**subst) in lines[0], r.stderr
 
 
-def test_rekey_json_and_text(syn, capsys):
+def test_rekey_json_and_text(syn, capsys, tmp_path):
+    """Every word count named for what it counts, the same in the text, in --json and in the back
+    end's model: 20 frames in 5 runs are 25 x 101 words of frame data with pad frames, plus 27 words
+    of configuration packets per run (scg/xc7/FACTS.md "Write frame(s)") = 2660 ICAP words; the
+    read-back asks for each run with 57 words (the read sequence) and reads a dummy frame + the frames."""
+    from dcsflow.flow.backend.report import rekey_model
+    from dcsflow.scg.buildfolder import load_build
+
     assert cli.main(["rekey", str(syn), "--param", "key=BEEF", "--verify"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("rekey via emulator: 20 frames in 5 runs, 2945 ICAP words, 5615 register accesses, ")
+    assert out.startswith("rekey via emulator: 20 frames in 5 runs, 2660 ICAP words (2525 of frame data with pad "
+                          "frames, 135 of configuration packets); read-back: 285 words to request it, 2525 words "
+                          "read, 5615 register accesses, "), out
     assert out.rstrip().endswith(" ms, read-back verified")
+    b = load_build(syn)
+    assert rekey_model(1, list(b.fars), b.device)["icap_words_batched"] == 2660
+    assert cli.main(["rekey", str(syn), "--param", "key=BEEF", "--json", "--verify"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert (d["icap_words"], d["frame_words"], d["verify_words"], d["readback_words"]) == (2660, 2525, 285, 2525)
+    part = tmp_path / "p.bin"
+    assert cli.main(["rekey", str(syn), "--param", "key=BEEF", "--to", f"partial:{part}", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["icap_words"] == 2660 and d["frame_words"] == 2525 and "verify_words" not in d
+    assert d["bitstream_words"] * 4 == part.stat().st_size == d["bytes"]
 
 
 def test_bit_info_is_a_plain_two_column_table(shared, capsys):

@@ -278,7 +278,8 @@ def test_build_that_does_not_pay_ends_with_the_line(dcsflow, tmp_path):
 
 def test_build_that_pays_prints_no_line(dcsflow, tmp_path):
     """keyxor (tests/data/flow), the flow tests' small design: its TLUT implementation is no worse
-    (checked on its figures first), and the build prints nothing new."""
+    (checked on its figures first): no "does not pay" anywhere, and the build's last line says it
+    pays, with both implementations' slices and LUT depths."""
     out = tmp_path / "kx"
     r = dcsflow("build", DATA / "flow" / "keyxor.v", "--out", out, *FAST)
     assert r.returncode == 0, r.stderr
@@ -287,6 +288,17 @@ def test_build_that_pays_prints_no_line(dcsflow, tmp_path):
     assert be["tlut"]["slices"] <= be["conventional"]["slices"] and rep["tlut"]["depth"] <= rep["conventional"]["depth"]
     assert rep["verdict"] == {"pays": True, "line": None, "reasons": []}
     assert "does not pay" not in r.stdout + r.stderr
+    last = r.stdout.rstrip("\n").splitlines()[-1]
+    assert last.startswith(f"keyxor: specialization pays: the TLUT implementation uses {be['tlut']['slices']} "
+                           f"slices against {be['conventional']['slices']} and LUT depth {rep['tlut']['depth']} "
+                           f"against {rep['conventional']['depth']} for the conventional one "
+                           f"({rep['conventional']['baseline']})"), last
+    # keyxor's 4x4 multiplier by the key is LUT-only in both; Yosys alone would use no DSP48E1 for it
+    ref = rep["dsp_reference"]
+    assert last.endswith(f"; baseline: LUT-only multiplier (both implementations build the multiplier with a "
+                         f"parameter operand from LUTs); Yosys synth_xilinx, DSP48E1 allowed, uses none for it: "
+                         f"{ref['luts']} LUTs, {ref['ffs']} flip-flops"), last
+    assert ref["dsp48e1"] == 0 and ref["luts"] > 0
     assert 'id="verdict"' not in (out / "report.html").read_text()
 
 

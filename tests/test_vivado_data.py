@@ -170,7 +170,7 @@ def test_cli_board_errors_are_one_line(dcsflow, tmp_path):
 # ------------------------------------------------------------------------------------ device facts
 def test_device_facts_file():
     d = json.loads((sd.resources.files("dcsflow.scg") / "devices.json").read_text())
-    assert (d["format"], d["version"]) == ("dcsflow-devices", 1)
+    assert (d["format"], d["version"]) == ("dcsflow-devices", 2)
     assert sd.PARTS == tuple(d["devices"]) and sd.DEFAULT_PART == d["default"] == "xc7z020"
     assert set(sd.PARTS) == set(package_devices())       # every listed part has its Project X-Ray data
     for p in sd.PARTS:
@@ -180,7 +180,25 @@ def test_device_facts_file():
         dev = sd.get_device(p)
         assert header_part(dev) == f.bit_part and sd.device_facts(f.bit_part) == f
     assert sd.device_facts("XC7A35T-CSG324").vivado_part == "xc7a35ticsg324-1L"
+    assert sd.device_facts("xc7z020").processor == "Cortex-A9" and sd.device_facts("xc7a35t").processor is None
     assert header_part(sd.get_device("xc7z020")) == "7z020clg400"
     assert sd.device_facts("xc7z020").vivado_part == "xc7z020clg400-1"
     with pytest.raises(DeviceError, match="unsupported part 'xc7k325t'"):
         sd.device_facts("xc7k325t")
+
+
+def test_device_resources_agree_with_the_slice_structure_and_the_site_model():
+    """The data sheet counts of devices.json hold UG474's slice structure (4 LUTs, a CARRY4, two
+    MUXF7 and a MUXF8 per slice; 4 memory LUTs per SLICEM; a RAMB36 is two RAMB18), and never offer
+    more slices or SLICEMs than the device model's Project X-Ray site list holds."""
+    import collections
+
+    for p in sd.PARTS:
+        f = sd.device_facts(p)
+        r = f.resources
+        assert set(r) == set(sd.RESOURCES) and f.resources_source
+        assert r["luts"] == 4 * r["slices"] and r["carry4"] == r["slices"] == r["muxf8"]
+        assert r["muxf7"] == 2 * r["slices"] and r["lutram"] == 4 * r["slicem"] and r["ramb18"] == 2 * r["ramb36"]
+        kinds = collections.Counter(s.kind for s in sd.get_device(p).sites.values())
+        assert r["slices"] <= sum(kinds.values()) and r["slicem"] <= kinds["SLICEM"]
+        assert (f.processor == "Cortex-A9") == (f.family == "zynq-7000")

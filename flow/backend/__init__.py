@@ -25,6 +25,7 @@ def _vivado_backend() -> Backend:
     return VivadoBackend()
 
 
+#: Registered back ends by ``--backend`` name (:func:`get_backend` makes one).
 BACKENDS = {"builtin": BuiltinBackend, "vivado": _vivado_backend}
 
 

@@ -8,8 +8,8 @@ ICAP word counts (FACTS.md "Frame read and write sequences", UG470):
 (b) frame-batched: the SCG patches shadow frames and writes each touched frame once, one
     write sequence per run of consecutive frames (:func:`dcsflow.scg.rekey.rekey_icap_words`, the words the
     host driver and the firmware actually send; ``dcsflow rekey --json`` counts the same).
-Time: AXI HWICAP cost per word = 230 µs (published per-TLUT figure) / words of (a) for one TLUT;
-raw ICAP = 4 bytes per word at 400 MB/s (ICAPE2, 32 bit × 100 MHz).
+Modelled time: words x the AXI HWICAP's cost per word, or x the ICAPE2's at its full rate
+(:mod:`dcsflow.scg.timemodel` holds both constants and their sources).
 """
 
 from __future__ import annotations
@@ -19,11 +19,9 @@ import math
 from dcsflow.scg.bitstream import frame_runs
 from dcsflow.scg.device import FRAME_WORDS, Device
 from dcsflow.scg.driver import rekey_icap_words
+from dcsflow.scg.rekey import frame_words
+from dcsflow.scg.timemodel import HWICAP_US_PER_WORD, icap_us_per_word
 
-#: Published time of one TLUT update through AXI HWICAP (FACTS.md), microseconds.
-HWICAP_US_PER_TLUT = 230.0
-#: Raw ICAPE2 throughput (FACTS.md): bytes per microsecond (400 MB/s).
-ICAP_BYTES_PER_US = 400.0
 #: LUTs per 4-frame set: 4 LUTs x 50 rows of one slice column in a clock region (FACTS.md).
 LUTS_PER_FRAME_SET = 200
 
@@ -52,21 +50,23 @@ def rmw_words_per_tlut() -> int:
 def rekey_model(n_tluts: int, tlut_fars: list, device: Device) -> dict:
     """Frames and ICAP words per rekey and modelled times (module docstring).
 
-    Returns dict: tluts, frames_per_rekey, frames_lower_bound (4 × ⌈TLUTs/200⌉), icap_words_batched,
-    icap_words_per_tlut_rmw, rmw_words_per_tlut, ratio, us_per_word_hwicap, rekey_us_{hwicap,icap}_{rmw,batched}.
+    Returns dict: tluts, frames_per_rekey, frames_lower_bound (4 × ⌈TLUTs/200⌉), icap_words_batched
+    (the words ``dcsflow rekey`` counts as ``icap_words``: frame data with pad frames + each run's
+    configuration packets), frame_words_batched (the frame data with pad frames alone),
+    icap_words_per_tlut_rmw, rmw_words_per_tlut, ratio, us_per_word_hwicap,
+    rekey_us_{hwicap,icap}_{rmw,batched}.
     """
     per = rmw_words_per_tlut()
     rmw = n_tluts * per
-    if tlut_fars:
-        batched = rekey_icap_words(frame_runs(device, tlut_fars), device.idcode)
-    else:
-        batched = 0
-    us_word = HWICAP_US_PER_TLUT / per
-    icap_us = 4.0 / ICAP_BYTES_PER_US
+    runs = frame_runs(device, tlut_fars) if tlut_fars else []
+    batched = rekey_icap_words(runs, device.idcode) if runs else 0
+    us_word = HWICAP_US_PER_WORD.value
+    icap_us = icap_us_per_word()
     return {
         "tluts": n_tluts, "frames_per_rekey": len(tlut_fars),
         "frames_lower_bound": 4 * math.ceil(n_tluts / LUTS_PER_FRAME_SET),
-        "icap_words_batched": batched, "icap_words_per_tlut_rmw": rmw, "rmw_words_per_tlut": per,
+        "icap_words_batched": batched, "frame_words_batched": frame_words(runs),
+        "icap_words_per_tlut_rmw": rmw, "rmw_words_per_tlut": per,
         "ratio_rmw_to_batched": round(rmw / batched, 1) if batched else None,
         "us_per_word_hwicap": round(us_word, 4),
         "rekey_us_hwicap_rmw": round(rmw * us_word, 1), "rekey_us_hwicap_batched": round(batched * us_word, 1),
@@ -96,9 +96,12 @@ def table_rows(backend: dict) -> list[tuple[str, str, str]]:
             ("ICAP words/rekey: per-TLUT RMW", "-", str(r["icap_words_per_tlut_rmw"])),
             ("ICAP words/rekey: batched", "-", f"{r['icap_words_batched']}"
              + (f" ({r['ratio_rmw_to_batched']}x fewer)" if r["ratio_rmw_to_batched"] else "")),
-            ("rekey µs, HWICAP: RMW / batched", "-",
+            *([("  of them frame data / packets", "-",
+                f"{r['frame_words_batched']} / {r['icap_words_batched'] - r['frame_words_batched']}")]
+              if "frame_words_batched" in r else []),
+            ("modelled µs, HWICAP: RMW / batched", "-",
              f"{r['rekey_us_hwicap_rmw']:.0f} / {r['rekey_us_hwicap_batched']:.1f}"),
-            ("rekey µs, raw ICAP: RMW / batched", "-",
+            ("modelled µs, raw ICAP: RMW / batched", "-",
              f"{r['rekey_us_icap_rmw']:.1f} / {r['rekey_us_icap_batched']:.2f}")]),
         ("pack + place (s)", f"{c['seconds']['pack'] + c['seconds']['place']:.1f}",
          f"{t['seconds']['pack'] + t['seconds']['place']:.1f}"),

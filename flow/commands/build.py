@@ -15,7 +15,7 @@ from ..baselines import CANDIDATES
 from ..build import STAGES, BuildOptions, build
 from ..frontcheck import summary_line
 from ..jobs import check_jobs
-from ..report import print_slowest, print_table, verdict_line
+from ..report import final_line, print_slowest, print_table
 from ._limits import timeout_option
 
 
@@ -51,8 +51,8 @@ from ._limits import timeout_option
                    "written over AXI4-Lite.")
 @click.option("--chain-luts", type=int_range(1, 0xFFFF), default=None, metavar="N",
               help="--tlut cfglut5: elements per shift chain (a CFGLUT5, or a register of 32 parameter bits); "
-                   "the shift takes 32*N cycles [the fewest chain words with N <= 4: a shift within 1.3 us "
-                   "at 100 MHz].")
+                   "the shift takes 32*N + 2 cycles [the fewest chain words with N <= 4: a shift of at most "
+                   "130 cycles].")
 @click.option("--param-in-loader", is_flag=True,
               help="--tlut cfglut5: generate logic that computes the chain words from the raw parameter words "
                    "(a few AXI4-Lite writes per rekey instead of one per chain word; the PPC must have no AND "
@@ -77,7 +77,8 @@ from ._limits import timeout_option
                    "the rekey's words from DDR through S_AXI_HP0, one word per cycle).")
 @click.option("--force", is_flag=True,
               help="Build into an --out folder that is not empty and not a build folder (only the build's own "
-                   "files are written; names it needs that are taken are still refused).")
+                   "files are written; names it needs that are taken are still refused); or re-target a build "
+                   "folder made for another device (its back-end results for that device are replaced).")
 @click.option("--allow-no-params", is_flag=True,
               help="Build even when no parameter input is found (e.g. a conventional baseline); else that is an error.")
 @click.option("--ghdl-opt", "ghdl_opts", multiple=True, metavar="OPT",
@@ -107,7 +108,9 @@ from ._limits import timeout_option
               help="Run every job, reading and writing nothing of the job cache (by default a job whose inputs, "
                    "options and tools are those of one run before takes its results from the cache: "
                    "$DCSFLOW_CACHE, else $XDG_CACHE_HOME/dcsflow or ~/.cache/dcsflow; `dcsflow cache` shows it).")
-@click.option("--quiet", is_flag=True, help="No progress display.")
+@click.option("--quiet", is_flag=True,
+              help="No progress display and no tables: stdout gets the verdict line alone; stderr keeps the "
+                   "lines on the parameter inputs found and what the front end did with them, notes and errors.")
 @timeout_option
 def COMMAND(design, project, top, params, device, out, start, stop, area, seed, lut_size, tlut_pairs, tlut, chain_luts,
             param_in_loader, mul_chunk,
@@ -123,8 +126,9 @@ def COMMAND(design, project, top, params, device, out, start, stop, area, seed, 
     (* PARAM *) on a Verilog port, attribute PARAM, or --param PORT; the build prints them. The
     top: --top, else the entity of a file starting with a --TMAP line, else the one unit no other
     instantiates. Stages: frontend, tmap, verify, backend, outputs. Writes OUT/report.json and
-    prints the comparison table; when the TLUT implementation uses more slices or is deeper than the
-    conventional one, the last line says so and why.
+    prints the comparison table; the last line says whether specialization pays (when the TLUT
+    implementation uses more slices or is deeper than the conventional one: why not) and, for a
+    multiplier with a parameter operand, the baseline (LUT-only; with DSP48E1: N LUTs + 1 DSP).
     """
     from ..errors import FlowError
     from ..registry import resolve
@@ -154,6 +158,10 @@ def COMMAND(design, project, top, params, device, out, start, stop, area, seed, 
                              baselines=tuple(b.strip() for b in baselines.split(",") if b.strip()),
                              jobs=check_jobs(jobs), lut_size=lut_size, tlut=tlut, chain_luts=chain_luts,
                              param_in_loader=param_in_loader, transport=transport, cache=not no_cache))
+    if quiet:
+        if res.report:
+            click.echo(final_line(res.report))
+        return
     if res.report:
         print_table(res.report)
         click.echo(summary_line(res.report))
@@ -167,7 +175,6 @@ def COMMAND(design, project, top, params, device, out, start, stop, area, seed, 
     else:
         click.echo(f"stages {start}..{stop} done in {out}")
     print_slowest(res.steps)
-    # last, where it cannot be missed: the TLUT implementation is worse than the conventional one
-    line = verdict_line(res.report) if res.report else None
-    if line:
-        click.echo(line)
+    # last, where it cannot be missed: whether specialization pays, against which baseline
+    if res.report:
+        click.echo(final_line(res.report))

@@ -34,7 +34,7 @@ STAGES = ("frontend", "tmap", "verify", "backend", "outputs")
 
 #: format name and version of the stage records ``stages/<stage>.json``
 RECORD_FORMAT = STAGE_FORMAT
-RECORD_VERSION = 6
+RECORD_VERSION = 7
 RECORD_DIR = "stages"
 
 
@@ -91,7 +91,10 @@ class FrontendResult:
     pre.json (``parameter_default_values``, kept in every finished netlist); param_fed: cell type ->
     how many cells of :data:`dcsflow.flow.frontend.REPORTED_CELLS` (CARRY4) a parameter input
     reaches; adders: the adder decisions (``mode``, ``K``, ``fed_by_parameters``, ``logic``: how many
-    went to the LUT mapper; :mod:`dcsflow.flow.adders`, ``frontend/adders.json``).
+    went to the LUT mapper; :mod:`dcsflow.flow.adders`, ``frontend/adders.json``); dsp_reference:
+    for a design with a multiplier fed by a parameter input, Yosys's own synthesis of it with
+    DSP48E1 inference (:mod:`dcsflow.flow.dspref`: ``luts``, ``dsp48e1``, ``ffs``, ``carry4``,
+    ``seconds``), else empty.
     """
 
     STAGE: ClassVar[str] = "frontend"
@@ -109,6 +112,7 @@ class FrontendResult:
     timing: dict = field(default_factory=dict)
     parameter_defaults: dict = field(default_factory=dict)
     param_fed: dict = field(default_factory=dict)
+    dsp_reference: dict = field(default_factory=dict)
     adders: dict = field(default_factory=dict)
 
 

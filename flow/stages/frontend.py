@@ -20,6 +20,7 @@ from dcsflow.fileio import JSON_LIMIT, NETLIST_LIMIT, load_json_file
 
 from .. import cache
 from .. import frontend as fe
+from .. import dspref
 from ..frontcheck import check_latches, submit_for_build
 from . import STAGES, Context, FrontendResult, no_params_error
 
@@ -142,9 +143,18 @@ def _run(ctx: Context, fdir: Path) -> FrontendResult:
                          | {"logic": len(adders.get("logic", []))} if adders else {})
     if STAGES.index(ctx.options.stop) >= STAGES.index("verify"):
         ctx.started["frontcheck"] = submit_for_build(ctx, rec)     # beside the conventional front end
+    ref = None
+    if dspref.needed(fdir, ctx.options.mul_chunk):      # the baseline's alternative: a DSP48E1
+        ctx.step("yosys synth_xilinx with DSP48E1 (the baseline's reference)")
+        if ctx.jobs is not None:
+            ref = ctx.jobs.submit("dsp reference", dspref.run, fdir, top)
+        else:
+            rec = replace(rec, dsp_reference=dspref.run(fdir, top))
     if pending:
         ctx.step("waiting for the conventional build's front end")
         rec = replace(rec, seconds_yosys=t_pre + sum(wait() for wait in pending))
+    if ref is not None:
+        rec = replace(rec, dsp_reference=ref.result())
     # the files the later stages read, the conventional front end's among them once it is written
     names = ("pre.json", fe.CONVENTIONAL_PRE, "logic.aag", "extract.json")
     return replace(rec, files=[f"frontend/{n}" for n in names if (fdir / n).is_file()])
