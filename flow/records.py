@@ -20,8 +20,9 @@ __all__ = ["REL_PATH", "STAGE_DATA", "STAGE_RECORD", "REPORT", "PLACEMENT", "top
 
 #: a path relative to the build folder that stays inside it (no absolute path, no ``..``)
 REL_PATH = Str(r"(?!/)(?!(?:.*/)?\.\.(?:/|$))[^\x00]{1,4096}", what="a relative path inside the build folder")
-#: a candidate's name (also a folder name under ``baselines/``)
-CANDIDATE = Str(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}", what="a candidate name")
+#: a candidate's name (also a folder name under ``baselines/``): a mapper's, and ``@FORM`` when it
+#: maps a register form of the RTL (:func:`dcsflow.flow.baselines.split_name`)
+CANDIDATE = Str(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}(?:@[a-z][a-z0-9_-]{0,31})?", what="a candidate name")
 _COUNT = Int(0, 1 << 40)
 _SECONDS = Num(0, 1e9)
 _STEP = Obj(required={"path": Str(), "kind": Enum("step", "tool"), "wall": _SECONDS, "cpu": _SECONDS},
