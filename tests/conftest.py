@@ -74,6 +74,21 @@ def _one_job_per_worker():
         yield
 
 
+@pytest.fixture(autouse=True)
+def _no_job_cache_where_code_is_patched(request):
+    """A test that patches the flow's code in this process (``monkeypatch``) computes every job of
+    its in-process builds and stores none: a job's key holds dcsflow's source as installed, not the
+    patch, so a cached result would hide the patch and a patched result would reach other tests
+    (tests/test_cache.py tests the cache itself and is left alone)."""
+    if "monkeypatch" in request.fixturenames and request.module.__name__.rsplit(".", 1)[-1] != "test_cache":
+        from dcsflow.flow import cache
+
+        mp = request.getfixturevalue("monkeypatch")
+        mp.setattr(cache, "lookup", lambda *a, **k: cache.MISS)
+        mp.setattr(cache, "store", lambda *a, **k: None)
+    yield
+
+
 @pytest.fixture(scope="session")
 def builds(tmp_path_factory):
     """Builds shared by the tests of this session and by every xdist worker of it
