@@ -69,7 +69,7 @@ except ImportError:          # not a POSIX system: no memory limit (the flow tar
 __all__ = ["ToolMissing", "ToolStartError", "Tool", "TOOLS", "find_tool", "which_tool", "has_tool", "tool_env_var",
            "exit_description", "last_line", "failure_message", "ToolRun", "ToolTimeout", "ToolMemoryLimit",
            "run_tool", "terminate_children", "on_terminate", "PROGRESS_SECONDS", "set_progress", "progress",
-           "progress_enabled"]
+           "progress_enabled", "query_tool"]
 
 
 class ToolStartError(OSError):
@@ -569,6 +569,35 @@ def _reader(stream, sink: list, on_line) -> Callable[[], None]:
                     pass
         stream.close()
     return read
+
+
+def query_tool(argv: list[str], *, tool: str, timeout: float = 10.0) -> str | None:
+    """The output (standard output, then standard error) of a short query of a program, such as
+    ``yosys -V``, run under the guards of :func:`run_tool` (a process group of its own, the
+    parent-death signal, the watchdog, ``tool``'s memory limit) but not recorded as a tool run of a
+    step. None when it cannot be started, fails or takes longer than ``timeout`` seconds (it and
+    what it started are then killed)."""
+    memory, _ = limits.memory_limit_for(tool)
+    _WATCHDOG.start()
+    try:
+        p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             preexec_fn=_child_setup(memory, os.getpid()), encoding="utf-8", errors="replace",
+                             **_OWN_GROUP)
+    except OSError:
+        return None
+    _WATCHDOG.add(p.pid)
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except BaseException:                      # too slow, or Ctrl-C: the whole group goes
+        _signal_group(p, signal.SIGKILL)
+        p.wait()
+        _WATCHDOG.discard(p.pid)
+        if sys.exc_info()[0] is subprocess.TimeoutExpired:
+            return None
+        raise
+    _signal_group(p, signal.SIGKILL)           # what it may have left behind
+    _WATCHDOG.discard(p.pid)
+    return out + err if p.returncode == 0 else None
 
 
 def run_tool(argv: list[str], *, tool: str, what: str = "", cwd=None, env: dict | None = None,

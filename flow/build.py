@@ -490,9 +490,6 @@ def _build(opts: BuildOptions, design: Design, i0: int, i1: int, njobs: int) -> 
     out = Path(opts.out)
     _check_out(out, opts.force)
     _check_retarget(out, opts, i0)
-    note = cache.configure(opts.cache, design.cache_max_gb)
-    if note is not None:
-        print(f"dcsflow: {note}", file=sys.stderr)
     with ExitStack() as held:
         if out.is_dir():          # an existing folder: held before anything of an earlier run is removed
             held.enter_context(_claim(out))
@@ -503,6 +500,11 @@ def _build(opts: BuildOptions, design: Design, i0: int, i1: int, njobs: int) -> 
         ctx = _context(opts, design, prog.step, runner)
         if not out.is_dir():      # a new folder: created (and held) once the design's ports are known
             held.enter_context(_claim(out))
+        # the job cache once the folder is held (its key names the tools: their version queries run
+        # as part of the build, under the folder's lock)
+        note = cache.configure(opts.cache, design.cache_max_gb)
+        if note is not None:
+            print(f"dcsflow: {note}", file=sys.stderr)
         start, records, outputs_of = _load_earlier(out, i0, ctx.design_hash)
         for name in STAGES[start:]:
             _remove(record_path(out, name))

@@ -39,7 +39,6 @@ import os
 import pickle
 import shutil
 import stat
-import subprocess
 import sys
 import tempfile
 import time
@@ -150,15 +149,16 @@ def _sha_file(p: Path) -> str:
     return h.hexdigest()
 
 
-def _tool_version(cmd: list[str]) -> str:
+def _tool_version(cmd: list[str], tool: str) -> str:
     """The first line of a tool's version output that names a version (ABC echoes its command line
-    first)."""
-    try:
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=30)
-    except (OSError, subprocess.SubprocessError):
-        return "missing"
-    lines = [ln.strip() for ln in (r.stdout + r.stderr).splitlines() if ln.strip()]
-    return next((ln for ln in lines if "command line" not in ln), f"exit {r.returncode}")
+    first); the query runs under the tool runs' guards (:func:`dcsflow.tools.query_tool`)."""
+    from dcsflow.tools import query_tool
+
+    out = query_tool(cmd, tool=tool)
+    if out is None:
+        return "no version"
+    lines = [ln.strip() for ln in out.splitlines() if ln.strip()]
+    return next((ln for ln in lines if "command line" not in ln), "no version")
 
 
 #: environment variables that change what a job makes: the tools' overrides (another executable)
@@ -212,7 +212,7 @@ def _fingerprint(env: tuple) -> dict:
             path = which_tool(tool)
         except Exception:  # noqa: BLE001 - a broken override: the tool's runs fail on their own
             path = None
-        tools[tool] = f"{path}: {_tool_version([path, *args])}" if path else "missing"
+        tools[tool] = f"{path}: {_tool_version([path, *args], tool)}" if path else "missing"
     return {"dcsflow": __version__, "source": h.hexdigest(), "tools": tools, "env": dict(env)}
 
 
