@@ -7,7 +7,7 @@ synthesis), and 32 outputs of three register bits each: about 2 N LUTs. Each is 
 -flatten``, the conventional netlist the back end takes) and once by the flow's front end
 (``dcsflow build --to frontend``: the netlist the front-end check simulates). Measured per size:
 packing, placement and the front-end check (2,000 cycles), wall and CPU seconds; then the exponent
-of a least-squares fit of log(seconds) on log(LUTs) for each. Target (issue: "at most n log n"):
+of a least-squares fit of log(seconds) on log(LUTs) for each. Target ("at most n log n"):
 exponent <= 1.15 (n log n over 3k..50k LUTs corresponds to about 1.11).
 
 Usage: python benchmarks/scaling_bench.py [--sizes 1500,3000,6000,12500,25000] [--cycles 2000]
