@@ -604,12 +604,7 @@ def param_generator_verilog(layout: Layout, ppc_aig, entries: dict[str, list[int
     nw = layout.words
     iw = max(1, (nw - 1).bit_length())
 
-    def term(x: int) -> str:
-        if x < 0:
-            return "1'b1" if x == -2 else "1'b0"
-        return f"{'~' if x & 1 else ''}p[{x >> 1}]"
-
-    cases = "\n".join(f"      {iw}'d{i}: w = {{{', '.join(term(x) for x in reversed(ws))}}};"
+    cases = "\n".join(f"      {iw}'d{i}: w = {{{', '.join(_literal_term(x) for x in reversed(ws))}}};"
                       for i, ws in enumerate(lits))
     return f"""// dcsflow: CFGLUT5 chain words from the raw parameter (PPC of parameter literals evaluated in logic),
 // version 1 (docs/formats.md, "CFGLUT5 chain words and loader, version 1"). Generated for one build:
@@ -637,7 +632,22 @@ module dcs_cfglut_param #(
       default: w = 32'd0;
     endcase
   end
-  wire aw_fire = s_axi_awvalid && s_axi_wvalid && !s_axi_awready && !s_axi_bvalid;
+""" + _param_generator_logic(iw)
+
+
+def _literal_term(x: int) -> str:
+    """A chain-word literal of :func:`chain_literals` as a Verilog term: a constant, or parameter bit
+    ``p[x >> 1]`` (inverted when ``x`` is odd)."""
+    if x < 0:
+        return "1'b1" if x == -2 else "1'b0"
+    return f"{'~' if x & 1 else ''}p[{x >> 1}]"
+
+
+def _param_generator_logic(iw: int) -> str:
+    """The clocked part of module ``dcs_cfglut_param`` (:func:`param_generator_verilog`), to its
+    ``endmodule``: the AXI4-Lite parameter writes and status read, and the AXI4-Stream of chain
+    words (``iw``: width of the word index)."""
+    return f"""  wire aw_fire = s_axi_awvalid && s_axi_wvalid && !s_axi_awready && !s_axi_bvalid;
   wire [ADDR_WIDTH-3:0] aw_i = s_axi_awaddr[ADDR_WIDTH-1:2];
   wire aw_param = aw_i < PW;
   wire go = aw_fire && aw_param && !m_axis_tvalid && aw_i == PW - 1;

@@ -230,12 +230,7 @@ def synthesize_pre(spec: DesignSpec, workdir: Path, status: Callable[[str], None
     _check_script_words(spec)
     defs = " ".join(f"-D{k}={v}" for k, v in spec.defines.items())
     words, names = _source_words(spec, workdir)
-    lines = [f"read_verilog -sv {defs} " + " ".join(words)]
-    if spec.chparams:
-        if not spec.top:
-            raise FrontendError("Verilog parameters need --top")
-        sets = " ".join(f"-set {k} {_vlog_value(v)}" for k, v in spec.chparams.items())
-        lines.append(f"chparam {sets} {spec.top}")
+    lines = _read_commands(spec, defs, words)
     # before any Yosys run: the sources' expression depth is checked while their blocks are read
     blocks = _block_selection(spec, workdir)
     probe_secs = 0.0
@@ -253,7 +248,47 @@ def synthesize_pre(spec: DesignSpec, workdir: Path, status: Callable[[str], None
         candidates, n_adders, secs = _param_probe(lines, spec.top, psel, workdir, status, names,
                                                   mul=bool(spec.mul_chunk))
         probe_secs += secs
-    add_cmds, decision = [], None
+    add_cmds, decision, secs = _adder_commands(lines, spec, psel, mode, n_adders, workdir, status, names)
+    probe_secs += secs
+    tail = ["opt_expr -mux_undef -noclkinv",
+            "delete =A:blackbox =A:whitebox"]   # library cells are read again by the continuation
+    conv = workdir / CONVENTIONAL_PRE
+    conv.unlink(missing_ok=True)
+    (workdir / "pre.json").unlink(missing_ok=True)     # no earlier run's netlist left if this one fails
+    secs = probe_secs
+    lines, conv_lines = _synth_commands(lines, spec, top_opt, psel, candidates, add_cmds, tail, workdir)
+    later = [] if pending is not None and submit is not None else None
+    secs += _both_front_ends(lines + tail, conv_lines, workdir, status, names, submit, later)
+    _write_adders(workdir, mode, spec.lut_size, n_adders, decision)
+    pre = workdir / "pre.json"
+    _check_front_ends(pre, conv, later, pending)
+    top = spec.top or _find_top(json.loads(pre.read_bytes()))
+    return pre, top, secs
+
+
+def _read_commands(spec: DesignSpec, defs: str, words: list[str]) -> list[str]:
+    """The Yosys commands that read the design: ``read_verilog`` of the source words with the macro
+    definitions ``defs``, and ``chparam`` of the Verilog parameters.
+
+    Raises:
+        FrontendError: Verilog parameters without a top module.
+    """
+    lines = [f"read_verilog -sv {defs} " + " ".join(words)]
+    if spec.chparams:
+        if not spec.top:
+            raise FrontendError("Verilog parameters need --top")
+        sets = " ".join(f"-set {k} {_vlog_value(v)}" for k, v in spec.chparams.items())
+        lines.append(f"chparam {sets} {spec.top}")
+    return lines
+
+
+def _adder_commands(lines: list[str], spec: DesignSpec, psel: str, mode: str, n_adders: int, workdir: Path,
+                    status, names: dict[str, str]) -> tuple[list[str], Decision | None, float]:
+    """The commands that send the parameter-fed adders chosen by the adder mode ``mode`` to the LUT
+    mapper (every one for ``logic``, :func:`_adder_decision`'s for ``auto``, none for ``carry``);
+    removes an earlier run's :data:`ADDERS_FILE` and adder list first. Returns (commands, the
+    ``auto`` rule's decision or None, seconds of its probe)."""
+    add_cmds, decision, secs = [], None, 0.0
     (workdir / ADDERS_FILE).unlink(missing_ok=True)
     (workdir / _ADDERS_LIST).unlink(missing_ok=True)
     selection = ""
@@ -261,16 +296,18 @@ def synthesize_pre(spec: DesignSpec, workdir: Path, status: Callable[[str], None
         add_cmds, selection = cone_commands(psel, "__dcs_adsel"), "@__dcs_adsel"
     elif n_adders and mode == "auto":
         decision, secs = _adder_decision(lines, spec, workdir, status, names)
-        probe_secs += secs
         selection = " ".join(name_pattern(n) for n in decision.logic)
     if selection:
         add_cmds += logic_commands(selection, _lib_file(ripple_map(), workdir), list_file=_ADDERS_LIST)
-    tail = ["opt_expr -mux_undef -noclkinv",
-            "delete =A:blackbox =A:whitebox"]   # library cells are read again by the continuation
-    conv = workdir / CONVENTIONAL_PRE
-    conv.unlink(missing_ok=True)
-    (workdir / "pre.json").unlink(missing_ok=True)     # no earlier run's netlist left if this one fails
-    secs = probe_secs
+    return add_cmds, decision, secs
+
+
+def _synth_commands(lines: list[str], spec: DesignSpec, top_opt: str, psel: str, candidates: bool,
+                    add_cmds: list[str], tail: list[str], workdir: Path) -> tuple[list[str], list[str] | None]:
+    """The synthesis commands up to LUT mapping after the read commands ``lines``: returns (the TLUT
+    build's commands, without ``tail``; the conventional baseline's own front end with ``tail``, or
+    None when it shares the TLUT build's). With parameter-operand multipliers (``candidates``) both
+    split at ``map_dsp``; the TLUT build's also runs the adder commands ``add_cmds``."""
     conv_lines = None                       # the conventional baseline's own front end, if it needs one
     split = lambda cmds: ([f"synth_xilinx -flatten {top_opt} -run :map_dsp"] + cmds  # noqa: E731
                           + [f"synth_xilinx -flatten {top_opt} -run map_dsp:map_luts"])
@@ -281,18 +318,26 @@ def synthesize_pre(spec: DesignSpec, workdir: Path, status: Callable[[str], None
         # the builds differ only in the LUT mapping of the same multiplier, not in its architecture.
         conv_lines = lines + split(soft_mul_commands(psel)) + tail
         mul_map = _lib_file(param_mul_map(), workdir)
-        lines += split(param_mul_commands(psel, spec.mul_chunk, map_file=mul_map) + add_cmds)
+        lines = lines + split(param_mul_commands(psel, spec.mul_chunk, map_file=mul_map) + add_cmds)
     else:
         if spec.conventional_chparams or add_cmds:
             # the conventional baseline keeps every adder a CARRY4 chain (and takes its own chparams)
             sets = " ".join(f"-set {k} {_vlog_value(v)}" for k, v in spec.conventional_chparams.items())
             conv_lines = (lines + ([f"chparam {sets} {spec.top}"] if sets else [])
                           + [f"synth_xilinx -flatten {top_opt} -run :map_luts"] + tail)
-        lines += split(add_cmds) if add_cmds else [f"synth_xilinx -flatten {top_opt} -run :map_luts"]
-    later = [] if pending is not None and submit is not None else None
-    secs += _both_front_ends(lines + tail, conv_lines, workdir, status, names, submit, later)
-    _write_adders(workdir, mode, spec.lut_size, n_adders, decision)
-    pre = workdir / "pre.json"
+        lines = lines + (split(add_cmds) if add_cmds else [f"synth_xilinx -flatten {top_opt} -run :map_luts"])
+    return lines, conv_lines
+
+
+def _check_front_ends(pre: Path, conv: Path, later: list | None, pending: list | None) -> None:
+    """:func:`_check_front_json` of the front ends' netlists once written. With a conventional front
+    end still running (``later``: its futures), only ``pre.json`` now; a callable for ``pending``
+    waits for the job, checks its netlist and returns its seconds. After a bad ``pre.json`` the
+    conventional job is waited for and its netlist removed.
+
+    Raises:
+        FrontendError: a front end's netlist carries text Yosys could not (:func:`check_json_text`).
+    """
     try:
         _check_front_json(pre if later else None, pre, conv)
     except FrontendError:
@@ -305,8 +350,6 @@ def synthesize_pre(spec: DesignSpec, workdir: Path, status: Callable[[str], None
             _check_front_json(conv, pre, conv)
             return s
         pending.append(finish)
-    top = spec.top or _find_top(json.loads(pre.read_bytes()))
-    return pre, top, secs
 
 
 def _check_front_json(only: Path | None, pre: Path, conv: Path) -> None:

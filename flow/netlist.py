@@ -308,33 +308,9 @@ def write_verilog(module: dict, name: str, init_override: dict[str, int] | None 
         ValueError: a chained cell that is not a LUT of at most 5 inputs.
     """
     init_override = init_override or {}
-    chained = {}
-    regs = cfglut_registers or {}
-    pbits = {}
-    for c, chain in enumerate(cfglut_chains or ()):
-        for j, cn in enumerate(chain):
-            if cn in regs:
-                for b, m in enumerate(regs[cn]):
-                    pbits[m] = (c, j, b, regs[cn])
-            else:
-                chained[cn] = (c, j)
-
-    def net(b) -> str:
-        if isinstance(b, int):
-            return f"n{b}"
-        return {"0": "1'b0", "1": "1'b1"}.get(b, "1'bx")
-
-    def vec(bits) -> str:
-        parts = [net(b) for b in reversed(bits)]
-        return parts[0] if len(parts) == 1 else "{" + ", ".join(parts) + "}"
-
-    used = set()
-    for c in module["cells"].values():
-        for bits in c["connections"].values():
-            used.update(b for b in bits if isinstance(b, int))
+    chained, pbits = _chain_positions(cfglut_chains, cfglut_registers or {})
+    used = _used_nets(module)
     ports = module["ports"]
-    for p in ports.values():
-        used.update(b for b in p["bits"] if isinstance(b, int))
     extra = [CFG_CLK, CFG_CE, CFG_CDI] if cfglut_chains is not None else []
     out = ["// dcsflow netlist of Xilinx 7-series primitives (simulate with Yosys xilinx/cells_sim.v)",
            f"module {_id(name)} ({', '.join([*(_id(p) for p in ports), *extra])});"]
@@ -346,6 +322,62 @@ def write_verilog(module: dict, name: str, init_override: dict[str, int] | None 
         out.append(f"  wire n{b};")
     # every chain element's CDO before any cell: an element may come before the one it reads
     out += [f"  wire dcs_cdo_{c}_{j};" for c, chain in enumerate(cfglut_chains or ()) for j in range(len(chain))]
+    out += _port_assigns(ports)
+    for cn, c in module["cells"].items():
+        if cn in chained:
+            out.append(_cfglut5(cn, c, chained[cn], cfglut_chains, _vec))
+        elif cn in pbits:
+            out.append(_pbit_ff(cn, c, pbits[cn], module["cells"], cfglut_chains, _vec))
+        else:
+            out.append(_cell_line(cn, c, bool(chained), init_override))
+    out.append("endmodule")
+    return "\n".join(out) + "\n"
+
+
+def _chain_positions(chains: list[list[str]] | None, regs: dict) -> tuple[dict, dict]:
+    """Where each chain element of :func:`write_verilog`'s ``cfglut_chains`` sits: TLUT cell name ->
+    (chain, index), and parameter-bit FDRE name -> (chain, index, member, the register's members)
+    for the elements that are registers (``regs``, ``cfglut_registers``)."""
+    chained = {}
+    pbits = {}
+    for c, chain in enumerate(chains or ()):
+        for j, cn in enumerate(chain):
+            if cn in regs:
+                for b, m in enumerate(regs[cn]):
+                    pbits[m] = (c, j, b, regs[cn])
+            else:
+                chained[cn] = (c, j)
+    return chained, pbits
+
+
+def _net(b) -> str:
+    """A Yosys JSON bit as a Verilog net: wire ``n<bit>`` or a constant (``x`` for any other string)."""
+    if isinstance(b, int):
+        return f"n{b}"
+    return {"0": "1'b0", "1": "1'b1"}.get(b, "1'bx")
+
+
+def _vec(bits) -> str:
+    """A list of Yosys JSON bits (LSB first) as a Verilog expression: one net or a concatenation."""
+    parts = [_net(b) for b in reversed(bits)]
+    return parts[0] if len(parts) == 1 else "{" + ", ".join(parts) + "}"
+
+
+def _used_nets(module: dict) -> set[int]:
+    """The net numbers a module dict's cells or ports connect to."""
+    used = set()
+    for c in module["cells"].values():
+        for bits in c["connections"].values():
+            used.update(b for b in bits if isinstance(b, int))
+    for p in module["ports"].values():
+        used.update(b for b in p["bits"] if isinstance(b, int))
+    return used
+
+
+def _port_assigns(ports: dict) -> list[str]:
+    """The ``assign`` lines joining each port bit to its net: input port -> net (constant bits of an
+    input need none), net or constant -> output port."""
+    out = []
     for pn, p in ports.items():
         w = len(p["bits"])
         for i, b in enumerate(p["bits"]):
@@ -354,27 +386,25 @@ def write_verilog(module: dict, name: str, init_override: dict[str, int] | None 
                 if isinstance(b, int):
                     out.append(f"  assign n{b} = {ref};")
             else:
-                out.append(f"  assign {ref} = {net(b)};")
-    for cn, c in module["cells"].items():
-        if cn in chained:
-            out.append(_cfglut5(cn, c, chained[cn], cfglut_chains, vec))
-            continue
-        if cn in pbits:
-            out.append(_pbit_ff(cn, c, pbits[cn], module["cells"], cfglut_chains, vec))
-            continue
-        params = dict(c.get("parameters", {}))
-        if chained and c["type"] in FF_TYPES and params.get("INIT") == "x":
-            params["INIT"] = "0"
-        if cn in init_override:
-            k = len(params.get("INIT", "0")) if isinstance(params.get("INIT"), str) else 64
-            params["INIT"] = format(init_override[cn], f"0{k}b")
-        ptxt = ""
-        if params:
-            ptxt = " #(" + ", ".join(f".{k}({_param_value(v)})" for k, v in params.items()) + ")"
-        conns = ", ".join(f".{p}({vec(bits)})" for p, bits in c["connections"].items())
-        out.append(f"  {c['type']}{ptxt} {_id(cn)} ({conns});")
-    out.append("endmodule")
-    return "\n".join(out) + "\n"
+                out.append(f"  assign {ref} = {_net(b)};")
+    return out
+
+
+def _cell_line(cn: str, c: dict, chained: bool, init_override: dict[str, int]) -> str:
+    """The instance line of an ordinary cell (:func:`write_verilog`): its parameters (INIT replaced from
+    ``init_override``; an undefined register INIT written as 0 when the netlist has CFGLUT5 chains,
+    ``chained``) and its connections."""
+    params = dict(c.get("parameters", {}))
+    if chained and c["type"] in FF_TYPES and params.get("INIT") == "x":
+        params["INIT"] = "0"
+    if cn in init_override:
+        k = len(params.get("INIT", "0")) if isinstance(params.get("INIT"), str) else 64
+        params["INIT"] = format(init_override[cn], f"0{k}b")
+    ptxt = ""
+    if params:
+        ptxt = " #(" + ", ".join(f".{k}({_param_value(v)})" for k, v in params.items()) + ")"
+    conns = ", ".join(f".{p}({_vec(bits)})" for p, bits in c["connections"].items())
+    return f"  {c['type']}{ptxt} {_id(cn)} ({conns});"
 
 
 def _chain_cdi(chains: list[list[str]], ch: int, j: int) -> str:

@@ -110,16 +110,7 @@ def load_project(path: str | Path) -> Design:
             source or test.
     """
     path = Path(path)
-    try:
-        doc = tomllib.loads(read_input_text(path, TEXT_LIMIT, "project file"))
-    except FileNotFoundError:
-        raise ProjectError(f"{path}: no such project file") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise ProjectError(f"{path}: cannot read: {getattr(e, 'strerror', None) or e}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise ProjectError(f"{path}: not valid TOML: {e}") from None
-    except RecursionError:                   # tomllib's parser recurses per level of nesting
-        raise ProjectError(f"{path}: not valid TOML: arrays or tables nested too deeply") from None
+    doc = _read_toml(path)
     _keys("", doc, _SECTIONS, path)
     if doc.get("version", PROJECT_VERSION) != PROJECT_VERSION:
         raise ProjectError(f"{path}: version {doc['version']}; this dcsflow reads version {PROJECT_VERSION}")
@@ -131,6 +122,58 @@ def load_project(path: str | Path) -> Design:
     _keys("check.", check, _CHECK_KEYS, path)
     build = doc.get("build", {})
     _keys("build.", build, _BUILD_KEYS, path)
+    settings = _build_settings(build, doc.get("cache", {}), path)
+    for k in ("name", "sources"):
+        if k not in design:
+            raise ProjectError(f"{path}: design.{k} is required")
+    name = design["name"]
+    if not _NAME.fullmatch(name):
+        raise ProjectError(f"{path}: design.name must be 1 to 64 ASCII letters, digits, '_', '-', '.' or '+', "
+                           "starting with a letter or digit (it names the build folder)")
+    base = path.resolve().parent
+    sources = tuple(_file(base, s, "source", path) for s in _strings(design["sources"], "design.sources", path))
+    if not sources:
+        raise ProjectError(f"{path}: design.sources is empty")
+    params = _strings(design.get("params", []), "design.params", path)
+    chk = _cocotb_check(check, base, path)
+    for k in ("chparams", "conventional_chparams"):
+        for pn, v in design.get(k, {}).items():
+            if not isinstance(v, (int, str)) or isinstance(v, bool):
+                raise ProjectError(f"{path}: design.{k}.{pn} must be an integer or a string")
+    return Design(name=name, top=design.get("top"), sources=sources, params=params,
+                  chparams=dict(design.get("chparams", {})),
+                  conventional_chparams=dict(design.get("conventional_chparams", {})),
+                  check=chk, description=design.get("description", ""),
+                  origin=f"project {path.resolve()}", project=path.resolve(), **settings)
+
+
+def _read_toml(path: Path) -> dict:
+    """The parsed TOML of the project file ``path``.
+
+    Raises:
+        ProjectError: missing, unreadable, not UTF-8, larger than :data:`dcsflow.fileio.TEXT_LIMIT`,
+            not valid TOML or nested too deeply.
+    """
+    try:
+        return tomllib.loads(read_input_text(path, TEXT_LIMIT, "project file"))
+    except FileNotFoundError:
+        raise ProjectError(f"{path}: no such project file") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise ProjectError(f"{path}: cannot read: {getattr(e, 'strerror', None) or e}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ProjectError(f"{path}: not valid TOML: {e}") from None
+    except RecursionError:                   # tomllib's parser recurses per level of nesting
+        raise ProjectError(f"{path}: not valid TOML: arrays or tables nested too deeply") from None
+
+
+def _build_settings(build: dict, cache: dict, path: Path) -> dict:
+    """The :class:`~dcsflow.flow.design.Design` fields from the ``[build]`` and ``[cache]`` tables:
+    ``lut_size``, ``tlut``, ``transport``, ``timeout`` (seconds), ``max_memory`` (bytes) and
+    ``cache_max_gb`` (None when not given).
+
+    Raises:
+        ProjectError: an unknown ``[cache]`` key or a value out of range.
+    """
     lut_size = build.get("lut_size")
     if lut_size is not None and lut_size not in LUT_SIZES:
         raise ProjectError(f"{path}: build.lut_size must be one of {', '.join(map(str, LUT_SIZES))}, got {lut_size}")
@@ -140,7 +183,6 @@ def load_project(path: str | Path) -> Design:
     transport = build.get("transport")
     if transport is not None and transport not in TRANSPORTS:
         raise ProjectError(f"{path}: build.transport must be one of {', '.join(TRANSPORTS)}, got {transport!r}")
-    cache = doc.get("cache", {})
     _keys("cache.", cache, _CACHE_KEYS, path)
     max_gb = cache.get("max_gb")
     if max_gb is not None and not 0 < max_gb <= 1e6:
@@ -157,38 +199,26 @@ def load_project(path: str | Path) -> Design:
             max_memory = check_memory_limit(max_memory, f"{path}: build.max_memory")
         except MemoryLimitError as e:
             raise ProjectError(str(e)) from None
-    for k in ("name", "sources"):
-        if k not in design:
-            raise ProjectError(f"{path}: design.{k} is required")
-    name = design["name"]
-    if not _NAME.fullmatch(name):
-        raise ProjectError(f"{path}: design.name must be 1 to 64 ASCII letters, digits, '_', '-', '.' or '+', "
-                           "starting with a letter or digit (it names the build folder)")
-    base = path.resolve().parent
-    sources = tuple(_file(base, s, "source", path) for s in _strings(design["sources"], "design.sources", path))
-    if not sources:
-        raise ProjectError(f"{path}: design.sources is empty")
-    params = _strings(design.get("params", []), "design.params", path)
+    return {"lut_size": lut_size, "tlut": tlut, "transport": transport, "timeout": timeout,
+            "max_memory": max_memory, "cache_max_gb": None if max_gb is None else float(max_gb)}
+
+
+def _cocotb_check(check: dict, base: Path, path: Path):
+    """The design's check from the ``[check]`` table: the cocotb test (relative to ``base``) with its
+    default number of keys, or None when the table names no test.
+
+    Raises:
+        ProjectError: ``check.keys`` out of range or without ``check.cocotb``; the test file missing.
+    """
     if "keys" in check:
         try:
             check_keys(check["keys"], "check.keys")
         except CheckError as e:
             raise ProjectError(f"{path}: {e}") from None
-    chk = None
     if "cocotb" in check:
         from .cocotb_check import cocotb_check
 
-        chk = cocotb_check(_file(base, check["cocotb"], "cocotb test", path), default_keys=check.get("keys"))
-    elif "keys" in check:
+        return cocotb_check(_file(base, check["cocotb"], "cocotb test", path), default_keys=check.get("keys"))
+    if "keys" in check:
         raise ProjectError(f"{path}: check.keys needs check.cocotb")
-    for k in ("chparams", "conventional_chparams"):
-        for pn, v in design.get(k, {}).items():
-            if not isinstance(v, (int, str)) or isinstance(v, bool):
-                raise ProjectError(f"{path}: design.{k}.{pn} must be an integer or a string")
-    return Design(name=name, top=design.get("top"), sources=sources, params=params,
-                  chparams=dict(design.get("chparams", {})),
-                  conventional_chparams=dict(design.get("conventional_chparams", {})),
-                  check=chk, description=design.get("description", ""),
-                  origin=f"project {path.resolve()}", project=path.resolve(), lut_size=lut_size,
-                  timeout=timeout, tlut=tlut, transport=transport, max_memory=max_memory,
-                  cache_max_gb=None if max_gb is None else float(max_gb))
+    return None

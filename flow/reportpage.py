@@ -429,7 +429,6 @@ def page_context(inputs: PageInputs, images: dict, missing: dict) -> dict:
 
     r, m = inputs.report, inputs.manifest
     be = r.get("backend") or {}
-    tl_slices = (be.get("tlut") or {}).get("slices")
     ctx: dict = {
         "title": f"{r['design']} ({r['top']}) on {r['device']}", "design": r["design"], "top": r["top"],
         "device": r["device"], "idcode": be.get("idcode") or "", "design_hash": m.get("design_hash") or "",
@@ -443,57 +442,84 @@ def page_context(inputs: PageInputs, images: dict, missing: dict) -> dict:
     sv = r.get("savings")
     chosen = (sv or {}).get("baseline") or (r.get("conventional") or {}).get("baseline")
     ctx["chosen"] = chosen
-    if bl:
-        rows = []
-        for name, d in bl.items():
-            saved = None if tl_slices is None or d.get("slices") is None else d["slices"] - tl_slices
-            pct = None if saved is None or not d.get("slices") else 100.0 * saved / d["slices"]
-            rows.append({"name": name, "how": d.get("how") or "", "chosen": bool(d.get("chosen")) or name == chosen,
-                         "eligible": d.get("eligible"),
-                         "cells": [_fmt(d.get(k)) for k, _ in BASELINE_COLUMNS],
-                         "seconds": _fmt(d.get("seconds")), "saved": _fmt(saved),
-                         "saved_pct": "–" if pct is None else f"{pct:.1f} %"})
-        t, bt = r["tlut"], be.get("tlut") or {}
-        tl_row = {"luts": t["luts"], "ffs": t["ffs"], "carry4": t["carry4"], "muxf7": t["muxf7"], "muxf8": t["muxf8"],
-                  "depth": t["depth"], "slices": bt.get("slices"), "slicem": bt.get("slicem"),
-                  "lut_sites": bt.get("lut_sites")}
-        ctx["baselines"] = rows
-        ctx["tlut_row"] = [_fmt(tl_row.get(k)) for k, _ in BASELINE_COLUMNS]
-        ctx["tluts"] = t.get("tluts")
-    else:
-        ctx["baselines"] = None
+    ctx.update(_baseline_context(r, bl, chosen) if bl else {"baselines": None})
     ctx["baseline_columns"] = [h for _, h in BASELINE_COLUMNS]
-    if sv:
-        brows = [{"cause": x["cause"], "label": x.get("label") or CAUSES.get(x["cause"], x["cause"]),
-                  "luts": _fmt(x["luts"]), "ffs": _fmt(x["ffs"]), "how": x.get("how") or ""}
-                 for x in sv.get("breakdown", [])]
-        ctx["savings"] = {"baseline": sv.get("baseline") or chosen or "", "slices": _fmt(sv["slices"]),
-                          "slices_percent": f"{sv['slices_percent']:.1f} %", "luts": _fmt(sv["luts"]),
-                          "ffs": _fmt(sv["ffs"]), "breakdown": brows,
-                          "unexplained_luts": _fmt(sv.get("unexplained_luts")),
-                          "sum_luts": _fmt(sum(x["luts"] for x in sv.get("breakdown", []))
-                                           + (sv.get("unexplained_luts") or 0)),
-                          "sum_ffs": _fmt(sum(x["ffs"] for x in sv.get("breakdown", [])))}
-    else:
-        ctx["savings"] = None
+    ctx["savings"] = _savings_context(sv, chosen) if sv else None
     ctx["comparison"] = comparison_rows(r)
     ctx["verdict"] = _verdict_line(r)
     # frames, ICAP words and rekey time
     rk = be.get("rekey")
     if rk:
-        ctx["rekey"] = {"tluts": _fmt(rk["tluts"]), "frames": _fmt(rk["frames_per_rekey"]),
-                        "frames_bound": _fmt(rk["frames_lower_bound"]), "words": _fmt(rk["icap_words_batched"]),
-                        **_word_split(rk),
-                        "words_rmw": _fmt(rk["icap_words_per_tlut_rmw"]),
-                        "rmw_per_tlut": _fmt(rk.get("rmw_words_per_tlut")),
-                        "ratio": _fmt(rk.get("ratio_rmw_to_batched")),
-                        "frame_sets": be.get("tlut_frame_sets") or []}
-        ctx["split"] = [{**s, "transport_us": _fmt(s["transport_us"], 2), "compute_us": _fmt(s["compute_us"], 2),
-                         "total_us": _fmt(s["total_us"], 2)} for s in rekey_split(rk, inputs.firmware, r["device"])]
+        ctx["rekey"], ctx["split"] = _rekey_context(rk, be, inputs.firmware, r["device"])
     else:
         ctx["rekey"], ctx["split"] = None, None
     cf = r.get("cfglut")
-    ctx["cfglut"] = None if not cf else {
+    ctx["cfglut"] = None if not cf else _cfglut_context(cf)
+    fw = inputs.firmware
+    ctx["firmware"] = None if not fw else _firmware_context(fw)
+    ctx["firmware_note"] = inputs.firmware_note
+    ctx["cpu_mhz"] = mhz(A9_HZ)
+    return ctx
+
+
+def _baseline_context(r: dict, bl: dict, chosen: str | None) -> dict:
+    """The page's baseline table for report ``r`` whose ``baselines`` are ``bl``: ``baselines`` (a row
+    per candidate with its figures and the slices the TLUT build saves against it), ``tlut_row`` (the
+    TLUT build's figures in the same columns, :data:`BASELINE_COLUMNS`) and ``tluts``."""
+    be = r.get("backend") or {}
+    tl_slices = (be.get("tlut") or {}).get("slices")
+    rows = []
+    for name, d in bl.items():
+        saved = None if tl_slices is None or d.get("slices") is None else d["slices"] - tl_slices
+        pct = None if saved is None or not d.get("slices") else 100.0 * saved / d["slices"]
+        rows.append({"name": name, "how": d.get("how") or "", "chosen": bool(d.get("chosen")) or name == chosen,
+                     "eligible": d.get("eligible"),
+                     "cells": [_fmt(d.get(k)) for k, _ in BASELINE_COLUMNS],
+                     "seconds": _fmt(d.get("seconds")), "saved": _fmt(saved),
+                     "saved_pct": "–" if pct is None else f"{pct:.1f} %"})
+    t, bt = r["tlut"], be.get("tlut") or {}
+    tl_row = {"luts": t["luts"], "ffs": t["ffs"], "carry4": t["carry4"], "muxf7": t["muxf7"], "muxf8": t["muxf8"],
+              "depth": t["depth"], "slices": bt.get("slices"), "slicem": bt.get("slicem"),
+              "lut_sites": bt.get("lut_sites")}
+    return {"baselines": rows, "tlut_row": [_fmt(tl_row.get(k)) for k, _ in BASELINE_COLUMNS],
+            "tluts": t.get("tluts")}
+
+
+def _savings_context(sv: dict, chosen: str | None) -> dict:
+    """The page's savings block from report.json ``savings``: slices, LUTs and FFs saved against the
+    chosen baseline, and the breakdown by cause with its sums."""
+    brows = [{"cause": x["cause"], "label": x.get("label") or CAUSES.get(x["cause"], x["cause"]),
+              "luts": _fmt(x["luts"]), "ffs": _fmt(x["ffs"]), "how": x.get("how") or ""}
+             for x in sv.get("breakdown", [])]
+    return {"baseline": sv.get("baseline") or chosen or "", "slices": _fmt(sv["slices"]),
+            "slices_percent": f"{sv['slices_percent']:.1f} %", "luts": _fmt(sv["luts"]),
+            "ffs": _fmt(sv["ffs"]), "breakdown": brows,
+            "unexplained_luts": _fmt(sv.get("unexplained_luts")),
+            "sum_luts": _fmt(sum(x["luts"] for x in sv.get("breakdown", []))
+                             + (sv.get("unexplained_luts") or 0)),
+            "sum_ffs": _fmt(sum(x["ffs"] for x in sv.get("breakdown", [])))}
+
+
+def _rekey_context(rk: dict, be: dict, firmware: dict | None, device: str) -> tuple[dict, list]:
+    """The page's rekey block from the back end's ``rekey`` (frames, ICAP words batched and
+    read-modify-write, the TLUTs' frame sets) and the rows of the rekey time split
+    (:func:`rekey_split`, microseconds as text)."""
+    rekey = {"tluts": _fmt(rk["tluts"]), "frames": _fmt(rk["frames_per_rekey"]),
+             "frames_bound": _fmt(rk["frames_lower_bound"]), "words": _fmt(rk["icap_words_batched"]),
+             **_word_split(rk),
+             "words_rmw": _fmt(rk["icap_words_per_tlut_rmw"]),
+             "rmw_per_tlut": _fmt(rk.get("rmw_words_per_tlut")),
+             "ratio": _fmt(rk.get("ratio_rmw_to_batched")),
+             "frame_sets": be.get("tlut_frame_sets") or []}
+    split = [{**s, "transport_us": _fmt(s["transport_us"], 2), "compute_us": _fmt(s["compute_us"], 2),
+              "total_us": _fmt(s["total_us"], 2)} for s in rekey_split(rk, firmware, device)]
+    return rekey, split
+
+
+def _cfglut_context(cf: dict) -> dict:
+    """The page's CFGLUT5 block from report.json ``cfglut``: chains, parameter bits, chain words and
+    shift time, and the parameter generator's cost when the loader computes the words."""
+    return {
         "cfglut5": _fmt(cf["cfglut5"]), "chains": _fmt(cf["chains"]), "chain_luts": _fmt(cf["chain_luts"]),
         "param_bits": _fmt(cf.get("param_bits", 0)), "registers": _fmt(cf.get("registers", 0)),
         "param_bit_luts": _fmt(cf.get("param_bit_luts")),
@@ -502,14 +528,15 @@ def page_context(inputs: PageInputs, images: dict, missing: dict) -> dict:
         "param_in_loader": None if not cf.get("param_in_loader") else {
             "words": _fmt(cf["param_in_loader"]["param_words"]), "luts": _fmt(cf["param_in_loader"]["luts"]),
             "ffs": _fmt(cf["param_in_loader"].get("ffs"))}}
-    fw = inputs.firmware
-    ctx["firmware"] = None if not fw else {
+
+
+def _firmware_context(fw: dict) -> dict:
+    """The page's firmware block from the build's firmware figures: SCG and PPC instruction counts,
+    keys, code style, where they were measured, and the modelled Cortex-A9 time (:func:`a9_us`)."""
+    return {
         "instructions": _fmt(fw["scg_instructions"]), "ppc_instructions": _fmt(fw.get("ppc_instructions")),
         "keys": fw["keys"], "style": fw.get("code_style") or "", "measured_with": fw.get("measured_with") or "",
         "date": fw.get("date") or "", "us": _fmt(a9_us(fw["scg_instructions"]), 2)}
-    ctx["firmware_note"] = inputs.firmware_note
-    ctx["cpu_mhz"] = mhz(A9_HZ)
-    return ctx
 
 
 def _word_split(rk: dict) -> dict:

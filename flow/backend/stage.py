@@ -200,10 +200,7 @@ def run_backend(out: Path, *, top: str, design_hash: str, ppc_path: Path, params
     board_obj = be.load_board(board)
     if tlut not in be.tlut_kinds:
         raise BackendError(f"--tlut {tlut}: back end {be.name} cannot place it (it places {', '.join(be.tlut_kinds)})")
-    if not ppc_path.exists():
-        raise BackendError(f"{ppc_path} missing: run the 'tmap' stage first (--from tmap)")
-    ppc = Ppc.load(ppc_path)
-    ppc_zero = ppc.evaluate({p: 0 for p in ppc.ports}) if ppc.inputs else ppc.evaluate({})
+    ppc, ppc_zero = _load_ppc(ppc_path)
     summary = {"backend": be.name, "device": dev.name, "idcode": f"0x{dev.idcode:08X}", "design_hash": design_hash,
                "seed": seed, "tlut_pairs": tlut_pairs}
     ctx = _Run(out, top, design_hash, dev, be, seed, tlut_pairs, jobs, step, lut_size, tlut, depth_limit)
@@ -215,11 +212,7 @@ def run_backend(out: Path, *, top: str, design_hash: str, ppc_path: Path, params
     chosen, cands, files = _choose_conventional(ctx, baselines, packed or {})
     tl_module, tl_impl, tl_namer = _finish_tlut(ctx, f_tpack, f_tplace, ppc_zero)
     files += _write_implementation(out / "tlut", "tlut", tl_impl, tl_module, dev, design_hash, top, tl_namer, step)
-    summary["tlut"] = _utilization(tl_impl)
-    if tlut == "cfglut5":
-        from .place import device_slicems
-
-        summary["tlut"]["device_slicem"] = device_slicems(dev)
+    summary["tlut"] = _tlut_utilization(tl_impl, dev, tlut)
     cutil, more = _finish_conventional(ctx, chosen, cands)
     files += more
     summary["conventional"] = {**cutil, "baseline": chosen}
@@ -234,13 +227,44 @@ def run_backend(out: Path, *, top: str, design_hash: str, ppc_path: Path, params
         summary["board"] = board
     if transport != "hwicap":
         summary["transport"] = transport
+    _add_savings(summary, tl_impl, dev, tlut)
+    return BackendOutcome(summary, files)
+
+
+def _load_ppc(ppc_path: Path) -> tuple:
+    """The TLUT build's PPC (:class:`dcsflow.scg.ppc.Ppc`) and its outputs with every parameter 0.
+
+    Raises:
+        BackendError: ``ppc_path`` missing.
+    """
+    if not ppc_path.exists():
+        raise BackendError(f"{ppc_path} missing: run the 'tmap' stage first (--from tmap)")
+    ppc = Ppc.load(ppc_path)
+    ppc_zero = ppc.evaluate({p: 0 for p in ppc.ports}) if ppc.inputs else ppc.evaluate({})
+    return ppc, ppc_zero
+
+
+def _tlut_utilization(tl_impl, dev, tlut: str) -> dict:
+    """The TLUT implementation's utilization for the back end's summary; a ``cfglut5`` build's also
+    gives the device's SLICEM count (``device_slicem``)."""
+    util = _utilization(tl_impl)
+    if tlut == "cfglut5":
+        from .place import device_slicems
+
+        util["device_slicem"] = device_slicems(dev)
+    return util
+
+
+def _add_savings(summary: dict, tl_impl, dev, tlut: str) -> None:
+    """Add to the back end's summary the slices the TLUT implementation saves against the chosen
+    conventional one (count and percent), the modelled frame rekey (frames builds only: a
+    ``cfglut5`` build rekeys through its loader) and the TLUTs' frame sets."""
     t, c = summary["tlut"], summary["conventional"]
     summary["slices_saved"] = c["slices"] - t["slices"]
     summary["slices_saved_percent"] = round(100.0 * (c["slices"] - t["slices"]) / max(1, c["slices"]), 2)
     if tlut != "cfglut5":   # a cfglut5 build rekeys through its loader, not the frames (report.json cfglut)
-        summary["rekey"] = rekey_model(t["tluts"], conf.tlut_fars, dev)
+        summary["rekey"] = rekey_model(t["tluts"], tl_impl.configuration.tlut_fars, dev)
     summary["tlut_frame_sets"] = tl_impl.placement.tlut_frame_sets
-    return BackendOutcome(summary, files)
 
 
 #: the TLUT build's finished netlist in the build folder

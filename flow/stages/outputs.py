@@ -102,6 +102,37 @@ def _load(path, stage: str) -> dict:
     return load_json_file(path, NETLIST_LIMIT)
 
 
+def _write_cfglut(ctx: Context, front: FrontendResult, module: dict, ppc, entries: dict[str, list[int]],
+                  tstats) -> tuple[tuple, dict]:
+    """Write a ``cfglut5`` build's CFGLUT5 chains, netlist and loader (and, with the parameter generator
+    in the loader, its Verilog, whose LUT cost Yosys measures); returns the files written (names in
+    the build folder) and the report's CFGLUT5 summary.
+
+    Raises:
+        BuildError: the CFGLUT5 outputs cannot be made, or the tmap stage's netlist is missing.
+    """
+    from .. import cfglut
+
+    out, top = ctx.out, front.top
+    pil = ctx.options.param_in_loader
+    try:
+        layout = cfglut.write_outputs(out, module, top, ctx.design_hash, ctx.options.chain_luts,
+                                      ctx.design.handshake,
+                                      (ppc, entries, dict(front.params)) if pil else None)
+    except cfglut.CfglutBuildError as e:
+        raise BuildError(str(e)) from None
+    cfglut_summary = cfglut.summary(layout, tstats.luts,
+                                    cfglut.param_bit_luts(_load(out / "tmap" / "netlist.json", "tmap")))
+    cfglut_files = cfglut.OUTPUT_FILES
+    if pil:
+        ctx.step("CFGLUT5: parameter generator's LUT cost (synth_xilinx)")
+        cfglut_summary["param_in_loader"] = {
+            "param_words": len(cfglut.param_words({p: 0 for p in front.params}, dict(front.params))),
+            **cfglut.generator_cost(out / cfglut.PARAM_FILE, out / "cfglut" / "work")}
+        cfglut_files = (*cfglut_files, cfglut.PARAM_FILE)
+    return cfglut_files, cfglut_summary
+
+
 def run(ctx: Context, front: FrontendResult, mapped: MapResult, verified: VerifyResult,
         backend: BackendResult) -> dict:
     """Run the stage (module docstring); returns the report (report.json's content).
@@ -144,24 +175,7 @@ def run(ctx: Context, front: FrontendResult, mapped: MapResult, verified: Verify
     cfglut_files: tuple = ()
     cfglut_summary = None
     if ctx.options.tlut == "cfglut5":
-        from .. import cfglut
-
-        pil = ctx.options.param_in_loader
-        try:
-            layout = cfglut.write_outputs(out, module, top, ctx.design_hash, ctx.options.chain_luts,
-                                          ctx.design.handshake,
-                                          (ppc, entries, dict(front.params)) if pil else None)
-        except cfglut.CfglutBuildError as e:
-            raise BuildError(str(e)) from None
-        cfglut_summary = cfglut.summary(layout, tstats.luts,
-                                        cfglut.param_bit_luts(_load(out / "tmap" / "netlist.json", "tmap")))
-        cfglut_files = cfglut.OUTPUT_FILES
-        if pil:
-            ctx.step("CFGLUT5: parameter generator's LUT cost (synth_xilinx)")
-            cfglut_summary["param_in_loader"] = {
-                "param_words": len(cfglut.param_words({p: 0 for p in front.params}, dict(front.params))),
-                **cfglut.generator_cost(out / cfglut.PARAM_FILE, out / "cfglut" / "work")}
-            cfglut_files = (*cfglut_files, cfglut.PARAM_FILE)
+        cfglut_files, cfglut_summary = _write_cfglut(ctx, front, module, ppc, entries, tstats)
     report = build_report(ctx, front, mapped, verified, backend, tstats, nl.stats(conv["modules"][top]),
                           ppc, {n: nl.stats(m) for n, m in cand.items()}, cfglut_summary)
     write_text_atomic(out / "report.json", json.dumps(report, indent=1) + "\n")
