@@ -58,10 +58,4 @@ static void model_wr(void *ctx, uint32_t off, uint32_t v) {
     }
 }
 
-hal_bus cfglut_model_bus(cfglut_model *m) {
-    hal_bus b;
-    b.rd = model_rd;
-    b.wr = model_wr;
-    b.ctx = m;
-    return b;
-}
+hal_bus cfglut_model_bus(cfglut_model *m) { return hal_bus_of(model_rd, model_wr, m); }

@@ -8,13 +8,7 @@ static void mmio_wr(void *ctx, uint32_t off, uint32_t v) {
     *(volatile uint32_t *)((uintptr_t)ctx + off) = v;
 }
 
-hal_bus hal_mmio_bus(uintptr_t base) {
-    hal_bus b;
-    b.rd = mmio_rd;
-    b.wr = mmio_wr;
-    b.ctx = (void *)base;
-    return b;
-}
+hal_bus hal_mmio_bus(uintptr_t base) { return hal_bus_of(mmio_rd, mmio_wr, (void *)base); }
 
 #if defined(__arm__)
 void hal_cycles_init(void) {

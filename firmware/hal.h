@@ -17,6 +17,15 @@ typedef struct hal_bus {
 
 static inline uint32_t hal_rd(const hal_bus *b, uint32_t off) { return b->rd(b->ctx, off); }
 static inline void hal_wr(const hal_bus *b, uint32_t off, uint32_t v) { b->wr(b->ctx, off, v); }
+/* A bus of the given read and write functions on ctx (a base address or a model instance). */
+static inline hal_bus hal_bus_of(uint32_t (*rd)(void *, uint32_t), void (*wr)(void *, uint32_t, uint32_t),
+                                 void *ctx) {
+    hal_bus b;
+    b.rd = rd;
+    b.wr = wr;
+    b.ctx = ctx;
+    return b;
+}
 
 /* Memory-mapped bus at a physical base address (board). */
 hal_bus hal_mmio_bus(uintptr_t base);

@@ -539,14 +539,6 @@ static void bus_wr(void *c, uint32_t off, uint32_t v) { hwm_write((hwicap_model 
 static uint32_t dc_rd(void *c, uint32_t off) { return off == 0 ? ((hwicap_model *)c)->devcfg_ctrl : 0; }
 static void dc_wr(void *c, uint32_t off, uint32_t v) { if (off == 0) ((hwicap_model *)c)->devcfg_ctrl = v; }
 
-hal_bus hwm_bus(hwicap_model *h) {
-    hal_bus b;
-    b.rd = bus_rd; b.wr = bus_wr; b.ctx = h;
-    return b;
-}
+hal_bus hwm_bus(hwicap_model *h) { return hal_bus_of(bus_rd, bus_wr, h); }
 
-hal_bus hwm_devcfg_bus(hwicap_model *h) {
-    hal_bus b;
-    b.rd = dc_rd; b.wr = dc_wr; b.ctx = h;
-    return b;
-}
+hal_bus hwm_devcfg_bus(hwicap_model *h) { return hal_bus_of(dc_rd, dc_wr, h); }

@@ -127,10 +127,4 @@ void idm_write(icapdma_model *m, uint32_t off, uint32_t v) {
 static uint32_t bus_rd(void *ctx, uint32_t off) { return idm_read((icapdma_model *)ctx, off); }
 static void bus_wr(void *ctx, uint32_t off, uint32_t v) { idm_write((icapdma_model *)ctx, off, v); }
 
-hal_bus idm_bus(icapdma_model *m) {
-    hal_bus b;
-    b.rd = bus_rd;
-    b.wr = bus_wr;
-    b.ctx = m;
-    return b;
-}
+hal_bus idm_bus(icapdma_model *m) { return hal_bus_of(bus_rd, bus_wr, m); }
