@@ -414,7 +414,7 @@ def _unlink_quietly(tmp: str) -> None:
 
 @contextmanager
 def atomic_open(path: str | os.PathLike, mode: str = "w", private: bool = False,
-                inputs: Iterable[str | os.PathLike] = ()) -> Iterator[IO]:
+                inputs: Iterable[str | os.PathLike] = (), commit: bool = False) -> Iterator[IO]:
     """Open a temporary file beside ``path``; on normal exit rename it to ``path``, on error (or an
     interrupt) delete it.
 
@@ -423,6 +423,9 @@ def atomic_open(path: str | os.PathLike, mode: str = "w", private: bool = False,
         mode: ``"w"`` (text, UTF-8; surrogate escapes as their original bytes) or ``"wb"``.
         private: create the file with owner-only permissions (0600), for key-dependent outputs.
         inputs: files the command reads: ``path`` may not be one of them.
+        commit: the file is the command's result (:func:`dcsflow.interrupts.committed`, said just
+            before the rename): a signal either comes before it (the command is interrupted, the
+            destination left as it was) or is ignored (the command finishes, the file in place).
     Raises:
         OutputError: the destination is refused, or creating, writing or renaming the file failed
             (the message names ``path`` and the reason; nothing is left behind, not even a folder
@@ -446,7 +449,17 @@ def atomic_open(path: str | os.PathLike, mode: str = "w", private: bool = False,
             raise
         with f:
             yield f
-        os.replace(tmp, dest)
+        if commit:
+            from . import interrupts
+
+            interrupts.committed()
+            try:
+                os.replace(tmp, dest)
+            except BaseException:
+                interrupts.committed(False)
+                raise
+        else:
+            os.replace(tmp, dest)
     except OSError as e:
         _unlink_quietly(tmp)
         _remove_made(made)
@@ -467,9 +480,9 @@ def write_text_atomic(path: str | os.PathLike, text: str, private: bool = False,
 
 
 def write_bytes_atomic(path: str | os.PathLike, data: bytes, private: bool = False,
-                       inputs: Iterable[str | os.PathLike] = ()) -> None:
+                       inputs: Iterable[str | os.PathLike] = (), commit: bool = False) -> None:
     """Write ``data`` to ``path`` atomically (see :func:`atomic_open`). Raises OutputError."""
-    with atomic_open(path, "wb", private=private, inputs=inputs) as f:
+    with atomic_open(path, "wb", private=private, inputs=inputs, commit=commit) as f:
         f.write(data)
 
 

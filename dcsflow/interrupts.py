@@ -18,6 +18,9 @@ the handlers of this module, before any import of the command's own modules. Fro
   system, a ``__del__``: Python would print "Exception ignored in ..." and go on) is not printed: the
   signal is sent to the main thread again from another thread, to reach the code that runs next
   (``sys.unraisablehook``);
+- once the command's result is in place (:func:`committed`: its output renamed over the
+  destination), a signal no longer ends it: the command finishes with its own status and no line,
+  and the whole output stays (an exit status 130 beside a finished output would say it failed);
 - after :func:`run_main` returned in a program (``program=True``: the handlers stay installed), a
   signal during the interpreter's own shutdown prints the line and exits at once with its status.
 
@@ -44,7 +47,7 @@ import threading
 import time
 from typing import Callable
 
-__all__ = ["Interrupted", "Terminated", "REPEAT_SECONDS", "run_main", "received", "exit_status", "word"]
+__all__ = ["Interrupted", "Terminated", "REPEAT_SECONDS", "run_main", "committed", "received", "exit_status", "word"]
 
 #: a second signal within this many seconds of the first does not interrupt the cleanup it started
 REPEAT_SECONDS = 3.0
@@ -79,11 +82,12 @@ class _State:
         self.hook = None               # the unraisable hook replaced (None: none replaced)
         self.in_hook = False           # the unraisable hook runs: the handler only records
         self.resend = False            # an interruption was swallowed: send the signal until one is raised
+        self.committed = False         # the command's result is in place: signals are ignored
 
     def reset(self, active: bool) -> None:
         """A new command (``active``) or none."""
         self.active, self.phase, self.first, self.raised_at, self.replaced = active, _RUNNING, None, None, {}
-        self.hook, self.in_hook, self.resend = None, False, False
+        self.hook, self.in_hook, self.resend, self.committed = None, False, False, False
 
 
 _STATE = _State()
@@ -104,6 +108,21 @@ def received() -> int | None:
     return _STATE.first if _STATE.active else None
 
 
+def committed(on: bool = True) -> None:
+    """Say that the active command's result is in place (its last output renamed over the
+    destination; module docstring): from here a SIGINT or SIGTERM is ignored and the command ends
+    with its own status. Called just before that rename (:func:`dcsflow.fileio.atomic_open` with
+    ``commit``; ``committed(False)`` when the rename failed), so that no signal can be taken between
+    the two, or by a command line's own code once its work is done; never by a function other
+    commands call on their way (their later work would no longer be interruptible). Does nothing
+    when no :func:`run_main` is active, or once a signal was received (that one decides)."""
+    st = _STATE
+    if not on:
+        st.committed = False
+    elif st.active and st.first is None:
+        st.committed = True
+
+
 def _say(signum: int) -> None:
     """The command's last line, written straight to file descriptor 2 (no Python buffer that a
     signal could find half-flushed)."""
@@ -119,6 +138,8 @@ def _say(signum: int) -> None:
 
 def _handler(signum, frame):
     st = _STATE
+    if st.committed:                       # the result is in place: the command ends as it is
+        return
     if st.first is None:
         st.first = signum
     if st.phase == _FINISHED:              # the command ended; the interpreter is shutting down

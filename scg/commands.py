@@ -107,10 +107,15 @@ def run_rekey(a: argparse.Namespace, open_build=None) -> int:
         BuildFolderError, ParamValueError, RekeyError (one-line user errors), or what ``open_build``
         raises.
     """
+    from dcsflow import interrupts
+
     from .rekey import rekey
 
     build, assignment = (open_build or _open_build)(a.build, a.params)
     res = rekey(build, assignment, a.target, verify=a.verify)
+    # the frames are written or loaded (a file target committed itself at its rename): a signal now
+    # changes nothing
+    interrupts.committed()
     print(rekey_report(res, as_json=a.as_json, frames_hash=a.frames_hash, verify=a.verify))
     return 0
 

@@ -23,7 +23,7 @@ numbers as the firmware's ``SCG_ERR_*``).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from dcsflow.fileio import OutputError, check_output_file, write_bytes_atomic
@@ -494,14 +494,16 @@ def _write_file(build, t: Target, p, h: str, t0: float) -> RekeyResult:
     if t.path.suffix == ".bit":
         data = to_bit(data, design=f"dcsflow;hash={build.design_hash[:16]};{'full' if full else 'partial'}",
                       part=header_part(build.device))
+    res = RekeyResult(t.text, len(build.fars), len(build.runs), rekey_icap_words(build.runs, build.idcode), 0, 0,
+                      0.0, h, False,
+                      {"frame_words": frame_words(build.runs), "bitstream_words": len(words), "file": str(t.path),
+                       "bytes": len(data), "bitstream": "full" if full else "partial"})
     try:
-        write_bytes_atomic(t.path, data, private=True, inputs=build.input_files())
+        # the file is the command's result: written last, and a signal once it is in place changes nothing
+        write_bytes_atomic(t.path, data, private=True, inputs=build.input_files(), commit=True)
     except OSError as e:
         raise RekeyError(f"{t.kind} target {t.path}: cannot write ({e.strerror or e})", "write") from None
-    return RekeyResult(t.text, len(build.fars), len(build.runs), rekey_icap_words(build.runs, build.idcode), 0, 0,
-                       time.perf_counter() - t0, h, False,
-                       {"frame_words": frame_words(build.runs), "bitstream_words": len(words), "file": str(t.path),
-                        "bytes": len(data), "bitstream": "full" if full else "partial"})
+    return replace(res, seconds=time.perf_counter() - t0)
 
 
 def _load_fpga_manager(build, t: Target, p, h: str, t0: float, fpga_manager=None) -> RekeyResult:

@@ -10,7 +10,7 @@ that had just finished) exit 0; no process of its session may be left running, a
 file or finished-looking output may be left:
 
 - ``dcsflow build`` of tests/data/flow/keyxor.v with ``-j 2`` up to the front end (imports, folder
-  record, worker processes, Yosys);
+  record, worker processes, Yosys; ``--no-cache``, so that Yosys runs and is interrupted);
 - ``python -m dcsflow.scg rekey`` of the synthetic build to a bitstream file (the output is written
   whole or not at all).
 """
@@ -70,7 +70,7 @@ def _all_at_once(make_argv, sig) -> list:
 @pytest.mark.parametrize("sig", SIGNALS)
 def test_dcsflow_build_at_any_moment(tmp_path, sig):
     runs = _all_at_once(lambda i, r: [*_dcsflow(), "build", str(DATA / "keyxor.v"), "--out", str(tmp_path / f"b{i}-{r}"),
-                                      "-j", "2", "--to", "frontend", "--quiet"], sig)
+                                      "-j", "2", "--to", "frontend", "--quiet", "--no-cache"], sig)
     problems = [f"{POINTS[i]} s: {p}" for i, o in runs for p in o.problems(sig, finished_ok=False)]
     rounds: dict = {}
     for i, o in runs:
@@ -137,3 +137,32 @@ def test_a_signal_inside_a_finalizer_still_ends_the_command_in_one_line():
     r = subprocess.run([sys.executable, "-c", _IN_A_FINALIZER], capture_output=True, text=True, timeout=60)
     assert r.returncode == 143 and r.stderr == "terminated\n", (r.returncode, r.stderr)
     assert time.monotonic() - t0 < 15, "the interruption waited for the 30 s sleep"     # it reached the sleep
+
+
+_AFTER_COMMIT = """
+import os, signal, sys, time
+from dcsflow import interrupts
+
+def body():
+    interrupts.committed()                   # the output is in place
+    os.kill(os.getpid(), signal.SIGTERM)
+    time.sleep(0.5)                          # the handler ran: it did not end the command
+    print("summary")
+    return 0
+
+status = interrupts.run_main(body, program=True)
+os.kill(os.getpid(), signal.SIGINT)          # during the program's own end, too
+sys.exit(status)
+"""
+
+_BEFORE_COMMIT = _AFTER_COMMIT.replace("    interrupts.committed()                   # the output is in place\n", "")
+
+
+def test_a_signal_after_the_output_is_committed_changes_nothing():
+    """Once the command said its result is in place (interrupts.committed: a rekey's file renamed, a
+    build's records written), a signal no longer turns it into 130/143 with "interrupted": the
+    whole output stays and the status is the command's own; before that, the same signal ends it."""
+    r = subprocess.run([sys.executable, "-c", _AFTER_COMMIT], capture_output=True, text=True, timeout=60)
+    assert (r.returncode, r.stdout, r.stderr) == (0, "summary\n", "")
+    r = subprocess.run([sys.executable, "-c", _BEFORE_COMMIT], capture_output=True, text=True, timeout=60)
+    assert (r.returncode, r.stdout, r.stderr.splitlines()[0]) == (143, "", "terminated")
