@@ -13,6 +13,8 @@ from ..backend import BackendError
 from ..backend.vivado import board_names, load_board
 from ..baselines import CANDIDATES
 from ..build import STAGES, BuildOptions, build
+from dcsflow import interrupts
+
 from ..frontcheck import summary_line
 from ..jobs import check_jobs
 from ..report import final_line, print_slowest, print_table
@@ -109,7 +111,7 @@ from ._limits import timeout_option
                    "options and tools are those of one run before takes its results from the cache: "
                    "$DCSFLOW_CACHE, else $XDG_CACHE_HOME/dcsflow or ~/.cache/dcsflow; `dcsflow cache` shows it).")
 @click.option("--quiet", is_flag=True,
-              help="No progress display and no tables: stdout gets the verdict line alone; stderr keeps the "
+              help="No progress display and no tables: stdout gets two lines, the front-end check's and the verdict; stderr keeps the "
                    "lines on the parameter inputs found and what the front end did with them, notes and errors.")
 @timeout_option
 def COMMAND(design, project, top, params, device, out, start, stop, area, seed, lut_size, tlut_pairs, tlut, chain_luts,
@@ -158,8 +160,10 @@ def COMMAND(design, project, top, params, device, out, start, stop, area, seed, 
                              baselines=tuple(b.strip() for b in baselines.split(",") if b.strip()),
                              jobs=check_jobs(jobs), lut_size=lut_size, tlut=tlut, chain_luts=chain_luts,
                              param_in_loader=param_in_loader, transport=transport, cache=not no_cache))
+    interrupts.committed()          # the build's records are written: a signal now changes nothing
     if quiet:
         if res.report:
+            click.echo(summary_line(res.report))
             click.echo(final_line(res.report))
         return
     if res.report:
