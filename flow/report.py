@@ -444,7 +444,7 @@ def baselines_table(report: dict):
 
     tab = Table(title="conventional candidates (fewest slices at no greater LUT depth)")
     tab.add_column("candidate", no_wrap=True)
-    for col in ("LUTs", "FFs", "MUXF7/F8", "LUT depth", "slices", ""):
+    for col in ("LUTs", "FFs", "MUXF7/F8", "depth", "slices", ""):     # "depth": the title says LUT depth
         tab.add_column(col, justify="right")
     for name, b in report["baselines"].items():
         mark = "*" if b.get("chosen") else ("" if b.get("eligible", True) else "deeper")

@@ -130,3 +130,27 @@ def test_build_prints_one_line_per_stage(dcsflow, tmp_path):
         "(--adders auto)",
         "build keyxor: parameter inputs reach 2 CARRY4 cells: the chains stay in the template, the TLUTs stop at "
         "their inputs"], r.stderr
+
+
+@pytest.mark.parametrize("k", [1, 10])
+def test_candidates_table_with_every_register_form_fits_80_columns(k, columns):
+    """All 15 candidates (the longest names are the register forms', ``abc-synch2@precomputed``),
+    with aes128_iter's pinned figures (tests/data/build_figures.json) and ten times them, keep every
+    cell whole within 80 columns."""
+    from _build_figures import TABLE
+    from dcsflow.flow.baselines import ALL_CANDIDATES
+
+    pinned = json.loads(TABLE.read_text())["designs"]["aes128_iter"]
+    conv = pinned["conventional"]
+    rep = json.loads(REPORT.read_text())
+    rep["baselines"] = {n: {**c, "muxf7": conv["muxf7"], "muxf8": conv["muxf8"], "chosen": n == conv["baseline"],
+                            "eligible": c["depth"] <= pinned["candidates"]["yosys-abc"]["depth"]}
+                        for n, c in pinned["candidates"].items()}
+    assert sorted(rep["baselines"]) == sorted(ALL_CANDIDATES)
+    rep = _scaled(rep, k)
+    buf = io.StringIO()
+    print_table(rep, file=buf)
+    out = buf.getvalue()
+    _assert_fits(out)
+    for n in ALL_CANDIDATES:
+        assert any(ln.startswith(f"│ {n} ") for ln in _lines(out)), n
