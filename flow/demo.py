@@ -15,6 +15,7 @@ from pathlib import Path
 
 from .build import BuildOptions, build
 from .check import check_build
+from .ciform import ci_form
 from .design import CheckOptions, Design
 from .report import print_summary, print_table, verdict_line
 
@@ -39,12 +40,14 @@ def demo_designs(also: list[str] | tuple[str, ...] = ()) -> list[Design]:
 
 
 def main_job(out_root: Path | str = "build", progress: bool = True, file=None, also=(), rtl_sim: bool = False,
-             jobs: int | None = None) -> int:
+             jobs: int | None = None, pinned: dict | None = None) -> int:
     """Build and check every demo design (module docstring) into ``out_root/<design>``; print the
     comparison tables, one check line per design and the closing table with the designs where
     specialization does not pay. With ``rtl_sim`` the designs' RTL simulations (``Demo.rtl_sim``)
     run first; ``jobs``: parallel jobs of each build
-    (:class:`~dcsflow.flow.build.BuildOptions`). Returns the exit status: 0 only when every check
+    (:class:`~dcsflow.flow.build.BuildOptions`); ``pinned``: entries of a build-figures file
+    (:func:`dcsflow.flow.ciform.read_figures`): a design with an entry is built in the CI form
+    (:func:`dcsflow.flow.ciform.ci_form`). Returns the exit status: 0 only when every check
     (and RTL simulation) passes.
 
     Raises the build's FlowErrors (Yosys/TMAP missing or failing).
@@ -61,8 +64,12 @@ def main_job(out_root: Path | str = "build", progress: bool = True, file=None, a
     labels = sorted({d.demo.cycles_label for d in designs if d.demo.cycles})
     for d in designs:
         t0 = time.perf_counter()
-        res = build(BuildOptions(design=d.name, out=Path(out_root) / d.name, progress=progress, jobs=jobs))
+        form = ci_form(pinned[d.name]) if pinned and d.name in pinned else {}
+        res = build(BuildOptions(design=d.name, out=Path(out_root) / d.name, progress=progress, jobs=jobs, **form))
         print_table(res.report, file=file)
+        if form:
+            Console(file=file).print(f"{d.name}: CI form (--pinned): candidate {', '.join(form['baselines'])} only",
+                                     markup=False, highlight=False)
         vectors = d.demo.vectors() if d.demo.vectors else None
         chk = check_build(Path(out_root) / d.name, CheckOptions(vectors=vectors), progress=progress)
         Console(file=file).print(f"{d.name}: check{f' on {vectors.name}' if vectors else ''} passed "

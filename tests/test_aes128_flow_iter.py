@@ -3,6 +3,8 @@ all 284 CAVP KAT vectors, check --frames, rekey, codegen, firmware on the host a
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from _aes_flow import whole_flow
@@ -19,5 +21,9 @@ def test_aes128_iter_whole_flow(tmp_path, dcsflow, builds):
     # (8229 LUTs); target <= 2,500 LUTs, at no greater LUT depth than the Yosys/ABC candidate
     b = rep["baselines"]
     assert c["luts"] <= 2500 and b[c["baseline"]]["chosen"] and b[c["baseline"]]["eligible"]
-    assert c["depth"] <= b["yosys-abc"]["depth"]
+    # the main job's build is in the CI form (tests/_buildcache.py): yosys-abc's depth is the pinned one
+    from _build_figures import TABLE
+
+    pinned = json.loads(TABLE.read_text())["designs"]["aes128_iter"]["candidates"]
+    assert c["depth"] <= (b.get("yosys-abc") or pinned["yosys-abc"])["depth"]
     assert rep["backend"]["conventional"]["slices"] == min(x["slices"] for x in b.values() if x["eligible"])
