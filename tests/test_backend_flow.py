@@ -100,8 +100,12 @@ def test_artifacts_carry_hash_and_idcode(kx):
     assert r["frames_per_rekey"] <= 1.2 * r["frames_lower_bound"]
     assert r["icap_words_per_tlut_rmw"] >= 50 * r["icap_words_batched"]
     # the build's page (flow.reportpage), drawn by the outputs stage; the back end writes no page
-    # breakdown of the savings, utilization, device map, rekey time
-    assert (out / "report.html").read_text().count("<img") == 4
+    # breakdown of the savings, utilization, device map, rekey time, histogram of LUT inputs
+    page = (out / "report.html").read_text()
+    assert page.count("<img") == 5
+    for alt in ("LUTs and FFs saved per cause", "utilization of both implementations", "device map of the TLUT",
+                "rekey time per transport", "LUTs by number of inputs"):
+        assert alt in page, alt
     # every conventional candidate has its back-end figures; conv/ holds the chosen one
     for name, b in rep["baselines"].items():
         u = json.loads((out / "baselines" / name / "utilization.json").read_text())
