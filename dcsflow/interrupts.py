@@ -22,7 +22,8 @@ the handlers of this module, before any import of the command's own modules. Fro
   destination), a signal no longer ends it: the command finishes with its own status and no line,
   and the whole output stays (an exit status 130 beside a finished output would say it failed);
 - after :func:`run_main` returned in a program (``program=True``: the handlers stay installed), a
-  signal during the interpreter's own shutdown prints the line and exits at once with its status.
+  signal during the interpreter's own shutdown prints the line and exits at once with its status;
+  once the command committed its result, the signals are blocked instead until the process ends.
 
 A handler is installed only where the signal has its default action (SIGTERM ``SIG_DFL``, SIGINT
 ``SIG_DFL`` or Python's :func:`signal.default_int_handler`): a signal the caller ignores stays
@@ -277,6 +278,8 @@ def _leave(program: bool) -> None:
     st = _STATE
     if program and st.replaced:
         st.phase = _FINISHED
+        if st.committed:
+            _hold_signals()
         return
     for signum, handler in st.replaced.items():
         try:
@@ -286,6 +289,17 @@ def _leave(program: bool) -> None:
     if st.hook is not None and sys.unraisablehook is _unraisable:
         sys.unraisablehook = st.hook
     st.reset(False)
+
+
+def _hold_signals() -> None:
+    """Block SIGINT and SIGTERM in this thread until the process ends: a committed command's end.
+    The interpreter's shutdown puts the signals' default action back (CPython's signal module,
+    finalization), so a signal in its last moments would kill the process with its result in place
+    (status -2 / -15); blocked, it stays pending and is dropped at exit."""
+    try:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    except (AttributeError, ValueError, OSError):
+        pass
 
 
 #: the code objects in whose frames the handler never raises: :func:`run_main` (its bookkeeping) and
