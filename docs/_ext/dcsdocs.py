@@ -236,7 +236,21 @@ def click_metavars(app, ctx, lines: list[str]) -> None:
         lines[:] = [new if ln == old else ln for ln in lines]
     h = ctx.command.get_help_option(ctx)
     if h is not None:                          # click's --help lists its own option too
-        lines += [f".. option:: {', '.join(h.opts)}", "", f"    {h.help}", ""]
+        lines += [f".. option:: {', '.join(_help_names(ctx))}", "", f"    {h.help}", ""]
+
+
+def _help_names(ctx) -> list[str]:
+    """The help option's names as the command line gives them: the nearest ``help_option_names`` of
+    the command's and its parents' ``context_settings`` (click passes them down from the group's
+    context), else ``--help``. Not the help option object's own names: click builds that object once
+    per command, from the first context that asks (this page's may lack the group's settings)."""
+    c = ctx
+    while c is not None:
+        names = (getattr(c.command, "context_settings", None) or {}).get("help_option_names")
+        if names:
+            return list(names)
+        c = c.parent
+    return ["--help"]
 
 
 def argparse_rst(parser: argparse.ArgumentParser, prog: str) -> list[str]:
