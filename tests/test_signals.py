@@ -3,7 +3,7 @@
 Each command line gets each signal at 20 points from 0 to 2 s after its start, the 20 runs of one
 signal at the same time (a loaded machine: on 2 cores, 20 start-ups take seconds, so the points fall
 into the imports, the folder checks and the first tool run alike; while fewer than half reached
-``main``, the runs whose signal came before it are made again 2 s later, at most 3 rounds); tests/_signals.py says how the
+``main``, the runs whose signal came before it are made again 0.5 s later, at most 6 rounds); tests/_signals.py says how the
 signal is sent and what counts as handled. Every run that got a signal after ``main`` began must end
 with 130 / 143 and ``interrupted`` / ``terminated`` as its last line, never a traceback, or (a run
 that had just finished) exit 0; no process of its session may be left running, and no temporary
@@ -42,7 +42,8 @@ def _dcsflow() -> list[str]:
 
 
 #: rounds at most: a run whose signal came before ``main`` is run again with its point this much later
-ROUNDS, SHIFT = 3, 2.0
+#: (small steps: a step as long as a whole run under load jumps from before ``main`` to after the end)
+ROUNDS, SHIFT = 6, 0.5
 
 
 def _all_at_once(make_argv, sig) -> list:
