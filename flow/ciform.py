@@ -14,17 +14,17 @@ with the strongest conventional implementation that a default build reports.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
+from dcsflow.fileio import InputError, load_json_file
+
+from .baselines import REFERENCE as _REFERENCE
 from .errors import FlowError
 
 __all__ = ["FIGURES_FORMAT", "FIGURES_VERSION", "read_figures", "ci_form"]
 
 #: the format and version of a build-figures file (``format`` and ``version`` keys)
 FIGURES_FORMAT, FIGURES_VERSION = "dcsflow-build-figures", 1
-#: the candidate whose LUT depth bounds the others' (:data:`dcsflow.flow.baselines.REFERENCE`)
-_REFERENCE = "yosys-abc"
 #: the largest build-figures file read (bytes)
 _LIMIT = 8 << 20
 
@@ -34,17 +34,18 @@ def read_figures(path: str | Path) -> dict[str, dict]:
     ``conventional.baseline`` and ``candidates``: name -> ``depth``, ...).
 
     Raises:
-        FlowError: the file is missing, unreadable, larger than 8 MiB, not JSON, of another format
-            or version, or an entry lacks its chosen candidate (one line naming the file).
+        FlowError: the file is missing, unreadable, not a regular file, larger than 8 MiB, not JSON,
+            of another format or version, or an entry lacks its chosen candidate (one line naming
+            the file).
     """
     p = Path(path)
     try:
-        if p.stat().st_size > _LIMIT:
-            raise FlowError(f"{p}: larger than {_LIMIT >> 20} MiB: not a build-figures file")
-        doc = json.loads(p.read_text(encoding="utf-8"))
+        doc = load_json_file(p, limit=_LIMIT, what="build-figures file")
+    except InputError as e:            # not a regular file (a FIFO, a device), too large, too deep
+        raise FlowError(str(e)) from None
     except OSError as e:
         raise FlowError(f"{p}: cannot read ({e.strerror or e})") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+    except ValueError as e:            # json.JSONDecodeError, UnicodeDecodeError
         raise FlowError(f"{p}: not JSON ({e})") from None
     if not isinstance(doc, dict) or doc.get("format") != FIGURES_FORMAT or doc.get("version") != FIGURES_VERSION:
         raise FlowError(f"{p}: not a {FIGURES_FORMAT} file of version {FIGURES_VERSION}")

@@ -47,3 +47,14 @@ def test_demo_refuses_a_missing_file_in_one_line(dcsflow, tmp_path):
     r = dcsflow("demo", "--out", tmp_path / "o", "--pinned", tmp_path / "none.json")
     assert r.returncode == 1 and "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert "none.json: cannot read" in r.stderr and not (tmp_path / "o").exists()
+
+
+def test_a_fifo_is_refused_not_read(tmp_path):
+    """A FIFO as the file would block a plain read: the one bounded reader refuses it in one line."""
+    import os
+
+    p = tmp_path / "fifo.json"
+    os.mkfifo(p)
+    with pytest.raises(FlowError, match="FIFO") as e:
+        read_figures(p)
+    assert "\n" not in str(e.value)
